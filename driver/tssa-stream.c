@@ -1,0 +1,2 @@
+/* Placeholder until the driver lands (same session). */
+int main(void) { return 0; }

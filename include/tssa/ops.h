@@ -1,0 +1,323 @@
+/* ops.h — the op table, listed once.
+ *
+ * Every pass reads this table instead of matching op names: whether an op
+ * mutates one of its inputs in place, whether its result aliases an input,
+ * and its class. The list is an X-macro, expanded once for the OpId enum and
+ * once (ops.c) for the table of properties. Adding an op is one line here.
+ *
+ *   X(ID, "ns::name", class, mutates, alias)
+ *     class    OPC_*: what kind of work it is (passes and backends group by it)
+ *     mutates  index of the input written in place, or -1
+ *     alias    ALIAS_NONE    result owns fresh storage
+ *              ALIAS_VIEW    result is always a view of input 0
+ *              ALIAS_MAYBE   result is a view of input 0 or a copy, decided by
+ *                            shapes/dtypes at run time (reshape, contiguous, to)
+ *              ALIAS_VIEWS   result is a list of views of input 0 (chunk, split)
+ *              ALIAS_SELF    result is input 0 itself (in-place ops return self)
+ *
+ * Ops not listed here parse and print fine (OP_UNKNOWN); anything that needs
+ * their meaning reports the op and its line.
+ */
+#ifndef TSSA_OPS_H
+#define TSSA_OPS_H
+
+#include <stdbool.h>
+
+typedef enum OpClass {
+    OPC_STRUCTURE,   /* prim::Param / prim::Return sentinels */
+    OPC_CONTROL,     /* If, Loop, RaiseException */
+    OPC_CONSTANT,
+    OPC_SCALAR,      /* ints, floats, bools, strings, lists, tuples, attributes */
+    OPC_CREATION,
+    OPC_VIEW,
+    OPC_INDEX,
+    OPC_ELEMENTWISE,
+    OPC_REDUCTION,
+    OPC_LINALG,
+    OPC_NN,
+    OPC_COPY,        /* copy_, clone, contiguous-like data movement */
+    OPC_ACCESS,      /* immut::<view>: a copy of a view's region */
+    OPC_ASSIGN,      /* immut::<view>_rev: root with a region replaced */
+    OPC_TSSA,        /* tssa:: markers */
+} OpClass;
+
+typedef enum OpAlias {
+    ALIAS_NONE,
+    ALIAS_VIEW,
+    ALIAS_MAYBE,
+    ALIAS_VIEWS,
+    ALIAS_SELF,
+} OpAlias;
+
+#define NOMUT (-1) /* the op mutates no input */
+#define TSSA_OPS(X) \
+    /* structure and control */ \
+    X(PRIM_PARAM, "prim::Param", OPC_STRUCTURE, NOMUT, ALIAS_NONE) \
+    X(PRIM_RETURN, "prim::Return", OPC_STRUCTURE, NOMUT, ALIAS_NONE) \
+    X(PRIM_IF, "prim::If", OPC_CONTROL, NOMUT, ALIAS_NONE) \
+    X(PRIM_LOOP, "prim::Loop", OPC_CONTROL, NOMUT, ALIAS_NONE) \
+    X(PRIM_RAISEEXCEPTION, "prim::RaiseException", OPC_CONTROL, NOMUT, ALIAS_NONE) \
+    X(PRIM_CONSTANT, "prim::Constant", OPC_CONSTANT, NOMUT, ALIAS_NONE) \
+    /* scalars, containers, modules */ \
+    X(PRIM_GETATTR, "prim::GetAttr", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_SETATTR, "prim::SetAttr", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(PRIM_LISTCONSTRUCT, "prim::ListConstruct", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_LISTUNPACK, "prim::ListUnpack", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_TUPLECONSTRUCT, "prim::TupleConstruct", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_TUPLEUNPACK, "prim::TupleUnpack", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_TUPLEINDEX, "prim::TupleIndex", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_NUMTOTENSOR, "prim::NumToTensor", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_DTYPE, "prim::dtype", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_DEVICE, "prim::device", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_LAYOUT, "prim::layout", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_REQUIRES_GRAD, "prim::requires_grad", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_IS_CUDA, "prim::is_cuda", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_SHAPE, "prim::shape", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_UNCHECKED_CAST, "prim::unchecked_cast", OPC_SCALAR, NOMUT, ALIAS_SELF) \
+    X(PRIM_UNINITIALIZED, "prim::Uninitialized", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_PRINT, "prim::Print", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_MIN, "prim::min", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_MAX, "prim::max", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_ISINSTANCE, "prim::isinstance", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_DATA, "prim::data", OPC_SCALAR, NOMUT, ALIAS_SELF) \
+    X(ATEN_INT, "aten::Int", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_FLOAT_SCALAR, "aten::Float", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_BOOL_SCALAR, "aten::Bool", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_SCALARIMPLICIT, "aten::ScalarImplicit", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_INTIMPLICIT, "aten::IntImplicit", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_FLOATIMPLICIT, "aten::FloatImplicit", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_ITEM, "aten::item", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_LEN, "aten::len", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_GETITEM, "aten::__getitem__", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_SIZE, "aten::size", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_DIM, "aten::dim", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_NUMEL, "aten::numel", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_FORMAT, "aten::format", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_STR, "aten::str", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_APPEND, "aten::append", OPC_SCALAR, 0, ALIAS_SELF) \
+    X(ATEN_LIST, "aten::list", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_FLOORDIV, "aten::floordiv", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_IS, "aten::__is__", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISNOT, "aten::__isnot__", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_NOT, "aten::__not__", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONTAINS, "aten::__contains__", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_RANGE_LENGTH, "aten::__range_length", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_DERIVE_INDEX, "aten::__derive_index", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_WARN, "aten::warn", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    /* creation */ \
+    X(ATEN_ZEROS, "aten::zeros", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ONES, "aten::ones", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_FULL, "aten::full", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_EMPTY, "aten::empty", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ARANGE, "aten::arange", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINSPACE, "aten::linspace", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ZEROS_LIKE, "aten::zeros_like", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ONES_LIKE, "aten::ones_like", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_FULL_LIKE, "aten::full_like", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_EMPTY_LIKE, "aten::empty_like", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NEW_ZEROS, "aten::new_zeros", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NEW_ONES, "aten::new_ones", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NEW_FULL, "aten::new_full", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NEW_EMPTY, "aten::new_empty", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_TENSOR, "aten::tensor", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_AS_TENSOR, "aten::as_tensor", OPC_CREATION, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_SCALAR_TENSOR, "aten::scalar_tensor", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MESHGRID, "aten::meshgrid", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_EYE, "aten::eye", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    /* views */ \
+    X(ATEN_SELECT, "aten::select", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_SLICE, "aten::slice", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_VIEW, "aten::view", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_VIEW_AS, "aten::view_as", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_RESHAPE, "aten::reshape", OPC_VIEW, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_RESHAPE_AS, "aten::reshape_as", OPC_VIEW, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_SQUEEZE, "aten::squeeze", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_UNSQUEEZE, "aten::unsqueeze", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_EXPAND, "aten::expand", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_EXPAND_AS, "aten::expand_as", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_PERMUTE, "aten::permute", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_TRANSPOSE, "aten::transpose", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_T, "aten::t", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_NUMPY_T, "aten::numpy_T", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_MOVEDIM, "aten::movedim", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_CONTIGUOUS, "aten::contiguous", OPC_VIEW, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_FLATTEN, "aten::flatten", OPC_VIEW, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_UNFLATTEN, "aten::unflatten", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_NARROW, "aten::narrow", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_DIAGONAL, "aten::diagonal", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_ALIAS, "aten::alias", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_DETACH, "aten::detach", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_CHUNK, "aten::chunk", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_SPLIT, "aten::split", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_SPLIT_WITH_SIZES, "aten::split_with_sizes", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_UNBIND, "aten::unbind", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    /* indexing */ \
+    X(ATEN_INDEX, "aten::index", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_INDEX_SELECT, "aten::index_select", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_MASKED_SELECT, "aten::masked_select", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_GATHER, "aten::gather", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_INDEX_PUT, "aten::index_put", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_INDEX_PUT_, "aten::index_put_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_MASKED_FILL, "aten::masked_fill", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_MASKED_FILL_, "aten::masked_fill_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_SCATTER, "aten::scatter", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_SCATTER_, "aten::scatter_", OPC_INDEX, 0, ALIAS_SELF) \
+    /* copies and in-place fills */ \
+    X(ATEN_COPY_, "aten::copy_", OPC_COPY, 0, ALIAS_SELF) \
+    X(ATEN_CLONE, "aten::clone", OPC_COPY, NOMUT, ALIAS_NONE) \
+    X(ATEN_FILL_, "aten::fill_", OPC_COPY, 0, ALIAS_SELF) \
+    X(ATEN_ZERO_, "aten::zero_", OPC_COPY, 0, ALIAS_SELF) \
+    /* elementwise */ \
+    ELEMENTWISE_OPS(X) \
+    /* reductions */ \
+    X(ATEN_SUM, "aten::sum", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MEAN, "aten::mean", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_PROD, "aten::prod", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX, "aten::max", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MIN, "aten::min", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ARGMAX, "aten::argmax", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ARGMIN, "aten::argmin", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_AMAX, "aten::amax", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_AMIN, "aten::amin", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_SOFTMAX, "aten::softmax", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOG_SOFTMAX, "aten::log_softmax", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_CUMSUM, "aten::cumsum", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_CUMPROD, "aten::cumprod", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ALL, "aten::all", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ANY, "aten::any", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_TOPK, "aten::topk", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_SORT, "aten::sort", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ARGSORT, "aten::argsort", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NONZERO, "aten::nonzero", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NORM, "aten::norm", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_VAR, "aten::var", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_STD, "aten::std", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOGSUMEXP, "aten::logsumexp", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    /* linear algebra and nn */ \
+    X(ATEN_MM, "aten::mm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_BMM, "aten::bmm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_MATMUL, "aten::matmul", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDMM, "aten::addmm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINEAR, "aten::linear", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_DOT, "aten::dot", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_OUTER, "aten::outer", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONV2D, "aten::conv2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONV1D, "aten::conv1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONVOLUTION, "aten::_convolution", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_BATCH_NORM, "aten::batch_norm", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_LAYER_NORM, "aten::layer_norm", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_GROUP_NORM, "aten::group_norm", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX_POOL2D, "aten::max_pool2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_AVG_POOL2D, "aten::avg_pool2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADAPTIVE_AVG_POOL2D, "aten::adaptive_avg_pool2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_EMBEDDING, "aten::embedding", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_DROPOUT, "aten::dropout", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CAT, "aten::cat", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_STACK, "aten::stack", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_REPEAT, "aten::repeat", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FLIP, "aten::flip", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ROLL, "aten::roll", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRIL, "aten::tril", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRIU, "aten::triu", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONSTANT_PAD_ND, "aten::constant_pad_nd", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_PAD, "aten::pad", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_LSTM_CELL, "aten::lstm_cell", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_GRU_CELL, "aten::gru_cell", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_RNN_TANH_CELL, "aten::rnn_tanh_cell", OPC_NN, NOMUT, ALIAS_NONE) \
+    /* TensorSSA: immutable accesses and their assign twins */ \
+    IMMUT_OPS(X) \
+    X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE) \
+    X(TSSA_UPDATE, "tssa::update", OPC_TSSA, NOMUT, ALIAS_NONE)
+
+/* Elementwise ops, each with its in-place twin where PyTorch has one. The
+ * in-place twin is named <op>_ and mutates input 0. Scalar arithmetic on
+ * ints and floats (aten::add(int, int)) shares these entries. */
+#define ELEMENTWISE_PAIR(X, ID, NAME) \
+    X(ATEN_##ID, "aten::" NAME, OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_##ID##_, "aten::" NAME "_", OPC_ELEMENTWISE, 0, ALIAS_SELF)
+#define ELEMENTWISE_ONLY(X, ID, NAME) \
+    X(ATEN_##ID, "aten::" NAME, OPC_ELEMENTWISE, NOMUT, ALIAS_NONE)
+#define ELEMENTWISE_OPS(X) \
+    ELEMENTWISE_PAIR(X, ADD, "add") ELEMENTWISE_PAIR(X, SUB, "sub") \
+    ELEMENTWISE_ONLY(X, RSUB, "rsub") ELEMENTWISE_PAIR(X, MUL, "mul") \
+    ELEMENTWISE_PAIR(X, DIV, "div") ELEMENTWISE_PAIR(X, FLOOR_DIVIDE, "floor_divide") \
+    ELEMENTWISE_PAIR(X, REMAINDER, "remainder") ELEMENTWISE_PAIR(X, FMOD, "fmod") \
+    ELEMENTWISE_PAIR(X, NEG, "neg") ELEMENTWISE_PAIR(X, ABS, "abs") \
+    ELEMENTWISE_PAIR(X, EXP, "exp") ELEMENTWISE_PAIR(X, LOG, "log") \
+    ELEMENTWISE_PAIR(X, LOG2, "log2") ELEMENTWISE_PAIR(X, LOG1P, "log1p") \
+    ELEMENTWISE_PAIR(X, EXPM1, "expm1") ELEMENTWISE_PAIR(X, SQRT, "sqrt") \
+    ELEMENTWISE_PAIR(X, RSQRT, "rsqrt") ELEMENTWISE_PAIR(X, POW, "pow") \
+    ELEMENTWISE_PAIR(X, SIN, "sin") ELEMENTWISE_PAIR(X, COS, "cos") \
+    ELEMENTWISE_PAIR(X, TAN, "tan") ELEMENTWISE_PAIR(X, TANH, "tanh") \
+    ELEMENTWISE_PAIR(X, ERF, "erf") ELEMENTWISE_PAIR(X, SIGMOID, "sigmoid") \
+    ELEMENTWISE_PAIR(X, RELU, "relu") ELEMENTWISE_PAIR(X, RELU6, "relu6") \
+    ELEMENTWISE_PAIR(X, LEAKY_RELU, "leaky_relu") ELEMENTWISE_PAIR(X, HARDTANH, "hardtanh") \
+    ELEMENTWISE_PAIR(X, GELU, "gelu") ELEMENTWISE_PAIR(X, SILU, "silu") \
+    ELEMENTWISE_PAIR(X, ELU, "elu") ELEMENTWISE_ONLY(X, SOFTPLUS, "softplus") \
+    ELEMENTWISE_PAIR(X, HARDSIGMOID, "hardsigmoid") ELEMENTWISE_PAIR(X, HARDSWISH, "hardswish") \
+    ELEMENTWISE_PAIR(X, CLAMP, "clamp") ELEMENTWISE_PAIR(X, CLAMP_MIN, "clamp_min") \
+    ELEMENTWISE_PAIR(X, CLAMP_MAX, "clamp_max") ELEMENTWISE_PAIR(X, FLOOR, "floor") \
+    ELEMENTWISE_PAIR(X, CEIL, "ceil") ELEMENTWISE_PAIR(X, ROUND, "round") \
+    ELEMENTWISE_PAIR(X, TRUNC, "trunc") ELEMENTWISE_PAIR(X, SIGN, "sign") \
+    ELEMENTWISE_PAIR(X, RECIPROCAL, "reciprocal") ELEMENTWISE_ONLY(X, WHERE, "where") \
+    ELEMENTWISE_ONLY(X, MAXIMUM, "maximum") ELEMENTWISE_ONLY(X, MINIMUM, "minimum") \
+    ELEMENTWISE_PAIR(X, EQ, "eq") ELEMENTWISE_PAIR(X, NE, "ne") \
+    ELEMENTWISE_PAIR(X, LT, "lt") ELEMENTWISE_PAIR(X, LE, "le") \
+    ELEMENTWISE_PAIR(X, GT, "gt") ELEMENTWISE_PAIR(X, GE, "ge") \
+    ELEMENTWISE_PAIR(X, LOGICAL_AND, "logical_and") ELEMENTWISE_PAIR(X, LOGICAL_OR, "logical_or") \
+    ELEMENTWISE_PAIR(X, LOGICAL_NOT, "logical_not") ELEMENTWISE_PAIR(X, LOGICAL_XOR, "logical_xor") \
+    ELEMENTWISE_PAIR(X, BITWISE_AND, "bitwise_and") ELEMENTWISE_PAIR(X, BITWISE_OR, "bitwise_or") \
+    ELEMENTWISE_PAIR(X, BITWISE_NOT, "bitwise_not") ELEMENTWISE_PAIR(X, BITWISE_XOR, "bitwise_xor") \
+    ELEMENTWISE_ONLY(X, AND, "__and__") ELEMENTWISE_ONLY(X, OR, "__or__") \
+    ELEMENTWISE_ONLY(X, XOR, "__xor__") ELEMENTWISE_ONLY(X, INVERT, "__invert__") \
+    ELEMENTWISE_ONLY(X, IAND, "__iand__") ELEMENTWISE_ONLY(X, IOR, "__ior__") \
+    ELEMENTWISE_PAIR(X, LERP, "lerp") ELEMENTWISE_ONLY(X, ATAN2, "atan2") \
+    X(ATEN_TO, "aten::to", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_TYPE_AS, "aten::type_as", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_FLOAT, "aten::float", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_DOUBLE, "aten::double", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_LONG, "aten::long", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_INT_CAST, "aten::int", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_BOOL, "aten::bool", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE)
+
+/* Every view kind TensorSSA can take apart: an access op (immut::<v>) that
+ * copies the region, and an assign op (immut::<v>_rev) that returns the root
+ * with that region replaced by its source. */
+#define IMMUT_PAIR(X, ID, NAME) \
+    X(IMMUT_##ID, "immut::" NAME, OPC_ACCESS, NOMUT, ALIAS_NONE) \
+    X(IMMUT_##ID##_REV, "immut::" NAME "_rev", OPC_ASSIGN, NOMUT, ALIAS_NONE)
+#define IMMUT_OPS(X) \
+    IMMUT_PAIR(X, SELECT, "select") IMMUT_PAIR(X, SLICE, "slice") \
+    IMMUT_PAIR(X, SQUEEZE, "squeeze") IMMUT_PAIR(X, UNSQUEEZE, "unsqueeze") \
+    IMMUT_PAIR(X, VIEW, "view") IMMUT_PAIR(X, RESHAPE, "reshape") \
+    IMMUT_PAIR(X, EXPAND, "expand") IMMUT_PAIR(X, EXPAND_AS, "expand_as") \
+    IMMUT_PAIR(X, REPEAT, "repeat") IMMUT_PAIR(X, PERMUTE, "permute") \
+    IMMUT_PAIR(X, TRANSPOSE, "transpose") IMMUT_PAIR(X, NARROW, "narrow") \
+    IMMUT_PAIR(X, DIAGONAL, "diagonal") IMMUT_PAIR(X, INDEX, "index")
+
+typedef enum OpId {
+    OP_UNKNOWN = 0,
+#define X(id, name, cls, mut, alias) OP_##id,
+    TSSA_OPS(X)
+#undef X
+    OP_COUNT
+} OpId;
+
+typedef struct OpInfo {
+    const char *name;
+    OpClass cls;
+    int mutates;     /* input index written in place, or -1 */
+    OpAlias alias;
+} OpInfo;
+
+extern const OpInfo op_table[OP_COUNT];
+
+/* The op named `name` ("aten::add"), or OP_UNKNOWN. O(1) average. */
+OpId op_lookup(const char *name);
+static inline const OpInfo *op_info(OpId op) { return &op_table[op]; }
+static inline bool op_is_inplace(OpId op) { return op_table[op].mutates >= 0; }
+static inline bool op_is_view(OpId op) { return op_table[op].alias == ALIAS_VIEW || op_table[op].alias == ALIAS_MAYBE || op_table[op].alias == ALIAS_VIEWS; }
+/* For an in-place op "aten::add_", the out-of-place op "aten::add"; else OP_UNKNOWN. */
+OpId op_functional_variant(OpId op);
+
+#endif

@@ -1,0 +1,314 @@
+/* tensor.h — strided tensors with PyTorch's semantics, and the reference
+ * kernels the ref backend runs.
+ *
+ * A Tensor is a view: (dtype, sizes, strides, offset) over a reference-counted
+ * Storage. Views share storage, so a write through any view is seen by every
+ * alias, exactly as in PyTorch. Strides and offsets count elements, not bytes.
+ *
+ * Ownership: every function returning Tensor* returns a new reference the
+ * caller must tensor_release. Arguments are borrowed. Functions returning
+ * arrays of tensors (chunk, split, unbind, topk...) fill caller-provided
+ * arrays or return a malloc'd array of new references (documented per call).
+ *
+ * Errors: a kernel given bad arguments (shape mismatch, index out of range)
+ * returns NULL (or false) after recording a message with tensor_set_error;
+ * the caller (the interpreter) reports it with the node's source line.
+ */
+#ifndef TSSA_TENSOR_H
+#define TSSA_TENSOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TENSOR_MAX_DIMS 16
+
+/* Ordered so that promotion within a category is "larger enum wins". */
+typedef enum TensorDType {
+    DT_BOOL,
+    DT_U8,
+    DT_I8,
+    DT_I16,
+    DT_I32,
+    DT_I64,
+    DT_F32,
+    DT_F64,
+    DT_COUNT
+} TensorDType;
+
+size_t dtype_size(TensorDType dt);
+const char *dtype_name(TensorDType dt);          /* "float32", "int64", "bool" */
+bool dtype_is_float(TensorDType dt);
+bool dtype_is_integral(TensorDType dt);          /* ints, not bool */
+/* TorchScript ScalarType codes (the ints TorchScript passes as `dtype`):
+ * 0 uint8, 1 int8, 2 int16, 3 int32, 4 int64, 6 float32, 7 float64, 11 bool.
+ * Returns -1 for codes without a TensorDType (half, complex...). */
+int dtype_from_scalar_type(int64_t code);
+int64_t dtype_to_scalar_type(TensorDType dt);
+/* TorchScript type-name prefix ("Float", "Long", "Bool") <-> dtype; -1 if none. */
+int dtype_from_ts_name(const char *name);
+const char *dtype_ts_name(TensorDType dt);
+
+typedef struct Storage {
+    int refcount;
+    size_t nbytes;
+    void *data;
+} Storage;
+
+typedef struct Tensor {
+    int refcount;
+    Storage *storage;
+    TensorDType dtype;
+    int ndim;
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int64_t strides[TENSOR_MAX_DIMS];
+    int64_t offset;
+    /* A 0-d tensor made from a Python number: it takes part in type promotion
+     * only by category (int tensor + 2.5 -> float32; float32 + 2.5 stays
+     * float32), as PyTorch's wrapped numbers do. */
+    bool wrapped_number;
+} Tensor;
+
+/* ---------------------------------------------------------------- errors */
+
+void tensor_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *tensor_last_error(void);
+void tensor_clear_error(void);
+
+/* ---------------------------------------------------------------- core */
+
+Tensor *tensor_empty(TensorDType dt, int ndim, const int64_t *sizes); /* poison-filled */
+Tensor *tensor_zeros(TensorDType dt, int ndim, const int64_t *sizes);
+Tensor *tensor_full(TensorDType dt, int ndim, const int64_t *sizes, double value);
+Tensor *tensor_scalar(TensorDType dt, double value);                 /* 0-d */
+Tensor *tensor_scalar_int(TensorDType dt, int64_t value);            /* 0-d, exact for int64 */
+Tensor *tensor_wrapped_int(int64_t v);     /* 0-d int64, wrapped_number */
+Tensor *tensor_wrapped_float(double v);    /* 0-d float64, wrapped_number */
+Tensor *tensor_wrapped_bool(bool v);       /* 0-d bool, wrapped_number */
+/* A new tensor sharing t's storage with the given geometry (no checks). */
+Tensor *tensor_make_view(const Tensor *t, int ndim, const int64_t *sizes,
+                         const int64_t *strides, int64_t offset);
+Tensor *tensor_retain(Tensor *t);
+void tensor_release(Tensor *t);            /* NULL is fine */
+
+int64_t tensor_numel(const Tensor *t);
+bool tensor_is_contiguous(const Tensor *t);
+void *tensor_data(const Tensor *t);        /* address of element [0,...,0] */
+/* Element at a row-major logical index (0 <= i < numel), as double/int64. */
+double tensor_get_flat(const Tensor *t, int64_t i);
+int64_t tensor_get_flat_int(const Tensor *t, int64_t i);
+void tensor_set_flat(Tensor *t, int64_t i, double v);
+void tensor_set_flat_int(Tensor *t, int64_t i, int64_t v);
+/* Storage offset of row-major logical index i. */
+int64_t tensor_flat_to_offset(const Tensor *t, int64_t i);
+/* Python scalar of a one-element tensor (aten::item, Int, Float). */
+double tensor_item(const Tensor *t);
+int64_t tensor_item_int(const Tensor *t);
+bool tensor_same_shape(const Tensor *a, const Tensor *b);
+/* Normalizes a possibly negative dim against ndim; -1 (with error) if out of range. */
+int tensor_wrap_dim(int64_t dim, int ndim);
+/* Broadcast shape of a and b into out (returns its ndim), or -1 with error. */
+int tensor_broadcast_shape(int na, const int64_t *a, int nb, const int64_t *b, int64_t *out);
+
+/* ---------------------------------------------------------------- copies */
+
+Tensor *tensor_contiguous(Tensor *t);      /* t itself (retained) if contiguous */
+Tensor *tensor_clone(const Tensor *t);     /* fresh contiguous copy */
+Tensor *tensor_to_dtype(const Tensor *t, TensorDType dt);   /* always a copy */
+/* dst[...] = src, broadcasting src to dst's shape and casting. Handles src
+ * overlapping dst (copies through a temporary). */
+bool tensor_copy_(Tensor *dst, const Tensor *src);
+bool tensor_fill_(Tensor *dst, double value);
+bool tensor_fill_int_(Tensor *dst, int64_t value);
+
+/* ---------------------------------------------------------------- promotion */
+
+/* PyTorch's result_type: dimensioned tensors > 0-d tensors > wrapped numbers,
+ * each group only raising the category (bool < integral < floating). */
+TensorDType tensor_result_type(const Tensor *const *ts, int n);
+TensorDType dtype_default_float(void);     /* float32 */
+
+/* ---------------------------------------------------------------- views */
+/* All return views sharing storage (or NULL with an error). Dims may be
+ * negative. Slice bounds follow Python: start/end are clamped, end may be
+ * INT64_MAX for "None"; step >= 1. */
+
+Tensor *tensor_select(Tensor *t, int64_t dim, int64_t index);
+Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
+Tensor *tensor_narrow(Tensor *t, int64_t dim, int64_t start, int64_t length);
+Tensor *tensor_view(Tensor *t, int n, const int64_t *sizes);    /* one -1 allowed */
+/* A view if the geometry allows, else a contiguous copy: PyTorch's rule. */
+Tensor *tensor_reshape(Tensor *t, int n, const int64_t *sizes);
+Tensor *tensor_squeeze(Tensor *t);                              /* all size-1 dims */
+Tensor *tensor_squeeze_dim(Tensor *t, int64_t dim);
+Tensor *tensor_unsqueeze(Tensor *t, int64_t dim);
+Tensor *tensor_expand(Tensor *t, int n, const int64_t *sizes);  /* -1 keeps */
+Tensor *tensor_permute(Tensor *t, int n, const int64_t *dims);
+Tensor *tensor_transpose(Tensor *t, int64_t d0, int64_t d1);
+Tensor *tensor_t(Tensor *t);                                    /* ndim <= 2 */
+Tensor *tensor_diagonal(Tensor *t, int64_t offset, int64_t d1, int64_t d2);
+Tensor *tensor_flatten(Tensor *t, int64_t start, int64_t end);  /* may copy, like reshape */
+Tensor *tensor_unflatten(Tensor *t, int64_t dim, int n, const int64_t *sizes);
+Tensor *tensor_movedim(Tensor *t, int64_t src, int64_t dst);
+Tensor *tensor_alias(Tensor *t);
+/* Lists of views: return a malloc'd array of *count new references. */
+Tensor **tensor_chunk(Tensor *t, int64_t chunks, int64_t dim, int *count);
+Tensor **tensor_split(Tensor *t, int64_t split_size, int64_t dim, int *count);
+Tensor **tensor_split_sizes(Tensor *t, int n, const int64_t *sizes, int64_t dim, int *count);
+Tensor **tensor_unbind(Tensor *t, int64_t dim, int *count);
+
+/* ---------------------------------------------------------------- creation */
+
+Tensor *tensor_arange(double start, double end, double step, TensorDType dt);
+Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDType dt);
+Tensor *tensor_eye(int64_t n, int64_t m, TensorDType dt);
+/* Tensors of shape (len0, len1, ...) for 1-d inputs; indexing "ij" or "xy".
+ * Fills out[0..n-1] with new references (views, as PyTorch returns). */
+bool tensor_meshgrid(Tensor *const *ts, int n, bool xy, Tensor **out);
+
+/* ---------------------------------------------------------------- elementwise */
+
+typedef enum UnaryOp {
+    UN_NEG, UN_ABS, UN_EXP, UN_LOG, UN_LOG2, UN_LOG1P, UN_EXPM1, UN_SQRT,
+    UN_RSQRT, UN_SIN, UN_COS, UN_TAN, UN_TANH, UN_ERF, UN_SIGMOID, UN_RELU,
+    UN_RELU6, UN_GELU, UN_GELU_TANH, UN_SILU, UN_FLOOR, UN_CEIL, UN_ROUND,
+    UN_TRUNC, UN_SIGN, UN_RECIPROCAL, UN_LOGICAL_NOT, UN_BITWISE_NOT,
+    UN_HARDSIGMOID, UN_HARDSWISH,
+    /* parameterized: p0, p1 */
+    UN_LEAKY_RELU,   /* p0 = negative_slope */
+    UN_ELU,          /* p0 = alpha */
+    UN_SOFTPLUS,     /* p0 = beta, p1 = threshold */
+    UN_HARDTANH,     /* p0 = min, p1 = max */
+    UN_ROUND_DECIMALS, /* p0 = decimals */
+    UN_COUNT
+} UnaryOp;
+
+typedef enum BinaryOp {
+    BIN_ADD, BIN_SUB, BIN_MUL,
+    BIN_DIV,           /* true division: ints promote to float32 */
+    BIN_DIV_TRUNC,     /* rounding_mode="trunc" */
+    BIN_DIV_FLOOR,     /* rounding_mode="floor", floor_divide */
+    BIN_REMAINDER,     /* Python %: sign of divisor */
+    BIN_FMOD,          /* C fmod: sign of dividend */
+    BIN_POW, BIN_MAXIMUM, BIN_MINIMUM, BIN_ATAN2,
+    BIN_EQ, BIN_NE, BIN_LT, BIN_LE, BIN_GT, BIN_GE,          /* -> bool */
+    BIN_LOGICAL_AND, BIN_LOGICAL_OR, BIN_LOGICAL_XOR,        /* -> bool */
+    BIN_BITWISE_AND, BIN_BITWISE_OR, BIN_BITWISE_XOR,        /* ints and bools */
+    BIN_COUNT
+} BinaryOp;
+
+/* Out-of-place; result dtype follows PyTorch (float ops on ints give
+ * float32, comparisons give bool, logical_not gives bool). */
+Tensor *tensor_unary(UnaryOp op, const Tensor *a, double p0, double p1);
+Tensor *tensor_binary(BinaryOp op, const Tensor *a, const Tensor *b);
+/* a + alpha * b and a - alpha * b (aten::add/sub with alpha). */
+Tensor *tensor_add(const Tensor *a, const Tensor *b, double alpha);
+Tensor *tensor_sub(const Tensor *a, const Tensor *b, double alpha);
+/* In-place forms write into a (whose dtype must hold the result, as PyTorch
+ * checks: "result type Float can't be cast to the desired output type Long"). */
+bool tensor_unary_(UnaryOp op, Tensor *a, double p0, double p1);
+bool tensor_binary_(BinaryOp op, Tensor *a, const Tensor *b);
+bool tensor_add_(Tensor *a, const Tensor *b, double alpha);
+bool tensor_sub_(Tensor *a, const Tensor *b, double alpha);
+Tensor *tensor_where(const Tensor *cond, const Tensor *a, const Tensor *b);
+/* min/max may be NULL (absent); either may be a wrapped number. */
+Tensor *tensor_clamp(const Tensor *a, const Tensor *min, const Tensor *max);
+bool tensor_clamp_(Tensor *a, const Tensor *min, const Tensor *max);
+Tensor *tensor_lerp(const Tensor *a, const Tensor *b, const Tensor *weight);
+
+/* ---------------------------------------------------------------- reductions */
+/* dims == NULL / ndims == 0 means all dims. out_dtype < 0 means default
+ * (sum of ints/bools gives int64; mean needs a float). */
+
+Tensor *tensor_sum(const Tensor *t, const int64_t *dims, int ndims, bool keepdim, int out_dtype);
+Tensor *tensor_mean(const Tensor *t, const int64_t *dims, int ndims, bool keepdim, int out_dtype);
+Tensor *tensor_prod(const Tensor *t, const int64_t *dims, int ndims, bool keepdim, int out_dtype);
+Tensor *tensor_amax(const Tensor *t, const int64_t *dims, int ndims, bool keepdim);
+Tensor *tensor_amin(const Tensor *t, const int64_t *dims, int ndims, bool keepdim);
+Tensor *tensor_max_all(const Tensor *t);
+Tensor *tensor_min_all(const Tensor *t);
+/* values and indices along dim (first occurrence on ties, as PyTorch CPU). */
+bool tensor_max_dim(const Tensor *t, int64_t dim, bool keepdim, Tensor **values, Tensor **indices);
+bool tensor_min_dim(const Tensor *t, int64_t dim, bool keepdim, Tensor **values, Tensor **indices);
+/* has_dim false: over the flattened tensor. */
+Tensor *tensor_argmax(const Tensor *t, bool has_dim, int64_t dim, bool keepdim);
+Tensor *tensor_argmin(const Tensor *t, bool has_dim, int64_t dim, bool keepdim);
+Tensor *tensor_softmax(const Tensor *t, int64_t dim, int out_dtype);
+Tensor *tensor_log_softmax(const Tensor *t, int64_t dim, int out_dtype);
+Tensor *tensor_logsumexp(const Tensor *t, const int64_t *dims, int ndims, bool keepdim);
+Tensor *tensor_cumsum(const Tensor *t, int64_t dim, int out_dtype);
+Tensor *tensor_cumprod(const Tensor *t, int64_t dim, int out_dtype);
+Tensor *tensor_all(const Tensor *t, bool has_dim, int64_t dim, bool keepdim);
+Tensor *tensor_any(const Tensor *t, bool has_dim, int64_t dim, bool keepdim);
+bool tensor_topk(const Tensor *t, int64_t k, int64_t dim, bool largest, bool sorted,
+                 Tensor **values, Tensor **indices);
+bool tensor_sort(const Tensor *t, int64_t dim, bool descending, bool stable,
+                 Tensor **values, Tensor **indices);
+Tensor *tensor_argsort(const Tensor *t, int64_t dim, bool descending, bool stable);
+Tensor *tensor_nonzero(const Tensor *t);                        /* (n, ndim) int64 */
+Tensor *tensor_norm(const Tensor *t, double p, const int64_t *dims, int ndims, bool keepdim);
+/* correction: 1 for unbiased (Bessel), 0 for population. */
+Tensor *tensor_var(const Tensor *t, const int64_t *dims, int ndims, double correction, bool keepdim);
+Tensor *tensor_std(const Tensor *t, const int64_t *dims, int ndims, double correction, bool keepdim);
+
+/* ---------------------------------------------------------------- indexing */
+
+/* t[indices], PyTorch advanced indexing: indices[i] NULL means ":" for dim i;
+ * long tensors index, bool tensors mask (they expand to nonzero()). n may be
+ * less than t->ndim. */
+Tensor *tensor_index(const Tensor *t, Tensor *const *indices, int n);
+/* t[indices] = values (accumulate: +=), in place; values broadcast. */
+bool tensor_index_put_(Tensor *t, Tensor *const *indices, int n, const Tensor *values, bool accumulate);
+Tensor *tensor_index_select(const Tensor *t, int64_t dim, const Tensor *index);
+Tensor *tensor_masked_select(const Tensor *t, const Tensor *mask);
+Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index);
+/* value is a 0-d tensor (or wrapped number). */
+bool tensor_masked_fill_(Tensor *t, const Tensor *mask, const Tensor *value);
+/* reduce: NULL (replace), "add", "multiply". src may be a wrapped number. */
+bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *src, const char *reduce);
+
+/* ---------------------------------------------------------------- linalg (OpenBLAS) */
+
+Tensor *tensor_mm(const Tensor *a, const Tensor *b);
+Tensor *tensor_bmm(const Tensor *a, const Tensor *b);
+Tensor *tensor_matmul(const Tensor *a, const Tensor *b);        /* numpy rules */
+/* beta * self + alpha * (a @ b) */
+Tensor *tensor_addmm(const Tensor *self, const Tensor *a, const Tensor *b, double beta, double alpha);
+Tensor *tensor_linear(const Tensor *x, const Tensor *w, const Tensor *bias /* nullable */);
+Tensor *tensor_dot(const Tensor *a, const Tensor *b);
+Tensor *tensor_outer(const Tensor *a, const Tensor *b);
+
+/* ---------------------------------------------------------------- nn */
+
+/* x: (N, C, H, W) or (C, H, W); w: (O, C/groups, kH, kW); bias nullable. */
+Tensor *tensor_conv2d(const Tensor *x, const Tensor *w, const Tensor *bias,
+                      const int64_t stride[2], const int64_t padding[2],
+                      const int64_t dilation[2], int64_t groups);
+Tensor *tensor_conv1d(const Tensor *x, const Tensor *w, const Tensor *bias,
+                      int64_t stride, int64_t padding, int64_t dilation, int64_t groups);
+/* Inference batch norm over dim 1; weight/bias nullable. */
+Tensor *tensor_batch_norm(const Tensor *x, const Tensor *weight, const Tensor *bias,
+                          const Tensor *running_mean, const Tensor *running_var, double eps);
+Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shape,
+                          const Tensor *weight, const Tensor *bias, double eps);
+Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight,
+                          const Tensor *bias, double eps);
+Tensor *tensor_max_pool2d(const Tensor *x, const int64_t kernel[2], const int64_t stride[2],
+                          const int64_t padding[2], const int64_t dilation[2], bool ceil_mode);
+/* divisor_override <= 0: none. */
+Tensor *tensor_avg_pool2d(const Tensor *x, const int64_t kernel[2], const int64_t stride[2],
+                          const int64_t padding[2], bool ceil_mode, bool count_include_pad,
+                          int64_t divisor_override);
+Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, const int64_t out_size[2]);
+Tensor *tensor_embedding(const Tensor *weight, const Tensor *indices);
+Tensor *tensor_cat(Tensor *const *ts, int n, int64_t dim);
+Tensor *tensor_stack(Tensor *const *ts, int n, int64_t dim);
+Tensor *tensor_repeat(const Tensor *t, int n, const int64_t *repeats);
+Tensor *tensor_flip(const Tensor *t, int n, const int64_t *dims);
+Tensor *tensor_roll(const Tensor *t, int n, const int64_t *shifts, int ndims, const int64_t *dims);
+Tensor *tensor_tril(const Tensor *t, int64_t diagonal);
+Tensor *tensor_triu(const Tensor *t, int64_t diagonal);
+/* pad: pairs (left, right) starting from the last dim, as F.pad. */
+Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double value);
+
+#endif
