@@ -179,10 +179,15 @@ struct IrNode {
     IrBlock *owner;         /* block that holds this node */
     IrNode *prev, *next;
     const char *comment;    /* trailing "# file.py:3:8" text without '#', or NULL */
+    const char *scope;      /* traced graphs: the text after ", scope: ", or NULL */
     int line;               /* line in the graph text it was read from, 0 if made */
     uint32_t id;            /* dense index, for side tables in passes */
     bool dead;              /* destroyed; memory still in the arena */
     void *aux;              /* scratch pointer owned by the running pass */
+    /* Maintained by frontend/ir.c; read-only elsewhere. */
+    IrGraph *graph;         /* graph whose arena holds this node */
+    int64_t order;          /* increases along the owner block's node list */
+    int *use_slots;         /* use_slots[i]: where (this, i) sits in inputs[i]->uses */
 };
 
 struct IrBlock {

@@ -293,7 +293,8 @@ typedef enum OpAlias {
     IMMUT_PAIR(X, EXPAND, "expand") IMMUT_PAIR(X, EXPAND_AS, "expand_as") \
     IMMUT_PAIR(X, REPEAT, "repeat") IMMUT_PAIR(X, PERMUTE, "permute") \
     IMMUT_PAIR(X, TRANSPOSE, "transpose") IMMUT_PAIR(X, NARROW, "narrow") \
-    IMMUT_PAIR(X, DIAGONAL, "diagonal") IMMUT_PAIR(X, INDEX, "index")
+    IMMUT_PAIR(X, DIAGONAL, "diagonal") IMMUT_PAIR(X, INDEX, "index") \
+    IMMUT_PAIR(X, T, "t")
 
 typedef enum OpId {
     OP_UNKNOWN = 0,

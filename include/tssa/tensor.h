@@ -114,6 +114,12 @@ int tensor_broadcast_shape(int na, const int64_t *a, int nb, const int64_t *b, i
 
 Tensor *tensor_contiguous(Tensor *t);      /* t itself (retained) if contiguous */
 Tensor *tensor_clone(const Tensor *t);     /* fresh contiguous copy */
+/* aten::clone (memory_format=preserve): a dense t keeps its strides, as
+ * PyTorch's does; so does tensor_to_dtype. Results of elementwise ops are
+ * laid out like PyTorch's TensorIterator lays them out (x.t() + 1 has
+ * transposed strides): use tensor_contiguous where a kernel needs row-major
+ * data. */
+Tensor *tensor_clone_preserve(const Tensor *t);
 Tensor *tensor_to_dtype(const Tensor *t, TensorDType dt);   /* always a copy */
 /* dst[...] = src, broadcasting src to dst's shape and casting. Handles src
  * overlapping dst (copies through a temporary). */
@@ -161,7 +167,7 @@ Tensor **tensor_unbind(Tensor *t, int64_t dim, int *count);
 
 Tensor *tensor_arange(double start, double end, double step, TensorDType dt);
 Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDType dt);
-Tensor *tensor_eye(int64_t n, int64_t m, TensorDType dt);
+Tensor *tensor_eye(int64_t n, int64_t m, TensorDType dt);   /* m == -1: n x n */
 /* Tensors of shape (len0, len1, ...) for 1-d inputs; indexing "ij" or "xy".
  * Fills out[0..n-1] with new references (views, as PyTorch returns). */
 bool tensor_meshgrid(Tensor *const *ts, int n, bool xy, Tensor **out);

@@ -1,0 +1,80 @@
+/* elementwise.c — what every elementwise op shares: the checks an in-place
+ * op makes before writing, reading through a copy when an input overlaps the
+ * output, and ATen's "not implemented for" dispatch message.
+ *
+ * The ops themselves live in unary.c, binary.c and ternary.c (where, clamp,
+ * lerp). Each one computes PyTorch's result dtype, allocates its result with
+ * TensorIterator's layout (tensor_empty_like_operands), and walks operands
+ * broadcast to the result shape with a TensorIter.
+ */
+#include <stdio.h>
+
+#include "backends/tensor/tensor_impl.h"
+
+bool tensor_error_not_implemented(const char *kernel, TensorDType dt)
+{
+    tensor_set_error("\"%s\" not implemented for '%s'", kernel, dtype_ts_name(dt));
+    return false;
+}
+
+bool tensor_check_inplace(const Tensor *out, TensorDType result_dtype,
+                          const Tensor *const *inputs, int ninputs)
+{
+    /* TensorIterator's order: memory overlap, then shapes, then dtypes. */
+    if (tensor_has_internal_overlap(out)) {
+        tensor_set_error("unsupported operation: more than one element of the written-to tensor "
+                         "refers to a single memory location. Please clone() the tensor before "
+                         "performing the operation.");
+        return false;
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int n = out->ndim;
+    memcpy(shape, out->sizes, sizeof(int64_t) * (size_t)n);
+    for (int k = 0; k < ninputs; k++) {
+        if (!inputs[k])
+            continue;
+        n = tensor_broadcast_shape(n, shape, inputs[k]->ndim, inputs[k]->sizes, shape);
+        if (n < 0)
+            return false;
+    }
+    if (n != out->ndim || memcmp(shape, out->sizes, sizeof(int64_t) * (size_t)n) != 0) {
+        char have[256], want[256];
+        tensor_set_error("output with shape %s doesn't match the broadcast shape %s",
+                         tensor_format_shape(out->ndim, out->sizes, have, sizeof have),
+                         tensor_format_shape(n, shape, want, sizeof want));
+        return false;
+    }
+    if (!dtype_can_cast(result_dtype, out->dtype)) {
+        tensor_set_error("result type %s can't be cast to the desired output type %s",
+                         dtype_ts_name(result_dtype), dtype_ts_name(out->dtype));
+        return false;
+    }
+    return true;
+}
+
+bool tensor_wrapped_fits(const Tensor *number, TensorDType dt)
+{
+    if (!dtype_is_float(number->dtype) && !dtype_is_float(dt)) {
+        /* Exact for int64 values beyond 2^53. */
+        int64_t v = tensor_read_i64(number, number->offset);
+        int64_t lo = dt == DT_U8 ? -255 : dt == DT_I8 ? INT8_MIN : dt == DT_I16 ? INT16_MIN
+                   : dt == DT_I32 ? INT32_MIN : INT64_MIN;
+        int64_t hi = dt == DT_U8 ? 255 : dt == DT_I8 ? INT8_MAX : dt == DT_I16 ? INT16_MAX
+                   : dt == DT_I32 ? INT32_MAX : INT64_MAX;
+        if (dt != DT_BOOL && (v < lo || v > hi))
+            return tensor_scalar_fits(INFINITY, dt);   /* records the message */
+        return true;
+    }
+    return tensor_scalar_fits(tensor_read_f64(number, number->offset), dt);
+}
+
+const Tensor *tensor_unalias_input(const Tensor *out, const Tensor *in, Tensor **copy)
+{
+    *copy = NULL;
+    if (!in || !tensor_may_overlap(out, in) || tensor_same_geometry(out, in))
+        return in;
+    *copy = tensor_clone(in);
+    if (*copy)
+        (*copy)->wrapped_number = in->wrapped_number;   /* it still promotes as one */
+    return *copy;
+}

@@ -1,0 +1,505 @@
+/* kernel_common.c — dimension arguments, element casts, strided bulk
+ * transfer and table-driven copies shared by the reference kernels.
+ *
+ * Everything here walks tensors by storage offset: a KernCursor keeps the
+ * current coordinates of a row-major walk and updates the offset with one
+ * add per step (no divisions), so reading any view (transposed, sliced,
+ * expanded with stride 0) costs the same as reading a contiguous tensor.
+ * Casts follow C++ static_cast as PyTorch performs them on x86, written so
+ * that no conversion is undefined behaviour in C (NaN or out-of-range floats
+ * never reach a float-to-int conversion).
+ */
+#include "backends/tensor/kernel_common.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---------------------------------------------------------------- dims */
+
+int kern_wrap_dim(int64_t dim, int ndim)
+{
+    int64_t n = ndim <= 0 ? 1 : ndim;
+    if (dim < -n || dim > n - 1) {
+        tensor_set_error("Dimension out of range (expected to be in range of [%" PRId64 ", %" PRId64
+                         "], but got %" PRId64 ")", -n, n - 1, dim);
+        return -1;
+    }
+    return (int)(dim < 0 ? dim + n : dim);
+}
+
+bool kern_dims_to_mask(const int64_t *dims, int ndims, int ndim, bool mask[TENSOR_MAX_DIMS])
+{
+    for (int d = 0; d < TENSOR_MAX_DIMS; d++)
+        mask[d] = ndims == 0 && d < ndim;
+    for (int i = 0; i < ndims; i++) {
+        int d = kern_wrap_dim(dims[i], ndim);
+        if (d < 0)
+            return false;
+        if (ndim == 0)
+            continue;               /* a 0-d tensor has nothing to mark */
+        if (mask[d]) {
+            tensor_set_error("dim %d appears multiple times in the list of dims", d);
+            return false;
+        }
+        mask[d] = true;
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- sizes */
+
+bool kern_mul_size(int64_t a, int64_t b, int64_t *out)
+{
+    if (a < 0 || b < 0) {
+        tensor_set_error("negative size in a size product (%" PRId64 " * %" PRId64 ")", a, b);
+        return false;
+    }
+    if (a != 0 && b > INT64_MAX / a) {
+        tensor_set_error("tensor size overflows int64 (%" PRId64 " * %" PRId64 ")", a, b);
+        return false;
+    }
+    *out = a * b;
+    return true;
+}
+
+bool kern_numel_checked(int ndim, const int64_t *sizes, int64_t *out)
+{
+    int64_t n = 1;
+    for (int d = 0; d < ndim; d++)
+        if (!kern_mul_size(n, sizes[d], &n))
+            return false;
+    *out = n;
+    return true;
+}
+
+const char *kern_shape_str(int ndim, const int64_t *sizes, char *buf, size_t cap)
+{
+    size_t used = 0;
+    int w = snprintf(buf, cap, "[");
+    used = w > 0 ? (size_t)w : 0;
+    for (int d = 0; d < ndim && used < cap; d++) {
+        w = snprintf(buf + used, cap - used, "%s%" PRId64, d ? ", " : "", sizes[d]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+    if (used < cap)
+        snprintf(buf + used, cap - used, "]");
+    return buf;
+}
+
+/* ---------------------------------------------------------------- elements */
+
+void *kern_elem_ptr(const Tensor *t, int64_t off)
+{
+    return (char *)t->storage->data + off * (int64_t)dtype_size(t->dtype);
+}
+
+double kern_load_f64(TensorDType dt, const void *p)
+{
+    switch (dt) {
+    case DT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
+    case DT_U8: return *(const uint8_t *)p;
+    case DT_I8: return *(const int8_t *)p;
+    case DT_I16: return *(const int16_t *)p;
+    case DT_I32: return *(const int32_t *)p;
+    case DT_I64: return (double)*(const int64_t *)p;
+    case DT_F32: return *(const float *)p;
+    case DT_F64: return *(const double *)p;
+    default: return 0.0;
+    }
+}
+
+int64_t kern_load_i64(TensorDType dt, const void *p)
+{
+    switch (dt) {
+    case DT_BOOL: return *(const bool *)p ? 1 : 0;
+    case DT_U8: return *(const uint8_t *)p;
+    case DT_I8: return *(const int8_t *)p;
+    case DT_I16: return *(const int16_t *)p;
+    case DT_I32: return *(const int32_t *)p;
+    case DT_I64: return *(const int64_t *)p;
+    case DT_F32: case DT_F64: {
+        double v = kern_load_f64(dt, p);
+        if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+            return INT64_MIN;
+        return (int64_t)v;
+    }
+    default: return 0;
+    }
+}
+
+/* static_cast<int32_t>(double) on x86: truncation, INT32_MIN when the value
+ * does not fit. Narrower integer types convert through int32 as compilers do. */
+static int32_t f64_to_i32(double v)
+{
+    if (!(v > -2147483649.0 && v < 2147483648.0))
+        return INT32_MIN;
+    return (int32_t)v;
+}
+
+void kern_store_f64(TensorDType dt, void *p, double v)
+{
+    switch (dt) {
+    case DT_BOOL: *(bool *)p = v != 0.0; break;
+    case DT_U8: *(uint8_t *)p = (uint8_t)(uint32_t)f64_to_i32(v); break;
+    case DT_I8: *(int8_t *)p = (int8_t)(uint8_t)(uint32_t)f64_to_i32(v); break;
+    case DT_I16: *(int16_t *)p = (int16_t)(uint16_t)(uint32_t)f64_to_i32(v); break;
+    case DT_I32: *(int32_t *)p = f64_to_i32(v); break;
+    case DT_I64:
+        *(int64_t *)p = (v >= -9223372036854775808.0 && v < 9223372036854775808.0) ? (int64_t)v : INT64_MIN;
+        break;
+    case DT_F32: *(float *)p = (float)v; break;
+    case DT_F64: *(double *)p = v; break;
+    default: break;
+    }
+}
+
+void kern_store_i64(TensorDType dt, void *p, int64_t v)
+{
+    switch (dt) {
+    case DT_BOOL: *(bool *)p = v != 0; break;
+    case DT_U8: *(uint8_t *)p = (uint8_t)(uint64_t)v; break;
+    case DT_I8: *(int8_t *)p = (int8_t)(uint8_t)(uint64_t)v; break;
+    case DT_I16: *(int16_t *)p = (int16_t)(uint16_t)(uint64_t)v; break;
+    case DT_I32: *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v; break;
+    case DT_I64: *(int64_t *)p = v; break;
+    case DT_F32: *(float *)p = (float)v; break;
+    case DT_F64: *(double *)p = (double)v; break;
+    default: break;
+    }
+}
+
+double kern_round_f64(TensorDType dt, double v)
+{
+    union { double d; int64_t i; float f; uint8_t b[8]; } slot;
+    memset(&slot, 0, sizeof slot);
+    kern_store_f64(dt, &slot, v);
+    return kern_load_f64(dt, &slot);
+}
+
+void kern_accumulate_add(TensorDType dt, void *dst, const void *src)
+{
+    switch (dt) {
+    case DT_F32: *(float *)dst += *(const float *)src; break;
+    case DT_F64: *(double *)dst += *(const double *)src; break;
+    case DT_BOOL: *(bool *)dst = *(bool *)dst || *(const bool *)src; break;
+    default: {
+        uint64_t s = (uint64_t)kern_load_i64(dt, dst) + (uint64_t)kern_load_i64(dt, src);
+        kern_store_i64(dt, dst, (int64_t)s);
+    }
+    }
+}
+
+void kern_accumulate_mul(TensorDType dt, void *dst, const void *src)
+{
+    switch (dt) {
+    case DT_F32: *(float *)dst *= *(const float *)src; break;
+    case DT_F64: *(double *)dst *= *(const double *)src; break;
+    case DT_BOOL: *(bool *)dst = *(bool *)dst && *(const bool *)src; break;
+    default: {
+        uint64_t s = (uint64_t)kern_load_i64(dt, dst) * (uint64_t)kern_load_i64(dt, src);
+        kern_store_i64(dt, dst, (int64_t)s);
+    }
+    }
+}
+
+/* ---------------------------------------------------------------- traversal */
+
+void kern_cursor_init(KernCursor *c, const Tensor *t)
+{
+    c->ndim = t->ndim;
+    for (int d = 0; d < t->ndim; d++) {
+        c->sizes[d] = t->sizes[d];
+        c->strides[d] = t->strides[d];
+        c->coord[d] = 0;
+    }
+    c->offset = t->offset;
+}
+
+void kern_cursor_next(KernCursor *c)
+{
+    for (int d = c->ndim - 1; d >= 0; d--) {
+        c->offset += c->strides[d];
+        if (++c->coord[d] < c->sizes[d])
+            return;
+        c->offset -= c->strides[d] * c->sizes[d];
+        c->coord[d] = 0;
+    }
+}
+
+void *kern_malloc(size_t count, size_t elem_size)
+{
+    if (count == 0)
+        count = 1;
+    if (elem_size != 0 && count > SIZE_MAX / elem_size) {
+        tensor_set_error("out of memory: buffer of %zu elements", count);
+        return NULL;
+    }
+    void *p = malloc(count * elem_size);
+    if (!p)
+        tensor_set_error("out of memory: buffer of %zu bytes", count * elem_size);
+    return p;
+}
+
+double *kern_read_all_f64(const Tensor *t)
+{
+    int64_t n = tensor_numel(t);
+    double *vals = kern_malloc((size_t)n, sizeof *vals);
+    if (!vals)
+        return NULL;
+    const char *base = t->storage->data;
+    size_t es = dtype_size(t->dtype);
+    KernCursor c;
+    kern_cursor_init(&c, t);
+    for (int64_t i = 0; i < n; i++) {
+        vals[i] = kern_load_f64(t->dtype, base + c.offset * (int64_t)es);
+        kern_cursor_next(&c);
+    }
+    return vals;
+}
+
+int64_t *kern_read_all_i64(const Tensor *t)
+{
+    int64_t n = tensor_numel(t);
+    int64_t *vals = kern_malloc((size_t)n, sizeof *vals);
+    if (!vals)
+        return NULL;
+    const char *base = t->storage->data;
+    size_t es = dtype_size(t->dtype);
+    KernCursor c;
+    kern_cursor_init(&c, t);
+    for (int64_t i = 0; i < n; i++) {
+        vals[i] = kern_load_i64(t->dtype, base + c.offset * (int64_t)es);
+        kern_cursor_next(&c);
+    }
+    return vals;
+}
+
+void kern_write_all_f64(Tensor *t, const double *vals)
+{
+    int64_t n = tensor_numel(t);
+    char *base = t->storage->data;
+    size_t es = dtype_size(t->dtype);
+    KernCursor c;
+    kern_cursor_init(&c, t);
+    for (int64_t i = 0; i < n; i++) {
+        kern_store_f64(t->dtype, base + c.offset * (int64_t)es, vals[i]);
+        kern_cursor_next(&c);
+    }
+}
+
+void kern_write_all_i64(Tensor *t, const int64_t *vals)
+{
+    int64_t n = tensor_numel(t);
+    char *base = t->storage->data;
+    size_t es = dtype_size(t->dtype);
+    KernCursor c;
+    kern_cursor_init(&c, t);
+    for (int64_t i = 0; i < n; i++) {
+        kern_store_i64(t->dtype, base + c.offset * (int64_t)es, vals[i]);
+        kern_cursor_next(&c);
+    }
+}
+
+/* ---------------------------------------------------------------- views */
+
+Tensor *kern_permuted_view(const Tensor *t, const int *perm)
+{
+    int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    for (int d = 0; d < t->ndim; d++) {
+        sizes[d] = t->sizes[perm[d]];
+        strides[d] = t->strides[perm[d]];
+    }
+    return tensor_make_view(t, t->ndim, sizes, strides, t->offset);
+}
+
+Tensor *kern_dim_last_view(const Tensor *t, int dim)
+{
+    int perm[TENSOR_MAX_DIMS];
+    int k = 0;
+    for (int d = 0; d < t->ndim; d++)
+        if (d != dim)
+            perm[k++] = d;
+    if (t->ndim > 0)
+        perm[k] = dim;
+    return kern_permuted_view(t, perm);
+}
+
+Tensor *kern_expand_view(const Tensor *t, int ndim, const int64_t *sizes)
+{
+    char tb[KERN_SHAPE_BUF], sb[KERN_SHAPE_BUF];
+    if (ndim < t->ndim) {
+        tensor_set_error("expand: the number of sizes provided (%d) must be greater or equal to the "
+                         "number of dimensions in the tensor (%d)", ndim, t->ndim);
+        return NULL;
+    }
+    int64_t strides[TENSOR_MAX_DIMS];
+    int lead = ndim - t->ndim;
+    for (int d = 0; d < ndim; d++) {
+        if (d < lead) {
+            strides[d] = 0;
+            continue;
+        }
+        int64_t have = t->sizes[d - lead];
+        if (have == sizes[d]) {
+            strides[d] = t->strides[d - lead];
+        } else if (have == 1) {
+            strides[d] = 0;
+        } else {
+            tensor_set_error("The expanded size of the tensor (%" PRId64 ") must match the existing size (%" PRId64
+                             ") at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                             sizes[d], have, d, kern_shape_str(ndim, sizes, tb, sizeof tb),
+                             kern_shape_str(t->ndim, t->sizes, sb, sizeof sb));
+            return NULL;
+        }
+    }
+    return tensor_make_view(t, ndim, sizes, strides, t->offset);
+}
+
+/* ---------------------------------------------------------------- copy by tables */
+
+Tensor *kern_remap(const Tensor *src, int ndim, const int64_t *out_sizes,
+                   int64_t *const *tables, const void *fill)
+{
+    int64_t n;
+    if (!kern_numel_checked(ndim, out_sizes, &n))
+        return NULL;
+    Tensor *out = tensor_empty(src->dtype, ndim, out_sizes);
+    if (!out || n == 0)
+        return out;
+    size_t es = dtype_size(src->dtype);
+    const char *sbase = src->storage->data;
+    char *dst = tensor_data(out);
+    if (ndim == 0) {
+        memcpy(dst, sbase + src->offset * (int64_t)es, es);
+        return out;
+    }
+    /* Walk the output row by row: the offset of the outer coordinates is
+     * summed once per row, the last dim's table gives the rest. */
+    int last = ndim - 1;
+    int64_t coord[TENSOR_MAX_DIMS] = {0};
+    int64_t row_len = out_sizes[last];
+    int64_t rows = n / row_len;
+    const int64_t *last_table = tables[last];
+    int64_t last_stride = src->strides[last];
+    for (int64_t r = 0; r < rows; r++) {
+        int64_t base = src->offset;
+        bool row_fill = false;
+        for (int d = 0; d < last; d++) {
+            int64_t s = tables[d][coord[d]];
+            if (s < 0)
+                row_fill = true;
+            else
+                base += s * src->strides[d];
+        }
+        for (int64_t j = 0; j < row_len; j++, dst += es) {
+            int64_t s = last_table[j];
+            if (row_fill || s < 0)
+                memcpy(dst, fill, es);
+            else
+                memcpy(dst, sbase + (base + s * last_stride) * (int64_t)es, es);
+        }
+        for (int d = last - 1; d >= 0; d--) {
+            if (++coord[d] < out_sizes[d])
+                break;
+            coord[d] = 0;
+        }
+    }
+    return out;
+}
+
+bool kern_identity_tables(int ndim, const int64_t *sizes, int64_t **tables)
+{
+    for (int d = 0; d < ndim; d++) {
+        tables[d] = kern_malloc((size_t)sizes[d], sizeof **tables);
+        if (!tables[d]) {
+            kern_tables_free(d, tables);
+            return false;
+        }
+        for (int64_t i = 0; i < sizes[d]; i++)
+            tables[d][i] = i;
+    }
+    return true;
+}
+
+void kern_tables_free(int ndim, int64_t **tables)
+{
+    for (int d = 0; d < ndim; d++) {
+        free(tables[d]);
+        tables[d] = NULL;
+    }
+}
+
+static const char *checked_type_name(TensorDType dt)
+{
+    switch (dt) {
+    case DT_U8: return "uint8_t";
+    case DT_I8: return "int8_t";
+    case DT_I16: return "int16_t";
+    case DT_I32: return "int";
+    case DT_I64: return "int64_t";
+    case DT_F32: return "float";
+    case DT_F64: return "double";
+    default: return "bool";
+    }
+}
+
+/* c10's checked_convert: a Python scalar (double or int64) stored into dtype
+ * dt must fit. Unsigned targets accept negative integers down to -max (they
+ * wrap), floating targets accept inf and NaN. */
+static bool scalar_in_range(TensorDType dt, bool is_float, double fv, int64_t iv)
+{
+    double lo, hi;
+    switch (dt) {
+    case DT_BOOL: return true;
+    case DT_U8: lo = 0; hi = 255; break;
+    case DT_I8: lo = -128; hi = 127; break;
+    case DT_I16: lo = -32768; hi = 32767; break;
+    case DT_I32: lo = -2147483648.0; hi = 2147483647.0; break;
+    case DT_I64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
+    case DT_F32: lo = -3.4028234663852886e38; hi = 3.4028234663852886e38; break;
+    default: return true;
+    }
+    if (!is_float) {
+        if (dt == DT_I64 || dt == DT_F32)
+            return true;
+        if (dt == DT_U8)
+            return iv <= 255 && iv >= -255;
+        return iv >= (int64_t)lo && iv <= (int64_t)hi;
+    }
+    if (dtype_is_float(dt) && (isinf(fv) || isnan(fv)))
+        return true;
+    if (isnan(fv))
+        return false;
+    if (dt == DT_I64)
+        return fv >= lo && fv < 9223372036854775808.0;
+    return fv >= lo && fv <= hi;
+}
+
+bool kern_scalar_fits(TensorDType dt, bool is_float, double fv, int64_t iv)
+{
+    if (!scalar_in_range(dt, is_float, fv, iv)) {
+        tensor_set_error("value cannot be converted to type %s without overflow", checked_type_name(dt));
+        return false;
+    }
+    return true;
+}
+
+const char *kern_ctype_name(TensorDType dt)
+{
+    switch (dt) {
+    case DT_BOOL: return "bool";
+    case DT_U8: return "unsigned char";
+    case DT_I8: return "signed char";
+    case DT_I16: return "short int";
+    case DT_I32: return "int";
+    case DT_I64: return "long int";
+    case DT_F32: return "float";
+    case DT_F64: return "double";
+    default: return "unknown";
+    }
+}

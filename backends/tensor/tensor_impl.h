@@ -1,0 +1,267 @@
+/* tensor_impl.h — private helpers shared by the files of backends/tensor/.
+ *
+ * Three things every kernel needs and nobody outside this folder should see:
+ *
+ *   - element access at a storage offset, converting to and from double or
+ *     int64 with PyTorch's (C-cast) rules but without C's undefined behaviour
+ *     for out-of-range float-to-int conversions;
+ *   - TensorIter: a row-major walk over a shape that keeps the storage offset
+ *     of up to TENSOR_ITER_MAX_OPERANDS strided operands, each broadcast to
+ *     that shape (a broadcast dim has stride 0);
+ *   - small shape utilities: overflow-checked numel, contiguous strides,
+ *     "[2, 3]" formatting for messages, storage-overlap tests.
+ *
+ * Keep this header small and stable: other helpers' kernels include it.
+ */
+#ifndef TSSA_TENSOR_IMPL_H
+#define TSSA_TENSOR_IMPL_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tssa/tensor.h"
+
+/* ---------------------------------------------------------------- elements */
+
+/* Converts a double to an integer dtype the way PyTorch's CPU casts behave on
+ * x86-64 (truncation toward zero; NaN and out-of-range values give the
+ * "integer indefinite" INT32_MIN / INT64_MIN before narrowing), without C's
+ * undefined behaviour. The result is the int64 value to store (already
+ * wrapped to the range of dt for the narrow types). */
+int64_t tensor_double_to_int(double v, TensorDType dt);
+
+/* Wraps an int64 to dt's range, modulo 2^bits (what a C cast does on every
+ * platform we build for); bool gives v != 0. */
+static inline int64_t tensor_wrap_int(int64_t v, TensorDType dt)
+{
+    switch (dt) {
+    case DT_BOOL: return v != 0;
+    case DT_U8: return (uint8_t)v;
+    case DT_I8: return (int8_t)(uint8_t)v;
+    case DT_I16: return (int16_t)(uint16_t)v;
+    case DT_I32: return (int32_t)(uint32_t)v;
+    default: return v;
+    }
+}
+
+static inline double tensor_read_f64(const Tensor *t, int64_t off)
+{
+    const char *base = (const char *)t->storage->data;
+    switch (t->dtype) {
+    case DT_BOOL: return ((const bool *)base)[off] ? 1.0 : 0.0;
+    case DT_U8: return ((const uint8_t *)base)[off];
+    case DT_I8: return ((const int8_t *)base)[off];
+    case DT_I16: return ((const int16_t *)base)[off];
+    case DT_I32: return ((const int32_t *)base)[off];
+    case DT_I64: return (double)((const int64_t *)base)[off];
+    case DT_F32: return ((const float *)base)[off];
+    case DT_F64: return ((const double *)base)[off];
+    default: return 0.0;
+    }
+}
+
+/* float32 straight from the stored type (an int64 is rounded once, not twice
+ * through double). */
+static inline float tensor_read_f32(const Tensor *t, int64_t off)
+{
+    const char *base = (const char *)t->storage->data;
+    switch (t->dtype) {
+    case DT_I64: return (float)((const int64_t *)base)[off];
+    case DT_F64: return (float)((const double *)base)[off];
+    case DT_F32: return ((const float *)base)[off];
+    default: return (float)tensor_read_f64(t, off);
+    }
+}
+
+static inline int64_t tensor_read_i64(const Tensor *t, int64_t off)
+{
+    const char *base = (const char *)t->storage->data;
+    switch (t->dtype) {
+    case DT_BOOL: return ((const bool *)base)[off];
+    case DT_U8: return ((const uint8_t *)base)[off];
+    case DT_I8: return ((const int8_t *)base)[off];
+    case DT_I16: return ((const int16_t *)base)[off];
+    case DT_I32: return ((const int32_t *)base)[off];
+    case DT_I64: return ((const int64_t *)base)[off];
+    case DT_F32: return tensor_double_to_int(((const float *)base)[off], DT_I64);
+    case DT_F64: return tensor_double_to_int(((const double *)base)[off], DT_I64);
+    default: return 0;
+    }
+}
+
+static inline void tensor_write_i64(Tensor *t, int64_t off, int64_t v)
+{
+    char *base = (char *)t->storage->data;
+    switch (t->dtype) {
+    case DT_BOOL: ((bool *)base)[off] = v != 0; break;
+    case DT_U8: ((uint8_t *)base)[off] = (uint8_t)v; break;
+    case DT_I8: ((int8_t *)base)[off] = (int8_t)tensor_wrap_int(v, DT_I8); break;
+    case DT_I16: ((int16_t *)base)[off] = (int16_t)tensor_wrap_int(v, DT_I16); break;
+    case DT_I32: ((int32_t *)base)[off] = (int32_t)tensor_wrap_int(v, DT_I32); break;
+    case DT_I64: ((int64_t *)base)[off] = v; break;
+    case DT_F32: ((float *)base)[off] = (float)v; break;
+    case DT_F64: ((double *)base)[off] = (double)v; break;
+    default: break;
+    }
+}
+
+static inline void tensor_write_f64(Tensor *t, int64_t off, double v)
+{
+    char *base = (char *)t->storage->data;
+    switch (t->dtype) {
+    case DT_BOOL: ((bool *)base)[off] = v != 0; break;
+    case DT_F32: ((float *)base)[off] = (float)v; break;
+    case DT_F64: ((double *)base)[off] = v; break;
+    default: tensor_write_i64(t, off, tensor_double_to_int(v, t->dtype)); break;
+    }
+}
+
+/* PyTorch's Scalar::to<T> check for a Python number going into dtype dt:
+ * false (with "value cannot be converted to type uint8_t without overflow")
+ * for NaN or out-of-range values into integers, finite values beyond float's
+ * range into float32. uint8 accepts -255..255 (negatives wrap). */
+bool tensor_scalar_fits(double v, TensorDType dt);
+
+/* ---------------------------------------------------------------- iteration */
+
+#define TENSOR_ITER_MAX_OPERANDS 4
+
+/* Row-major walk over `sizes`; offsets[k] is operand k's storage offset of
+ * the current element. Dims that are contiguous with each other in every
+ * operand are merged (and size-1 dims dropped), so the walk may have fewer,
+ * longer dims than `sizes`: only the visiting order (row-major) and the
+ * offsets are meaningful to callers. Usage, element by element:
+ *
+ *     TensorIter it;
+ *     if (!tensor_iter_init(&it, out->ndim, out->sizes, ops, 2)) return NULL;
+ *     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+ *         ... it.offsets[0], it.offsets[1] ...
+ *
+ * or row by row (the innermost dim in a tight loop):
+ *
+ *     int64_t row = tensor_iter_row_size(&it);
+ *     for (int64_t i = 0; i < it.numel; i += row, tensor_iter_next_row(&it))
+ *         for (int64_t j = 0; j < row; j++)
+ *             ... it.offsets[k] + j * tensor_iter_row_stride(&it, k) ...
+ */
+typedef struct TensorIter {
+    int ndim;
+    int noperands;
+    int64_t numel;
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int64_t index[TENSOR_MAX_DIMS];
+    int64_t strides[TENSOR_ITER_MAX_OPERANDS][TENSOR_MAX_DIMS];
+    int64_t offsets[TENSOR_ITER_MAX_OPERANDS];
+} TensorIter;
+
+/* Each operand must broadcast to sizes (else false with PyTorch's message). */
+bool tensor_iter_init(TensorIter *it, int ndim, const int64_t *sizes,
+                      const Tensor *const *operands, int noperands);
+
+/* Advances the dims from `from` outwards (the odometer step). */
+static inline void tensor_iter_advance(TensorIter *it, int from)
+{
+    for (int d = from; d >= 0; d--) {
+        if (++it->index[d] < it->sizes[d]) {
+            for (int k = 0; k < it->noperands; k++)
+                it->offsets[k] += it->strides[k][d];
+            return;
+        }
+        it->index[d] = 0;
+        for (int k = 0; k < it->noperands; k++)
+            it->offsets[k] -= it->strides[k][d] * (it->sizes[d] - 1);
+    }
+}
+
+static inline void tensor_iter_next(TensorIter *it)
+{
+    tensor_iter_advance(it, it->ndim - 1);
+}
+
+static inline int64_t tensor_iter_row_size(const TensorIter *it)
+{
+    return it->ndim > 0 ? it->sizes[it->ndim - 1] : 1;
+}
+
+static inline int64_t tensor_iter_row_stride(const TensorIter *it, int k)
+{
+    return it->ndim > 0 ? it->strides[k][it->ndim - 1] : 0;
+}
+
+/* Moves to the start of the next row (offsets at the row's first element). */
+static inline void tensor_iter_next_row(TensorIter *it)
+{
+    tensor_iter_advance(it, it->ndim - 2);
+}
+
+/* Strides of t seen with shape (ndim, sizes): new leading dims and expanded
+ * size-1 dims get stride 0. False (with error) if t does not broadcast. */
+bool tensor_broadcast_strides(const Tensor *t, int ndim, const int64_t *sizes, int64_t *strides);
+
+/* ---------------------------------------------------------------- shapes */
+
+/* a * b wrapping modulo 2^64: for strides of tensors without elements,
+ * which are never used to address memory but may exceed int64. */
+static inline int64_t tensor_mul_wrap(int64_t a, int64_t b)
+{
+    return (int64_t)((uint64_t)a * (uint64_t)b);
+}
+
+/* Product of sizes; false with an error on a negative size, too many dims or
+ * int64 overflow (of the element count or of its byte size for elem_size). */
+bool tensor_checked_numel(int ndim, const int64_t *sizes, size_t elem_size, int64_t *numel);
+void tensor_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
+/* Writes "[2, 3]" into buf (truncated to n bytes) and returns buf. */
+const char *tensor_format_shape(int ndim, const int64_t *sizes, char *buf, size_t n);
+/* Fresh uninitialized storage-backed tensor with explicit strides that must
+ * describe a dense (non-overlapping) layout of sizes. */
+Tensor *tensor_empty_strided(TensorDType dt, int ndim, const int64_t *sizes, const int64_t *strides);
+
+/* PyTorch's is_non_overlapping_and_dense. */
+bool tensor_is_dense(const Tensor *t);
+/* a and b share storage and their memory ranges intersect. */
+bool tensor_may_overlap(const Tensor *a, const Tensor *b);
+/* a and b address exactly the same elements in the same order. */
+bool tensor_same_geometry(const Tensor *a, const Tensor *b);
+/* Some element of t is reachable through two indices (a stride-0 dim of size
+ * > 1): writing into it is an error in PyTorch. */
+bool tensor_has_internal_overlap(const Tensor *t);
+
+/* ---------------------------------------------------------------- dtypes */
+
+TensorDType dtype_promote(TensorDType a, TensorDType b);
+/* PyTorch's canCast: no float -> integral, no non-bool -> bool. */
+bool dtype_can_cast(TensorDType from, TensorDType to);
+
+/* ---------------------------------------------------------------- layout */
+
+/* The result of an elementwise op over `inputs`, laid out as PyTorch's
+ * TensorIterator lays out a fresh output: contiguous when all inputs are,
+ * otherwise the inputs' stride order (so x.t() + 1 is "transposed" too). */
+Tensor *tensor_empty_like_operands(TensorDType dt, int ndim, const int64_t *sizes,
+                                   const Tensor *const *inputs, int ninputs);
+/* empty_like(t) with memory_format=preserve: t's strides when t is dense,
+ * else contiguous (or channels-last for a 4-d channels-last-like t). */
+Tensor *tensor_empty_preserving(const Tensor *t, TensorDType dt);
+
+/* ---------------------------------------------------------------- elementwise */
+
+/* "\"NAME\" not implemented for 'Long'": ATen's dispatch error for a kernel
+ * that has no loop for dt. Returns false so callers can `return` it. */
+bool tensor_error_not_implemented(const char *kernel, TensorDType dt);
+/* Checks an in-place elementwise op writing `out` from `inputs`: the inputs
+ * broadcast to exactly out's shape, result_dtype can be cast to out's dtype,
+ * and out has no stretched (stride 0) dim. */
+bool tensor_check_inplace(const Tensor *out, TensorDType result_dtype,
+                          const Tensor *const *inputs, int ninputs);
+/* tensor_scalar_fits for a wrapped number (exact for large int64s). */
+bool tensor_wrapped_fits(const Tensor *number, TensorDType dt);
+/* Where an input shares memory with the output it is about to be written to
+ * (other than element for element), *copy receives a clone to read from
+ * instead; otherwise *copy is NULL. Returns the tensor to read, or NULL on
+ * allocation failure. */
+const Tensor *tensor_unalias_input(const Tensor *out, const Tensor *in, Tensor **copy);
+
+#endif

@@ -1,0 +1,619 @@
+#!/usr/bin/python3
+"""export.py — turn a PyTorch program into a tssa-stream test case.
+
+How it works: the program (a Python function, or an nn.Module put in eval
+mode) is scripted with torch.jit.script, every call inside it is inlined
+(torch._C._jit_pass_inline, so no prim::CallFunction / prim::CallMethod is
+left) and the graph text is written as model.ir. Source-location comments are
+rewritten to relative paths so a committed case never names the machine it was
+made on. The example inputs are saved as .npy files, a module's parameters and
+buffers go to weights.safetensors (its plain attributes, `training` included,
+to the file's __metadata__ map under their dotted paths), and args.txt holds
+the command-line bindings that reproduce the run:
+
+    tssa-stream model.ir $(cat args.txt) -o out/
+
+The expected outputs are PyTorch's *eager* results of the original, unscripted
+program, computed on fresh contiguous clones of the inputs (a program may
+mutate its inputs). The scripted program is run as well and must agree with
+eager mode, which catches programs whose TorchScript meaning differs from
+their Python meaning before they become test cases.
+
+Case layout (paths relative to OUTDIR):
+    model.ir               the inlined TorchScript graph text
+    weights.safetensors    modules only
+    inputs/<name>.npy      tensor inputs
+    args.txt               one line of bindings: x=inputs/x.npy n=4 --weights ...
+    expected/outN.npy      eager outputs, flattened (tuples/lists in order;
+                           int -> 0-d int64, float -> 0-d float64, bool -> 0-d bool)
+    expect_error.txt       instead of expected/, for a case that must fail:
+                           line 1 the exit status, line 2 a substring of the message
+
+Command line:
+    export.py FILE.py:function --inputs x='torch.randn(2, 3)' n=3 -o OUTDIR
+    export.py FILE.py:'Net(4, 8)' --inputs x=x.npy -o OUTDIR
+As a module:
+    export(program, {"x": tensor, "n": 3}, outdir, source_root)
+"""
+
+import argparse
+import importlib.util
+import inspect
+import json
+import math
+import os
+import re
+import struct
+import sys
+
+import numpy as np
+import torch
+
+
+class ExportError(Exception):
+    """A program or input the exporter cannot turn into a test case."""
+
+
+# Tensor dtypes tssa-stream reads and writes (.npy and safetensors).
+NPY_DTYPES = {
+    torch.float32: np.float32,
+    torch.float64: np.float64,
+    torch.int32: np.int32,
+    torch.int64: np.int64,
+    torch.bool: np.bool_,
+}
+SAFETENSORS_DTYPES = {
+    torch.float32: "F32",
+    torch.float64: "F64",
+    torch.int32: "I32",
+    torch.int64: "I64",
+    torch.bool: "BOOL",
+}
+SCALAR_TYPES = {"int": int, "float": float, "bool": bool}
+
+
+# ------------------------------------------------------------------ arrays
+
+def tensor_to_array(tensor, what):
+    """A C-ordered little-endian NumPy copy of `tensor`; refuses dtypes
+    tssa-stream cannot read."""
+    tensor = tensor.detach()
+    if tensor.dtype not in NPY_DTYPES:
+        raise ExportError(
+            f"{what} has dtype {tensor.dtype}; tssa-stream supports "
+            + ", ".join(str(d) for d in NPY_DTYPES))
+    if tensor.is_quantized or tensor.layout != torch.strided:
+        raise ExportError(f"{what} is not a dense strided tensor")
+    # np.array(order="C") keeps 0-d arrays 0-d (np.ascontiguousarray would not).
+    return np.array(tensor.cpu().numpy(), order="C", copy=True,
+                    dtype=np.dtype(NPY_DTYPES[tensor.dtype]).newbyteorder("<"))
+
+
+def save_npy(path, array):
+    # np.save writes Fortran order for F-contiguous arrays; the caller hands
+    # C-ordered arrays only, so the header always says fortran_order False.
+    assert array.flags.c_contiguous
+    with open(path, "wb") as f:
+        np.save(f, array, allow_pickle=False)
+
+
+def value_to_array(value, what):
+    """One flattened output (a tensor or a Python scalar) as an array."""
+    if isinstance(value, torch.Tensor):
+        return tensor_to_array(value, what)
+    # bool before int: bool is a subclass of int in Python.
+    if isinstance(value, bool):
+        return np.array(value, dtype=np.bool_)
+    if isinstance(value, int):
+        if not -2**63 <= value < 2**63:
+            raise ExportError(f"{what} = {value} does not fit in int64")
+        return np.array(value, dtype="<i8")
+    if isinstance(value, float):
+        return np.array(value, dtype="<f8")
+    raise ExportError(f"{what} is a {type(value).__name__}; outputs must be tensors, "
+                      "ints, floats, bools, or tuples/lists of them")
+
+
+def flatten_outputs(value):
+    """Tuples and lists flatten in order, recursively; anything else is a leaf."""
+    if isinstance(value, (tuple, list)):
+        leaves = []
+        for item in value:
+            leaves.extend(flatten_outputs(item))
+        return leaves
+    return [value]
+
+
+# ------------------------------------------------------------------ safetensors
+
+def safetensors_bytes(tensors, metadata):
+    """`tensors` (name -> tensor) and `metadata` (str -> str) in the
+    safetensors format: an 8-byte little-endian header length, a JSON header
+    (dtype, shape, data_offsets per tensor; __metadata__), padded with spaces
+    to a multiple of 8 bytes, then the raw little-endian C-ordered data.
+
+    Written by hand (the format is small) so the bytes are the same whether or
+    not the `safetensors` package is installed: the committed corpus stays
+    reproducible on any machine."""
+    header = {"__metadata__": dict(sorted(metadata.items()))}
+    blobs = []
+    offset = 0
+    for name in sorted(tensors):
+        tensor = tensors[name]
+        if tensor.dtype not in SAFETENSORS_DTYPES:
+            raise ExportError(f"weight '{name}' has dtype {tensor.dtype}; tssa-stream supports "
+                              + ", ".join(str(d) for d in SAFETENSORS_DTYPES))
+        data = tensor_to_array(tensor, f"weight '{name}'").tobytes(order="C")
+        header[name] = {
+            "dtype": SAFETENSORS_DTYPES[tensor.dtype],
+            "shape": list(tensor.shape),
+            "data_offsets": [offset, offset + len(data)],
+        }
+        blobs.append(data)
+        offset += len(data)
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    return struct.pack("<Q", len(text)) + text + b"".join(blobs)
+
+
+def read_safetensors(path):
+    """(tensors as NumPy arrays, metadata) from a safetensors file; used by the
+    corpus checks and handy when inspecting a case."""
+    dtypes = {"F32": "<f4", "F64": "<f8", "I32": "<i4", "I64": "<i8", "BOOL": "?"}
+    with open(path, "rb") as f:
+        blob = f.read()
+    (length,) = struct.unpack("<Q", blob[:8])
+    header = json.loads(blob[8:8 + length])
+    metadata = header.pop("__metadata__", {})
+    base = 8 + length
+    arrays = {}
+    for name, entry in header.items():
+        begin, end = entry["data_offsets"]
+        arrays[name] = np.frombuffer(blob[base + begin:base + end],
+                                     dtype=dtypes[entry["dtype"]]).reshape(entry["shape"])
+    return arrays, metadata
+
+
+def format_attribute(value):
+    """A module attribute as a __metadata__ string, or None when it is not a
+    plain value (callables, dicts, hooks...)."""
+    if value is None:
+        return "None"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (tuple, list)) and all(
+            isinstance(v, (bool, int, float)) for v in value):
+        return "[" + ", ".join(format_attribute(v) for v in value) + "]"
+    return None
+
+
+def module_weights(module):
+    """(tensors, metadata) of a module tree under dotted paths: parameters and
+    buffers (persistent or not: a graph may read either), and every other
+    plain attribute of every submodule. A parameter or buffer that is None
+    (Conv2d(bias=False)) is recorded in the metadata as "None"."""
+    tensors = {}
+    metadata = {}
+    for prefix, sub in module.named_modules(remove_duplicate=False):
+        dot = prefix + "." if prefix else ""
+        for table in (sub._parameters, sub._buffers):
+            for name, tensor in table.items():
+                if tensor is None:
+                    metadata[dot + name] = "None"
+                else:
+                    tensors[dot + name] = tensor.detach()
+        for name, value in vars(sub).items():
+            if name.startswith("_") or isinstance(value, (torch.Tensor, torch.nn.Module)):
+                continue
+            text = format_attribute(value)
+            if text is not None:
+                metadata[dot + name] = text
+    return tensors, metadata
+
+
+# ------------------------------------------------------------------ graph
+
+def remove_dead_function_constants(block):
+    """Inlining leaves `prim::Constant[name="relu"]()` nodes of Function type
+    behind with no uses; they carry no meaning, so drop them."""
+    for node in list(block.nodes()):
+        for sub in node.blocks():
+            remove_dead_function_constants(sub)
+        if (node.kind() == "prim::Constant" and node.outputsSize() == 1
+                and node.output().type().kind() == "FunctionType"
+                and not node.output().uses()):
+            node.destroy()
+
+
+def collect_kinds(block, kinds):
+    for node in block.nodes():
+        kinds.add(node.kind())
+        for sub in node.blocks():
+            collect_kinds(sub, kinds)
+    return kinds
+
+
+def collect_getattr_paths(graph):
+    """Dotted paths of every prim::GetAttr chain rooted at %self."""
+    paths = {}
+    inputs = list(graph.inputs())
+    if not inputs or inputs[0].debugName() != "self":
+        return set()
+    paths[inputs[0]] = ""
+
+    def visit(block):
+        for node in block.nodes():
+            if node.kind() == "prim::GetAttr" and node.input() in paths:
+                base = paths[node.input()]
+                name = node.s("name")
+                paths[node.output()] = base + "." + name if base else name
+            for sub in node.blocks():
+                visit(sub)
+
+    visit(graph.block())
+    return {path for value, path in paths.items() if path and value.type().kind() != "ClassType"}
+
+
+def script_and_inline(program):
+    """The scripted program and its inlined forward graph."""
+    try:
+        scripted = torch.jit.script(program)
+    except Exception as err:  # TorchScript frontend errors come in many types
+        raise ExportError(f"torch.jit.script failed:\n{err}") from err
+    graph = scripted.forward.graph if isinstance(program, torch.nn.Module) else scripted.graph
+    torch._C._jit_pass_inline(graph)
+    remove_dead_function_constants(graph.block())
+    left = collect_kinds(graph.block(), set()) & {"prim::CallFunction", "prim::CallMethod"}
+    if left:
+        raise ExportError("calls remain after inlining (" + ", ".join(sorted(left)) +
+                          "); interface and recursive calls are not supported")
+    return scripted, graph
+
+
+TORCH_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
+SOURCE_COMMENT = re.compile(r"# (/[^\s]*?):(\d+):(\d+)$")
+
+
+def relative_source_path(path, source_root):
+    """A source path as the committed corpus spells it: relative to the
+    program's directory, or `torch/...` for PyTorch's own sources."""
+    path = os.path.abspath(path)
+    root = os.path.abspath(source_root)
+    if os.path.commonpath([path, root]) == root:
+        return os.path.relpath(path, root)
+    if os.path.commonpath([path, TORCH_PACKAGE_PARENT]) == TORCH_PACKAGE_PARENT:
+        return os.path.relpath(path, TORCH_PACKAGE_PARENT)
+    return os.path.relpath(path, root)
+
+
+def rewrite_source_comments(text, source_root):
+    lines = []
+    for line in text.splitlines():
+        lines.append(SOURCE_COMMENT.sub(
+            lambda m: "# {}:{}:{}".format(relative_source_path(m.group(1), source_root),
+                                          m.group(2), m.group(3)), line))
+    return "\n".join(lines) + "\n"
+
+
+def graph_input_names(graph):
+    """(name, TorchScript type) of each graph input except %self, the name
+    being the debug name without its `.N` suffix (`%x.1` binds `x`)."""
+    names = []
+    for value in graph.inputs():
+        if value.debugName() == "self" and value.type().kind() == "ClassType":
+            continue
+        names.append((re.sub(r"\.\d+$", "", value.debugName()), value.type()))
+    return names
+
+
+# ------------------------------------------------------------------ inputs
+
+def format_scalar(value):
+    """A Python scalar as a command-line literal (floats round-trip: repr)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if not math.isfinite(value):
+        raise ExportError(f"float input {value!r} is not finite; tssa-stream takes finite literals")
+    return repr(value)
+
+
+def check_inputs(graph, example_inputs):
+    """Graph inputs paired with their examples, in graph order; refuses types
+    the tssa-stream command line cannot bind."""
+    signature = graph_input_names(graph)
+    declared = [name for name, _ in signature]
+    missing = [n for n in declared if n not in example_inputs]
+    extra = [n for n in example_inputs if n not in declared]
+    if missing or extra:
+        raise ExportError("example inputs do not match the graph inputs ("
+                          + ", ".join(declared) + ")"
+                          + (": missing " + ", ".join(missing) if missing else "")
+                          + (": unknown " + ", ".join(extra) if extra else ""))
+    bound = []
+    for name, ts_type in signature:
+        value = example_inputs[name]
+        type_name = str(ts_type)
+        if type_name == "Tensor":
+            if isinstance(value, np.ndarray):
+                value = torch.from_numpy(value)
+            if not isinstance(value, torch.Tensor):
+                raise ExportError(f"input '{name}' is a Tensor in the graph but the example is "
+                                  f"a {type(value).__name__}")
+        elif type_name in SCALAR_TYPES:
+            wanted = SCALAR_TYPES[type_name]
+            ok = isinstance(value, wanted) and not (wanted is int and isinstance(value, bool))
+            if wanted is float and isinstance(value, int) and not isinstance(value, bool):
+                value, ok = float(value), True
+            if not ok:
+                raise ExportError(f"input '{name}' is {type_name} in the graph but the example "
+                                  f"is a {type(value).__name__}")
+        else:
+            raise ExportError(f"input '{name}' has type {type_name}; the tssa-stream command "
+                              "line binds only Tensor, int, float and bool inputs")
+        bound.append((name, value))
+    return bound
+
+
+def fresh_arguments(bound):
+    """Contiguous clones of the tensor inputs (what the .npy files hold)."""
+    return [v.detach().clone(memory_format=torch.contiguous_format)
+            if isinstance(v, torch.Tensor) else v for _, v in bound]
+
+
+def outputs_agree(eager, scripted):
+    if isinstance(eager, torch.Tensor) and isinstance(scripted, torch.Tensor):
+        if eager.dtype != scripted.dtype or eager.shape != scripted.shape:
+            return False
+        if eager.dtype.is_floating_point:
+            return torch.allclose(eager, scripted, rtol=1e-5, atol=1e-6, equal_nan=True)
+        return torch.equal(eager, scripted)
+    if isinstance(eager, float) and isinstance(scripted, float):
+        return eager == scripted or (math.isnan(eager) and math.isnan(scripted))
+    return type(eager) is type(scripted) and eager == scripted
+
+
+CASE_FILES = ("model.ir", "weights.safetensors", "args.txt", "expect_error.txt")
+CASE_ARRAY_DIRS = ("inputs", "expected")
+
+
+def prepare_case_directory(outdir):
+    """Create OUTDIR, or clear the files an earlier export wrote there (other
+    files, such as the program's source, stay). A non-empty directory that
+    is not a case directory is refused rather than touched."""
+    if not os.path.exists(outdir):
+        os.makedirs(outdir)
+        return
+    if not os.path.isdir(outdir):
+        raise ExportError(f"{outdir} exists and is not a directory")
+    if os.listdir(outdir) and not os.path.isfile(os.path.join(outdir, "model.ir")):
+        raise ExportError(f"{outdir} is not empty and holds no model.ir: "
+                          "refusing to write a case over it")
+    for name in CASE_FILES:
+        path = os.path.join(outdir, name)
+        if os.path.isfile(path):
+            os.remove(path)
+    for name in CASE_ARRAY_DIRS:
+        path = os.path.join(outdir, name)
+        if not os.path.isdir(path):
+            continue
+        for entry in os.listdir(path):
+            if entry.endswith(".npy"):
+                os.remove(os.path.join(path, entry))
+        if not os.listdir(path):
+            os.rmdir(path)
+
+
+# ------------------------------------------------------------------ export
+
+def export(program, example_inputs, outdir, source_root=None, expect_error=None):
+    """Write the test case for `program` run on `example_inputs` to `outdir`.
+
+    program        a Python function or an nn.Module (exported in eval mode)
+    example_inputs dict: graph input name -> tensor (or ndarray), int, float, bool
+    source_root    directory that source comments are made relative to
+                   (default: the directory of the program's source file)
+    expect_error   None, or (exit_status, message_substring) for a case that
+                   must fail: the eager program must raise, and
+                   expect_error.txt replaces expected/
+
+    Returns the set of op kinds in the graph. Raises ExportError."""
+    if isinstance(program, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
+        raise ExportError("pass the original Python program, not a scripted one: "
+                          "expected outputs come from eager mode")
+    is_module = isinstance(program, torch.nn.Module)
+    if is_module:
+        program.eval()
+    if source_root is None:
+        target = type(program) if is_module else program
+        source_root = os.path.dirname(os.path.abspath(inspect.getsourcefile(target)))
+
+    scripted, graph = script_and_inline(program)
+    bound = check_inputs(graph, example_inputs)
+
+    tensors, metadata = module_weights(program) if is_module else ({}, {})
+    unresolved = sorted(p for p in collect_getattr_paths(graph)
+                        if p not in tensors and p not in metadata)
+    if unresolved:
+        raise ExportError("the graph reads module attributes with no exportable value: "
+                          + ", ".join(unresolved))
+
+    with torch.no_grad():
+        try:
+            eager_result = program(*fresh_arguments(bound))
+            eager_error = None
+        except Exception as err:  # the program's own failure is data here
+            eager_result, eager_error = None, err
+        try:
+            scripted_result = scripted(*fresh_arguments(bound))
+            scripted_error = None
+        except Exception as err:
+            scripted_result, scripted_error = None, err
+
+    if expect_error is None:
+        if eager_error is not None:
+            raise ExportError(f"the eager program failed: {eager_error!r}")
+        if scripted_error is not None:
+            raise ExportError(f"the scripted program failed: {scripted_error!r}")
+        outputs = flatten_outputs(eager_result)
+        scripted_outputs = flatten_outputs(scripted_result)
+        if len(outputs) != len(scripted_outputs) or not all(
+                outputs_agree(e, s) for e, s in zip(outputs, scripted_outputs)):
+            raise ExportError("eager and scripted outputs differ: TorchScript gives this "
+                              "program another meaning")
+        arrays = [value_to_array(v, f"output {i}") for i, v in enumerate(outputs)]
+    else:
+        status, substring = expect_error
+        if eager_error is None or scripted_error is None:
+            raise ExportError("the case is marked as failing, but the "
+                              + ("eager" if eager_error is None else "scripted")
+                              + " program ran without error")
+        if "\n" in substring:
+            raise ExportError("the expected error substring must be one line")
+
+    # Everything that can fail is computed before the first file is written,
+    # so a refused export leaves OUTDIR as it was.
+    text = rewrite_source_comments(str(graph), source_root)
+    input_arrays = {}
+    bindings = []
+    for name, value in bound:
+        if isinstance(value, torch.Tensor):
+            input_arrays[name] = tensor_to_array(value, f"input '{name}'")
+            bindings.append(f"{name}=inputs/{name}.npy")
+        else:
+            bindings.append(f"{name}={format_scalar(value)}")
+    weights_blob = None
+    if is_module:
+        weights_blob = safetensors_bytes(tensors, metadata)
+        bindings.append("--weights weights.safetensors")
+
+    prepare_case_directory(outdir)
+    with open(os.path.join(outdir, "model.ir"), "w") as f:
+        f.write(text)
+    if input_arrays:
+        os.makedirs(os.path.join(outdir, "inputs"), exist_ok=True)
+    for name, array in input_arrays.items():
+        save_npy(os.path.join(outdir, "inputs", name + ".npy"), array)
+    if weights_blob is not None:
+        with open(os.path.join(outdir, "weights.safetensors"), "wb") as f:
+            f.write(weights_blob)
+    with open(os.path.join(outdir, "args.txt"), "w") as f:
+        f.write(" ".join(bindings) + "\n")
+    if expect_error is None:
+        os.makedirs(os.path.join(outdir, "expected"), exist_ok=True)
+        for i, array in enumerate(arrays):
+            save_npy(os.path.join(outdir, "expected", f"out{i}.npy"), array)
+    else:
+        with open(os.path.join(outdir, "expect_error.txt"), "w") as f:
+            f.write(f"{status}\n{substring}\n")
+    return collect_kinds(graph.block(), set())
+
+
+# ------------------------------------------------------------------ command line
+
+def load_source_file(path):
+    name = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None:
+        raise ExportError(f"{path}: not a Python source file")
+    module = importlib.util.module_from_spec(spec)
+    # TorchScript finds a program's source through its module: register it.
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def resolve_program(spec):
+    """FILE.py:function, FILE.py:Module or FILE.py:Module(args) -> (program, file)."""
+    match = re.fullmatch(r"(.+?\.py):(.+)", spec)
+    if not match:
+        raise ExportError(f"'{spec}': expected FILE.py:function or FILE.py:Module(args)")
+    path, expression = match.groups()
+    if not os.path.isfile(path):
+        raise ExportError(f"{path}: no such file")
+    source = load_source_file(path)
+    try:
+        program = eval(expression, vars(source))  # the user's own expression
+    except Exception as err:
+        raise ExportError(f"'{expression}' in {path}: {err!r}") from err
+    if inspect.isclass(program) and issubclass(program, torch.nn.Module):
+        program = program()
+    if not (isinstance(program, torch.nn.Module) or inspect.isfunction(program)):
+        raise ExportError(f"'{expression}' in {path} is neither a function nor an nn.Module")
+    return program, path
+
+
+def parse_input(binding, namespace):
+    """NAME=VALUE: VALUE is a .npy path, or a Python expression evaluated with
+    torch, np and math (and the program file's globals) in scope."""
+    name, sep, text = binding.partition("=")
+    if not sep or not name.isidentifier():
+        raise ExportError(f"'{binding}': expected NAME=VALUE")
+    if text.endswith(".npy"):
+        if not os.path.isfile(text):
+            raise ExportError(f"input '{name}': {text}: no such file")
+        return name, torch.from_numpy(np.load(text, allow_pickle=False))
+    try:
+        value = eval(text, dict(namespace, torch=torch, np=np, math=math))
+    except Exception as err:
+        raise ExportError(f"input '{name}': cannot evaluate '{text}': {err!r}") from err
+    if isinstance(value, np.ndarray):
+        value = torch.from_numpy(value)
+    return name, value
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(
+        prog="export.py",
+        description="Export a PyTorch function or module as a tssa-stream test case: "
+                    "model.ir (inlined TorchScript graph), inputs/*.npy, args.txt, "
+                    "weights.safetensors (modules) and expected/outN.npy (eager outputs).",
+        epilog="example: export.py decode.py:decode --inputs 'x=torch.randn(2, 8)' n=3 -o case/")
+    parser.add_argument("program", metavar="FILE.py:NAME",
+                        help="a function (decode.py:decode) or a module class, called with "
+                             "arguments if given (net.py:'Net(4, 8)'); modules are put in eval mode")
+    parser.add_argument("--inputs", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="one per graph input: a .npy path or a Python expression "
+                             "(torch, np, math in scope): x=x.npy, 'x=torch.randn(2, 3)', n=4")
+    parser.add_argument("-o", "--output", required=True, metavar="OUTDIR",
+                        help="case directory to (re)create")
+    parser.add_argument("--source-root", metavar="DIR",
+                        help="make source comments relative to DIR (default: FILE.py's directory)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="torch.manual_seed before building the module and inputs (default 0)")
+    parser.add_argument("--expect-error", metavar="STATUS:TEXT",
+                        help="the case must fail with exit STATUS and a message containing TEXT; "
+                             "writes expect_error.txt instead of expected/")
+    args = parser.parse_args(argv)
+    try:
+        expect_error = None
+        if args.expect_error is not None:
+            status, sep, substring = args.expect_error.partition(":")
+            if not sep or not status.isdigit():
+                raise ExportError("--expect-error: expected STATUS:TEXT, e.g. 1:aten::add")
+            expect_error = (int(status), substring)
+        torch.manual_seed(args.seed)
+        program, path = resolve_program(args.program)
+        namespace = vars(sys.modules[os.path.splitext(os.path.basename(path))[0]])
+        inputs = {}
+        for binding in args.inputs:
+            name, value = parse_input(binding, namespace)
+            if name in inputs:
+                raise ExportError(f"input '{name}' given twice")
+            inputs[name] = value
+        source_root = args.source_root or os.path.dirname(os.path.abspath(path))
+        export(program, inputs, args.output, source_root, expect_error)
+    except ExportError as err:
+        print(f"export.py: error: {err}", file=sys.stderr)
+        return 2
+    print(f"export.py: wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,161 @@
+/* functionalize_private.h — what the TensorSSA passes share beyond the
+ * public header: the alias analysis tables, view steps (how to re-create a
+ * view as an immut:: access or assign), and small graph-building helpers.
+ * Not for use outside functionalize/.
+ */
+#ifndef TSSA_FUNCTIONALIZE_PRIVATE_H
+#define TSSA_FUNCTIONALIZE_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tssa/functionalize.h"
+#include "tssa/ir.h"
+
+/* ---------------------------------------------------------------- helpers (graph_edit.c) */
+
+/* Tensor or Optional[Tensor]: a value that may hold storage. */
+bool tssa_is_tensor_value(const IrValue *v);
+/* Lists and tuples whose elements may be tensors. */
+bool tssa_is_container_value(const IrValue *v);
+/* The int of a prim::Constant output, when v is one. */
+bool tssa_const_int(const IrValue *v, int64_t *out);
+bool tssa_const_bool(const IrValue *v, bool *out);
+bool tssa_is_none(const IrValue *v);
+/* A list of constant ints built by prim::ListConstruct (at most cap). */
+bool tssa_const_int_list(const IrValue *v, int64_t *buf, int cap, int *n);
+/* A new int constant inserted before `pos`. */
+IrValue *tssa_emit_int(IrGraph *g, IrNode *pos, int64_t value);
+/* A new node of op with the given inputs and one output, inserted before
+ * pos. name NULL gives a fresh number; type NULL gives plain Tensor. */
+IrValue *tssa_emit_node(IrGraph *g, IrNode *pos, OpId op, IrValue *const *inputs, int ninputs,
+                   IrType *type, const char *name);
+/* The base name of v ("b" for "b.5"), for naming new versions of it. */
+const char *tssa_base_name(const IrValue *v, char *buf, size_t size);
+/* The op has effects beyond its outputs (mutation, raising, printing, list
+ * appends, unknown ops): DCE keeps it and CSE leaves it alone. */
+bool tssa_node_has_effects(const IrNode *n);
+/* True if the op is deterministic and reads only its inputs. */
+bool tssa_node_is_pure(const IrNode *n);
+/* "conv1.1.weight": the dotted path of a prim::GetAttr chain (the module
+ * input itself not named), in g's arena. */
+const char *tssa_attribute_path(IrGraph *g, const IrNode *n);
+/* True if the chain of prim::GetAttr ending at n starts at a graph input. */
+bool tssa_attribute_chain_from_input(const IrNode *n);
+/* Appends "tssa: kept imperative: why" to the node's comment. */
+void tssa_note_imperative(IrNode *n, const char *why);
+
+/* ---------------------------------------------------------------- view steps (view_steps.c) */
+
+/* How a view was made from its parent. */
+typedef enum TssaStepKind {
+    TSSA_STEP_NONE,         /* a root */
+    TSSA_STEP_VIEW,         /* node is an aten view op; args are inputs 1.. */
+    TSSA_STEP_IDENTITY,     /* the same tensor (alias, detach, unchecked_cast) */
+    TSSA_STEP_PIECE,        /* element `piece` of a chunk/split/unbind list (node) */
+} TssaStepKind;
+
+typedef struct TssaStep {
+    TssaStepKind kind;
+    IrNode *node;           /* the view op, or the list-making op for pieces */
+    int piece;
+} TssaStep;
+
+/* The immut:: access twin of an aten view op, or OP_UNKNOWN. */
+OpId tssa_access_op_of_view(OpId view);
+/* The assign twin (immut::<v>_rev) of an access op, or OP_UNKNOWN. */
+OpId tssa_assign_op_of_access(OpId access);
+/* Whether the step can be re-created as immut:: ops; otherwise *why says
+ * which op lacks a functional form. */
+bool tssa_step_supported(const TssaStep *s, const char **why);
+/* parent's region, copied: the immut:: access of the step, before pos. */
+IrValue *tssa_step_access(IrGraph *g, const TssaStep *s, IrValue *parent, IrNode *pos,
+                          IrType *type, const char *name);
+/* parent with the step's region replaced by src, before pos. */
+IrValue *tssa_step_assign(IrGraph *g, const TssaStep *s, IrValue *parent, IrValue *src,
+                          IrNode *pos, IrType *type, const char *name);
+
+/* ---------------------------------------------------------------- alias analysis (alias.c) */
+
+typedef enum TssaRootKind {
+    TSSA_ROOT_FRESH,        /* result of an op that allocates its storage */
+    TSSA_ROOT_INPUT,        /* graph input */
+    TSSA_ROOT_ATTRIBUTE,    /* module attribute (prim::GetAttr) */
+    TSSA_ROOT_CONTAINER,    /* taken out of a list or tuple */
+    TSSA_ROOT_MERGE,        /* prim::If output, loop-carried value */
+    TSSA_ROOT_MAYBE,        /* reshape-like: a view or a copy, decided at run time */
+    TSSA_ROOT_OPAQUE,       /* result of an op whose aliasing is not known */
+} TssaRootKind;
+
+typedef struct TssaValueInfo {
+    int root;               /* index into roots, -1 for non-tensors */
+    IrValue *parent;        /* NULL for roots */
+    TssaStep step;          /* how this value was made from parent */
+    int64_t last_use;       /* position of the last use (-1: none) */
+    int64_t tree_last_use;  /* the same over this value and its view subtree */
+} TssaValueInfo;
+
+typedef struct TssaRoot {
+    IrValue *value;
+    TssaRootKind kind;
+    const char *detail;     /* what made it: the op, the attribute path */
+    int cls;                /* union-find parent (root indices) */
+    IrValue **tree;         /* the root and every view of it, in program order */
+    int ntree, cap_tree;
+    int nmutations;
+    bool escapes;           /* stored in a list/tuple that outlives its reads */
+    bool imperative;        /* mutation left imperative */
+    const char *reason;     /* why (arena string) */
+} TssaRoot;
+
+typedef struct TssaMutation {
+    IrNode *node;           /* the in-place op; after inplace_to_functional its copy_ */
+    IrValue *target;        /* the tensor written */
+    int root;
+    int64_t pos;            /* program position of the original op */
+    bool imperative;
+    /* The source written is known to have the target's shape and dtype
+     * (the out-of-place twin of an in-place op that keeps them). */
+    bool src_matches_target;
+} TssaMutation;
+
+struct TssaAlias {
+    IrGraph *g;
+    TssaOptions opt;
+    uint32_t nvalues, nnodes;   /* sizes of the tables: later values are not analysed */
+    TssaValueInfo *values;      /* by value id */
+    int64_t *pos;               /* pre-order position by node id (-1: not in the graph) */
+    int64_t *block_end;         /* for prim::Param sentinels (by node id): position of the block's end */
+    TssaRoot *roots;
+    int nroots, cap_roots;
+    TssaMutation *mutations;
+    int nmutations, cap_mutations;
+    int nclasses_shared;        /* classes of more than one root (for printing) */
+};
+
+/* Root index of a class representative. */
+int tssa_alias_class(TssaAlias *a, int root);
+const TssaValueInfo *tssa_alias_info(const TssaAlias *a, const IrValue *v);
+/* Position of n in program order (pre-order, a block's end after its
+ * nodes), or -1 for nodes made after the analysis. */
+int64_t tssa_alias_pos(const TssaAlias *a, const IrNode *n);
+/* True if the definition of v dominates node position of m (same or an
+ * enclosing block, earlier). */
+bool tssa_alias_dominates(const TssaAlias *a, const IrValue *v, const IrNode *m);
+/* The position after which a use of v counts as "after" the mutation at
+ * node m: m itself, or the start of the outermost loop around m that does
+ * not define v (its next iteration comes back to earlier uses). */
+int64_t tssa_alias_after_threshold(const TssaAlias *a, const IrValue *v, const IrNode *m);
+
+/* Gives node n, made by a pass to stand where `at` stands (in at's block,
+ * right before it), at's position, so position queries work on it. */
+void tssa_alias_adopt(TssaAlias *a, IrNode *n, const IrNode *at);
+
+/* ---------------------------------------------------------------- regions (view_regions.c) */
+
+/* True when the regions of views a and b (two values of one root's tree)
+ * provably share no element, from constant select/slice/narrow arguments
+ * along their chains. False when unknown. */
+bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue *b);
+
+#endif

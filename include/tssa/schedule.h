@@ -1,0 +1,75 @@
+/* schedule.h — static (synchronous dataflow) schedules of stream graphs.
+ *
+ * sched_build plans how a stream graph runs, without running it:
+ *   1. repetitions: the balance equations, solved hierarchically in exact
+ *      rationals (each container relates its children's local steady states),
+ *      give the least positive integer number of firings of every actor per
+ *      steady state;
+ *   2. init phase: the least firings that leave every peeking filter
+ *      peek - pop extra items on its input (feedback loops start with their
+ *      enqueued items), executed by simulation to check they can run;
+ *   3. steady phase: one firing of the repetition vector, in a simulated
+ *      phase order (below), which returns every channel to its fill after
+ *      the init phase;
+ *   4. buffers: each channel's size is the most items it holds at any point
+ *      of the init phase and one steady phase.
+ *
+ * Phase order: the simulator fires the ready actor that comes first in the
+ * flat view's topological order, as many times as it can at once, and
+ * records (actor, firings). For a graph without feedback loops this is the
+ * single-appearance schedule in topological order (every actor appears once
+ * with all its firings: a filter later runs as one batched kernel); feedback
+ * loops interleave their joiner, body, splitter and loop path as far as the
+ * enqueued items allow.
+ *
+ * Errors name the stream: inconsistent rates ("splitjoin Equalizer: branch 2
+ * produces 3 items for every 2 the joiner takes from it"), streams that are
+ * not connected, counts that overflow 64 bits, and deadlocked feedback loops
+ * (too few enqueued items to complete a steady state or to fill the peeks
+ * inside the loop).
+ *
+ * Placement (rank, device per filter) lives on the filters themselves
+ * (StreamFilter) and is printed from there.
+ */
+#ifndef TSSA_SCHEDULE_H
+#define TSSA_SCHEDULE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tssa/stream.h"
+
+typedef struct SchedPhase {
+    int actor;          /* index in the flat view */
+    int64_t firings;    /* consecutive firings */
+} SchedPhase;
+
+typedef struct Schedule {
+    StreamNode *root;
+    StreamFlat *flat;           /* owned */
+    /* Per actor (flat view order). The input and output count items. */
+    int64_t *repetitions;       /* firings per steady state */
+    int64_t *init_firings;      /* firings in the init phase */
+    /* Per channel. */
+    int64_t *fill_after_init;   /* items at the start of every steady state */
+    int64_t *buffer_size;       /* most items held at once */
+    SchedPhase *init;
+    int ninit;
+    SchedPhase *steady;
+    int nsteady;
+} Schedule;
+
+/* Plans root (see above). On error writes a message naming the stream, the
+ * channel or the loop ("FILE:LINE:COL: error: ..." when the graph came from
+ * text) to err and returns NULL. */
+Schedule *sched_build(StreamNode *root, FILE *err);
+void sched_free(Schedule *s);
+
+/* A readable table: the actors with path, kind, pop/peek/push, repetitions,
+ * init firings and placement (rank, device; '-' when not placed), the init
+ * and steady phases, then the channels with fills and buffer sizes. */
+void sched_print_table(FILE *out, const Schedule *s);
+/* The same content as one JSON object (schema in scheduler/schedule_json.c). */
+void sched_print_json(FILE *out, const Schedule *s);
+
+#endif

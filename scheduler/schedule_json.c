@@ -1,0 +1,182 @@
+/* schedule_json.c — the schedule as JSON (--emit=schedule --json).
+ *
+ * Schema (every count an exact integer, written as JSON numbers from int64):
+ *   {
+ *     "stream": "Echo", "kind": "pipeline",
+ *     "items_in": 1, "items_out": 1,          per steady state
+ *     "actors": [{
+ *         "index": 0, "path": "Echo/join", "kind": "join",
+ *                        (input, output, split, join; a filter's role:
+ *                         filter, identity, separator)
+ *         "pop": [1, 1], "peek": [1, 1], "push": [2],   per port and firing
+ *         "repetitions": 1, "init_firings": 0,
+ *         "rank": null, "device": null,                  placement
+ *         "stateful": false, "work": "aten::add"          filters only
+ *     }, ...],
+ *     "init":   [{"actor": 0, "firings": 2}, ...],       phases in order
+ *     "steady": [...],
+ *     "channels": [{
+ *         "index": 0, "from": 0, "from_port": 0, "to": 1, "to_port": 0,
+ *         "push": 1, "pop": 1, "peek": 1, "initial": 0, "feedback": false,
+ *         "fill_after_init": 0, "buffer": 1
+ *     }, ...]
+ *   }
+ * The same actors and channels as the table: the external input and output
+ * only when they carry items. Integers go through cJSON's raw values so
+ * counts above 2^53 stay exact.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "tssa/diag.h"
+#include "tssa/schedule.h"
+
+static cJSON *json_int(int64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRId64, v);
+    return cJSON_CreateRaw(buf);
+}
+
+static void add_int(cJSON *obj, const char *key, int64_t v)
+{
+    cJSON_AddItemToObject(obj, key, json_int(v));
+}
+
+static bool carries_items(const StreamChannel *c)
+{
+    return c->push > 0 && c->pop > 0;
+}
+
+static bool actor_shown(const StreamFlat *f, int a)
+{
+    const StreamActor *actor = &f->actors[a];
+    if (actor->kind == ACTOR_INPUT)
+        return carries_items(&f->channels[actor->out[0]]);
+    if (actor->kind == ACTOR_OUTPUT)
+        return carries_items(&f->channels[actor->in[0]]);
+    return true;
+}
+
+static char *actor_path(const StreamActor *a)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (!m)
+        diag_die("out of memory (schedule json)");
+    stream_actor_print_path(m, a);
+    fclose(m);
+    return text;
+}
+
+/* kind 0: pops, 1: peeks, 2: pushes of the actor's ports. */
+static cJSON *port_rates(const StreamFlat *f, const StreamActor *a, int kind)
+{
+    cJSON *list = cJSON_CreateArray();
+    int n = kind == 2 ? a->nout : a->nin;
+    const int *ports = kind == 2 ? a->out : a->in;
+    for (int p = 0; p < n; p++) {
+        const StreamChannel *c = &f->channels[ports[p]];
+        cJSON_AddItemToArray(list, json_int(kind == 0 ? c->pop : kind == 1 ? c->peek : c->push));
+    }
+    return list;
+}
+
+static cJSON *phases_json(const SchedPhase *phases, int n)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; i < n; i++) {
+        cJSON *p = cJSON_CreateObject();
+        add_int(p, "actor", phases[i].actor);
+        add_int(p, "firings", phases[i].firings);
+        cJSON_AddItemToArray(list, p);
+    }
+    return list;
+}
+
+static void add_placement(cJSON *obj, const char *key, int v)
+{
+    if (v < 0)
+        cJSON_AddNullToObject(obj, key);
+    else
+        add_int(obj, key, v);
+}
+
+void sched_print_json(FILE *out, const Schedule *s)
+{
+    const StreamFlat *f = s->flat;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "stream", s->root->name);
+    cJSON_AddStringToObject(root, "kind", stream_node_keyword(s->root));
+    int64_t in_items = 0, out_items = 0;
+    for (int a = 0; a < f->nactors; a++) {
+        if (f->actors[a].kind == ACTOR_INPUT)
+            in_items = s->repetitions[a];
+        if (f->actors[a].kind == ACTOR_OUTPUT)
+            out_items = s->repetitions[a];
+    }
+    add_int(root, "items_in", in_items);
+    add_int(root, "items_out", out_items);
+
+    cJSON *actors = cJSON_AddArrayToObject(root, "actors");
+    for (int a = 0; a < f->nactors; a++) {
+        if (!actor_shown(f, a))
+            continue;
+        const StreamActor *actor = &f->actors[a];
+        cJSON *j = cJSON_CreateObject();
+        add_int(j, "index", a);
+        char *path = actor_path(actor);
+        cJSON_AddStringToObject(j, "path", path);
+        free(path);
+        cJSON_AddStringToObject(j, "kind", actor->kind == ACTOR_FILTER ? stream_node_keyword(actor->node)
+                                                                        : stream_actor_kind_name(actor->kind));
+        cJSON_AddItemToObject(j, "pop", port_rates(f, actor, 0));
+        cJSON_AddItemToObject(j, "peek", port_rates(f, actor, 1));
+        cJSON_AddItemToObject(j, "push", port_rates(f, actor, 2));
+        add_int(j, "repetitions", s->repetitions[a]);
+        add_int(j, "init_firings", s->init_firings[a]);
+        bool filter = actor->kind == ACTOR_FILTER;
+        add_placement(j, "rank", filter ? actor->node->filter.rank : -1);
+        add_placement(j, "device", filter ? actor->node->filter.device : -1);
+        if (filter) {
+            cJSON_AddBoolToObject(j, "stateful", actor->node->filter.stateful);
+            if (actor->node->filter.work_op)
+                cJSON_AddStringToObject(j, "work", actor->node->filter.work_op);
+        }
+        cJSON_AddItemToArray(actors, j);
+    }
+    cJSON_AddItemToObject(root, "init", phases_json(s->init, s->ninit));
+    cJSON_AddItemToObject(root, "steady", phases_json(s->steady, s->nsteady));
+
+    cJSON *channels = cJSON_AddArrayToObject(root, "channels");
+    for (int c = 0; c < f->nchannels; c++) {
+        const StreamChannel *ch = &f->channels[c];
+        if (!actor_shown(f, ch->src) || !actor_shown(f, ch->dst))
+            continue;
+        cJSON *j = cJSON_CreateObject();
+        add_int(j, "index", c);
+        add_int(j, "from", ch->src);
+        add_int(j, "from_port", ch->src_port);
+        add_int(j, "to", ch->dst);
+        add_int(j, "to_port", ch->dst_port);
+        add_int(j, "push", ch->push);
+        add_int(j, "pop", ch->pop);
+        add_int(j, "peek", ch->peek);
+        add_int(j, "initial", ch->initial);
+        cJSON_AddBoolToObject(j, "feedback", ch->feedback);
+        add_int(j, "fill_after_init", s->fill_after_init[c]);
+        add_int(j, "buffer", s->buffer_size[c]);
+        cJSON_AddItemToArray(channels, j);
+    }
+    char *text = cJSON_Print(root);
+    if (!text)
+        diag_die("out of memory (schedule json)");
+    fputs(text, out);
+    fputc('\n', out);
+    cJSON_free(text);
+    cJSON_Delete(root);
+}

@@ -1,0 +1,316 @@
+/* schedule_table.c — the schedule as a readable table (--emit=schedule).
+ *
+ *   schedule of pipeline Echo: 6 actors, 7 channels
+ *   per steady state: 1 item in, 1 item out
+ *
+ *   actors:
+ *     #  actor      kind    pop  peek  push  reps  init  rank  device
+ *     0  input      input     -     -     1     1     0     -       -
+ *     1  Echo/join  join    1,1     -     2     1     0     -       -
+ *   ...
+ *   init phase: 0 firings in 0 phases
+ *   steady phase: 6 firings in 6 phases
+ *     input x1
+ *   ...
+ *   channels:
+ *     #  from        to            push  pop  peek  initial  after init  buffer
+ *
+ * The kind of a filter is its role (filter, identity, separator). Rates
+ * are per firing; a splitter's push and a joiner's pop list one number per
+ * port. Placement (rank, device) is a filter's, '-' until the
+ * partitioner sets it. The external input and output are listed only when
+ * they carry items. Columns are as wide as their widest cell: every cell is
+ * rendered once to measure and once to print.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tssa/diag.h"
+#include "tssa/schedule.h"
+
+/* A growable string. */
+typedef struct Text {
+    char *p;
+    size_t n, cap;
+} Text;
+
+static void text_reserve(Text *t, size_t extra)
+{
+    if (t->n + extra + 1 <= t->cap)
+        return;
+    while (t->n + extra + 1 > t->cap)
+        t->cap = t->cap ? 2 * t->cap : 128;
+    t->p = realloc(t->p, t->cap);
+    if (!t->p)
+        diag_die("out of memory (schedule table)");
+}
+
+static void text_add(Text *t, const char *s)
+{
+    size_t len = strlen(s);
+    text_reserve(t, len);
+    memcpy(t->p + t->n, s, len + 1);
+    t->n += len;
+}
+
+static void text_int(Text *t, int64_t v)
+{
+    char buf[32];
+    snprintf(buf, sizeof buf, "%" PRId64, v);
+    text_add(t, buf);
+}
+
+static void text_node_path(Text *t, const StreamNode *n)
+{
+    if (n->parent) {
+        text_node_path(t, n->parent);
+        text_add(t, "/");
+    }
+    text_add(t, n->name);
+}
+
+static void text_actor_path(Text *t, const StreamActor *a)
+{
+    switch (a->kind) {
+    case ACTOR_INPUT: text_add(t, "input"); return;
+    case ACTOR_OUTPUT: text_add(t, "output"); return;
+    case ACTOR_FILTER: text_node_path(t, a->node); return;
+    case ACTOR_SPLITTER:
+        text_node_path(t, a->node);
+        text_add(t, "/split");
+        return;
+    case ACTOR_JOINER:
+        text_node_path(t, a->node);
+        text_add(t, "/join");
+        return;
+    }
+}
+
+static bool carries_items(const StreamChannel *c)
+{
+    return c->push > 0 && c->pop > 0;
+}
+
+/* The external input and output are shown only when they carry items. */
+static bool actor_shown(const StreamFlat *f, int a)
+{
+    const StreamActor *actor = &f->actors[a];
+    if (actor->kind == ACTOR_INPUT)
+        return carries_items(&f->channels[actor->out[0]]);
+    if (actor->kind == ACTOR_OUTPUT)
+        return carries_items(&f->channels[actor->in[0]]);
+    return true;
+}
+
+static bool channel_shown(const StreamFlat *f, int c)
+{
+    return actor_shown(f, f->channels[c].src) && actor_shown(f, f->channels[c].dst);
+}
+
+enum { ACTOR_COLUMNS = 10, CHANNEL_COLUMNS = 9 };
+
+static const char *const actor_headers[ACTOR_COLUMNS] = {"#", "actor", "kind", "pop", "peek", "push",
+                                                          "reps", "init", "rank", "device"};
+static const bool actor_left[ACTOR_COLUMNS] = {false, true, true};
+static const char *const channel_headers[CHANNEL_COLUMNS] = {"#", "from", "to", "push", "pop",
+                                                              "peek", "initial", "after init", "buffer"};
+static const bool channel_left[CHANNEL_COLUMNS] = {false, true, true};
+
+/* Rates of one side of an actor: "-" without ports, else one number per
+ * port (pops of the inputs, pushes of the outputs). */
+static void text_rates(Text *t, const StreamFlat *f, const int *ports, int n, bool pops)
+{
+    if (n == 0) {
+        text_add(t, "-");
+        return;
+    }
+    for (int p = 0; p < n; p++) {
+        if (p)
+            text_add(t, ",");
+        const StreamChannel *c = &f->channels[ports[p]];
+        text_int(t, pops ? c->pop : c->push);
+    }
+}
+
+static void text_placement(Text *t, const StreamActor *a, bool device)
+{
+    int v = a->kind == ACTOR_FILTER ? (device ? a->node->filter.device : a->node->filter.rank) : -1;
+    if (v < 0)
+        text_add(t, "-");
+    else
+        text_int(t, v);
+}
+
+static void actor_cells(Text *cells, const Schedule *s, int a)
+{
+    const StreamFlat *f = s->flat;
+    const StreamActor *actor = &f->actors[a];
+    for (int i = 0; i < ACTOR_COLUMNS; i++)
+        cells[i].n = 0;
+    text_int(&cells[0], a);
+    text_actor_path(&cells[1], actor);
+    text_add(&cells[2], actor->kind == ACTOR_FILTER ? stream_node_keyword(actor->node)
+                                                    : stream_actor_kind_name(actor->kind));
+    text_rates(&cells[3], f, actor->in, actor->nin, true);
+    if (actor->kind == ACTOR_FILTER)
+        text_int(&cells[4], actor->node->filter.peek);
+    else
+        text_add(&cells[4], "-");
+    text_rates(&cells[5], f, actor->out, actor->nout, false);
+    text_int(&cells[6], s->repetitions[a]);
+    text_int(&cells[7], s->init_firings[a]);
+    text_placement(&cells[8], actor, false);
+    text_placement(&cells[9], actor, true);
+}
+
+static void text_end(Text *t, const StreamFlat *f, int a, int port)
+{
+    const StreamActor *actor = &f->actors[a];
+    text_actor_path(t, actor);
+    if (actor->kind == ACTOR_SPLITTER || actor->kind == ACTOR_JOINER) {
+        text_add(t, "[");
+        text_int(t, port);
+        text_add(t, "]");
+    }
+}
+
+static void channel_cells(Text *cells, const Schedule *s, int c)
+{
+    const StreamChannel *ch = &s->flat->channels[c];
+    for (int i = 0; i < CHANNEL_COLUMNS; i++)
+        cells[i].n = 0;
+    text_int(&cells[0], c);
+    text_end(&cells[1], s->flat, ch->src, ch->src_port);
+    text_end(&cells[2], s->flat, ch->dst, ch->dst_port);
+    text_int(&cells[3], ch->push);
+    text_int(&cells[4], ch->pop);
+    text_int(&cells[5], ch->peek);
+    text_int(&cells[6], ch->initial);
+    text_int(&cells[7], s->fill_after_init[c]);
+    text_int(&cells[8], s->buffer_size[c]);
+}
+
+static void measure(size_t *width, const Text *cells, int ncols)
+{
+    for (int i = 0; i < ncols; i++)
+        if (cells[i].n > width[i])
+            width[i] = cells[i].n;
+}
+
+static void print_row(FILE *out, const size_t *width, const bool *left, const Text *cells, int ncols)
+{
+    fputs("  ", out);
+    for (int i = 0; i < ncols; i++) {
+        if (i)
+            fputs("  ", out);
+        int w = (int)width[i];
+        const char *cell = cells[i].n ? cells[i].p : "";
+        if (left[i] && i == ncols - 1)
+            fputs(cell, out);
+        else if (left[i])
+            fprintf(out, "%-*s", w, cell);
+        else
+            fprintf(out, "%*s", w, cell);
+    }
+    fputc('\n', out);
+}
+
+static void header_cells(Text *cells, const char *const *headers, int ncols)
+{
+    for (int i = 0; i < ncols; i++) {
+        cells[i].n = 0;
+        text_add(&cells[i], headers[i]);
+    }
+}
+
+static const char *plural(int64_t n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
+static void print_phases(FILE *out, const Schedule *s, const char *name, const SchedPhase *phases, int n)
+{
+    int64_t firings = 0;
+    for (int i = 0; i < n; i++)
+        firings += phases[i].firings;
+    fprintf(out, "%s phase: %" PRId64 " %s in %d %s\n", name, firings, plural(firings, "firing", "firings"), n,
+            plural(n, "phase", "phases"));
+    Text path = {0};
+    for (int i = 0; i < n; i++) {
+        path.n = 0;
+        text_actor_path(&path, &s->flat->actors[phases[i].actor]);
+        fprintf(out, "  %s x%" PRId64 "\n", path.p, phases[i].firings);
+    }
+    free(path.p);
+}
+
+void sched_print_table(FILE *out, const Schedule *s)
+{
+    const StreamFlat *f = s->flat;
+    int shown_actors = 0, shown_channels = 0;
+    for (int a = 0; a < f->nactors; a++)
+        shown_actors += actor_shown(f, a);
+    for (int c = 0; c < f->nchannels; c++)
+        shown_channels += channel_shown(f, c);
+    int64_t in_items = 0, out_items = 0;
+    for (int a = 0; a < f->nactors; a++) {
+        if (f->actors[a].kind == ACTOR_INPUT)
+            in_items = s->repetitions[a];
+        if (f->actors[a].kind == ACTOR_OUTPUT)
+            out_items = s->repetitions[a];
+    }
+    fprintf(out, "schedule of %s %s: %d %s, %d %s\n", stream_node_keyword(s->root), s->root->name, shown_actors,
+            plural(shown_actors, "actor", "actors"), shown_channels, plural(shown_channels, "channel", "channels"));
+    fprintf(out, "per steady state: %" PRId64 " %s in, %" PRId64 " %s out\n", in_items,
+            plural(in_items, "item", "items"), out_items, plural(out_items, "item", "items"));
+
+    Text cells[ACTOR_COLUMNS] = {{0}};
+    size_t width[ACTOR_COLUMNS] = {0};
+    header_cells(cells, actor_headers, ACTOR_COLUMNS);
+    measure(width, cells, ACTOR_COLUMNS);
+    for (int a = 0; a < f->nactors; a++) {
+        if (!actor_shown(f, a))
+            continue;
+        actor_cells(cells, s, a);
+        measure(width, cells, ACTOR_COLUMNS);
+    }
+    fputs("\nactors:\n", out);
+    header_cells(cells, actor_headers, ACTOR_COLUMNS);
+    print_row(out, width, actor_left, cells, ACTOR_COLUMNS);
+    for (int a = 0; a < f->nactors; a++) {
+        if (!actor_shown(f, a))
+            continue;
+        actor_cells(cells, s, a);
+        print_row(out, width, actor_left, cells, ACTOR_COLUMNS);
+    }
+    for (int i = 0; i < ACTOR_COLUMNS; i++)
+        free(cells[i].p);
+
+    fputc('\n', out);
+    print_phases(out, s, "init", s->init, s->ninit);
+    print_phases(out, s, "steady", s->steady, s->nsteady);
+
+    Text ccells[CHANNEL_COLUMNS] = {{0}};
+    size_t cwidth[CHANNEL_COLUMNS] = {0};
+    header_cells(ccells, channel_headers, CHANNEL_COLUMNS);
+    measure(cwidth, ccells, CHANNEL_COLUMNS);
+    for (int c = 0; c < f->nchannels; c++) {
+        if (!channel_shown(f, c))
+            continue;
+        channel_cells(ccells, s, c);
+        measure(cwidth, ccells, CHANNEL_COLUMNS);
+    }
+    fputs("\nchannels:\n", out);
+    header_cells(ccells, channel_headers, CHANNEL_COLUMNS);
+    print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS);
+    for (int c = 0; c < f->nchannels; c++) {
+        if (!channel_shown(f, c))
+            continue;
+        channel_cells(ccells, s, c);
+        print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS);
+    }
+    for (int i = 0; i < CHANNEL_COLUMNS; i++)
+        free(ccells[i].p);
+}

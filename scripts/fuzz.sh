@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets with clang (build-fuzz/) and runs each one.
+#   scripts/fuzz.sh [SECONDS_PER_TARGET]   (default 60)
+# Seeds: the project's own valid inputs (graph texts, .npy, safetensors).
+# A crash leaves its input in build-fuzz/findings/ and fails the script.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${1:-60}"
+scripts/setup.sh
+CC=clang scripts/build.sh build-fuzz -DTSSA_FUZZ=ON -DTSSA_BUILD_TESTS=OFF
+mkdir -p build-fuzz/findings
+status=0
+for target in build-fuzz/fuzz/fuzz_*; do
+  [[ -x "$target" ]] || continue
+  name=$(basename "$target")
+  seeds="build-fuzz/seeds/$name"
+  mkdir -p "$seeds"
+  case "$name" in
+    fuzz_ir_parser) find tests -name '*.ir' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
+    fuzz_npy) find tests -name '*.npy' -size -64k | head -200 | xargs -r cp -t "$seeds" 2>/dev/null || true ;;
+    fuzz_safetensors) find tests -name '*.safetensors' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
+  esac
+  echo "fuzz: $name for ${seconds}s"
+  if ! "$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+        -artifact_prefix="build-fuzz/findings/$name-" -print_final_stats=0 "$seeds" 2>build-fuzz/$name.log; then
+    echo "fuzz: $name found a failure:"; tail -40 "build-fuzz/$name.log"; status=1
+  fi
+done
+exit $status

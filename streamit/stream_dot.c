@@ -1,0 +1,175 @@
+/* stream_dot.c — prints a stream graph as Graphviz (dot).
+ *
+ * Nodes are the actors of the flat view (a<index>): filters as boxes,
+ * splitters as triangles, joiners as inverted triangles, the external input
+ * and output as plain text (only when they carry items). Every pipeline,
+ * split-join and feedback loop is a cluster labelled with its kind and
+ * name, nested as in the tree. Edges are the channels, labelled with the
+ * producer's push and the consumer's pop (and peek, and enqueued items);
+ * feedback channels are dashed, channels that carry no items dotted.
+ *
+ * Later issues add one cluster per rank and device from the placement.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "tssa/stream.h"
+
+typedef struct DotMap {
+    const StreamFlat *f;
+    int *filter_actor;      /* by node id: the filter's actor */
+    int *split_actor;       /* by node id: the container's splitter */
+    int *join_actor;        /* by node id: the container's joiner */
+} DotMap;
+
+static void indent(FILE *out, int level)
+{
+    for (int i = 0; i < level; i++)
+        fputs("  ", out);
+}
+
+static void print_weights(FILE *out, const int64_t *w, int n)
+{
+    fputs("roundrobin(", out);
+    for (int k = 0; k < n; k++)
+        fprintf(out, "%s%" PRId64, k ? ", " : "", w[k]);
+    fputc(')', out);
+}
+
+static void print_filter_node(FILE *out, int a, const StreamNode *n, int level)
+{
+    const StreamFilter *f = &n->filter;
+    indent(out, level);
+    fprintf(out, "a%d [label=\"%s\\n", a, n->name);
+    switch (f->role) {
+    case FILTER_IDENTITY: fputs("identity", out); break;
+    case FILTER_SEPARATOR: fprintf(out, "separator pop %" PRId64, f->pop); break;
+    case FILTER_WORK:
+        fprintf(out, "pop %" PRId64, f->pop);
+        if (f->peek != f->pop)
+            fprintf(out, " peek %" PRId64, f->peek);
+        fprintf(out, " push %" PRId64, f->push);
+        if (f->work_op)
+            fprintf(out, "\\nwork %s", f->work_op);
+        if (f->stateful)
+            fputs("\\nstateful", out);
+        break;
+    }
+    fputs("\"];\n", out);
+}
+
+static void print_splitter_node(FILE *out, int a, const StreamNode *n, int level)
+{
+    indent(out, level);
+    fprintf(out, "a%d [shape=triangle, label=\"split ", a);
+    if (n->split == SPLIT_DUPLICATE)
+        fputs("duplicate", out);
+    else
+        print_weights(out, n->split_weights, n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren);
+    fputs("\"];\n", out);
+}
+
+static void print_joiner_node(FILE *out, int a, const StreamNode *n, int level)
+{
+    indent(out, level);
+    fprintf(out, "a%d [shape=invtriangle, label=\"join ", a);
+    print_weights(out, n->join_weights, n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren);
+    fputs("\"];\n", out);
+}
+
+static void print_cluster(FILE *out, const DotMap *m, const StreamNode *n, int level)
+{
+    if (n->kind == STREAM_FILTER) {
+        print_filter_node(out, m->filter_actor[n->id], n, level);
+        return;
+    }
+    indent(out, level);
+    fprintf(out, "subgraph cluster_%d {\n", n->id);
+    indent(out, level + 1);
+    fprintf(out, "label=\"%s %s\";\n", stream_kind_name(n->kind), n->name);
+    switch (n->kind) {
+    case STREAM_FILTER: break;
+    case STREAM_PIPELINE:
+        for (int k = 0; k < n->nchildren; k++)
+            print_cluster(out, m, n->children[k], level + 1);
+        break;
+    case STREAM_SPLITJOIN:
+        print_splitter_node(out, m->split_actor[n->id], n, level + 1);
+        for (int k = 0; k < n->nchildren; k++)
+            print_cluster(out, m, n->children[k], level + 1);
+        print_joiner_node(out, m->join_actor[n->id], n, level + 1);
+        break;
+    case STREAM_FEEDBACKLOOP:
+        print_joiner_node(out, m->join_actor[n->id], n, level + 1);
+        print_cluster(out, m, n->children[0], level + 1);
+        print_splitter_node(out, m->split_actor[n->id], n, level + 1);
+        print_cluster(out, m, n->children[1], level + 1);
+        break;
+    }
+    indent(out, level);
+    fputs("}\n", out);
+}
+
+static bool carries_items(const StreamChannel *c)
+{
+    return c->push > 0 && c->pop > 0;
+}
+
+void stream_print_dot(FILE *out, const StreamNode *root)
+{
+    fprintf(out, "digraph \"%s\" {\n", root->name);
+    if (!stream_check(root, NULL)) {
+        fputs("  label=\"invalid stream graph (an empty container or too deep)\";\n}\n", out);
+        return;
+    }
+    StreamFlat *f = stream_flatten(root);
+    int nnodes = root->graph->nnodes;
+    DotMap m = {.f = f};
+    m.filter_actor = malloc((size_t)nnodes * 3 * sizeof(int));
+    if (!m.filter_actor) {
+        fprintf(stderr, "tssa-stream: out of memory (dot)\n");
+        abort();
+    }
+    m.split_actor = m.filter_actor + nnodes;
+    m.join_actor = m.split_actor + nnodes;
+    for (int a = 0; a < f->nactors; a++) {
+        const StreamActor *actor = &f->actors[a];
+        int id = actor->node->id;
+        if (actor->kind == ACTOR_FILTER)
+            m.filter_actor[id] = a;
+        else if (actor->kind == ACTOR_SPLITTER)
+            m.split_actor[id] = a;
+        else if (actor->kind == ACTOR_JOINER)
+            m.join_actor[id] = a;
+    }
+    fputs("  node [shape=box];\n", out);
+    for (int a = 0; a < f->nactors; a++) {
+        const StreamActor *actor = &f->actors[a];
+        if (actor->kind == ACTOR_INPUT && carries_items(&f->channels[actor->out[0]]))
+            fprintf(out, "  a%d [shape=plaintext, label=\"input\"];\n", a);
+        if (actor->kind == ACTOR_OUTPUT && carries_items(&f->channels[actor->in[0]]))
+            fprintf(out, "  a%d [shape=plaintext, label=\"output\"];\n", a);
+    }
+    print_cluster(out, &m, root, 1);
+    for (int c = 0; c < f->nchannels; c++) {
+        const StreamChannel *ch = &f->channels[c];
+        bool external = f->actors[ch->src].kind == ACTOR_INPUT || f->actors[ch->dst].kind == ACTOR_OUTPUT;
+        if (external && !carries_items(ch))
+            continue;
+        fprintf(out, "  a%d -> a%d [label=\"push %" PRId64 ", pop %" PRId64, ch->src, ch->dst, ch->push, ch->pop);
+        if (ch->peek > ch->pop)
+            fprintf(out, ", peek %" PRId64, ch->peek);
+        if (ch->initial > 0)
+            fprintf(out, ", enqueued %" PRId64, ch->initial);
+        fputc('"', out);
+        if (ch->feedback)
+            fputs(", style=dashed", out);
+        else if (!carries_items(ch))
+            fputs(", style=dotted", out);
+        fputs("];\n", out);
+    }
+    fputs("}\n", out);
+    free(m.filter_actor);
+    stream_flat_free(f);
+}

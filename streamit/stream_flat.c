@@ -1,0 +1,307 @@
+/* stream_flat.c — the flat view of a stream graph: actors and channels.
+ *
+ * One recursive walk turns the tree into actors (filters, splitters and
+ * joiners, plus the graph's external input and output) and the channels
+ * between them. Each subtree reports where its input enters (actor, input
+ * port) and where its output leaves (actor, output port); containers wire
+ * their children's ends together:
+ *   pipeline      stage k's exit -> stage k+1's entry
+ *   splitjoin     splitter port k -> branch k -> joiner port k
+ *   feedbackloop  joiner -> body -> splitter port 0 (out); splitter port 1 ->
+ *                 loop path -> joiner port 1 (the feedback channel, holding
+ *                 the enqueued items)
+ * Actors are created in the order that makes the list topological without
+ * the feedback channels (see stream.h). A channel's rates are read from its
+ * two ends: what the producer pushes on that port, what the consumer pops and
+ * peeks on that port.
+ *
+ * Precondition: stream_check(root) holds (no empty container).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tssa/stream.h"
+
+typedef struct End {
+    int actor, port;
+} End;
+
+typedef struct Builder {
+    StreamFlat *f;
+    int cap_actors, cap_channels;
+    int64_t cap_ports;
+    int64_t *in_offset, *out_offset;    /* per actor, into f->ports */
+} Builder;
+
+static void *grow(void *p, size_t count, size_t size)
+{
+    void *q = realloc(p, count * size);
+    if (!q) {
+        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
+        abort();
+    }
+    return q;
+}
+
+static int add_actor(Builder *b, StreamActorKind kind, const StreamNode *node, int nin, int nout)
+{
+    StreamFlat *f = b->f;
+    if (f->nactors == b->cap_actors) {
+        b->cap_actors = b->cap_actors ? 2 * b->cap_actors : 64;
+        f->actors = grow(f->actors, (size_t)b->cap_actors, sizeof *f->actors);
+        b->in_offset = grow(b->in_offset, (size_t)b->cap_actors, sizeof *b->in_offset);
+        b->out_offset = grow(b->out_offset, (size_t)b->cap_actors, sizeof *b->out_offset);
+    }
+    while (f->nports + nin + nout > b->cap_ports) {
+        b->cap_ports = b->cap_ports ? 2 * b->cap_ports : 256;
+        f->ports = grow(f->ports, (size_t)b->cap_ports, sizeof *f->ports);
+    }
+    int a = f->nactors++;
+    StreamActor *actor = &f->actors[a];
+    memset(actor, 0, sizeof *actor);
+    actor->kind = kind;
+    actor->node = node;
+    actor->nin = nin;
+    actor->nout = nout;
+    b->in_offset[a] = f->nports;
+    b->out_offset[a] = f->nports + nin;
+    for (int i = 0; i < nin + nout; i++)
+        f->ports[f->nports + i] = -1;
+    f->nports += nin + nout;
+    return a;
+}
+
+/* Sums of weights saturate at INT64_MAX; the scheduler's checked products
+ * then report the overflow. */
+static int64_t saturating_add(int64_t a, int64_t b)
+{
+    int64_t sum;
+    return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+}
+
+/* Items actor a pushes on output port `port` per firing. */
+static int64_t push_rate(const StreamFlat *f, int a, int port)
+{
+    const StreamActor *actor = &f->actors[a];
+    const StreamNode *n = actor->node;
+    switch (actor->kind) {
+    case ACTOR_FILTER: return n->filter.push;
+    case ACTOR_SPLITTER: return n->split == SPLIT_DUPLICATE ? 1 : n->split_weights[port];
+    case ACTOR_JOINER: {
+        int64_t sum = 0;
+        int ports = n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren;
+        for (int k = 0; k < ports; k++)
+            sum = saturating_add(sum, n->join_weights[k]);
+        return sum;
+    }
+    case ACTOR_INPUT:
+    case ACTOR_OUTPUT: return 0;    /* the input's rate is set when it is wired */
+    }
+    return 0;
+}
+
+/* Items actor a pops (and peeks) on input port `port` per firing. */
+static int64_t pop_rate(const StreamFlat *f, int a, int port, int64_t *peek)
+{
+    const StreamActor *actor = &f->actors[a];
+    const StreamNode *n = actor->node;
+    int64_t pop = 0;
+    switch (actor->kind) {
+    case ACTOR_FILTER:
+        *peek = n->filter.peek;
+        return n->filter.pop;
+    case ACTOR_SPLITTER:
+        if (n->split == SPLIT_DUPLICATE) {
+            pop = 1;
+        } else {
+            int ports = n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren;
+            for (int k = 0; k < ports; k++)
+                pop = saturating_add(pop, n->split_weights[k]);
+        }
+        break;
+    case ACTOR_JOINER: pop = n->join_weights[port]; break;
+    case ACTOR_INPUT:
+    case ACTOR_OUTPUT: pop = 0; break;
+    }
+    *peek = pop;
+    return pop;
+}
+
+static void connect(Builder *b, End from, End to, int64_t initial, bool feedback)
+{
+    StreamFlat *f = b->f;
+    if (f->nchannels == b->cap_channels) {
+        b->cap_channels = b->cap_channels ? 2 * b->cap_channels : 64;
+        f->channels = grow(f->channels, (size_t)b->cap_channels, sizeof *f->channels);
+    }
+    int c = f->nchannels++;
+    StreamChannel *ch = &f->channels[c];
+    memset(ch, 0, sizeof *ch);
+    ch->src = from.actor;
+    ch->src_port = from.port;
+    ch->dst = to.actor;
+    ch->dst_port = to.port;
+    ch->push = push_rate(f, from.actor, from.port);
+    ch->pop = pop_rate(f, to.actor, to.port, &ch->peek);
+    if (f->actors[from.actor].kind == ACTOR_INPUT)
+        ch->push = ch->pop > 0 ? 1 : 0;
+    if (f->actors[to.actor].kind == ACTOR_OUTPUT)
+        ch->pop = ch->peek = ch->push > 0 ? 1 : 0;
+    ch->initial = initial;
+    ch->feedback = feedback;
+    f->ports[b->out_offset[from.actor] + from.port] = c;
+    f->ports[b->in_offset[to.actor] + to.port] = c;
+}
+
+static void flatten(Builder *b, const StreamNode *n, End *entry, End *exit)
+{
+    switch (n->kind) {
+    case STREAM_FILTER: {
+        int a = add_actor(b, ACTOR_FILTER, n, 1, 1);
+        *entry = (End){a, 0};
+        *exit = (End){a, 0};
+        return;
+    }
+    case STREAM_PIPELINE: {
+        End prev_exit = {-1, 0};
+        for (int k = 0; k < n->nchildren; k++) {
+            End e, x;
+            flatten(b, n->children[k], &e, &x);
+            if (k == 0)
+                *entry = e;
+            else
+                connect(b, prev_exit, e, 0, false);
+            prev_exit = x;
+        }
+        *exit = prev_exit;
+        return;
+    }
+    case STREAM_SPLITJOIN: {
+        int split = add_actor(b, ACTOR_SPLITTER, n, 1, n->nchildren);
+        End *exits = malloc((size_t)n->nchildren * sizeof *exits);
+        if (!exits) {
+            fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
+            abort();
+        }
+        for (int k = 0; k < n->nchildren; k++) {
+            End e;
+            flatten(b, n->children[k], &e, &exits[k]);
+            connect(b, (End){split, k}, e, 0, false);
+        }
+        int join = add_actor(b, ACTOR_JOINER, n, n->nchildren, 1);
+        for (int k = 0; k < n->nchildren; k++)
+            connect(b, exits[k], (End){join, k}, 0, false);
+        free(exits);
+        *entry = (End){split, 0};
+        *exit = (End){join, 0};
+        return;
+    }
+    case STREAM_FEEDBACKLOOP: {
+        int join = add_actor(b, ACTOR_JOINER, n, 2, 1);
+        End body_entry, body_exit, loop_entry, loop_exit;
+        flatten(b, n->children[0], &body_entry, &body_exit);
+        connect(b, (End){join, 0}, body_entry, 0, false);
+        int split = add_actor(b, ACTOR_SPLITTER, n, 1, 2);
+        connect(b, body_exit, (End){split, 0}, 0, false);
+        flatten(b, n->children[1], &loop_entry, &loop_exit);
+        connect(b, (End){split, 1}, loop_entry, 0, false);
+        connect(b, loop_exit, (End){join, 1}, n->enqueued, true);
+        *entry = (End){join, 0};
+        *exit = (End){split, 0};
+        return;
+    }
+    }
+}
+
+/* Channels are created as containers wire their children, which is no order
+ * a reader expects; renumber them by producer (actor, then output port), so
+ * they read in the actors' topological order. Every channel has exactly one
+ * (producer, port), so this is a permutation. */
+static void number_channels_by_producer(Builder *b)
+{
+    StreamFlat *f = b->f;
+    int *new_index = malloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *new_index);
+    StreamChannel *sorted = malloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *sorted);
+    if (!new_index || !sorted) {
+        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
+        abort();
+    }
+    int next = 0;
+    for (int a = 0; a < f->nactors; a++)
+        for (int p = 0; p < f->actors[a].nout; p++) {
+            int c = f->ports[b->out_offset[a] + p];
+            new_index[c] = next;
+            sorted[next++] = f->channels[c];
+        }
+    for (int64_t i = 0; i < f->nports; i++)
+        f->ports[i] = new_index[f->ports[i]];
+    free(f->channels);
+    f->channels = sorted;
+    free(new_index);
+}
+
+StreamFlat *stream_flatten(const StreamNode *root)
+{
+    StreamFlat *f = calloc(1, sizeof *f);
+    if (!f) {
+        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
+        abort();
+    }
+    f->root = root;
+    Builder b = {.f = f};
+    int input = add_actor(&b, ACTOR_INPUT, root, 0, 1);
+    End entry, exit;
+    flatten(&b, root, &entry, &exit);
+    int output = add_actor(&b, ACTOR_OUTPUT, root, 1, 0);
+    connect(&b, (End){input, 0}, entry, 0, false);
+    connect(&b, exit, (End){output, 0}, 0, false);
+    number_channels_by_producer(&b);
+    for (int a = 0; a < f->nactors; a++) {
+        f->actors[a].in = f->ports + b.in_offset[a];
+        f->actors[a].out = f->ports + b.out_offset[a];
+    }
+    free(b.in_offset);
+    free(b.out_offset);
+    return f;
+}
+
+void stream_flat_free(StreamFlat *f)
+{
+    if (!f)
+        return;
+    free(f->actors);
+    free(f->channels);
+    free(f->ports);
+    free(f);
+}
+
+const char *stream_actor_kind_name(StreamActorKind k)
+{
+    switch (k) {
+    case ACTOR_INPUT: return "input";
+    case ACTOR_FILTER: return "filter";
+    case ACTOR_SPLITTER: return "split";
+    case ACTOR_JOINER: return "join";
+    case ACTOR_OUTPUT: return "output";
+    }
+    return "?";
+}
+
+void stream_actor_print_path(FILE *out, const StreamActor *a)
+{
+    switch (a->kind) {
+    case ACTOR_INPUT: fputs("input", out); return;
+    case ACTOR_OUTPUT: fputs("output", out); return;
+    case ACTOR_FILTER: stream_node_print_path(out, a->node); return;
+    case ACTOR_SPLITTER:
+        stream_node_print_path(out, a->node);
+        fputs("/split", out);
+        return;
+    case ACTOR_JOINER:
+        stream_node_print_path(out, a->node);
+        fputs("/join", out);
+        return;
+    }
+}

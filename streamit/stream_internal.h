@@ -1,0 +1,24 @@
+/* stream_internal.h — what the files of streamit/ share and nobody else uses:
+ * the graph's storage pool and the located-message printer.
+ */
+#ifndef TSSA_STREAM_INTERNAL_H
+#define TSSA_STREAM_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tssa/stream.h"
+
+/* Zeroed, 16-aligned storage that lives as long as the graph. */
+void *stream_pool_alloc(StreamGraph *g, size_t size);
+/* A NUL-terminated copy of s[0..n-1] in the graph's pool. */
+char *stream_pool_strndup(StreamGraph *g, const char *s, size_t n);
+
+/* Writes "FILE:LINE:COL: error: MESSAGE", the source line and a caret under
+ * column COL (characters, as tssa/diag.h counts them) when the text is known;
+ * otherwise just "error: MESSAGE". */
+void stream_report_at(FILE *err, const char *file, const char *src, size_t len, int line,
+                      int col, const char *fmt, va_list ap);
+
+#endif

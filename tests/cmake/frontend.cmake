@@ -1,0 +1,11 @@
+# Frontend tests: TorchScript graph text in and out, and the IR core.
+#   frontend_roundtrip   torch-printed graphs (frontend/golden, models/*/model.ir)
+#                        print back byte for byte; printing is a fixpoint
+#   frontend_malformed   bad input gives a located FILE:LINE:COL error, never a crash
+#   frontend_ir_api      building, editing, use lists, names, order, verify
+# ir_cat (parse + print files, exit 2 on bad input) is built for use by hand.
+tssa_unit_test(frontend_roundtrip ${TSSA_TESTS_DIR}/frontend/test_roundtrip.c)
+tssa_unit_test(frontend_malformed ${TSSA_TESTS_DIR}/frontend/test_malformed.c)
+tssa_unit_test(frontend_ir_api ${TSSA_TESTS_DIR}/frontend/test_ir_api.c)
+add_executable(ir_cat ${TSSA_TESTS_DIR}/frontend/ir_cat.c)
+target_link_libraries(ir_cat PRIVATE tssa)

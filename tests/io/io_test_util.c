@@ -1,0 +1,155 @@
+/* io_test_util.c — see io_test_util.h. */
+#include "io/io_test_util.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int test_failures;
+
+unsigned char *test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        unsigned char *grown = realloc(buf, cap * 2);
+        if (!grown) {
+            free(buf);
+            buf = NULL;
+        }
+        buf = grown;
+        cap *= 2;
+    }
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+FILE *test_capture_open(void)
+{
+    FILE *f = tmpfile();
+    if (!f) {
+        perror("tmpfile");
+        exit(1);
+    }
+    return f;
+}
+
+char *test_capture_close(FILE *f)
+{
+    long size = ftell(f);
+    char *text = malloc((size_t)(size > 0 ? size : 0) + 1);
+    rewind(f);
+    size_t n = text && size > 0 ? fread(text, 1, (size_t)size, f) : 0;
+    if (text)
+        text[n] = '\0';
+    fclose(f);
+    return text;
+}
+
+int test_split_words(char *line, char **words, int max_words)
+{
+    int n = 0;
+    for (char *word = strtok(line, " \t\r\n"); word && n < max_words; word = strtok(NULL, " \t\r\n"))
+        words[n++] = word;
+    return n;
+}
+
+/* Parses "[2,3]" into sizes; returns ndim or -1. */
+static int parse_shape(const char *text, int64_t *sizes)
+{
+    if (*text++ != '[')
+        return -1;
+    int ndim = 0;
+    while (*text && *text != ']') {
+        char *end;
+        long long d = strtoll(text, &end, 10);
+        if (end == text || ndim == TENSOR_MAX_DIMS)
+            return -1;
+        sizes[ndim++] = d;
+        text = *end == ',' ? end + 1 : end;
+    }
+    return *text == ']' ? ndim : -1;
+}
+
+static bool value_matches(const Tensor *t, int64_t i, const char *text)
+{
+    /* npy_read and safetensors return contiguous tensors; index through the
+     * strides anyway so views work too. */
+    int64_t offset = t->offset;
+    int64_t rest = i;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        offset += (rest % t->sizes[d]) * t->strides[d];
+        rest /= t->sizes[d];
+    }
+    const char *p = (const char *)t->storage->data + offset * (int64_t)dtype_size(t->dtype);
+    char *end;
+    switch (t->dtype) {
+    case DT_F32: {
+        float actual, expected = (float)strtod(text, &end);
+        memcpy(&actual, p, 4);
+        return isnan(expected) ? isnan(actual) : memcmp(&actual, &expected, 4) == 0;
+    }
+    case DT_F64: {
+        double actual, expected = strtod(text, &end);
+        memcpy(&actual, p, 8);
+        return isnan(expected) ? isnan(actual) : memcmp(&actual, &expected, 8) == 0;
+    }
+    default: {
+        int64_t expected = strtoll(text, &end, 10), actual;
+        switch (t->dtype) {
+        case DT_BOOL: actual = *(const unsigned char *)p; break;
+        case DT_U8: actual = *(const uint8_t *)p; break;
+        case DT_I8: actual = *(const int8_t *)p; break;
+        case DT_I16: { int16_t v; memcpy(&v, p, 2); actual = v; break; }
+        case DT_I32: { int32_t v; memcpy(&v, p, 4); actual = v; break; }
+        default: memcpy(&actual, p, 8); break;
+        }
+        return actual == expected;
+    }
+    }
+}
+
+bool test_tensor_matches(const Tensor *t, char **words, int n, const char *what)
+{
+    int failures_before = test_failures;
+    CHECK(n >= 2, "%s: bad manifest line", what);
+    if (n < 2 || !t)
+        return false;
+    CHECK(strcmp(dtype_name(t->dtype), words[0]) == 0, "%s: dtype %s, expected %s", what,
+          dtype_name(t->dtype), words[0]);
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int ndim = parse_shape(words[1], sizes);
+    CHECK(ndim == t->ndim, "%s: %d dims, expected %s", what, t->ndim, words[1]);
+    if (ndim != t->ndim)
+        return false;
+    for (int d = 0; d < ndim; d++)
+        CHECK(t->sizes[d] == sizes[d], "%s: size[%d] = %" PRId64 ", expected %s", what, d,
+              t->sizes[d], words[1]);
+    int64_t numel = tensor_numel(t);
+    CHECK(numel == n - 2, "%s: %" PRId64 " elements, manifest has %d", what, numel, n - 2);
+    for (int64_t i = 0; i < numel && i < n - 2; i++)
+        CHECK(value_matches(t, i, words[2 + i]), "%s: element %" PRId64 " differs from %s", what,
+              i, words[2 + i]);
+    return test_failures == failures_before;
+}
+
+void test_check_error(const char *message, const char *name, const char *words, const char *what)
+{
+    if (!message)
+        message = "(no message)";
+    size_t name_len = strlen(name);
+    CHECK(strncmp(message, name, name_len) == 0 &&
+              strncmp(message + name_len, ": error: ", 9) == 0,
+          "%s: message does not start with \"%s: error: \": %s", what, name, message);
+    CHECK(strstr(message, words), "%s: message lacks \"%s\": %s", what, words, message);
+    const char *newline = strchr(message, '\n');
+    CHECK(newline && newline[1] == '\0', "%s: expected exactly one line: %s", what, message);
+}

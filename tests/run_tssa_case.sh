@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Runs one corpus case through TensorSSA and back:
+#   run_tssa_case.sh TSSA_STREAM NPY_COMPARE CASE_DIR
+# 1. tssa-stream --emit=tssa model.ir <args.txt>  > functional.ir
+#    (args.txt's bindings and --weights, so the compiler knows the inputs
+#    it specializes on, as it does for a run)
+# 2. functional.ir must hold no in-place aten op and no tssa:: op, except
+#    in-place ops whose line carries the "tssa: kept imperative:" comment
+#    (a documented may-alias reason)
+# 3. functional.ir runs on the ref backend with the same bindings, and every
+#    expected/out*.npy (PyTorch's) matches; a case with expect_error.txt must
+#    fail the same way as the original program.
+# Exit 77 (skipped) when this tssa-stream does not offer --emit=tssa yet.
+set -uo pipefail
+tssa="$1" compare="$2" case_dir="$3"
+cd "$case_dir" || exit 2
+read -r -a bindings < args.txt || true
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+"$tssa" --emit=tssa model.ir "${bindings[@]}" >"$out/functional.ir" 2>"$out/emit.err"
+status=$?
+if [[ $status == 2 ]] && grep -q "not available yet" "$out/emit.err"; then
+  echo "SKIP: $tssa has no --emit=tssa yet"; exit 77
+fi
+if [[ $status != 0 ]]; then
+  echo "FAIL: --emit=tssa exited with $status"; cat "$out/emit.err"; exit 1
+fi
+
+# In-place aten ops are named like aten::add_ (dunder names such as
+# aten::__and__ are not in-place).
+bad=$(grep -nE '= (aten::[A-Za-z0-9_]*[A-Za-z0-9]_|tssa::[A-Za-z0-9_]*)[(]' "$out/functional.ir" |
+      grep -v 'tssa: kept imperative:' || true)
+if [[ -n "$bad" ]]; then
+  echo "FAIL: mutation left without a documented reason:"; echo "$bad"
+  cat "$out/functional.ir"; exit 1
+fi
+
+"$tssa" --backend=ref "$out/functional.ir" "${bindings[@]}" -o "$out/result" 2>"$out/run.err"
+status=$?
+
+if [[ -f expect_error.txt ]]; then
+  want_status=$(sed -n 1p expect_error.txt)
+  want_text=$(sed -n 2p expect_error.txt)
+  if [[ "$status" != "$want_status" ]]; then
+    echo "FAIL: exit status $status, expected $want_status"; cat "$out/run.err"; exit 1
+  fi
+  if ! grep -qF -- "$want_text" "$out/run.err"; then
+    echo "FAIL: message lacks '$want_text':"; cat "$out/run.err"; exit 1
+  fi
+  exit 0
+fi
+if [[ "$status" != 0 ]]; then
+  echo "FAIL: the functionalized graph failed on ref (exit $status)"; cat "$out/run.err"
+  cat "$out/functional.ir"; exit 1
+fi
+failed=0
+n_expected=0
+for expected in expected/out*.npy; do
+  n_expected=$((n_expected + 1))
+  name=$(basename "$expected")
+  if [[ ! -f "$out/result/$name" ]]; then
+    echo "FAIL: missing output $name"; failed=1; continue
+  fi
+  "$compare" "$expected" "$out/result/$name" || { echo "FAIL: $name differs"; failed=1; }
+done
+n_actual=$(find "$out/result" -name 'out*.npy' | wc -l)
+if [[ "$n_actual" != "$n_expected" ]]; then
+  echo "FAIL: $n_actual outputs written, PyTorch returned $n_expected"; failed=1
+fi
+if [[ $failed != 0 ]]; then
+  cat "$out/functional.ir"
+fi
+exit $failed
