@@ -14,16 +14,33 @@
 #include <string.h>
 
 #include "tssa/backend.h"
+#include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
+#include "tssa/schedule.h"
+#include "tssa/stream.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
-typedef enum Emit { EMIT_NONE, EMIT_IR } Emit;
+typedef enum Emit {
+    EMIT_NONE,
+    EMIT_IR,        /* parsed graph */
+    EMIT_ALIAS,     /* alias analysis, as comments */
+    EMIT_TSSA,      /* functionalized graph */
+    EMIT_STREAM,    /* stream graph text */
+    EMIT_SCHEDULE,  /* static schedule (table, or JSON with --json) */
+    EMIT_DOT,       /* Graphviz picture of the stream graph */
+} Emit;
+
+static const char *const emit_names[] = {
+    [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
+    [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
+};
 typedef enum Backend { BACKEND_REF } Backend;
 
 typedef struct Options {
     const char *model;
+    bool model_is_stream;   /* a .str stream graph rather than graph text */
     const char *weights;
     const char *out_dir;
     Emit emit;
@@ -39,8 +56,8 @@ static const char usage_text[] =
     "Compiles an imperative PyTorch program, given as the TorchScript graph text\n"
     "that print(torch.jit.script(f).graph) writes, and runs it.\n"
     "\n"
-    "  MODEL               graph text (.ir); stream graphs (.str) arrive with the\n"
-    "                      StreamIt stage\n"
+    "  MODEL               graph text (.ir), or a stream graph (.str) to inspect\n"
+    "                      with --emit=stream|schedule|dot\n"
     "  NAME=VALUE          binds graph input %NAME (%x.1 is x): a .npy path, an\n"
     "                      int, a float, true or false\n"
     "\n"
@@ -53,8 +70,17 @@ static const char usage_text[] =
     "                      op by op (the oracle). Default: ref, until the cpu\n"
     "                      and cuda backends land\n"
     "  --emit=STAGE        print a stage to stdout and stop:\n"
-    "                        ir   the parsed graph (TorchScript text)\n"
-    "                      (tssa, alias, stream, schedule, dot arrive with later stages)\n"
+    "                        ir        the parsed graph (TorchScript text)\n"
+    "                        alias     the alias analysis (view trees, may-alias)\n"
+    "                        tssa      the functionalized graph (TorchScript text\n"
+    "                                  with immut:: ops); bindings, if given,\n"
+    "                                  specialize it to the bound inputs\n"
+    "                        stream    the stream graph (.str text)\n"
+    "                        schedule  repetitions, init and steady phases,\n"
+    "                                  buffers, placement (--json for JSON)\n"
+    "                        dot       Graphviz picture of the stream graph\n"
+    "                      stream, schedule and dot read .str models; lowering\n"
+    "                      graph text to stream graphs arrives with a later stage\n"
     "  -h, --help          this text\n"
     "  --version           the version\n"
     "\n"
@@ -70,7 +96,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 /* Stages and backends named in DESIGN.md that later issues deliver: refused
  * with a clear word rather than silently ignored. */
-static const char *const later_emits[] = {"tssa", "alias", "stream", "schedule", "dot", "c", "cuda"};
+static const char *const later_emits[] = {"c", "cuda"};
 static const char *const later_backends[] = {"cpu", "cuda"};
 
 static bool name_in(const char *name, const char *const *list, size_t n)
@@ -83,13 +109,15 @@ static bool name_in(const char *name, const char *const *list, size_t n)
 
 static int parse_emit(const char *arg, Options *o)
 {
-    if (strcmp(arg, "ir") == 0) {
-        o->emit = EMIT_IR;
-        return EXIT_OK;
+    for (size_t e = EMIT_IR; e < sizeof emit_names / sizeof *emit_names; e++) {
+        if (strcmp(arg, emit_names[e]) == 0) {
+            o->emit = (Emit)e;
+            return EXIT_OK;
+        }
     }
     if (name_in(arg, later_emits, sizeof later_emits / sizeof *later_emits))
-        return usage_error("--emit=%s is not available yet in this version (only --emit=ir)", arg);
-    return usage_error("unknown stage in --emit=%s (stages: ir)", arg);
+        return usage_error("--emit=%s is not available yet in this version", arg);
+    return usage_error("unknown stage in --emit=%s (stages: ir, alias, tssa, stream, schedule, dot)", arg);
 }
 
 static int parse_backend(const char *arg, Options *o)
@@ -158,12 +186,21 @@ static int parse_args(int argc, char **argv, Options *o)
     if (!o->model)
         return usage_error("%s", "no MODEL given");
     size_t len = strlen(o->model);
-    if (len >= 4 && strcmp(o->model + len - 4, ".str") == 0)
-        return usage_error("%s: stream graph input (.str) is not available yet in this version", o->model);
-    if (o->json && o->emit == EMIT_NONE)
+    o->model_is_stream = len >= 4 && strcmp(o->model + len - 4, ".str") == 0;
+    if (o->json && o->emit != EMIT_SCHEDULE)
         return usage_error("%s", "--json only applies to --emit=schedule");
-    if (o->json)
-        return usage_error("%s", "--json applies to --emit=schedule, which is not available yet");
+    if (o->model_is_stream) {
+        if (o->emit != EMIT_STREAM && o->emit != EMIT_SCHEDULE && o->emit != EMIT_DOT)
+            return usage_error("%s: a stream graph (.str) is inspected with --emit=stream, "
+                               "--emit=schedule or --emit=dot; running one arrives with the cpu backend",
+                               o->model);
+        if (o->nbind > 0 || o->weights || o->out_dir)
+            return usage_error("%s: a stream graph (.str) takes no bindings, --weights or -o", o->model);
+    } else if (o->emit == EMIT_STREAM || o->emit == EMIT_SCHEDULE || o->emit == EMIT_DOT) {
+        return usage_error("--emit=%s needs a stream graph (.str) in this version: lowering graph "
+                           "text to stream graphs arrives with a later stage",
+                           emit_names[o->emit]);
+    }
     return -1;
 }
 
@@ -174,17 +211,61 @@ static void release_values(RtValue **values, int n)
     free(values);
 }
 
+static int flushed(int status)
+{
+    if (fflush(stdout) != 0 && status == EXIT_OK) {
+        perror("tssa-stream: error: writing to standard output");
+        return EXIT_RUNTIME;
+    }
+    return status;
+}
+
+/* A hand-written stream graph: read, check, schedule, print. */
+static int inspect_stream_text(const Options *o)
+{
+    StreamGraph *sg = str_parse_file(o->model, stderr);
+    if (!sg)
+        return EXIT_USAGE;
+    int status = EXIT_OK;
+    if (o->emit == EMIT_STREAM) {
+        str_print(stdout, sg->root);
+    } else if (o->emit == EMIT_DOT) {
+        stream_print_dot(stdout, sg->root);
+    } else {
+        Schedule *s = sched_build(sg->root, stderr);
+        if (!s) {
+            status = EXIT_USAGE;
+        } else if (o->json) {
+            sched_print_json(stdout, s);
+        } else {
+            sched_print_table(stdout, s);
+        }
+        sched_free(s);
+    }
+    stream_graph_free(sg);
+    return flushed(status);
+}
+
 /* The pipeline, in order. Each stage either hands its result on or reports
  * and returns the exit status. */
 static int run_pipeline(const Options *o)
 {
+    if (o->model_is_stream)
+        return inspect_stream_text(o);
+
     IrGraph *graph = ir_parse_file(o->model, stderr);     /* frontend */
     if (!graph)
         return EXIT_USAGE;
     if (o->emit == EMIT_IR) {
         ir_print(stdout, graph);
         ir_graph_free(graph);
-        return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUNTIME;
+        return flushed(EXIT_OK);
+    }
+    if (o->emit == EMIT_ALIAS || o->emit == EMIT_TSSA) {   /* functionalize */
+        int status = tssa_emit(stdout, graph, o->emit == EMIT_ALIAS, o->nbind, o->bind,
+                               o->weights, stderr);
+        ir_graph_free(graph);
+        return flushed(status);
     }
 
     RtValue **inputs = NULL, **outputs = NULL;               /* bind */

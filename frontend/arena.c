@@ -1,11 +1,12 @@
 /* arena.c — bump allocation for everything a graph owns.
  *
  * An arena is a chain of chunks. An allocation takes the next 16-aligned
- * bytes of the current chunk; when they do not fit, a new chunk (at least
- * ARENA_CHUNK bytes, or the request itself when larger) is put at the head of
+ * bytes of the current chunk; when they do not fit, a new chunk (the next
+ * regular size, or the request itself when larger) is put at the head of
  * the chain. Nothing is freed one by one: arena_free releases every chunk.
  * Chunks come from calloc, so memory is zeroed as the contract promises.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 #include "tssa/diag.h"
 #include "tssa/ir.h"
 
-enum { ARENA_ALIGN = 16, ARENA_CHUNK = 1 << 20 };
+enum { ARENA_ALIGN = 16, ARENA_CHUNK = 1 << 20, ARENA_CHUNK_MAX = 32 << 20 };
 
 typedef struct ArenaChunk {
     struct ArenaChunk *next;
@@ -24,6 +25,7 @@ typedef struct ArenaChunk {
 
 struct Arena {
     ArenaChunk *head;
+    size_t next_chunk;      /* size of the next regular chunk */
 };
 
 Arena *arena_new(void)
@@ -31,6 +33,7 @@ Arena *arena_new(void)
     Arena *a = calloc(1, sizeof *a);
     if (!a)
         diag_die("out of memory creating an arena");
+    a->next_chunk = ARENA_CHUNK;
     return a;
 }
 
@@ -49,14 +52,21 @@ void arena_free(Arena *a)
 
 static ArenaChunk *arena_add_chunk(Arena *a, size_t need)
 {
-    size_t size = need > ARENA_CHUNK ? need : ARENA_CHUNK;
+    /* Chunks grow with the arena (1 MiB doubling to 32 MiB): small graphs
+     * stay small, big ones do not pay for thousands of allocations. */
+    size_t size = a->next_chunk;
+    bool oversized = need > size;
+    if (oversized)
+        size = need;
+    else if (a->next_chunk < ARENA_CHUNK_MAX)
+        a->next_chunk *= 2;
     ArenaChunk *c = calloc(1, sizeof *c + size);
     if (!c)
         diag_die("out of memory (arena chunk of %zu bytes)", size);
     c->size = size;
     /* A chunk made for one large request goes behind the head so the head's
      * free space stays usable for the small allocations that follow. */
-    if (need > ARENA_CHUNK && a->head) {
+    if (oversized && a->head) {
         c->next = a->head->next;
         a->head->next = c;
     } else {

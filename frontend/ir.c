@@ -29,11 +29,14 @@
 #include "frontend/strmap.h"
 #include "tssa/diag.h"
 #include "tssa/ir.h"
+#include "tssa/tensor.h"
 
 struct NameTable {
     StrMap values;      /* name -> live IrValue */
     StrMap interned;    /* string -> its one arena copy */
     StrMap suffixes;    /* base name -> next suffix to try (as uintptr_t) */
+    struct Tensor **tensors;    /* tensor attribute data the graph owns */
+    size_t ntensors, cap_tensors;
 };
 
 enum { ORDER_STRIDE = 1 << 20 };
@@ -87,6 +90,9 @@ void ir_graph_free(IrGraph *g)
 {
     if (!g)
         return;
+    for (size_t i = 0; i < g->names->ntensors; i++)
+        tensor_release(g->names->tensors[i]);
+    free(g->names->tensors);
     strmap_release(&g->names->values);
     strmap_release(&g->names->interned);
     strmap_release(&g->names->suffixes);
@@ -209,12 +215,15 @@ const char *ir_value_base_name(const IrValue *v, char *buf, size_t size)
 
 /* ---------------------------------------------------------------- arrays */
 
-/* Doubles an arena array of `count` used elements of `elem` bytes. */
-static void *grow(IrGraph *g, void *old, int count, int *cap, size_t elem)
+/* Doubles an arena array of `count` used elements of `elem` bytes; an
+ * empty one starts with `first` elements (most nodes have one output, one
+ * or two inputs and at most one attribute, so small first sizes keep
+ * million-node graphs compact). */
+static void *grow(IrGraph *g, void *old, int count, int *cap, size_t elem, int first)
 {
     if (*cap > (1 << 29))
         diag_die("array of %d elements is too large", *cap);
-    int ncap = *cap ? *cap * 2 : 4;
+    int ncap = *cap ? *cap * 2 : first;
     void *p = arena_alloc(g->arena, (size_t)ncap * elem);
     if (count)
         memcpy(p, old, (size_t)count * elem);
@@ -227,7 +236,7 @@ static void *grow(IrGraph *g, void *old, int count, int *cap, size_t elem)
 static void use_add(IrValue *v, IrNode *user, int index)
 {
     if (v->nuses == v->cap_uses)
-        v->uses = grow(user->graph, v->uses, v->nuses, &v->cap_uses, sizeof *v->uses);
+        v->uses = grow(user->graph, v->uses, v->nuses, &v->cap_uses, sizeof *v->uses, 2);
     v->uses[v->nuses].user = user;
     v->uses[v->nuses].index = index;
     user->use_slots[index] = v->nuses++;
@@ -267,8 +276,8 @@ void ir_node_add_input(IrNode *n, IrValue *v)
         diag_die("ir_node_add_input: NULL value for %s", n->kind);
     if (n->ninputs == n->cap_inputs) {
         int cap = n->cap_inputs;
-        n->inputs = grow(n->graph, n->inputs, n->ninputs, &n->cap_inputs, sizeof *n->inputs);
-        n->use_slots = grow(n->graph, n->use_slots, n->ninputs, &cap, sizeof *n->use_slots);
+        n->inputs = grow(n->graph, n->inputs, n->ninputs, &n->cap_inputs, sizeof *n->inputs, 2);
+        n->use_slots = grow(n->graph, n->use_slots, n->ninputs, &cap, sizeof *n->use_slots, 2);
     }
     int i = n->ninputs++;
     n->inputs[i] = v;
@@ -312,7 +321,7 @@ IrValue *ir_node_add_output(IrNode *n, IrType *type, const char *name)
     v->id = g->nvalues++;
     name_claim(g, v, name);
     if (n->noutputs == n->cap_outputs)
-        n->outputs = grow(g, n->outputs, n->noutputs, &n->cap_outputs, sizeof *n->outputs);
+        n->outputs = grow(g, n->outputs, n->noutputs, &n->cap_outputs, sizeof *n->outputs, 1);
     v->def_index = n->noutputs;
     n->outputs[n->noutputs++] = v;
     return v;
@@ -331,7 +340,7 @@ IrValue *ir_node_add_output_exact(IrNode *n, IrType *type, const char *name, siz
     v->def = n;
     v->id = g->nvalues++;
     if (n->noutputs == n->cap_outputs)
-        n->outputs = grow(g, n->outputs, n->noutputs, &n->cap_outputs, sizeof *n->outputs);
+        n->outputs = grow(g, n->outputs, n->noutputs, &n->cap_outputs, sizeof *n->outputs, 1);
     v->def_index = n->noutputs;
     n->outputs[n->noutputs++] = v;
     return v;
@@ -355,7 +364,7 @@ void ir_node_remove_output(IrNode *n, int i)
 IrBlock *ir_node_add_block(IrNode *n)
 {
     if (n->nblocks == n->cap_blocks)
-        n->blocks = grow(n->graph, n->blocks, n->nblocks, &n->cap_blocks, sizeof *n->blocks);
+        n->blocks = grow(n->graph, n->blocks, n->nblocks, &n->cap_blocks, sizeof *n->blocks, 2);
     IrBlock *b = block_new(n->graph, n);
     n->blocks[n->nblocks++] = b;
     return b;
@@ -396,13 +405,36 @@ IrAttr *ir_attr_add(IrNode *n, const char *name, IrAttrKind kind)
     IrAttr *a = ir_attr_find(n, name);
     if (!a) {
         if (n->nattrs == n->cap_attrs)
-            n->attrs = grow(n->graph, n->attrs, n->nattrs, &n->cap_attrs, sizeof *n->attrs);
+            n->attrs = grow(n->graph, n->attrs, n->nattrs, &n->cap_attrs, sizeof *n->attrs, 1);
         a = &n->attrs[n->nattrs++];
     }
     memset(a, 0, sizeof *a);
     a->name = ir_intern(n->graph, name);
     a->kind = kind;
     return a;
+}
+
+void ir_graph_own_tensor(IrGraph *g, Tensor *t)
+{
+    struct NameTable *nt = g->names;
+    if (nt->ntensors == nt->cap_tensors) {
+        size_t cap = nt->cap_tensors ? nt->cap_tensors * 2 : 8;
+        Tensor **p = realloc(nt->tensors, cap * sizeof *p);
+        if (!p)
+            diag_die("out of memory recording a tensor constant");
+        nt->tensors = p;
+        nt->cap_tensors = cap;
+    }
+    nt->tensors[nt->ntensors++] = t;
+}
+
+void ir_attr_set_tensor(IrNode *n, const char *name, Tensor *t, const char *text)
+{
+    IrAttr *a = ir_attr_add(n, name, ATTR_TENSOR);
+    a->u.t.tensor = t;
+    a->u.t.text = text ? arena_strdup(n->graph->arena, text) : NULL;
+    if (t)
+        ir_graph_own_tensor(n->graph, t);
 }
 
 void ir_attr_set_int(IrNode *n, const char *name, int64_t v)
@@ -495,6 +527,8 @@ static void link_before(IrNode *n, IrNode *pos)
 {
     if (n->owner || n->dead)
         diag_die("inserting %s, which is %s", n->kind, n->dead ? "destroyed" : "already in a block");
+    if (n->op == OP_PRIM_PARAM || n->op == OP_PRIM_RETURN)
+        diag_die("inserting a %s node: those exist only as a block's sentinels", n->kind);
     if (!pos->owner || pos->op == OP_PRIM_PARAM || pos->dead)
         diag_die("inserting %s before %s, which is not a place in a block", n->kind, pos->kind);
     n->prev = pos->prev;

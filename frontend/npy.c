@@ -87,8 +87,8 @@ static bool npy_dtype_from_descr(const char *descr, const char *name, FILE *err,
             continue;
         if (order == '>' && dtype_size(npy_dtypes[i].dtype) > 1) {
             diag_error(err, name,
-                      "big-endian data ('%s') is not supported; save it little-endian "
-                      "(arr.astype('<%s'))", descr, code);
+                       "big-endian data ('%s') is not supported; save it little-endian "
+                       "(arr.astype('<%s'))", descr, code);
             return false;
         }
         *out = npy_dtypes[i].dtype;
@@ -96,11 +96,11 @@ static bool npy_dtype_from_descr(const char *descr, const char *name, FILE *err,
     }
     if (code[0] == 'O')
         diag_error(err, name, "object arrays ('%s') hold pickled Python objects and cannot be read",
-                  descr);
+                   descr);
     else
         diag_error(err, name,
-                  "dtype '%s' is not supported (supported: <f4 <f8 <i8 <i4 <i2 |i1 |u1 |b1)",
-                  descr);
+                   "dtype '%s' is not supported (supported: <f4 <f8 <i8 <i4 <i2 |i1 |u1 |b1)",
+                   descr);
     return false;
 }
 
@@ -131,12 +131,15 @@ typedef struct HeaderParser {
 
 static bool hp_fail(HeaderParser *hp, const char *what)
 {
-    if (hp->p < hp->end)
-        diag_error(hp->err, hp->name, "bad header: %s at header byte %td (found '%c')", what,
-                  hp->p - hp->start, (*hp->p >= 0x20 && *hp->p < 0x7f) ? *hp->p : '?');
+    ptrdiff_t at = hp->p - hp->start;
+    if (hp->p == hp->end)
+        diag_error(hp->err, hp->name, "bad header: %s at header byte %td (found the end)", what, at);
+    else if (*hp->p >= 0x20 && *hp->p < 0x7f)
+        diag_error(hp->err, hp->name, "bad header: %s at header byte %td (found '%c')", what, at,
+                   *hp->p);
     else
-        diag_error(hp->err, hp->name, "bad header: %s at header byte %td (found the end)", what,
-                  hp->p - hp->start);
+        diag_error(hp->err, hp->name, "bad header: %s at header byte %td (found byte 0x%02x)",
+                   what, at, (unsigned char)*hp->p);
     return false;
 }
 
@@ -353,7 +356,7 @@ static bool npy_check_shape(const PyValue *shape, TensorDType dtype, const char 
 {
     if (shape->kind == PY_INT) {
         diag_error(err, name, "bad header: 'shape' must be a tuple, not the integer %" PRId64
-                  " (a 1-tuple is written (%" PRId64 ",))", shape->integer, shape->integer);
+                   " (a 1-tuple is written (%" PRId64 ",))", shape->integer, shape->integer);
         return false;
     }
     if (shape->kind != PY_TUPLE || !shape->all_ints) {
@@ -370,7 +373,7 @@ static bool npy_check_shape(const PyValue *shape, TensorDType dtype, const char 
     }
     if (shape->count > TENSOR_MAX_DIMS) {
         diag_error(err, name, "array has %d dimensions; at most %d are supported", shape->count,
-                  TENSOR_MAX_DIMS);
+                   TENSOR_MAX_DIMS);
         return false;
     }
     /* Every stride (a product of later dims, counting 0 as 1) must fit as
@@ -381,7 +384,7 @@ static bool npy_check_shape(const PyValue *shape, TensorDType dtype, const char 
         if (__builtin_mul_overflow(span, d > 0 ? d : 1, &span)) {
             char text[512];
             diag_error(err, name, "shape %s is too large (its element count overflows 64 bits)",
-                      npy_shape_text(text, sizeof text, shape->count, shape->items));
+                       npy_shape_text(text, sizeof text, shape->count, shape->items));
             return false;
         }
         numel *= d;   /* <= span, cannot overflow */
@@ -391,7 +394,7 @@ static bool npy_check_shape(const PyValue *shape, TensorDType dtype, const char 
         (uint64_t)nbytes > SIZE_MAX) {
         char text[512];
         diag_error(err, name, "shape %s is too large (its byte count overflows)",
-                  npy_shape_text(text, sizeof text, shape->count, shape->items));
+                   npy_shape_text(text, sizeof text, shape->count, shape->items));
         return false;
     }
     h->ndim = shape->count;
@@ -444,11 +447,14 @@ static bool npy_decode_header(const char *text, size_t len, const char *name, FI
             have = &have_fortran, slot = &fortran;
         else if (key.kind == PY_STR && !key.str_too_long && strcmp(key.str, "shape") == 0)
             have = &have_shape, slot = &shape;
-        else {
+        else if (key.kind == PY_STR && !key.str_too_long) {
+            diag_error(err, name, "bad header: unexpected key '%s' (a .npy header has 'descr', "
+                                  "'fortran_order' and 'shape')", key.str);
+            return false;
+        } else {
             hp.p = key_at;
             hp_skip_space(&hp);
-            return hp_fail(&hp, "unexpected key (a .npy header has 'descr', 'fortran_order' and "
-                                "'shape')");
+            return hp_fail(&hp, "expected a key ('descr', 'fortran_order' or 'shape')");
         }
         if (*have) {
             diag_error(err, name, "bad header: key '%s' appears twice", key.str);
@@ -462,7 +468,7 @@ static bool npy_decode_header(const char *text, size_t len, const char *name, FI
         return hp_fail(&hp, "unexpected text after the header dict");
     if (!have_descr || !have_fortran || !have_shape) {
         diag_error(err, name, "bad header: missing key '%s'",
-                  !have_descr ? "descr" : !have_fortran ? "fortran_order" : "shape");
+                   !have_descr ? "descr" : !have_fortran ? "fortran_order" : "shape");
         return false;
     }
 
@@ -518,7 +524,7 @@ static bool npy_decode_preamble(const unsigned char *b, size_t avail, size_t tot
     unsigned major = b[6], minor = b[7];
     if (major < 1 || major > 3 || minor != 0) {
         diag_error(err, name, "unsupported .npy format version %u.%u (1.0, 2.0 and 3.0 are)",
-                  major, minor);
+                   major, minor);
         return false;
     }
     pre->header_start = major == 1 ? 10 : 12;
@@ -543,9 +549,9 @@ static bool npy_check_data_len(const NpyHeader *h, size_t data_len, const char *
         return true;
     char text[512];
     diag_error(err, name, "data is %s than the header says: shape %s of %s needs %zu bytes, "
-              "the file has %zu", data_len < h->nbytes ? "shorter" : "longer",
-              npy_shape_text(text, sizeof text, h->ndim, h->sizes), dtype_name(h->dtype),
-              h->nbytes, data_len);
+               "but %zu follow the header", data_len < h->nbytes ? "shorter" : "longer",
+               npy_shape_text(text, sizeof text, h->ndim, h->sizes), dtype_name(h->dtype),
+               h->nbytes, data_len);
     return false;
 }
 

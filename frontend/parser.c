@@ -303,18 +303,21 @@ static void parse_tensor_details(Parser *p, IrTensorType *tt)
     }
 }
 
-/* '(' type {',' type} ')' into t->elems; `exact` > 0 demands that count. */
-static void parse_type_args(Parser *p, IrType *t, int depth, int exact, const char *what)
+/* '(' type {',' type} ')' (or with '[' ']') into t->elems; `exact` > 0
+ * demands that count. */
+static void parse_type_args(Parser *p, IrType *t, int depth, int exact, const char *what,
+                            char open_char)
 {
-    Token open = expect_punct(p, '(', what);
+    char close_char = open_char == '[' ? ']' : ')';
+    Token open = expect_punct(p, open_char, what);
     IrType *elems[64];
     int n = 0;
-    if (!is_punct(lex_peek(&p->lx), ')')) {
+    if (!is_punct(lex_peek(&p->lx), close_char)) {
         for (;;) {
             if (n == 64)
                 FAIL(p, open.start, "more than 64 types in %s", what);
             elems[n++] = parse_type_expr(p, depth + 1);
-            if (is_punct(lex_peek(&p->lx), ')'))
+            if (is_punct(lex_peek(&p->lx), close_char))
                 break;
             expect_punct(p, ',', "between types");
         }
@@ -340,7 +343,7 @@ static IrType *parse_base_type(Parser *p, int depth)
     if (is_punct(&t, '(')) {
         lex_seek(&p->lx, t.start);      /* parse_type_args wants the '(' */
         IrType *tuple = ir_type_simple(g, TY_TUPLE);
-        parse_type_args(p, tuple, depth, 0, "a tuple type");
+        parse_type_args(p, tuple, depth, 0, "a tuple type", '(');
         return tuple;
     }
     if (t.kind != TK_IDENT) {
@@ -369,9 +372,13 @@ static IrType *parse_base_type(Parser *p, int depth)
         IrTypeKind kind = is_ident(&t, "Dict") ? TY_DICT : is_ident(&t, "Union") ? TY_UNION : TY_FUTURE;
         IrType *c = ir_type_simple(g, kind);
         int exact = kind == TY_DICT ? 2 : kind == TY_FUTURE ? 1 : 0;
+        /* torch 1.13 prints Future[T]; others print Future(T), Dict(K, V). */
+        bool square = is_punct(lex_peek(&p->lx), '[') && adjacent(p, &t);
+        if (square)
+            c->name = "[";
         char what[32];
-        snprintf(what, sizeof what, "%.*s(...)", (int)t.len, t.text);
-        parse_type_args(p, c, depth, exact, what);
+        snprintf(what, sizeof what, "%.*s%s", (int)t.len, t.text, square ? "[...]" : "(...)");
+        parse_type_args(p, c, depth, exact, what, square ? '[' : '(');
         return c;
     }
     IrType *other = ir_type_simple(g, memchr(t.text, '.', t.len) ? TY_CLASS : TY_OTHER);
@@ -609,12 +616,19 @@ static void parse_blocks(Parser *p, IrNode *n, int node_col)
 /* torch prints float constants of 1e10 and more that are whole numbers
  * without a '.' ("10000000000"), which reads as an int; the output's type
  * says it is a float. Printing the float gives the same text back. */
-static void match_constant_to_type(IrNode *n, const IrType *type)
+static void match_constant_to_type(Parser *p, IrNode *n, const IrType *type)
 {
     IrAttr *a = ir_attr_find(n, "value");
     if (a && a->kind == ATTR_INT && type && type->kind == TY_FLOAT) {
         a->kind = ATTR_FLOAT;
         a->u.f = (double)a->u.i;
+    }
+    /* Tensor constants printed with their data ({2.5}, small reprs) get it
+     * decoded, using the output's refined type for dtype and shape. */
+    if (a && a->kind == ATTR_TENSOR && a->u.t.text && !a->u.t.tensor) {
+        a->u.t.tensor = ir_tensor_from_text(a->u.t.text, type);
+        if (a->u.t.tensor)
+            ir_graph_own_tensor(p->g, a->u.t.tensor);
     }
 }
 
@@ -708,7 +722,7 @@ static void parse_stmt(Parser *p, IrBlock *b)
     int noutputs = (int)(p->nouts - outs_base);
     check_control_arity(p, n, &ns, noutputs);
     if (n->op == OP_PRIM_CONSTANT && noutputs == 1)
-        match_constant_to_type(n, p->outs[outs_base].type);
+        match_constant_to_type(p, n, p->outs[outs_base].type);
     for (size_t i = outs_base; i < p->nouts; i++) {
         OutSpec o = p->outs[i];     /* copied: define may not move the array, but be safe */
         define(p, n, &o);

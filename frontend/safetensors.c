@@ -171,7 +171,7 @@ static bool st_parse_metadata(Safetensors *st, const cJSON *meta, const char *na
     for (const cJSON *item = meta->child; item; item = item->next) {
         if (!cJSON_IsString(item)) {
             diag_error(err, name, "\"__metadata__\" must map strings to strings; \"%s\" is not a string",
-                     item->string);
+                       item->string);
             return false;
         }
         int i = st->meta_count++;
@@ -214,7 +214,7 @@ static bool st_parse_entry(StEntry *e, const cJSON *item, uint64_t data_len, con
     int ndim = cJSON_GetArraySize(shape);
     if (ndim > TENSOR_MAX_DIMS) {
         diag_error(err, name, "tensor '%s' has %d dimensions; at most %d are supported", tensor,
-                 ndim, TENSOR_MAX_DIMS);
+                   ndim, TENSOR_MAX_DIMS);
         return false;
     }
     e->ndim = 0;
@@ -224,12 +224,12 @@ static bool st_parse_entry(StEntry *e, const cJSON *item, uint64_t data_len, con
         uint64_t d;
         if (!st_json_count(dim, &d)) {
             diag_error(err, name, "tensor '%s': shape must be a list of non-negative integers",
-                     tensor);
+                       tensor);
             return false;
         }
         if (__builtin_mul_overflow(span, d ? d : 1, &span) || span > INT64_MAX) {
             diag_error(err, name, "tensor '%s': shape is too large (its element count overflows)",
-                     tensor);
+                       tensor);
             return false;
         }
         numel *= d;
@@ -250,13 +250,13 @@ static bool st_parse_entry(StEntry *e, const cJSON *item, uint64_t data_len, con
     if (e->end > data_len) {
         diag_error(err, name, "tensor '%s': data_offsets [%" PRIu64 ", %" PRIu64 "] run past the "
                             "end of the data section (%" PRIu64 " bytes)",
-                 tensor, e->begin, e->end, data_len);
+                   tensor, e->begin, e->end, data_len);
         return false;
     }
     if (e->end - e->begin != nbytes) {
         diag_error(err, name, "tensor '%s': data_offsets [%" PRIu64 ", %" PRIu64 "] hold %" PRIu64
                             " bytes, but its shape and dtype %s need %" PRIu64,
-                 tensor, e->begin, e->end, e->end - e->begin, dtype->valuestring, nbytes);
+                   tensor, e->begin, e->end, e->end - e->begin, dtype->valuestring, nbytes);
         return false;
     }
     return true;
@@ -288,7 +288,7 @@ static bool st_check_overlaps(const Safetensors *st, const char *name, FILE *err
         if (order[i]->begin < order[i - 1]->end) {
             diag_error(err, name, "tensors '%s' [%" PRIu64 ", %" PRIu64 ") and '%s' [%" PRIu64
                                 ", %" PRIu64 ") overlap", order[i - 1]->name, order[i - 1]->begin,
-                     order[i - 1]->end, order[i]->name, order[i]->begin, order[i]->end);
+                       order[i - 1]->end, order[i]->name, order[i]->begin, order[i]->end);
             ok = false;
         }
     }
@@ -316,7 +316,7 @@ static Safetensors *st_parse_header(const char *header, size_t header_len, uint6
     for (const char *p = parse_end; ok && p < header + header_len; p++) {
         if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
             diag_error(err, name, "unexpected bytes after the JSON header (at header byte %td)",
-                     p - header);
+                       p - header);
             ok = false;
         }
     }
@@ -402,7 +402,7 @@ static bool st_load_tensors(Safetensors *st, const StSource *src, const char *na
         } else if (fseeko(src->fp, (off_t)(src->data_start + e->begin), SEEK_SET) != 0 ||
                    fread(dst, 1, nbytes, src->fp) != nbytes) {
             diag_error(err, name, "cannot read tensor '%s': %s", e->name,
-                     ferror(src->fp) ? strerror(errno) : "the file shrank");
+                       ferror(src->fp) ? strerror(errno) : "the file shrank");
             return false;
         }
         /* Loading a C bool that is not 0 or 1 is undefined: normalize. */
@@ -480,7 +480,7 @@ Safetensors *safetensors_open(const char *path, FILE *err)
             diag_error(err, path, "out of memory reading a %" PRIu64 "-byte header", header_len);
         else if (fread(header, 1, (size_t)header_len, fp) != header_len)
             diag_error(err, path, "cannot read the header: %s",
-                     ferror(fp) ? strerror(errno) : "the file shrank");
+                       ferror(fp) ? strerror(errno) : "the file shrank");
         else
             st = st_parse_header(header, (size_t)header_len,
                                  (uint64_t)info.st_size - 8 - header_len, path, err);

@@ -37,7 +37,7 @@ void strmap_release(StrMap *m)
     strmap_init(m);
 }
 
-static size_t strmap_find(const StrMap *m, const char *key, size_t len, uint64_t h)
+static size_t strmap_find(const StrMap *m, const char *key, size_t len, uint32_t h)
 {
     size_t mask = m->cap - 1;
     for (size_t i = h & mask;; i = (i + 1) & mask) {
@@ -53,7 +53,7 @@ void *strmap_get(const StrMap *m, const char *key, size_t len)
 {
     if (!m->count)
         return NULL;
-    size_t i = strmap_find(m, key, len, strmap_hash(key, len));
+    size_t i = strmap_find(m, key, len, (uint32_t)strmap_hash(key, len));
     return m->slots[i].key ? m->slots[i].value : NULL;
 }
 
@@ -61,7 +61,7 @@ const char *strmap_get_key(const StrMap *m, const char *key, size_t len)
 {
     if (!m->count)
         return NULL;
-    size_t i = strmap_find(m, key, len, strmap_hash(key, len));
+    size_t i = strmap_find(m, key, len, (uint32_t)strmap_hash(key, len));
     return m->slots[i].key;
 }
 
@@ -83,15 +83,22 @@ static void strmap_grow(StrMap *m)
     free(old);
 }
 
+static void check_key_length(size_t len)
+{
+    if (len > STRMAP_MAX_KEY)
+        diag_die("hash map key of %zu bytes is too long", len);
+}
+
 void strmap_put(StrMap *m, const char *key, size_t len, void *value)
 {
+    check_key_length(len);
     if ((m->count + 1) * 2 > m->cap)
         strmap_grow(m);
-    uint64_t h = strmap_hash(key, len);
+    uint32_t h = (uint32_t)strmap_hash(key, len);
     size_t i = strmap_find(m, key, len, h);
     if (!m->slots[i].key) {
         m->slots[i].key = key;
-        m->slots[i].len = len;
+        m->slots[i].len = (uint32_t)len;
         m->slots[i].hash = h;
         m->count++;
     }
@@ -100,14 +107,15 @@ void strmap_put(StrMap *m, const char *key, size_t len, void *value)
 
 void *strmap_put_if_absent(StrMap *m, const char *key, size_t len, void *value)
 {
+    check_key_length(len);
     if ((m->count + 1) * 2 > m->cap)
         strmap_grow(m);
-    uint64_t h = strmap_hash(key, len);
+    uint32_t h = (uint32_t)strmap_hash(key, len);
     size_t i = strmap_find(m, key, len, h);
     if (m->slots[i].key)
         return m->slots[i].value;
     m->slots[i].key = key;
-    m->slots[i].len = len;
+    m->slots[i].len = (uint32_t)len;
     m->slots[i].hash = h;
     m->slots[i].value = value;
     m->count++;
@@ -116,10 +124,10 @@ void *strmap_put_if_absent(StrMap *m, const char *key, size_t len, void *value)
 
 int strmap_remove(StrMap *m, const char *key, size_t len)
 {
-    if (!m->count)
+    if (!m->count || len > STRMAP_MAX_KEY)
         return 0;
     size_t mask = m->cap - 1;
-    size_t i = strmap_find(m, key, len, strmap_hash(key, len));
+    size_t i = strmap_find(m, key, len, (uint32_t)strmap_hash(key, len));
     if (!m->slots[i].key)
         return 0;
     /* Shift later members of the cluster back when their home slot is not

@@ -12,11 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* 24 bytes: large maps (a million names) are bound by cache misses, so
+ * slots stay small; the low 32 bits of the hash pick the slot, all 32 are
+ * compared before the key is. */
 typedef struct StrMapSlot {
     const char *key;        /* NULL: empty slot */
-    size_t len;
-    uint64_t hash;
     void *value;
+    uint32_t hash;
+    uint32_t len;
 } StrMapSlot;
 
 typedef struct StrMap {
@@ -26,6 +29,8 @@ typedef struct StrMap {
 } StrMap;
 
 uint64_t strmap_hash(const char *key, size_t len);
+/* Keys are at most STRMAP_MAX_KEY bytes (longer ones are a caller bug). */
+#define STRMAP_MAX_KEY 0xffffffffu
 void strmap_init(StrMap *m);
 void strmap_release(StrMap *m);
 /* The value stored under key, or NULL. */

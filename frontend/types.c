@@ -8,7 +8,8 @@
  * Printing follows torch/csrc/jit's operator<<(Type): refined tensor types
  * as Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu), lists as
  * T[], optionals as T?, tuples as (A, B), and Dict(K, V), Union(...),
- * Future(T) with their TorchScript names.
+ * Future(T) with their TorchScript names (torch 1.13 prints Future[T]; a
+ * parsed type keeps the spelling it came with, in IrType.name).
  */
 #include <string.h>
 
@@ -206,12 +207,15 @@ void ir_type_format(TextBuf *sb, const IrType *t)
         return;
     case TY_DICT:
     case TY_UNION:
-    case TY_FUTURE:
+    case TY_FUTURE: {
+        /* name "[" records the Future[T] spelling of torch 1.13. */
+        bool square = t->name && t->name[0] == '[';
         textbuf_puts(sb, ir_type_kind_name(t->kind));
-        textbuf_putc(sb, '(');
+        textbuf_putc(sb, square ? '[' : '(');
         format_elems(sb, t);
-        textbuf_putc(sb, ')');
+        textbuf_putc(sb, square ? ']' : ')');
         return;
+    }
     case TY_CLASS:
     case TY_OTHER:
     case TY_NUMBER:

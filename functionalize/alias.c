@@ -329,7 +329,7 @@ static void classify_node(Walk *w, IrNode *n)
             }
         } else if (info->mutates >= 0 && v->nuses == 0) {
             /* The result of an in-place op whose uses were forwarded to
-             * the tensor it names (tssa_forward_inplace_results). */
+             * the tensor it names (forward_aliases.c). */
             continue;
         } else if (from_tensor && i == 0 &&
                    (info->alias == ALIAS_SELF || n->op == OP_ATEN_ALIAS || n->op == OP_ATEN_DETACH)) {
@@ -487,7 +487,9 @@ static bool container_transparent(const Walk *w, const IrValue *list, int depth)
                 return false;
             break;
         default:
-            if (op_info(u->op)->alias != ALIAS_NONE)
+            /* A view or alias of the container itself (not of another
+             * input, as index_put_'s self) keeps it. */
+            if (op_info(u->op)->alias != ALIAS_NONE && list->uses[i].index == 0)
                 return false;
             break;
         }
@@ -681,6 +683,8 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, const TssaMutat
 {
     TssaRoot *root = &a->roots[m->root];
     const char *rname = root->value->name;
+    if ((m->node->op == OP_ATEN_COPY_ || m->node->op == OP_ATEN_FILL_) && m->node->ninputs < 2)
+        return fmt_reason(a, "%s has no source operand%s%s", m->node->kind, "", "");
     if (!has_functional_form(m->node->op))
         return fmt_reason(a, "%s has no out-of-place form%s%s", m->node->kind, "", "");
     switch (root->kind) {
@@ -708,9 +712,12 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, const TssaMutat
         if (!tssa_alias_dominates(a, sv, m->node))
             continue;
         int64_t threshold = tssa_alias_after_threshold(a, sv, m->node);
-        if (a->values[sv->id].tree_last_use > threshold)
-            return fmt_reason(a, "%%%s may alias %%%s (%s), which is read after this write", rname,
+        if (a->values[sv->id].tree_last_use > threshold) {
+            char first[512];
+            snprintf(first, sizeof first, "%%%s (%s)", rname, root_kind_words(root->kind));
+            return fmt_reason(a, "%s may alias %%%s (%s), which is read after this write", first,
                               sv->name, root_kind_words(a->roots[s].kind));
+        }
     }
     /* Views read after the write are re-read from the new root: each needs
      * an immut:: form too. */
@@ -757,8 +764,20 @@ static void record_mutations(TssaAlias *a, IrBlock *b)
         m->root = r;
         m->pos = a->pos[n->id];
         m->imperative = false;
+        m->src_matches_target = false;
+        m->reason = NULL;
         a->roots[r].nmutations++;
     }
+}
+
+/* The innermost node around n holding blocks that is not an If or Loop
+ * (block propagation only knows how values leave those), or NULL. */
+static const IrNode *unknown_block_holder(const IrNode *n)
+{
+    for (const IrBlock *b = n->owner; b && b->owner; b = b->owner->owner)
+        if (b->owner->op != OP_PRIM_IF && b->owner->op != OP_PRIM_LOOP)
+            return b->owner;
+    return NULL;
 }
 
 static void decide_safety(TssaAlias *a, bool attributes_reassigned)
@@ -769,13 +788,18 @@ static void decide_safety(TssaAlias *a, bool attributes_reassigned)
     for (int i = 0; i < a->nmutations; i++) {
         TssaMutation *m = &a->mutations[i];
         const char *why = NULL;
+        const IrNode *holder = unknown_block_holder(m->node);
         if (m->node->op == OP_UNKNOWN)
             why = fmt_reason(a, "%s is not a known op%s%s", m->node->kind, "", "");
+        else if (holder)
+            why = fmt_reason(a, "the write is inside a block of %s, which only prim::If and "
+                                "prim::Loop may hold here%s%s", holder->kind, "", "");
         else if (attributes_reassigned && a->roots[m->root].kind == TSSA_ROOT_ATTRIBUTE)
             why = fmt_reason(a, "module attributes are reassigned by prim::SetAttr%s%s%s", "", "", "");
         else
             why = unsafe_reason(a, &c, m);
         int cls = tssa_alias_class(a, m->root);
+        m->reason = why;
         if (why && !class_reason[cls])
             class_reason[cls] = why;
     }
@@ -786,8 +810,13 @@ static void decide_safety(TssaAlias *a, bool attributes_reassigned)
             a->roots[r].reason = why;
         }
     }
-    for (int i = 0; i < a->nmutations; i++)
-        a->mutations[i].imperative = a->roots[a->mutations[i].root].imperative;
+    for (int i = 0; i < a->nmutations; i++) {
+        TssaMutation *m = &a->mutations[i];
+        m->imperative = a->roots[m->root].imperative;
+        if (m->imperative && !m->reason)
+            m->reason = fmt_reason(a, "shares storage (may-alias) with a write kept imperative: %s%s%s",
+                                   a->roots[m->root].reason, "", "");
+    }
     free(class_reason);
     free_classes(&c);
 }
@@ -821,7 +850,8 @@ TssaAlias *tssa_alias_analyze(IrGraph *g, const TssaOptions *opt)
     w.input_class = -1;
     w.views_list = xcalloc(a->nvalues, sizeof *w.views_list);
     classify_block(&w, g->top);
-    qsort(w.mut_pos, w.nmut, sizeof *w.mut_pos, cmp_pos);
+    if (w.nmut > 1)
+        qsort(w.mut_pos, w.nmut, sizeof *w.mut_pos, cmp_pos);
     find_escapes(&w, g->top);
     if (w.list_inputs && !opt->inputs_disjoint && w.input_class >= 0 && w.container_class >= 0)
         join(a, w.input_class, w.container_class);
@@ -928,8 +958,10 @@ void tssa_alias_print(FILE *out, const TssaAlias *a)
             a->nmutations, a->nclasses_shared);
     for (int r = 0; r < a->nroots; r++) {
         const TssaRoot *root = &a->roots[r];
-        fprintf(out, "# root %%%s: %s (%s)", root->value->name, root_kind_words(root->kind),
-                root->detail ? root->detail : "");
+        const char *kind = root_kind_words(root->kind);
+        fprintf(out, "# root %%%s: %s", root->value->name, kind);
+        if (root->detail && strcmp(root->detail, kind) != 0)
+            fprintf(out, " (%s)", root->detail);
         if (root->escapes)
             fputs(", stored in a container", out);
         if (root->nmutations)
@@ -970,7 +1002,7 @@ void tssa_alias_print(FILE *out, const TssaAlias *a)
             fprintf(out, " (line %d)", m->node->line);
         fprintf(out, " to %%%s, root %%%s: ", m->target->name, root->value->name);
         if (m->imperative)
-            fprintf(out, "kept imperative: %s\n", root->reason);
+            fprintf(out, "kept imperative: %s\n", m->reason);
         else
             fputs("functionalized\n", out);
     }

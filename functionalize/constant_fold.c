@@ -9,7 +9,8 @@
  * the bookkeeping branch of batch norm (num_batches_tracked += 1), so the
  * inference graph holds no write to module state at all.
  *
- * Scalars: int comparisons and arithmetic, bool not/and/or, aten::Bool and
+ * Scalars: int comparisons and arithmetic (and x + 0, x * 1, x * 0 with one
+ * unknown int), bool not/and/or, aten::Bool and
  * aten::Int of constants, aten::dim of a tensor whose type gives its rank;
  * `x is None` where x is the None constant or has a type that cannot be
  * None. Tuples: TupleUnpack and TupleIndex of a TupleConstruct read its
@@ -150,9 +151,45 @@ static bool out_kind(const IrNode *n, IrTypeKind kind)
     return n->noutputs == 1 && n->outputs[0]->type && n->outputs[0]->type->kind == kind;
 }
 
+/* x + 0, 0 + x, x - 0, x * 1, 1 * x, x // 1 are x; x * 0 is 0 (ints). */
+static bool fold_int_identity(Fold *f, IrNode *n)
+{
+    int64_t c;
+    IrValue *x = n->inputs[0], *y = n->inputs[1];
+    if (x->type->kind != TY_INT || y->type->kind != TY_INT)
+        return false;
+    bool left = tssa_const_int(x, &c);
+    if (!left && !tssa_const_int(y, &c))
+        return false;
+    IrValue *other = left ? y : x;
+    switch (n->op) {
+    case OP_ATEN_ADD:
+        if (c != 0)
+            return false;
+        break;
+    case OP_ATEN_SUB:
+    case OP_ATEN_FLOORDIV:
+        if (left || c != (n->op == OP_ATEN_SUB ? 0 : 1))
+            return false;
+        break;
+    case OP_ATEN_MUL:
+        if (c == 0) {
+            replace_output(f, n, emit_const_int(f->g, n, 0, TY_INT));
+            return true;
+        }
+        if (c != 1)
+            return false;
+        break;
+    default:
+        return false;
+    }
+    replace_output(f, n, other);
+    return true;
+}
+
 static bool fold_scalar(Fold *f, IrNode *n)
 {
-    int64_t a, b, r;
+    int64_t a, b, r = 0;
     bool x, y;
     switch (n->op) {
     case OP_ATEN_NOT:
@@ -200,8 +237,10 @@ static bool fold_scalar(Fold *f, IrNode *n)
         return true;
     }
     case OP_ATEN_ADD: case OP_ATEN_SUB: case OP_ATEN_MUL: case OP_ATEN_FLOORDIV:
-        if (!both_ints(n, &a, &b) || !out_kind(n, TY_INT))
+        if (!out_kind(n, TY_INT) || n->ninputs != 2)
             return false;
+        if (!both_ints(n, &a, &b))
+            return fold_int_identity(f, n);
         if (n->op == OP_ATEN_ADD ? __builtin_add_overflow(a, b, &r)
             : n->op == OP_ATEN_SUB ? __builtin_sub_overflow(a, b, &r)
             : n->op == OP_ATEN_MUL ? __builtin_mul_overflow(a, b, &r)

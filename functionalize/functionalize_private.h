@@ -114,6 +114,7 @@ typedef struct TssaMutation {
     int root;
     int64_t pos;            /* program position of the original op */
     bool imperative;
+    const char *reason;     /* why it stays imperative (arena string) */
     /* The source written is known to have the target's shape and dtype
      * (the out-of-place twin of an in-place op that keeps them). */
     bool src_matches_target;

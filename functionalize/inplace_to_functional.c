@@ -1,14 +1,7 @@
 /* inplace_to_functional.c — in-place ops become out-of-place ops plus a copy.
  *
- * Two steps, run at different times:
- *
- * tssa_forward_inplace_results (before alias analysis): an in-place op
- * returns its mutated input itself, so every use of its result can use that
- * input directly. Afterwards a tensor has one name however it was written,
- * and no later pass needs to know that `%5 = aten::add_(%a, ...)` is `%a`.
- *
- * tssa_inplace_to_functional (after alias analysis): each in-place write the
- * analysis found safe becomes
+ * Precondition: alias analysis ran (after forward_aliases.c gave every
+ * tensor one name). Each in-place write the analysis found safe becomes
  *     %t = aten::op(%x, args...)        the out-of-place twin
  *     aten::copy_(%x, %t)               the one form of write left
  * (fill_(x, v) and zero_(x) need no twin: copy_(x, v), copy_(x, 0)). The
@@ -20,36 +13,6 @@
 #include "functionalize/functionalize_private.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
-
-typedef struct Forward {
-    size_t count;
-} Forward;
-
-static void forward_node(IrNode *n, void *ctx)
-{
-    Forward *f = ctx;
-    const OpInfo *info = op_info(n->op);
-    if (info->mutates < 0 || info->alias != ALIAS_SELF || info->mutates >= n->ninputs)
-        return;
-    for (int i = 0; i < n->noutputs; i++) {
-        IrValue *out = n->outputs[i];
-        IrValue *self = n->inputs[info->mutates];
-        /* A refined result type ("Float(2, 3)") names the same tensor as
-         * a plain one; users do not depend on the spelling. */
-        if (out->nuses) {
-            ir_replace_all_uses(out, self);
-            f->count++;
-        }
-        break;
-    }
-}
-
-size_t tssa_forward_inplace_results(IrGraph *g)
-{
-    Forward f = {0};
-    ir_walk(g->top, forward_node, &f);
-    return f.count;
-}
 
 /* Elementwise ops whose result, with only Python numbers besides self, has
  * self's dtype and shape whenever the in-place form is allowed at all.
@@ -106,7 +69,7 @@ size_t tssa_inplace_to_functional(IrGraph *g, TssaAlias *a)
         TssaMutation *m = &a->mutations[i];
         IrNode *n = m->node;
         if (m->imperative) {
-            tssa_note_imperative(n, a->roots[m->root].reason);
+            tssa_note_imperative(n, m->reason);
             continue;
         }
         IrValue *self = m->target;

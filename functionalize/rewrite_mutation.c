@@ -16,9 +16,10 @@
  * definition dominates it) and read after it is re-read from the new root
  * along its own chain, w' = access(...access(R)), with tssa::update(w', w).
  * With fewer copies on, a view whose region provably does not overlap v's
- * keeps its old value (view_regions.c), and a whole-root write whose source
- * already has the root's shape and dtype (x.add_(1) -> add(x, 1)) needs no
- * immut::assign.
+ * keeps its old value (view_regions.c); and when the source already has v's
+ * shape and dtype (x.add_(1) -> add(x, 1)), a whole-root write needs no
+ * immut::assign and v's own new value is the source, not a re-read.
+ * Identity steps (unchecked_cast) above the written view need no assign.
  *
  * All new nodes name the *original* values (R, the chains' arguments); the
  * rename pass later makes each use read the version current at its place,
@@ -102,10 +103,20 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
     else if (k == 0)
         cur = tssa_step_assign(g, &(TssaStep){TSSA_STEP_IDENTITY, NULL, 0}, r, src, node, r->type,
                                tssa_base_name(r, buf, sizeof buf));
+    bool src_fits = fewer_copies && m->src_matches_target;
     for (int i = k; i >= 1; i--) {
+        const TssaStep *step = &tssa_alias_info(a, chain[i])->step;
+        /* An identity step needs no assign once the value already has the
+         * parent's shape and dtype: above the written view, or when the
+         * source is known to fit it. */
+        if (step->kind == TSSA_STEP_IDENTITY && (i < k || src_fits)) {
+            if (i == k)
+                (*merged)++;
+            continue;
+        }
         IrValue *parent = chain[i - 1];
-        cur = tssa_step_assign(g, &tssa_alias_info(a, chain[i])->step, access[i - 1], cur, node,
-                               parent->type, i == 1 ? tssa_base_name(r, buf, sizeof buf) : NULL);
+        cur = tssa_step_assign(g, step, access[i - 1], cur, node, parent->type,
+                               i == 1 ? tssa_base_name(r, buf, sizeof buf) : NULL);
     }
     emit_update(g, node, cur, r);
 
@@ -117,6 +128,12 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
         if (a->values[w->id].last_use <= tssa_alias_after_threshold(a, w, node))
             continue;
         if (fewer_copies && tssa_regions_disjoint(a, w, v)) {
+            (*skipped)++;
+            continue;
+        }
+        /* The written view's new value is the source itself when it fits. */
+        if (w == v && src_fits) {
+            emit_update(g, node, src, w);
             (*skipped)++;
             continue;
         }
@@ -163,8 +180,13 @@ size_t tssa_rewrite_mutation(IrGraph *g, TssaAlias *a, bool fewer_copies, TssaRe
 {
     size_t count = 0, skip = 0, merged = 0;
     for (int r = 0; r < a->nroots; r++)
-        for (int i = 0; i < a->roots[r].ntree; i++)
-            a->roots[r].tree[i]->aux = NULL;
+        for (int i = 0; i < a->roots[r].ntree; i++) {
+            IrValue *v = a->roots[r].tree[i];
+            v->aux = NULL;
+            const TssaValueInfo *info = tssa_alias_info(a, v);
+            if (info->step.node)
+                info->step.node->aux = NULL;    /* view_steps.c's chunk sizes */
+        }
     for (int i = 0; i < a->nmutations; i++) {
         TssaMutation *m = &a->mutations[i];
         if (m->imperative || !m->node)

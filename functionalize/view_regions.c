@@ -12,8 +12,9 @@
  *    re-read of a view whose box is disjoint from the written one: its old
  *    value is still exact. Slice bounds past the end only shrink the real
  *    sets, so the test stays sound without knowing the root's shape.
- *    Anything else (negative indices, permutes, reshapes, unknown values)
- *    answers "may overlap".
+ *    Where two chains part into different pieces of one chunk, split or
+ *    unbind, they are disjoint whatever the sizes. Anything else (negative
+ *    indices, permutes, reshapes, unknown values) answers "may overlap".
  *
  * 2. Assigns merged into their source. A write of a whole root becomes
  *    immut::assign(x, t), because in general t's dtype or shape may differ
@@ -174,8 +175,47 @@ static bool dims_disjoint(const Box *a, const Box *b, int r)
     return s1 == s2 && floor_mod(lo1 - lo2, s1) != 0;
 }
 
+/* Values from the root down to v (path[0] is the root); the count, or -1. */
+static int path_of(const TssaAlias *al, const IrValue *v, const IrValue **path, int cap)
+{
+    int n = 0;
+    for (const IrValue *at = v; at; n++) {
+        if (n == cap)
+            return -1;
+        path[n] = at;
+        const TssaValueInfo *info = tssa_alias_info(al, at);
+        at = info ? info->parent : NULL;
+    }
+    for (int i = 0, j = n - 1; i < j; i++, j--) {
+        const IrValue *t = path[i];
+        path[i] = path[j];
+        path[j] = t;
+    }
+    return n;
+}
+
+/* Where the two chains part, both are different pieces of one chunk, split
+ * or unbind: such pieces never share an element, whatever the sizes. */
+static bool different_pieces(const TssaAlias *al, const IrValue *a, const IrValue *b)
+{
+    const IrValue *pa[256], *pb[256];
+    int na = path_of(al, a, pa, 256), nb = path_of(al, b, pb, 256);
+    if (na < 0 || nb < 0)
+        return false;
+    int i = 0;
+    while (i < na && i < nb && pa[i] == pb[i])
+        i++;
+    if (i == 0 || i >= na || i >= nb)
+        return false;
+    const TssaStep *sa = &tssa_alias_info(al, pa[i])->step, *sb = &tssa_alias_info(al, pb[i])->step;
+    return sa->kind == TSSA_STEP_PIECE && sb->kind == TSSA_STEP_PIECE && sa->node == sb->node &&
+           sa->piece != sb->piece;
+}
+
 bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue *b)
 {
+    if (different_pieces(al, a, b))
+        return true;
     Box ba, bb;
     if (!box_of(al, a, &ba) || !box_of(al, b, &bb))
         return false;

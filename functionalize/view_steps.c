@@ -11,8 +11,8 @@
  * that selects the same region: unbind piece k is select(dim, k); a split
  * or chunk piece is slice(dim, start, end, 1), with start and end computed
  * from the piece size (constants where the sizes are constant, otherwise
- * int arithmetic on aten::size emitted next to the access; slice clamps the
- * last piece's end exactly as chunk and split shorten it).
+ * int arithmetic on aten::size, emitted once after the chunk node; slice
+ * clamps the last piece's end exactly as chunk and split shorten it).
  */
 #include "functionalize/functionalize_private.h"
 #include "tssa/ir.h"
@@ -122,6 +122,25 @@ static IrValue *emit_int_op(IrGraph *g, IrNode *pos, OpId op, IrValue *a, IrValu
     return tssa_emit_node(g, pos, op, in, 2, ir_type_simple(g, TY_INT), NULL);
 }
 
+/* The piece size of aten::chunk(x, chunks, dim), ceil(size(x, dim) / chunks),
+ * computed once, right after the chunk node (every version of x has x's
+ * shape, so one computation serves every access and assign of its pieces);
+ * remembered in the chunk node's aux, which rewrite_mutation clears. */
+static IrValue *chunk_size(IrGraph *g, IrNode *chunk)
+{
+    if (chunk->aux)
+        return chunk->aux;
+    IrNode *pos = chunk->next;
+    IrValue *size_in[2] = {chunk->inputs[0], piece_dim(g, chunk, pos)};
+    IrValue *size = tssa_emit_node(g, pos, OP_ATEN_SIZE, size_in, 2, ir_type_simple(g, TY_INT), NULL);
+    IrValue *chunks = chunk->inputs[1];
+    IrValue *up = emit_int_op(g, pos, OP_ATEN_ADD, size, chunks);
+    up = emit_int_op(g, pos, OP_ATEN_SUB, up, tssa_emit_int(g, pos, 1));
+    IrValue *piece_size = emit_int_op(g, pos, OP_ATEN_FLOORDIV, up, chunks);
+    chunk->aux = piece_size;
+    return piece_size;
+}
+
 /* The access op and its arguments (after the parent) selecting piece
  * s->piece of the list made by s->node. Returns the argument count. */
 static int piece_args(IrGraph *g, const TssaStep *s, IrValue *parent, IrNode *pos, OpId *op,
@@ -147,24 +166,14 @@ static int piece_args(IrGraph *g, const TssaStep *s, IrValue *parent, IrNode *po
         start = tssa_emit_int(g, pos, at);
         end = tssa_emit_int(g, pos, at + (k < count ? sizes[k] : 0));
     } else {
-        IrValue *piece_size;
-        if (n->op == OP_ATEN_SPLIT) {
-            piece_size = n->inputs[1];
-        } else {
-            /* chunk: ceil(size(dim) / chunks) */
-            IrValue *size_in[2] = {parent, dim};
-            IrValue *size = tssa_emit_node(g, pos, OP_ATEN_SIZE, size_in, 2, ir_type_simple(g, TY_INT), NULL);
-            IrValue *chunks = n->inputs[1];
-            IrValue *up = emit_int_op(g, pos, OP_ATEN_ADD, size, chunks);
-            up = emit_int_op(g, pos, OP_ATEN_SUB, up, tssa_emit_int(g, pos, 1));
-            piece_size = emit_int_op(g, pos, OP_ATEN_FLOORDIV, up, chunks);
-        }
+        IrValue *piece_size = n->op == OP_ATEN_SPLIT ? n->inputs[1] : chunk_size(g, s->node);
         int64_t constant;
         if (tssa_const_int(piece_size, &constant)) {
             start = tssa_emit_int(g, pos, constant * k);
             end = tssa_emit_int(g, pos, constant * (k + 1));
         } else {
-            start = emit_int_op(g, pos, OP_ATEN_MUL, piece_size, tssa_emit_int(g, pos, k));
+            start = k == 0 ? tssa_emit_int(g, pos, 0)
+                           : emit_int_op(g, pos, OP_ATEN_MUL, piece_size, tssa_emit_int(g, pos, k));
             end = emit_int_op(g, pos, OP_ATEN_ADD, start, piece_size);
         }
     }

@@ -11,7 +11,7 @@
  * After the steady phase every channel must hold what it held after the init
  * phase (the balance equations guarantee it; a difference is a bug, and
  * aborts). A simulation that cannot finish is a deadlock in a feedback loop;
- * one that needs more than MAX_PHASES phases is refused with the loop named.
+ * one that needs too many entries (below) is refused with the loop named.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,9 +22,9 @@
 #include "tssa/diag.h"
 #include "tssa/schedule.h"
 
-/* Phase lists longer than this, or than twice the actors (per phase), are
- * refused: a feedback loop that needs millions of turns per steady state
- * holds too few items. */
+/* Phase lists longer than this, or than 8 entries per actor (per phase), are
+ * refused: a feedback loop whose turns do not fold (simulate.c) and that
+ * needs millions of them per steady state holds too few items. */
 enum { MAX_PHASES = 1 << 22 };
 
 static void *xcalloc(size_t count, size_t size)
@@ -124,7 +124,7 @@ Schedule *sched_build(StreamNode *root, FILE *err)
     static const char *const phase_names[2] = {"init", "steady"};
     const int64_t *targets[2] = {s->init_firings, s->repetitions};
     PhaseList lists[2] = {{0}, {0}};
-    int max_phases = f->nactors > MAX_PHASES / 2 ? 2 * f->nactors : MAX_PHASES;
+    int max_phases = f->nactors > MAX_PHASES / 8 ? 8 * f->nactors : MAX_PHASES;
     bool ok = true;
     for (int phase = 0; phase < 2 && ok; phase++) {
         memcpy(remaining, targets[phase], nactors * sizeof(int64_t));

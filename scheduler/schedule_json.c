@@ -13,8 +13,9 @@
  *         "rank": null, "device": null,                  placement
  *         "stateful": false, "work": "aten::add"          filters only
  *     }, ...],
- *     "init":   [{"actor": 0, "firings": 2}, ...],       phases in order
- *     "steady": [...],
+ *     "init":   [{"actor": 0, "firings": 2}, ...],       phases in order;
+ *     "steady": [...],                 {"repeat": R, "span": L} runs the L
+ *                                      entries before it R more times
  *     "channels": [{
  *         "index": 0, "from": 0, "from_port": 0, "to": 1, "to_port": 0,
  *         "push": 1, "pop": 1, "peek": 1, "initial": 0, "feedback": false,
@@ -91,8 +92,13 @@ static cJSON *phases_json(const SchedPhase *phases, int n)
     cJSON *list = cJSON_CreateArray();
     for (int i = 0; i < n; i++) {
         cJSON *p = cJSON_CreateObject();
-        add_int(p, "actor", phases[i].actor);
-        add_int(p, "firings", phases[i].firings);
+        if (phases[i].actor == SCHED_REPEAT) {
+            add_int(p, "repeat", phases[i].firings);
+            add_int(p, "span", phases[i].span);
+        } else {
+            add_int(p, "actor", phases[i].actor);
+            add_int(p, "firings", phases[i].firings);
+        }
         cJSON_AddItemToArray(list, p);
     }
     return list;

@@ -12,6 +12,7 @@
  *   steady phase: 6 firings in 6 phases
  *     input x1
  *   ...
+ *     repeat the last 4 phases 9 more times      (a folded feedback loop)
  *   channels:
  *     #  from        to            push  pop  peek  initial  after init  buffer
  *
@@ -230,15 +231,21 @@ static const char *plural(int64_t n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
-static void print_phases(FILE *out, const Schedule *s, const char *name, const SchedPhase *phases, int n)
+static void print_phases(FILE *out, const Schedule *s, const char *name, const SchedPhase *phases, int n,
+                         const int64_t *firings_per_actor)
 {
     int64_t firings = 0;
-    for (int i = 0; i < n; i++)
-        firings += phases[i].firings;
+    for (int a = 0; a < s->flat->nactors; a++)
+        firings += firings_per_actor[a];
     fprintf(out, "%s phase: %" PRId64 " %s in %d %s\n", name, firings, plural(firings, "firing", "firings"), n,
             plural(n, "phase", "phases"));
     Text path = {0};
     for (int i = 0; i < n; i++) {
+        if (phases[i].actor == SCHED_REPEAT) {
+            fprintf(out, "  repeat the last %d %s %" PRId64 " more %s\n", phases[i].span,
+                    plural(phases[i].span, "phase", "phases"), phases[i].firings, plural(phases[i].firings, "time", "times"));
+            continue;
+        }
         path.n = 0;
         text_actor_path(&path, &s->flat->actors[phases[i].actor]);
         fprintf(out, "  %s x%" PRId64 "\n", path.p, phases[i].firings);
@@ -289,8 +296,8 @@ void sched_print_table(FILE *out, const Schedule *s)
         free(cells[i].p);
 
     fputc('\n', out);
-    print_phases(out, s, "init", s->init, s->ninit);
-    print_phases(out, s, "steady", s->steady, s->nsteady);
+    print_phases(out, s, "init", s->init, s->ninit, s->init_firings);
+    print_phases(out, s, "steady", s->steady, s->nsteady, s->repetitions);
 
     Text ccells[CHANNEL_COLUMNS] = {{0}};
     size_t cwidth[CHANNEL_COLUMNS] = {0};

@@ -12,10 +12,26 @@
  * the joiner, body, splitter and loop path take turns as far as the items on
  * the loop path allow, each turn waking the joiner again, which comes first.
  *
- * Cost: O((actors + phases) log actors). The caller bounds the phases.
+ * Turns of a feedback loop are folded (a looped schedule). A turn starts
+ * when the loop's joiner fires; when the joiner is handed out again, every
+ * entry since the start of one of its last few turns fired an actor of the
+ * loop, and every channel inside the loop holds what it held then, those
+ * entries can run again from here, unchanged, as long as each of the
+ * loop's actors has firings left for them and the channels into the loop
+ * hold enough items: R more runs are applied at once (remaining firings,
+ * the fills of the channels into and out of the loop) and recorded as one
+ * SCHED_REPEAT entry. Remembering several turn starts catches loops whose
+ * turns alternate between shapes. Channels inside the loop go through the same fills in every turn,
+ * so their largest fill does not change. Without folding, a loop with few
+ * enqueued items that turns once per item would cost entries (and time) in
+ * proportion to its firings.
+ *
+ * Cost: O((actors + entries) log actors), plus the size of a loop for each
+ * turn started. The caller bounds the entries.
  * Precondition: no channel can exceed INT64_MAX items (sched_build checks
  * initial + (init + reps) * push for every channel).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "scheduler/sched_internal.h"
@@ -59,27 +75,117 @@ static int heap_pop(Heap *h)
     return top;
 }
 
-/* How many of its remaining firings actor a can do now. */
-static int64_t ready_firings(const StreamFlat *f, const int64_t *fill, int a, int64_t remaining)
+/* Turns remembered per loop: a loop whose turns alternate between a few
+ * shapes repeats with a period of several turns. */
+enum { TURNS_REMEMBERED = 4 };
+
+/* The state of a loop when one of its turns started. */
+typedef struct Turn {
+    int start;              /* entry where the turn began, or -1 */
+    int64_t *fill;          /* per Loop.channels[i] */
+    int64_t *remaining;     /* per actor first..last */
+} Turn;
+
+/* A feedback loop: its actors first..last (the joiner is first), the
+ * channels that touch them, and its latest turns (a ring, newest at
+ * `newest`). */
+typedef struct Loop {
+    int first, last;
+    int *channels;          /* channels with an end among the loop's actors */
+    int nchannels;
+    Turn turns[TURNS_REMEMBERED];
+    int newest;
+} Loop;
+
+typedef struct Sim {
+    const StreamFlat *f;
+    int64_t *remaining, *fill, *max_fill;
+    bool *queued;
+    Heap heap;
+    PhaseList *out;
+    int merge_floor;        /* entries before this index are never merged into */
+    Loop *loops;
+    int nloops;
+    int *loop_of;           /* by actor: the loop whose joiner it is, or -1 */
+} Sim;
+
+static void *xmalloc(size_t size)
 {
-    const StreamActor *actor = &f->actors[a];
-    int64_t k = remaining;
-    for (int p = 0; p < actor->nin && k > 0; p++) {
-        const StreamChannel *c = &f->channels[actor->in[p]];
-        if (c->pop == 0)
-            continue;
-        int64_t items = fill[actor->in[p]];
-        int64_t can = items < c->peek ? 0 : (items - c->peek) / c->pop + 1;
-        if (can < k)
-            k = can;
-    }
-    return k;
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        diag_die("out of memory (schedule simulation)");
+    return p;
 }
 
-static void append_phase(PhaseList *out, int a, int64_t k)
+static bool inside(const Loop *l, int a)
 {
-    if (out->n > 0 && out->phases[out->n - 1].actor == a) {
-        out->phases[out->n - 1].firings += k;
+    return a >= l->first && a <= l->last;
+}
+
+static void setup_loops(Sim *s)
+{
+    const StreamFlat *f = s->f;
+    s->loop_of = xmalloc((size_t)f->nactors * sizeof *s->loop_of);
+    int count = 0;
+    for (int a = 0; a < f->nactors; a++) {
+        s->loop_of[a] = -1;
+        count += f->actors[a].kind == ACTOR_JOINER && f->actors[a].node->kind == STREAM_FEEDBACKLOOP;
+    }
+    s->loops = xmalloc((size_t)count * sizeof *s->loops);
+    s->nloops = 0;
+    for (int a = 0; a < f->nactors; a++) {
+        const StreamActor *actor = &f->actors[a];
+        if (actor->kind != ACTOR_JOINER || actor->node->kind != STREAM_FEEDBACKLOOP)
+            continue;
+        Loop *l = &s->loops[s->nloops];
+        l->first = f->first_actor[actor->node->id];
+        l->last = f->last_actor[actor->node->id];
+        if (l->first != a)
+            diag_die("scheduler: a feedback loop's actors do not start with its joiner");
+        /* Out-channels of the loop's actors, and in-channels from outside. */
+        int n = 0;
+        for (int b = l->first; b <= l->last; b++) {
+            n += f->actors[b].nout;
+            for (int p = 0; p < f->actors[b].nin; p++)
+                n += !inside(l, f->channels[f->actors[b].in[p]].src);
+        }
+        l->channels = xmalloc((size_t)n * sizeof *l->channels);
+        l->nchannels = 0;
+        for (int b = l->first; b <= l->last; b++) {
+            for (int p = 0; p < f->actors[b].nout; p++)
+                l->channels[l->nchannels++] = f->actors[b].out[p];
+            for (int p = 0; p < f->actors[b].nin; p++)
+                if (!inside(l, f->channels[f->actors[b].in[p]].src))
+                    l->channels[l->nchannels++] = f->actors[b].in[p];
+        }
+        for (int t = 0; t < TURNS_REMEMBERED; t++) {
+            l->turns[t].start = -1;
+            l->turns[t].fill = xmalloc((size_t)n * sizeof *l->turns[t].fill);
+            l->turns[t].remaining = xmalloc((size_t)(l->last - l->first + 1) * sizeof *l->turns[t].remaining);
+        }
+        l->newest = 0;
+        s->loop_of[a] = s->nloops++;
+    }
+}
+
+static void free_loops(Sim *s)
+{
+    for (int i = 0; i < s->nloops; i++) {
+        free(s->loops[i].channels);
+        for (int t = 0; t < TURNS_REMEMBERED; t++) {
+            free(s->loops[i].turns[t].fill);
+            free(s->loops[i].turns[t].remaining);
+        }
+    }
+    free(s->loops);
+    free(s->loop_of);
+}
+
+static void append_entry(Sim *s, SchedPhase e)
+{
+    PhaseList *out = s->out;
+    if (e.actor != SCHED_REPEAT && out->n > s->merge_floor && out->phases[out->n - 1].actor == e.actor) {
+        out->phases[out->n - 1].firings += e.firings;
         return;
     }
     if (out->n == out->cap) {
@@ -88,45 +194,165 @@ static void append_phase(PhaseList *out, int a, int64_t k)
         if (!out->phases)
             diag_die("out of memory (schedule phases)");
     }
-    out->phases[out->n++] = (SchedPhase){a, k};
+    out->phases[out->n++] = e;
+}
+
+static void start_turn(Sim *s, Loop *l)
+{
+    l->newest = (l->newest + 1) % TURNS_REMEMBERED;
+    Turn *t = &l->turns[l->newest];
+    t->start = s->out->n;
+    s->merge_floor = s->out->n;
+    for (int i = 0; i < l->nchannels; i++)
+        t->fill[i] = s->fill[l->channels[i]];
+    for (int a = l->first; a <= l->last; a++)
+        t->remaining[a - l->first] = s->remaining[a];
+}
+
+/* Folds the entries since turn t began if they can run again unchanged (see
+ * the file comment); true when it did. */
+static bool fold_since(Sim *s, Loop *l, const Turn *t)
+{
+    const StreamFlat *f = s->f;
+    PhaseList *out = s->out;
+    int span = out->n - t->start;
+    if (t->start < 0 || span <= 0)
+        return false;
+    /* Only the loop's own actors fired, and any repeat in the span repeats
+     * entries of the span (not a turn of an enclosing loop, folded after
+     * this turn began). */
+    for (int i = t->start; i < out->n; i++) {
+        const SchedPhase *e = &out->phases[i];
+        if (e->actor == SCHED_REPEAT ? i - e->span < t->start : !inside(l, e->actor))
+            return false;
+    }
+    int64_t turns = INT64_MAX;
+    for (int i = 0; i < l->nchannels; i++) {
+        int c = l->channels[i];
+        const StreamChannel *ch = &f->channels[c];
+        bool internal = inside(l, ch->src) && inside(l, ch->dst);
+        if (internal && s->fill[c] != t->fill[i])
+            return false;
+        if (!inside(l, ch->src) && s->fill[c] < t->fill[i]) {
+            /* A channel into the loop: the span consumed from it. */
+            int64_t consumed = t->fill[i] - s->fill[c];
+            int64_t spare = s->fill[c] - (ch->pop > 0 ? ch->peek - ch->pop : 0);
+            int64_t can = spare < 0 ? 0 : spare / consumed;
+            if (can < turns)
+                turns = can;
+        }
+    }
+    bool fired = false;
+    for (int a = l->first; a <= l->last; a++) {
+        int64_t per_span = t->remaining[a - l->first] - s->remaining[a];
+        if (per_span > 0) {
+            fired = true;
+            int64_t can = s->remaining[a] / per_span;
+            if (can < turns)
+                turns = can;
+        }
+    }
+    if (!fired || turns <= 0)
+        return false;
+    for (int a = l->first; a <= l->last; a++)
+        s->remaining[a] -= turns * (t->remaining[a - l->first] - s->remaining[a]);
+    for (int i = 0; i < l->nchannels; i++) {
+        int c = l->channels[i];
+        const StreamChannel *ch = &f->channels[c];
+        if (inside(l, ch->src) && inside(l, ch->dst))
+            continue;
+        s->fill[c] += turns * (s->fill[c] - t->fill[i]);
+        if (s->fill[c] > s->max_fill[c])
+            s->max_fill[c] = s->fill[c];
+        /* The consumer outside may have been handed out and found nothing
+         * during the span: it has items now. */
+        if (!inside(l, ch->dst) && s->remaining[ch->dst] > 0 && !s->queued[ch->dst]) {
+            s->queued[ch->dst] = true;
+            heap_push(&s->heap, ch->dst);
+        }
+    }
+    append_entry(s, (SchedPhase){SCHED_REPEAT, span, turns});
+    s->merge_floor = out->n;
+    return true;
+}
+
+/* The joiner of l is handed out again: fold the entries since the latest
+ * remembered turn start whose state has come back, newest first. */
+static void fold_turns(Sim *s, Loop *l)
+{
+    for (int k = 0; k < TURNS_REMEMBERED; k++) {
+        Turn *t = &l->turns[(l->newest - k + TURNS_REMEMBERED) % TURNS_REMEMBERED];
+        if (fold_since(s, l, t)) {
+            for (int j = 0; j < TURNS_REMEMBERED; j++)
+                l->turns[j].start = -1;
+            return;
+        }
+    }
+}
+
+/* How many of its remaining firings actor a can do now. */
+static int64_t ready_firings(const Sim *s, int a)
+{
+    const StreamActor *actor = &s->f->actors[a];
+    int64_t k = s->remaining[a];
+    for (int p = 0; p < actor->nin && k > 0; p++) {
+        const StreamChannel *c = &s->f->channels[actor->in[p]];
+        if (c->pop == 0)
+            continue;
+        int64_t items = s->fill[actor->in[p]];
+        int64_t can = items < c->peek ? 0 : (items - c->peek) / c->pop + 1;
+        if (can < k)
+            k = can;
+    }
+    return k;
+}
+
+static void fire(Sim *s, int a, int64_t k)
+{
+    const StreamFlat *f = s->f;
+    const StreamActor *actor = &f->actors[a];
+    for (int p = 0; p < actor->nin; p++)
+        s->fill[actor->in[p]] -= k * f->channels[actor->in[p]].pop;
+    for (int p = 0; p < actor->nout; p++) {
+        int c = actor->out[p];
+        s->fill[c] += k * f->channels[c].push;
+        if (s->fill[c] > s->max_fill[c])
+            s->max_fill[c] = s->fill[c];
+        int b = f->channels[c].dst;
+        if (f->channels[c].push > 0 && s->remaining[b] > 0 && !s->queued[b]) {
+            s->queued[b] = true;
+            heap_push(&s->heap, b);
+        }
+    }
+    s->remaining[a] -= k;
+    append_entry(s, (SchedPhase){a, 0, k});
 }
 
 SimResult sched_simulate(const StreamFlat *f, int64_t *remaining, int64_t *fill, int64_t *max_fill,
                          int max_phases, PhaseList *out, int *culprit)
 {
     int n = f->nactors;
-    bool *queued = malloc((size_t)n * sizeof *queued);
-    Heap heap = {malloc((size_t)n * sizeof *heap.items), 0};
-    if (!queued || !heap.items)
-        diag_die("out of memory (schedule simulation)");
+    Sim s = {f, remaining, fill, max_fill, xmalloc((size_t)n * sizeof(bool)), {xmalloc((size_t)n * sizeof(int)), 0},
+             out, out->n, NULL, 0, NULL};
+    setup_loops(&s);
     for (int a = 0; a < n; a++) {
-        queued[a] = remaining[a] > 0;
-        if (queued[a])
-            heap.items[heap.n++] = a;     /* increasing: already a heap */
+        s.queued[a] = remaining[a] > 0;
+        if (s.queued[a])
+            s.heap.items[s.heap.n++] = a;     /* increasing: already a heap */
     }
     SimResult result = SIM_DONE;
-    while (heap.n > 0) {
-        int a = heap_pop(&heap);
-        queued[a] = false;
-        int64_t k = ready_firings(f, fill, a, remaining[a]);
-        if (k == 0)
-            continue;
-        const StreamActor *actor = &f->actors[a];
-        for (int p = 0; p < actor->nin; p++)
-            fill[actor->in[p]] -= k * f->channels[actor->in[p]].pop;
-        for (int p = 0; p < actor->nout; p++) {
-            int c = actor->out[p];
-            fill[c] += k * f->channels[c].push;
-            if (fill[c] > max_fill[c])
-                max_fill[c] = fill[c];
-            int b = f->channels[c].dst;
-            if (f->channels[c].push > 0 && remaining[b] > 0 && !queued[b]) {
-                queued[b] = true;
-                heap_push(&heap, b);
-            }
+    while (s.heap.n > 0) {
+        int a = heap_pop(&s.heap);
+        s.queued[a] = false;
+        Loop *loop = s.loop_of[a] >= 0 ? &s.loops[s.loop_of[a]] : NULL;
+        if (loop)
+            fold_turns(&s, loop);
+        int64_t k = ready_firings(&s, a);
+        if (k > 0) {
+            if (loop)
+                start_turn(&s, loop);
+            fire(&s, a, k);
         }
-        remaining[a] -= k;
-        append_phase(out, a, k);
         if (out->n > max_phases) {
             result = SIM_TOO_LONG;
             *culprit = a;
@@ -142,8 +368,9 @@ SimResult sched_simulate(const StreamFlat *f, int64_t *remaining, int64_t *fill,
             }
         }
     }
-    free(queued);
-    free(heap.items);
+    free_loops(&s);
+    free(s.queued);
+    free(s.heap.items);
     return result;
 }
 

@@ -18,6 +18,7 @@ for target in build-fuzz/fuzz/fuzz_*; do
   case "$name" in
     fuzz_ir_parser) find tests -name '*.ir' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
     fuzz_npy) find tests -name '*.npy' -size -64k | head -200 | xargs -r cp -t "$seeds" 2>/dev/null || true ;;
+    fuzz_str_parser) find tests/stream -name '*.str' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
     fuzz_safetensors) find tests -name '*.safetensors' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
   esac
   echo "fuzz: $name for ${seconds}s"

@@ -156,7 +156,7 @@ void str_lexer_next(StrLexer *lx, bool op_name)
             lx->pos++;
         }
         if (lx->pos < lx->len && is_alpha(lx->src[lx->pos])) {
-            str_lexer_error_at(lx, t->line, t->col, "a number runs into a name here");
+            str_lexer_error_at(lx, t->line, column(lx, lx->pos), "a number runs into a name here");
             t->kind = STR_TOK_EOF;
             return;
         }

@@ -173,7 +173,7 @@ static void set_position(StreamNode *n, int line, int col)
     n->col = col;
 }
 
-enum { NAME_MAX_LEN = 256 };
+enum { NAME_MAX_LEN = STREAM_MAX_NAME };
 
 /* filter = "filter" NAME clause* ";" */
 static StreamNode *parse_filter(Parser *p, int line, int col)

@@ -11,7 +11,9 @@
 
 static bool check(const StreamNode *n, int depth, FILE *err)
 {
-    if (depth > STREAM_MAX_DEPTH) {
+    /* Like the reader: depth counts the enclosing streams, at most
+     * STREAM_MAX_DEPTH - 1, so every checked graph prints as readable text. */
+    if (depth >= STREAM_MAX_DEPTH) {
         stream_node_error(err, n, "%s %s: streams nested deeper than %d levels", stream_node_keyword(n), n->name,
                           STREAM_MAX_DEPTH);
         return false;

@@ -155,7 +155,17 @@ static void connect(Builder *b, End from, End to, int64_t initial, bool feedback
     f->ports[b->in_offset[to.actor] + to.port] = c;
 }
 
+static void flatten_node(Builder *b, const StreamNode *n, End *entry, End *exit);
+
+/* Records the range of actors each node's subtree becomes. */
 static void flatten(Builder *b, const StreamNode *n, End *entry, End *exit)
+{
+    b->f->first_actor[n->id] = b->f->nactors;
+    flatten_node(b, n, entry, exit);
+    b->f->last_actor[n->id] = b->f->nactors - 1;
+}
+
+static void flatten_node(Builder *b, const StreamNode *n, End *entry, End *exit)
 {
     switch (n->kind) {
     case STREAM_FILTER: {
@@ -250,6 +260,15 @@ StreamFlat *stream_flatten(const StreamNode *root)
         abort();
     }
     f->root = root;
+    size_t nnodes = (size_t)root->graph->nnodes;
+    f->first_actor = malloc((nnodes ? nnodes : 1) * sizeof *f->first_actor);
+    f->last_actor = malloc((nnodes ? nnodes : 1) * sizeof *f->last_actor);
+    if (!f->first_actor || !f->last_actor) {
+        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
+        abort();
+    }
+    for (size_t i = 0; i < nnodes; i++)
+        f->first_actor[i] = f->last_actor[i] = -1;
     Builder b = {.f = f};
     int input = add_actor(&b, ACTOR_INPUT, root, 0, 1);
     End entry, exit;
@@ -274,6 +293,8 @@ void stream_flat_free(StreamFlat *f)
     free(f->actors);
     free(f->channels);
     free(f->ports);
+    free(f->first_actor);
+    free(f->last_actor);
     free(f);
 }
 

@@ -168,6 +168,8 @@ static StreamNode *node_new(StreamGraph *g, StreamKind kind, const char *name, c
     n->index_in_parent = -1;
     const char *given = name ? name : default_name;
     size_t cap = strlen(given) + 2;
+    if (cap > STREAM_MAX_NAME + 1)
+        cap = STREAM_MAX_NAME + 1;      /* the reader's limit */
     char *buf = stream_pool_alloc(g, cap);
     stream_name_sanitize(given, buf, cap);
     n->name = buf;
@@ -230,6 +232,8 @@ void stream_filter_set_work_op(StreamNode *filter, const char *op)
     }
     /* The reader's op names: a letter or '_', then [A-Za-z0-9_:.]. */
     size_t n = strlen(op);
+    if (n > STREAM_MAX_NAME - 1)
+        n = STREAM_MAX_NAME - 1;        /* the reader's limit, with a '_' prefix */
     bool prefix = n == 0 || !(is_ident_char(op[0]) && !(op[0] >= '0' && op[0] <= '9'));
     char *copy = stream_pool_alloc(filter->graph, n + 2);
     size_t k = 0;

@@ -257,7 +257,8 @@ bool ref_arg_dtype_opt(RefCall *c, int i, int *dt)
         return false;
     *dt = dtype_from_scalar_type(code);
     if (*dt < 0)
-        return ref_fail(c, "ScalarType %lld (half, complex, ...) is not supported", (long long)code);
+        return ref_fail(c, "ScalarType %lld (half, complex, ...) is not supported",
+                        (long long)code);
     return true;
 }
 

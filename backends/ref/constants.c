@@ -121,7 +121,8 @@ static RtValue *raw_number(RawParser *rp, const IrType *type)
     char *end;
     errno = 0;
     long long i = strtoll(start, &end, 10);
-    bool integral = end != start && !errno && !strchr(".eEn", *end) && !isalpha((unsigned char)*end);
+    bool integral =
+        end != start && !errno && !strchr(".eEn", *end) && !isalpha((unsigned char)*end);
     const IrType *t = strip_optional(type);
     if (integral) {
         rp->p = end;

@@ -4,7 +4,9 @@
  * The table is indexed by OpId (designated initializers), so finding a
  * node's binding is one array read and the list below is the complete
  * answer to "which ops does the ref backend run". prim::If, prim::Loop and
- * prim::Constant are not here: the interpreter runs them itself.
+ * prim::Constant are not here: the interpreter runs them itself. TensorSSA's
+ * immut:: ops (access and assign classes) have their own table in
+ * ops_immut.c, built on the view bindings.
  *
  * An in-place op without a binding of its own (aten::lerp_) runs as its
  * functional variant followed by a copy into self, with PyTorch's checks:
@@ -12,6 +14,7 @@
  * and its dtype must be castable to self's (no float into an int tensor, no
  * number into a bool tensor). The result is self itself.
  */
+#include "backends/ref/ops_immut.h"
 #include "backends/ref/ref.h"
 #include "backends/ref/ref_ops.h"
 
@@ -63,6 +66,11 @@ static const RefOpFn bindings[OP_COUNT] = {
     [OP_ATEN_RANGE_LENGTH] = ref_op_range_length,
     [OP_ATEN_DERIVE_INDEX] = ref_op_derive_index,
     [OP_ATEN_WARN] = ref_op_warn,
+    [OP_PRIM_ABS] = ref_op_prim_abs,
+    [OP_ATEN_SET_ITEM] = ref_op_set_item,
+    [OP_ATEN_EXTEND] = ref_op_extend,
+    [OP_ATEN_INSERT] = ref_op_insert,
+    [OP_ATEN_POP] = ref_op_pop,
 
     /* creation */
     [OP_ATEN_ZEROS] = ref_op_zeros,
@@ -392,6 +400,9 @@ bool ref_dispatch(RefCall *c)
 {
     OpId op = c->node->op;
     RefOpFn fn = ref_binding(op);
+    if (!fn && op > OP_UNKNOWN && op < OP_COUNT &&
+        (op_info(op)->cls == OPC_ACCESS || op_info(op)->cls == OPC_ASSIGN))
+        fn = ref_immut_binding(op);
     if (fn)
         return fn(c);
     if (op > OP_UNKNOWN && op < OP_COUNT && op_is_inplace(op) && op_info(op)->mutates == 0) {

@@ -117,7 +117,8 @@ static bool loop_run(RefCall *c, FILE *err)
     int ncarried = c->nargs - 2;
     if (ncarried < 0 || n->noutputs != ncarried || ir_block_nparams(body) != ncarried + 1 ||
         ir_block_nreturns(body) != ncarried + 1)
-        return ref_fail(c, "malformed loop: %d inputs, %d outputs, %d block params, %d block results",
+        return ref_fail(c,
+                        "malformed loop: %d inputs, %d outputs, %d block params, %d block results",
                         c->nargs, n->noutputs, ir_block_nparams(body), ir_block_nreturns(body));
     int64_t max_trip = INT64_MAX;
     bool has_max, cond;
@@ -155,7 +156,8 @@ static bool node_run(RefRun *run, IrNode *n, FILE *err)
 {
     RtValue *args_small[16], *outs_small[8];
     RtValue **args = n->ninputs <= 16 ? args_small : ref_xmalloc((size_t)n->ninputs * sizeof *args);
-    RtValue **outs = n->noutputs <= 8 ? outs_small : ref_xmalloc((size_t)n->noutputs * sizeof *outs);
+    RtValue **outs =
+        n->noutputs <= 8 ? outs_small : ref_xmalloc((size_t)n->noutputs * sizeof *outs);
     for (int i = 0; i < n->noutputs; i++)
         outs[i] = NULL;
     RefCall call = {run, n, args, n->ninputs, outs, n->noutputs};
@@ -199,7 +201,10 @@ static bool node_run(RefRun *run, IrNode *n, FILE *err)
             rt_release(outs[i]);
         if (!reported) {
             const char *kernel = tensor_last_error();
-            report(run, n, err, run->message ? run->message : kernel && *kernel ? kernel : "failed");
+            report(run, n, err,
+                   run->message        ? run->message
+                   : kernel && *kernel ? kernel
+                                       : "failed");
         }
         free(run->message);
         run->message = NULL;

@@ -21,13 +21,14 @@
 #include "backends/ref/ref_ops.h"
 
 /* Self when dt is self's dtype and no copy is asked for, else a converted
- * copy. dt < 0 keeps the dtype. */
+ * copy (keeping a dense tensor's strides, as PyTorch's preserve_format
+ * does). dt < 0 keeps the dtype. */
 static bool convert(RefCall *c, Tensor *self, int dt, bool copy)
 {
     if (dt < 0 || dt == (int)self->dtype) {
         if (!copy)
             return ref_out_arg(c, 0, 0);
-        return ref_out_tensor(c, 0, tensor_clone(self));
+        return ref_out_tensor(c, 0, tensor_clone_preserve(self));
     }
     return ref_out_tensor(c, 0, tensor_to_dtype(self, (TensorDType)dt));
 }

@@ -234,7 +234,8 @@ static bool data_check(RefCall *c, const RtValue *v, int depth, const int64_t *s
         return true;
     }
     if (!is_seq)
-        return ref_fail(c, "expected a sequence at depth %d, got a %s", depth, rt_kind_name(v->kind));
+        return ref_fail(c, "expected a sequence at depth %d, got a %s", depth,
+                        rt_kind_name(v->kind));
     if (v->u.list.n != sizes[depth])
         return ref_fail(c, "expected sequence of length %lld at dim %d (got %d)",
                         (long long)sizes[depth], depth, v->u.list.n);

@@ -43,7 +43,7 @@ static bool index_put(RefCall *c, bool inplace)
               ref_fail_kernel(c, "index_put_ failed")) &&
              ref_out_arg(c, 0, 0);
     } else if (ok) {
-        Tensor *copy = tensor_clone(self);
+        Tensor *copy = tensor_clone_preserve(self); /* PyTorch: clone(preserve_format) */
         ok = copy && tensor_index_put_(copy, indices, n, values, accumulate);
         if (ok)
             ok = ref_out_tensor(c, 0, copy);
@@ -97,8 +97,9 @@ static bool masked_fill(RefCall *c, bool inplace)
         ok = ref_fail(c, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
                          "with %d dimension(s).", value->ndim);
     } else if (inplace) {
-        ok = (tensor_masked_fill_(self, mask, value) || ref_fail_kernel(c, "masked_fill_ failed")) &&
-             ref_out_arg(c, 0, 0);
+        ok =
+            (tensor_masked_fill_(self, mask, value) || ref_fail_kernel(c, "masked_fill_ failed")) &&
+            ref_out_arg(c, 0, 0);
     } else {
         /* The result has the broadcast shape of self and mask. */
         int64_t shape[TENSOR_MAX_DIMS];
@@ -133,7 +134,8 @@ static bool scatter(RefCall *c, bool inplace)
         return false;
     bool ok;
     if (inplace) {
-        ok = (tensor_scatter_(self, dim, index, src, reduce) || ref_fail_kernel(c, "scatter_ failed")) &&
+        ok = (tensor_scatter_(self, dim, index, src, reduce) ||
+              ref_fail_kernel(c, "scatter_ failed")) &&
              ref_out_arg(c, 0, 0);
     } else {
         Tensor *copy = tensor_clone(self);
@@ -198,7 +200,8 @@ bool ref_op_fill_(RefCall *c)
     } else if (v->kind == RT_INT || v->kind == RT_BOOL) {
         done = tensor_fill_int_(self, v->u.i);
     } else {
-        return ref_fail(c, "fill_ value must be a number or a tensor, got %s", rt_kind_name(v->kind));
+        return ref_fail(c, "fill_ value must be a number or a tensor, got %s",
+                        rt_kind_name(v->kind));
     }
     return (done || ref_fail_kernel(c, "fill_ failed")) && ref_out_arg(c, 0, 0);
 }
@@ -207,5 +210,6 @@ bool ref_op_zero_(RefCall *c)
 {
     Tensor *self;
     return ref_nargs(c, 1, 1) && ref_arg_tensor(c, 0, &self) &&
-           (tensor_fill_int_(self, 0) || ref_fail_kernel(c, "zero_ failed")) && ref_out_arg(c, 0, 0);
+           (tensor_fill_int_(self, 0) || ref_fail_kernel(c, "zero_ failed")) &&
+           ref_out_arg(c, 0, 0);
 }

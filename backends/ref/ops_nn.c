@@ -309,7 +309,8 @@ bool ref_op_flip(RefCall *c)
     int64_t dims[TENSOR_MAX_DIMS];
     int n;
     return ref_nargs(c, 2, 2) && ref_arg_tensor(c, 0, &x) &&
-           ref_arg_ints(c, 1, dims, TENSOR_MAX_DIMS, &n) && ref_out_tensor(c, 0, tensor_flip(x, n, dims));
+           ref_arg_ints(c, 1, dims, TENSOR_MAX_DIMS, &n) &&
+           ref_out_tensor(c, 0, tensor_flip(x, n, dims));
 }
 
 /* roll(Tensor self, int[1] shifts, int[1] dims=[]) */

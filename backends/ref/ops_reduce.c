@@ -148,7 +148,8 @@ static bool dim_scan(RefCall *c, DimScan fn)
     int64_t dim;
     int dt = -1;
     return ref_nargs(c, 2, 3) && ref_arg_tensor(c, 0, &self) && ref_arg_int(c, 1, &dim) &&
-           (c->nargs < 3 || ref_arg_dtype_opt(c, 2, &dt)) && ref_out_tensor(c, 0, fn(self, dim, dt));
+           (c->nargs < 3 || ref_arg_dtype_opt(c, 2, &dt)) &&
+           ref_out_tensor(c, 0, fn(self, dim, dt));
 }
 bool ref_op_softmax(RefCall *c) { return dim_scan(c, tensor_softmax); }
 bool ref_op_log_softmax(RefCall *c) { return dim_scan(c, tensor_log_softmax); }
@@ -185,7 +186,8 @@ bool ref_op_topk(RefCall *c)
     int64_t k, dim = -1;
     bool largest = true, sorted = true;
     if (!ref_nargs(c, 2, 5) || !ref_arg_tensor(c, 0, &self) || !ref_arg_int(c, 1, &k) ||
-        (c->nargs > 2 && !ref_arg_int(c, 2, &dim)) || (c->nargs > 3 && !ref_arg_bool(c, 3, &largest)) ||
+        (c->nargs > 2 && !ref_arg_int(c, 2, &dim)) ||
+        (c->nargs > 3 && !ref_arg_bool(c, 3, &largest)) ||
         (c->nargs > 4 && !ref_arg_bool(c, 4, &sorted)))
         return false;
     bool ok = tensor_topk(self, k, dim, largest, sorted, &values, &indices);
@@ -215,8 +217,9 @@ static bool list_sort(RefCall *c)
         int j = i;
         while (j > 0) {
             const RtValue *u = items[j - 1];
-            int cmp = v->kind == RT_STR ? strcmp(v->u.s, u->u.s)
-                                        : (rt_number(v) > rt_number(u)) - (rt_number(v) < rt_number(u));
+            int cmp = v->kind == RT_STR
+                          ? strcmp(v->u.s, u->u.s)
+                          : (rt_number(v) > rt_number(u)) - (rt_number(v) < rt_number(u));
             if (!(reverse ? cmp > 0 : cmp < 0))
                 break;
             items[j] = items[j - 1];
@@ -275,7 +278,8 @@ bool ref_op_argsort(RefCall *c)
 bool ref_op_nonzero(RefCall *c)
 {
     Tensor *self;
-    return ref_nargs(c, 1, 1) && ref_arg_tensor(c, 0, &self) && ref_out_tensor(c, 0, tensor_nonzero(self));
+    return ref_nargs(c, 1, 1) && ref_arg_tensor(c, 0, &self) &&
+           ref_out_tensor(c, 0, tensor_nonzero(self));
 }
 
 /* norm(Tensor self, Scalar p=2) / norm(self, Scalar? p, int[1] dim,

@@ -207,7 +207,8 @@ bool ref_op_transpose(RefCall *c)
 bool ref_op_t(RefCall *c)
 {
     Tensor *self;
-    return ref_nargs(c, 1, 1) && ref_arg_tensor(c, 0, &self) && ref_out_tensor(c, 0, tensor_t(self));
+    return ref_nargs(c, 1, 1) && ref_arg_tensor(c, 0, &self) &&
+           ref_out_tensor(c, 0, tensor_t(self));
 }
 
 /* x.T: all dims reversed. */
@@ -303,8 +304,8 @@ bool ref_op_diagonal(RefCall *c)
     Tensor *self;
     int64_t offset = 0, d1 = 0, d2 = 1;
     if (!ref_nargs(c, 1, 4) || !ref_arg_tensor(c, 0, &self) ||
-        (c->nargs > 1 && !ref_arg_int(c, 1, &offset)) || (c->nargs > 2 && !ref_arg_int(c, 2, &d1)) ||
-        (c->nargs > 3 && !ref_arg_int(c, 3, &d2)))
+        (c->nargs > 1 && !ref_arg_int(c, 1, &offset)) ||
+        (c->nargs > 2 && !ref_arg_int(c, 2, &d1)) || (c->nargs > 3 && !ref_arg_int(c, 3, &d2)))
         return false;
     return ref_out_tensor(c, 0, tensor_diagonal(self, offset, d1, d2));
 }
@@ -313,7 +314,8 @@ bool ref_op_diagonal(RefCall *c)
 bool ref_op_alias(RefCall *c)
 {
     Tensor *self;
-    return ref_nargs(c, 1, 1) && ref_arg_tensor(c, 0, &self) && ref_out_tensor(c, 0, tensor_alias(self));
+    return ref_nargs(c, 1, 1) && ref_arg_tensor(c, 0, &self) &&
+           ref_out_tensor(c, 0, tensor_alias(self));
 }
 
 /* chunk(Tensor self, int chunks, int dim=0) */
@@ -326,7 +328,8 @@ bool ref_op_chunk(RefCall *c)
         (c->nargs > 2 && !ref_arg_int(c, 2, &dim)))
         return false;
     if (chunks <= 0)
-        return ref_fail(c, "chunk expects `chunks` to be greater than 0, got: %lld", (long long)chunks);
+        return ref_fail(c, "chunk expects `chunks` to be greater than 0, got: %lld",
+                        (long long)chunks);
     Tensor **parts = tensor_chunk(self, chunks, dim, &n);
     return out_tensor_list(c, parts, n);
 }

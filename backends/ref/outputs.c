@@ -106,7 +106,8 @@ bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err)
         Tensor *t = leaf_tensor(l.items[i]);
         if (!t) {
             const char *e = tensor_last_error();
-            diag_error(err, path.s, "cannot make the output tensor: %s", e && *e ? e : "out of memory");
+            diag_error(err, path.s, "cannot make the output tensor: %s",
+                       e && *e ? e : "out of memory");
             ok = false;
         } else {
             ok = npy_write(path.s, t, err);

@@ -464,20 +464,32 @@ bool ref_op_getitem(RefCall *c)
     return ref_out_value(c, 0, rt_retain(list->u.list.items[i]));
 }
 
-/* Python slice bounds: negative counts from the end, clamped to the
- * sequence; step may be negative. */
+/* Python's slice.indices(len): a bound counts from the end when negative
+ * and is clamped to the sequence (to -1 or len - 1 for a negative step);
+ * None means the whole sequence in the step's direction. */
+static int64_t slice_bound(bool given, int64_t bound, int64_t len, int64_t step, bool is_start)
+{
+    if (!given)
+        return step > 0 ? (is_start ? 0 : len) : (is_start ? len - 1 : -1);
+    if (bound < 0) {
+        bound += len;
+        if (bound < 0)
+            bound = step < 0 ? -1 : 0;
+    } else if (bound >= len) {
+        bound = step < 0 ? len - 1 : len;
+    }
+    return bound;
+}
+
 static void slice_indices(int64_t len, bool has_start, int64_t start, bool has_end, int64_t end,
                           int64_t step, int64_t *first, int64_t *count)
 {
-    if (step > 0) {
-        start = has_start ? (start < 0 ? (start + len < 0 ? 0 : start + len) : (start > len ? len : start)) : 0;
-        end = has_end ? (end < 0 ? (end + len < 0 ? 0 : end + len) : (end > len ? len : end)) : len;
-        *count = end > start ? (end - start + step - 1) / step : 0;
-    } else {
-        start = has_start ? (start < 0 ? (start + len < 0 ? -1 : start + len) : (start >= len ? len - 1 : start)) : len - 1;
-        end = has_end ? (end < 0 ? (end + len < 0 ? -1 : end + len) : (end >= len ? len - 1 : end)) : -1;
-        *count = start > end ? (start - end - step - 1) / -step : 0;
-    }
+    start = slice_bound(has_start, start, len, step, true);
+    end = slice_bound(has_end, end, len, step, false);
+    if (step > 0)
+        *count = start < end ? (end - start - 1) / step + 1 : 0;
+    else
+        *count = end < start ? (start - end - 1) / -step + 1 : 0;
     *first = start;
 }
 
@@ -544,6 +556,74 @@ bool ref_op_append(RefCall *c)
         return false;
     rt_list_append(list, c->args[1]);
     return ref_out_arg(c, 0, 0);
+}
+
+/* aten::_set_item(t[] l, int idx, t el) -> t[]: l[idx] = el, in place. */
+bool ref_op_set_item(RefCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!ref_nargs(c, 3, 3) || !ref_arg_list(c, 0, &list) || !ref_arg_int(c, 1, &i))
+        return false;
+    if (list->kind != RT_LIST)
+        return ref_fail(c, "'tuple' object does not support item assignment");
+    if (!wrap_index(&i, list->u.list.n))
+        return ref_fail(c, "list index out of range");
+    RtValue *old = list->u.list.items[i];
+    list->u.list.items[i] = rt_retain(c->args[2]);
+    rt_release(old);
+    return ref_out_arg(c, 0, 0);
+}
+
+/* aten::extend(t[] self, t[] other): appends other's items, in place. */
+bool ref_op_extend(RefCall *c)
+{
+    RtValue *list, *other;
+    if (!ref_nargs(c, 2, 2) || !ref_arg_list(c, 0, &list) || !ref_arg_list(c, 1, &other))
+        return false;
+    int n = other->u.list.n; /* l.extend(l) appends the original items once */
+    for (int i = 0; i < n; i++)
+        rt_list_append(list, other->u.list.items[i]);
+    return true;
+}
+
+/* aten::insert(t[] self, int idx, t el): Python's list.insert (the index
+ * is clamped to the list). */
+bool ref_op_insert(RefCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!ref_nargs(c, 3, 3) || !ref_arg_list(c, 0, &list) || !ref_arg_int(c, 1, &i))
+        return false;
+    int64_t n = list->u.list.n;
+    if (i < 0)
+        i = i + n < 0 ? 0 : i + n;
+    if (i > n)
+        i = n;
+    rt_list_append(list, c->args[2]); /* grows the list; the item moves below */
+    RtValue **items = list->u.list.items;
+    memmove(items + i + 1, items + i, (size_t)(n - i) * sizeof *items);
+    items[i] = c->args[2];
+    return true;
+}
+
+/* aten::pop(t[] self, int idx=-1) -> t: removes and returns the item. */
+bool ref_op_pop(RefCall *c)
+{
+    RtValue *list;
+    int64_t i = -1;
+    if (!ref_nargs(c, 1, 2) || !ref_arg_list(c, 0, &list) ||
+        (c->nargs > 1 && !ref_arg_int(c, 1, &i)))
+        return false;
+    int64_t n = list->u.list.n;
+    if (n == 0)
+        return ref_fail(c, "pop from empty list");
+    if (!wrap_index(&i, n))
+        return ref_fail(c, "pop index out of range");
+    RtValue *item = list->u.list.items[i];
+    memmove(list->u.list.items + i, list->u.list.items + i + 1, (size_t)(n - i - 1) * sizeof item);
+    list->u.list.n--;
+    return ref_out_value(c, 0, item); /* the list's reference moves to the result */
 }
 
 bool ref_op_list(RefCall *c)
@@ -721,7 +801,7 @@ bool ref_op_int(RefCall *c)
     if (!ref_nargs(c, 1, 1))
         return false;
     const RtValue *v = c->args[0];
-    int64_t out;
+    int64_t out = 0;
     switch (v->kind) {
     case RT_INT:
     case RT_BOOL:
@@ -1036,5 +1116,6 @@ bool ref_op_derive_index(RefCall *c)
     if (!ref_nargs(c, 3, 3) || !ref_arg_int(c, 0, &index) || !ref_arg_int(c, 1, &start) ||
         !ref_arg_int(c, 2, &step))
         return false;
-    return ref_out_value(c, 0, rt_int((int64_t)((uint64_t)start + (uint64_t)index * (uint64_t)step)));
+    return ref_out_value(c, 0,
+                         rt_int((int64_t)((uint64_t)start + (uint64_t)index * (uint64_t)step)));
 }

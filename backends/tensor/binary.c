@@ -34,7 +34,8 @@ typedef struct PowScalar {
 } PowScalar;
 
 #define DEFINE_BINARY_FLOAT(T, NAME)                                                         \
-    static T NAME(BinaryOp op, T x, T y, T alpha, PowScalar pow_scalar)                      \
+    static inline __attribute__((always_inline)) T NAME(BinaryOp op, T x, T y, T alpha,      \
+                                                        PowScalar pow_scalar)                \
     {                                                                                        \
         switch (op) {                                                                        \
         case BIN_ADD: return x + alpha * y;                                                  \
@@ -262,6 +263,58 @@ static bool binary_kernel_checks(BinaryOp op, const BinaryPlan *plan, const Tens
     return true;
 }
 
+/* Rows of a float op where out, a and b all hold the compute type T: called
+ * with a constant op, so the op's switch folds away inside the loop. */
+#define DEFINE_BINARY_ROWS(T, NAME, FN)                                                      \
+    static inline __attribute__((always_inline)) void NAME(BinaryOp op, TensorIter *it,     \
+            T *out, const T *a, const T *b, T alpha, PowScalar pow_scalar)                   \
+    {                                                                                        \
+        int64_t row = tensor_iter_row_size(it);                                              \
+        int64_t so = tensor_iter_row_stride(it, 0), sa = tensor_iter_row_stride(it, 1);      \
+        int64_t sb = tensor_iter_row_stride(it, 2);                                          \
+        for (int64_t i = 0; i < it->numel; i += row, tensor_iter_next_row(it)) {             \
+            T *o = out + it->offsets[0];                                                     \
+            const T *x = a + it->offsets[1], *y = b + it->offsets[2];                        \
+            for (int64_t j = 0; j < row; j++)                                                \
+                o[j * so] = FN(op, x[j * sa], y[j * sb], alpha, pow_scalar);                 \
+        }                                                                                    \
+    }
+
+DEFINE_BINARY_ROWS(float, binary_rows_f32, binary_f32)
+DEFINE_BINARY_ROWS(double, binary_rows_f64, binary_f64)
+
+#define BINARY_FLOAT_OPS(X) \
+    X(BIN_ADD) X(BIN_SUB) X(BIN_MUL) X(BIN_DIV) X(BIN_DIV_TRUNC) X(BIN_DIV_FLOOR) \
+    X(BIN_REMAINDER) X(BIN_FMOD) X(BIN_POW) X(BIN_MAXIMUM) X(BIN_MINIMUM) X(BIN_ATAN2)
+
+/* The float fast path: false when the operands' dtypes do not allow it. */
+static bool binary_float_rows(BinaryOp op, const BinaryPlan *plan, TensorIter *it, Tensor *out,
+                              const Tensor *a, const Tensor *b)
+{
+    TensorDType t = plan->compute;
+    if (!dtype_is_float(t) || out->dtype != t || a->dtype != t || b->dtype != t)
+        return false;
+    if (t == DT_F32) {
+        float *o = out->storage->data;
+        const float *x = a->storage->data, *y = b->storage->data;
+        float alpha = (float)plan->alpha;
+#define CASE_F32(OP) case OP: binary_rows_f32(OP, it, o, x, y, alpha, plan->pow_scalar); return true;
+        switch (op) {
+        BINARY_FLOAT_OPS(CASE_F32)
+        default: return false;
+        }
+#undef CASE_F32
+    }
+    double *o = out->storage->data;
+    const double *x = a->storage->data, *y = b->storage->data;
+#define CASE_F64(OP) case OP: binary_rows_f64(OP, it, o, x, y, plan->alpha, plan->pow_scalar); return true;
+    switch (op) {
+    BINARY_FLOAT_OPS(CASE_F64)
+    default: return false;
+    }
+#undef CASE_F64
+}
+
 /* out = a op b over out's shape. out may be a itself (in place). */
 static bool binary_kernel(BinaryOp op, const BinaryPlan *plan, Tensor *out, const Tensor *a,
                           const Tensor *b)
@@ -271,6 +324,31 @@ static bool binary_kernel(BinaryOp op, const BinaryPlan *plan, Tensor *out, cons
     if (!tensor_iter_init(&it, out->ndim, out->sizes, ops, 3))
         return false;
     bool compares = is_comparison(op);
+    TensorDType ct = plan->compute;
+    if (dtype_is_float(ct) && out->dtype == ct && !compares && (a->dtype == ct || a->ndim == 0) &&
+        (b->dtype == ct || b->ndim == 0)) {
+        /* A 0-d operand of another dtype (a Python number, mostly) is cast
+         * once, the same cast the loop below makes per element, so the typed
+         * loop can run. Its strides are all 0: only its offset changes. */
+        Tensor *a_cast = a->dtype != ct ? tensor_to_dtype(a, ct) : NULL;
+        Tensor *b_cast = b->dtype != ct ? tensor_to_dtype(b, ct) : NULL;
+        if ((a->dtype == ct || a_cast) && (b->dtype == ct || b_cast)) {
+            if (a_cast)
+                it.offsets[1] = a_cast->offset;
+            if (b_cast)
+                it.offsets[2] = b_cast->offset;
+            bool done = binary_float_rows(op, plan, &it, out, a_cast ? a_cast : a,
+                                          b_cast ? b_cast : b);
+            tensor_release(a_cast);
+            tensor_release(b_cast);
+            if (!done)
+                tensor_set_error("internal error: no float loop for binary op %d", (int)op);
+            return done;
+        }
+        tensor_release(a_cast);
+        tensor_release(b_cast);
+        return false;
+    }
     if (plan->compute == DT_F32) {
         float alpha = (float)plan->alpha;
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {

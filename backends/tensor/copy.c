@@ -15,6 +15,21 @@
 
 #include "backends/tensor/tensor_impl.h"
 
+/* Strided copy of elements of type T along the iterator's rows. */
+#define COPY_ROWS(T)                                                                     \
+    do {                                                                                 \
+        T *out = (T *)dst->storage->data;                                                \
+        const T *in = (const T *)src->storage->data;                                     \
+        int64_t row = tensor_iter_row_size(&it);                                         \
+        int64_t so = tensor_iter_row_stride(&it, 0), si = tensor_iter_row_stride(&it, 1); \
+        for (int64_t i = 0; i < it.numel; i += row, tensor_iter_next_row(&it)) {         \
+            T *o = out + it.offsets[0];                                                  \
+            const T *x = in + it.offsets[1];                                             \
+            for (int64_t j = 0; j < row; j++)                                            \
+                o[j * so] = x[j * si];                                                   \
+        }                                                                                \
+    } while (0)
+
 /* dst[i] = src[i] over dst's shape, src broadcast; no overlap handling. */
 static bool copy_elements(Tensor *dst, const Tensor *src)
 {
@@ -28,6 +43,16 @@ static bool copy_elements(Tensor *dst, const Tensor *src)
     TensorIter it;
     if (!tensor_iter_init(&it, dst->ndim, dst->sizes, ops, 2))
         return false;
+    if (dst->dtype == src->dtype) {
+        /* Same dtype: move the bytes, row by row. */
+        switch (dtype_size(dst->dtype)) {
+        case 1: COPY_ROWS(uint8_t); return true;
+        case 2: COPY_ROWS(uint16_t); return true;
+        case 4: COPY_ROWS(uint32_t); return true;
+        case 8: COPY_ROWS(uint64_t); return true;
+        default: break;
+        }
+    }
     if (dtype_is_float(src->dtype)) {
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
             tensor_write_f64(dst, it.offsets[0], tensor_read_f64(src, it.offsets[1]));

@@ -93,7 +93,7 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
     }
     /* the input as (N, C, H, W) */
     bool batched = x->ndim == spatial + 2;
-    int64_t xs[4];
+    int64_t xs[4] = {1, 1, 1, 1};
     int k = 0;
     xs[k++] = batched ? x->sizes[0] : 1;
     for (int d = batched ? 1 : 0; d < x->ndim; d++) {
@@ -135,8 +135,14 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
                          kern_shape_str(bias->ndim, bias->sizes, bb, sizeof bb));
         return false;
     }
-    int64_t padded_h = g->h + 2 * g->ph, padded_w = g->w + 2 * g->pw;
-    int64_t ext_h = g->dh * (g->kh - 1) + 1, ext_w = g->dw * (g->kw - 1) + 1;
+    int64_t padded_h, padded_w, ext_h, ext_w;
+    if (__builtin_mul_overflow(g->ph, 2, &padded_h) || __builtin_add_overflow(padded_h, g->h, &padded_h) ||
+        __builtin_mul_overflow(g->pw, 2, &padded_w) || __builtin_add_overflow(padded_w, g->w, &padded_w) ||
+        __builtin_mul_overflow(g->dh, g->kh - 1, &ext_h) || __builtin_add_overflow(ext_h, 1, &ext_h) ||
+        __builtin_mul_overflow(g->dw, g->kw - 1, &ext_w) || __builtin_add_overflow(ext_w, 1, &ext_w)) {
+        tensor_set_error("conv%dd: padding or dilation too large (int64 overflow)", spatial);
+        return false;
+    }
     if (padded_h < ext_h || padded_w < ext_w) {
         if (spatial == 2)
             tensor_set_error("Calculated padded input size per channel: (%" PRId64 " x %" PRId64 "). Kernel size: (%"
@@ -226,7 +232,8 @@ static Tensor *conv_nd(const Tensor *x, const Tensor *w, const Tensor *bias, int
     Tensor *wc = tensor_contiguous((Tensor *)w);
     int64_t os[4] = {g.n, g.o, g.oh, g.ow};
     Tensor *out = xg && wc ? tensor_empty(x->dtype, 4, os) : NULL;
-    int64_t cg = g.c / groups, og = g.o / groups, plane = g.oh * g.ow;
+    /* the products below fit: out and w exist with these sizes */
+    int64_t cg = g.c / groups, og = g.o / groups, plane = out ? g.oh * g.ow : 0;
     int64_t krows = cg * g.kh * g.kw;
     int64_t cs[2] = {krows, plane};
     Tensor *col = out ? tensor_empty(x->dtype, 2, cs) : NULL;
@@ -515,6 +522,7 @@ static bool pool_output_size(int64_t in, int64_t k, int64_t pad, int64_t stride,
                          pad, k);
         return false;
     }
+    /* parameters are within +-2^40 (pool_check), so nothing below overflows */
     int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
     /* floor division (div_rtn) */
     int64_t q = num / stride;
@@ -539,6 +547,15 @@ static bool pool_check(const Tensor *x, const int64_t *kernel, const int64_t *st
     if (x->ndim != 3 && x->ndim != 4) {
         tensor_set_error("non-empty 3D or 4D (batch mode) tensor expected for input");
         return false;
+    }
+    const int64_t limit = (int64_t)1 << 40;
+    for (int i = 0; i < 2; i++) {
+        int64_t vals[4] = {kernel[i], stride ? stride[i] : 1, padding[i], dilation ? dilation[i] : 1};
+        for (int k = 0; k < 4; k++)
+            if (vals[k] > limit || vals[k] < -limit) {
+                tensor_set_error("pooling: kernel, stride, padding or dilation out of range (%" PRId64 ")", vals[k]);
+                return false;
+            }
     }
     g->kh = kernel[0], g->kw = kernel[1];
     g->sh = stride ? stride[0] : kernel[0], g->sw = stride ? stride[1] : kernel[1];
@@ -642,7 +659,7 @@ Tensor *tensor_avg_pool2d(const Tensor *x, const int64_t kernel[2], const int64_
     Tensor *out = pool_output(x, g.oh, g.ow);
     double *v = out && is_float ? kern_read_all_f64(x) : NULL;
     int64_t *iv = out && !is_float ? kern_read_all_i64(x) : NULL;
-    int64_t count = g.planes * g.oh * g.ow;
+    int64_t count = out ? g.planes * g.oh * g.ow : 0;     /* fits: out exists */
     double *r = (v || iv) ? kern_malloc((size_t)count, sizeof *r) : NULL;
     int64_t *ir = (v || iv) ? kern_malloc((size_t)count, sizeof *ir) : NULL;
     if (!r || !ir) {
@@ -722,10 +739,15 @@ Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, const int64_t out_size[2])
     int64_t h = x->sizes[x->ndim - 2], w = x->sizes[x->ndim - 1], oh = out_size[0], ow = out_size[1];
     int64_t planes = tensor_numel(x) / (h * w);
     Tensor *out = pool_output(x, oh, ow);
-    double *v = out ? kern_read_all_f64(x) : NULL;
-    int64_t count;
-    double *r = v && kern_numel_checked(3, (int64_t[3]){planes, oh, ow}, &count)
-                    ? kern_malloc((size_t)count, sizeof *r) : NULL;
+    if (!out || tensor_numel(out) == 0)
+        return out;
+    if (h > INT64_MAX / (oh + 1) || w > INT64_MAX / (ow + 1)) {
+        tensor_set_error("adaptive_avg_pool2d: output size too large");
+        tensor_release(out);
+        return NULL;
+    }
+    double *v = kern_read_all_f64(x);
+    double *r = v ? kern_malloc((size_t)tensor_numel(out), sizeof *r) : NULL;
     if (!r) {
         free(v);
         tensor_release(out);

@@ -176,6 +176,11 @@ Tensor *tensor_repeat(const Tensor *t, int n, const int64_t *repeats)
                          kern_shape_str(n, out_sizes, sb, sizeof sb));
         return NULL;
     }
+    int64_t total;
+    if (!kern_numel_checked(n, out_sizes, &total))
+        return NULL;
+    if (total == 0)                 /* no tables for dims that may be huge */
+        return tensor_empty(t->dtype, n, out_sizes);
     Tensor *src = tensor_make_view(t, n, src_sizes, src_strides, t->offset);
     int64_t *tables[TENSOR_MAX_DIMS];
     Tensor *out = NULL;
@@ -382,6 +387,11 @@ Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double v
     if (!kern_scalar_fits(t->dtype, true, value, 0))
         return NULL;
     kern_store_f64(t->dtype, &fill, value);
+    int64_t total;
+    if (!kern_numel_checked(t->ndim, out_sizes, &total))
+        return NULL;
+    if (total == 0)
+        return tensor_empty(t->dtype, t->ndim, out_sizes);
     Tensor *cropped = tensor_make_view(t, t->ndim, sizes, t->strides, offset);
     int64_t *tables[TENSOR_MAX_DIMS];
     Tensor *out = NULL;

@@ -185,7 +185,9 @@ bool tensor_topk(const Tensor *t, int64_t k, int64_t dim, bool largest, bool sor
         sizes[d] = k;
     *values = tensor_empty(t->dtype, t->ndim, sizes);
     *indices = tensor_empty(DT_I64, t->ndim, sizes);
-    if (*values && *indices && sort_lines(t, d, largest, k, *values, *indices))
+    /* a 0-d tensor is its own top element, even for k == 0 (as PyTorch) */
+    int64_t keep = t->ndim == 0 ? 1 : k;
+    if (*values && *indices && sort_lines(t, d, largest, keep, *values, *indices))
         return true;
     tensor_release(*values);
     tensor_release(*indices);

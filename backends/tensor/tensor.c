@@ -165,7 +165,7 @@ Tensor *tensor_empty_strided(TensorDType dt, int ndim, const int64_t *sizes, con
 
 Tensor *tensor_empty(TensorDType dt, int ndim, const int64_t *sizes)
 {
-    int64_t strides[TENSOR_MAX_DIMS];
+    int64_t strides[TENSOR_MAX_DIMS] = {0};
     if (ndim < 0 || ndim > TENSOR_MAX_DIMS) {
         tensor_set_error("tensors of %d dimensions are not supported (at most %d)", ndim,
                          TENSOR_MAX_DIMS);

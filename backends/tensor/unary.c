@@ -20,7 +20,7 @@
 
 /* One definition of the floating ops for both float and double. */
 #define DEFINE_UNARY_FLOAT(T, NAME)                                                          \
-    static T NAME(UnaryOp op, T x, T p0, T p1)                                               \
+    static inline __attribute__((always_inline)) T NAME(UnaryOp op, T x, T p0, T p1)         \
     {                                                                                        \
         const T zero = 0, one = 1, half = (T)0.5, three = 3, six = 6;                        \
         switch (op) {                                                                        \
@@ -178,6 +178,57 @@ static bool unary_result_dtype(UnaryOp op, TensorDType dt, double p0, double p1,
     }
 }
 
+/* Rows of a float op where out and in both hold T, for a constant op. */
+#define DEFINE_UNARY_ROWS(T, NAME, FN)                                                       \
+    static inline __attribute__((always_inline)) void NAME(UnaryOp op, TensorIter *it,      \
+            T *out, const T *in, T p0, T p1)                                                 \
+    {                                                                                        \
+        int64_t row = tensor_iter_row_size(it);                                              \
+        int64_t so = tensor_iter_row_stride(it, 0), si = tensor_iter_row_stride(it, 1);      \
+        for (int64_t i = 0; i < it->numel; i += row, tensor_iter_next_row(it)) {             \
+            T *o = out + it->offsets[0];                                                     \
+            const T *x = in + it->offsets[1];                                                \
+            for (int64_t j = 0; j < row; j++)                                                \
+                o[j * so] = FN(op, x[j * si], p0, p1);                                       \
+        }                                                                                    \
+    }
+
+DEFINE_UNARY_ROWS(float, unary_rows_f32, unary_f32)
+DEFINE_UNARY_ROWS(double, unary_rows_f64, unary_f64)
+
+#define UNARY_FLOAT_OPS(X) \
+    X(UN_NEG) X(UN_ABS) X(UN_EXP) X(UN_LOG) X(UN_LOG2) X(UN_LOG1P) X(UN_EXPM1) X(UN_SQRT) \
+    X(UN_RSQRT) X(UN_SIN) X(UN_COS) X(UN_TAN) X(UN_TANH) X(UN_ERF) X(UN_SIGMOID) X(UN_RELU) \
+    X(UN_RELU6) X(UN_GELU) X(UN_GELU_TANH) X(UN_SILU) X(UN_FLOOR) X(UN_CEIL) X(UN_ROUND) \
+    X(UN_TRUNC) X(UN_SIGN) X(UN_RECIPROCAL) X(UN_HARDSIGMOID) X(UN_HARDSWISH) \
+    X(UN_LEAKY_RELU) X(UN_ELU) X(UN_SOFTPLUS) X(UN_HARDTANH) X(UN_ROUND_DECIMALS)
+
+/* The float fast path: false when the dtypes do not allow it. */
+static bool unary_float_rows(UnaryOp op, TensorDType compute, TensorIter *it, Tensor *out,
+                             const Tensor *in, double p0, double p1)
+{
+    if (!dtype_is_float(compute) || out->dtype != compute || in->dtype != compute)
+        return false;
+    if (compute == DT_F32) {
+        float *o = out->storage->data;
+        const float *x = in->storage->data;
+#define CASE_F32(OP) case OP: unary_rows_f32(OP, it, o, x, (float)p0, (float)p1); return true;
+        switch (op) {
+        UNARY_FLOAT_OPS(CASE_F32)
+        default: return false;
+        }
+#undef CASE_F32
+    }
+    double *o = out->storage->data;
+    const double *x = in->storage->data;
+#define CASE_F64(OP) case OP: unary_rows_f64(OP, it, o, x, p0, p1); return true;
+    switch (op) {
+    UNARY_FLOAT_OPS(CASE_F64)
+    default: return false;
+    }
+#undef CASE_F64
+}
+
 /* out = op(in) elementwise, computing in `compute` (the result dtype). */
 static bool unary_kernel(UnaryOp op, TensorDType compute, Tensor *out, const Tensor *in,
                          double p0, double p1)
@@ -190,6 +241,8 @@ static bool unary_kernel(UnaryOp op, TensorDType compute, Tensor *out, const Ten
         p0 = 0;
         p1 = 6;
     }
+    if (unary_float_rows(op, compute, &it, out, in, p0, p1))
+        return true;
     if (compute == DT_F32) {
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
             tensor_write_f64(out, it.offsets[0],

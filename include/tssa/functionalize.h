@@ -7,6 +7,8 @@
  *
  *   constant_fold   module attributes (training=false), constant conditions
  *   dce             drop what the folding killed
+ *   forward_aliases uses of in-place results, full slices, alias and detach
+ *                   read the tensor they are
  *   alias           roots, view chains, may-alias classes; which mutations
  *                   are safe to functionalize (the others stay imperative)
  *   inplace_to_functional   op_(x, ...) -> t = op(x, ...); copy_(x, t)
@@ -102,12 +104,12 @@ typedef struct TssaReport {
     size_t assigns_merged;                      /* immut::assign folded into its source */
     size_t loop_carried_added, if_outputs_added;
     size_t folded, dce_removed, cse_removed;
-    double seconds[TSSA_STAGE_COUNT];
+    double seconds[TSSA_STAGE_COUNT];           /* CPU seconds per stage */
 } TssaReport;
 
 /* Functionalizes g in place. Returns false only when the graph is broken
- * (ir_verify fails before or, in verify mode, between passes), after
- * writing why to err. Mutation it cannot prove safe to remove is kept (see
+ * (in verify mode: ir_verify fails before the first pass or after one),
+ * after writing why to err. Mutation it cannot prove safe to remove is kept (see
  * the top of this file), so success does not mean "no mutation left": read
  * report->imperative_mutations. report may be NULL. */
 bool tssa_functionalize(IrGraph *g, const TssaOptions *opt, TssaReport *report, FILE *err);
@@ -142,9 +144,10 @@ int tssa_emit(FILE *out, IrGraph *g, bool alias, int nbind, char **bind, const c
 
 typedef struct TssaAlias TssaAlias;
 
-/* Replaces every use of an in-place op's result by its mutated input (the
- * result *is* that tensor), so later passes see one name per tensor. */
-size_t tssa_forward_inplace_results(IrGraph *g);
+/* Replaces every use of a value that is another tensor (an in-place op's
+ * result, a full slice, alias, detach) by that tensor, so later passes see
+ * one name per tensor. */
+size_t tssa_forward_aliases(IrGraph *g);
 
 /* Alias analysis of the graph as it is now (see alias.c). */
 TssaAlias *tssa_alias_analyze(IrGraph *g, const TssaOptions *opt);

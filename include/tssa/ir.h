@@ -90,6 +90,9 @@ typedef struct IrTensorType {
     bool undefined_shape;   /* printed with no parenthesised part */
 } IrTensorType;
 
+/* Types are immutable once made and may be shared by many values (the
+ * parser gives every value with the same type text one IrType): make a new
+ * type rather than editing v->type in place. */
 struct IrType {
     IrTypeKind kind;
     IrTensorType tensor;    /* TY_TENSOR */
@@ -142,7 +145,9 @@ typedef struct IrAttr {
         IrTensorConst t;
         const char *raw;
     } u;
-    const char *spelling;   /* floats: the text as read, printed back verbatim */
+    const char *spelling;   /* the value's text as read, kept only when printing the
+                               decoded value would differ ("1.5e3", odd escapes);
+                               printed back verbatim; the ir_attr_set_* calls clear it */
 } IrAttr;
 
 /* ---------------------------------------------------------------- values */
@@ -248,6 +253,9 @@ void ir_attr_set_str(IrNode *n, const char *name, const char *v);
 void ir_attr_set_ints(IrNode *n, const char *name, const int64_t *v, int count);
 void ir_attr_set_floats(IrNode *n, const char *name, const double *v, int count);
 IrAttr *ir_attr_add(IrNode *n, const char *name, IrAttrKind kind);
+/* A tensor attribute holding t; the graph takes over the reference and
+ * releases it in ir_graph_free. text is its printed form (NULL: <Tensor>). */
+void ir_attr_set_tensor(IrNode *n, const char *name, struct Tensor *t, const char *text);
 
 /* ---------------------------------------------------------------- editing */
 
@@ -304,7 +312,7 @@ IrGraph *ir_parse(const char *text, size_t len, const char *file, FILE *err);
 IrGraph *ir_parse_file(const char *path, FILE *err);
 /* Prints g in the syntax ir_parse reads (TorchScript's own). */
 void ir_print(FILE *out, const IrGraph *g);
-void ir_print_node(FILE *out, const IrNode *n, int indent);
+void ir_print_node(FILE *out, const IrNode *n, int indent);   /* indent: spaces (2 at top) */
 /* Prints a float the way TorchScript does (17 significant digits, "1." for
  * integral values). */
 void ir_print_double(FILE *out, double v);

@@ -104,6 +104,11 @@ typedef enum OpAlias {
     X(ATEN_RANGE_LENGTH, "aten::__range_length", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_DERIVE_INDEX, "aten::__derive_index", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_WARN, "aten::warn", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_ABS, "prim::abs", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_SET_ITEM, "aten::_set_item", OPC_SCALAR, 0, ALIAS_SELF) \
+    X(ATEN_EXTEND, "aten::extend", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(ATEN_INSERT, "aten::insert", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(ATEN_POP, "aten::pop", OPC_SCALAR, 0, ALIAS_NONE) \
     /* creation */ \
     X(ATEN_ZEROS, "aten::zeros", OPC_CREATION, NOMUT, ALIAS_NONE) \
     X(ATEN_ONES, "aten::ones", OPC_CREATION, NOMUT, ALIAS_NONE) \

@@ -20,13 +20,17 @@
  * single-appearance schedule in topological order (every actor appears once
  * with all its firings: a filter later runs as one batched kernel); feedback
  * loops interleave their joiner, body, splitter and loop path as far as the
- * enqueued items allow.
+ * enqueued items allow. A turn of a feedback loop that leaves the loop's
+ * channels as it found them is not written out again and again: one entry
+ * SCHED_REPEAT says to run the entries of that turn again, so a loop that
+ * turns a million times costs a few entries (a looped schedule).
  *
  * Errors name the stream: inconsistent rates ("splitjoin Equalizer: branch 2
  * produces 3 items for every 2 the joiner takes from it"), streams that are
  * not connected, counts that overflow 64 bits, and deadlocked feedback loops
  * (too few enqueued items to complete a steady state or to fill the peeks
- * inside the loop).
+ * inside the loop). A phase that would need more than max(2^22, 8 per
+ * actor) entries even after folding is refused, naming the loop.
  *
  * Placement (rank, device per filter) lives on the filters themselves
  * (StreamFilter) and is printed from there.
@@ -39,10 +43,22 @@
 
 #include "tssa/stream.h"
 
+/* One entry of a phase: `firings` consecutive firings of `actor`, or, when
+ * actor is SCHED_REPEAT, "run the `span` entries before this one `firings`
+ * more times" (those entries may hold repeats themselves, always wholly
+ * inside the span). */
 typedef struct SchedPhase {
-    int actor;          /* index in the flat view */
-    int64_t firings;    /* consecutive firings */
+    int actor;          /* index in the flat view, or SCHED_REPEAT */
+    int span;           /* SCHED_REPEAT: how many entries back; else 0 */
+    int64_t firings;    /* consecutive firings, or extra repetitions */
 } SchedPhase;
+
+#define SCHED_REPEAT (-1)
+
+/* Calls fire(actor, firings, ctx) for every run of firings of phases[0..n-1]
+ * in order, expanding the repeats. */
+typedef void (*SchedFire)(int actor, int64_t firings, void *ctx);
+void sched_phases_run(const SchedPhase *phases, int n, SchedFire fire, void *ctx);
 
 typedef struct Schedule {
     StreamNode *root;

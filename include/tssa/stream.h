@@ -42,6 +42,8 @@ typedef struct StreamNode StreamNode;
 
 /* Deepest nesting of streams the reader accepts and the scheduler walks. */
 #define STREAM_MAX_DEPTH 256
+/* Longest name or op name, in characters. */
+#define STREAM_MAX_NAME 256
 /* Largest rate, weight or enqueue count the reader accepts (2^40). Larger
  * counts of items per firing mean nothing for tensors and only invite
  * overflow; the scheduler still checks every product it forms. */
@@ -122,8 +124,9 @@ void stream_graph_set_root(StreamGraph *g, StreamNode *root);
 
 /* Names are identifiers ([A-Za-z_][A-Za-z0-9_]*) that are not keywords of
  * the text form; the constructors copy the name and make it one: other
- * characters become '_', a leading digit or a keyword gets a '_' prefix.
- * NULL gives the default ("Identity", "Separator", or the kind). */
+ * characters become '_', a leading digit or a keyword gets a '_' prefix,
+ * and names are cut at STREAM_MAX_NAME characters. NULL gives the default
+ * ("Identity", "Separator", or the kind). */
 StreamNode *stream_filter_new(StreamGraph *g, const char *name,
                               int64_t pop, int64_t peek, int64_t push);
 StreamNode *stream_identity_new(StreamGraph *g, const char *name);
@@ -238,6 +241,10 @@ typedef struct StreamFlat {
     StreamChannel *channels;
     int *ports;         /* storage behind every actor's in/out */
     int64_t nports;
+    /* The actors of node id i are first_actor[i] .. last_actor[i], a
+     * contiguous range (-1 for nodes outside root); a feedback loop's range
+     * starts with its joiner. Sized by the graph's node count. */
+    int *first_actor, *last_actor;
 } StreamFlat;
 
 StreamFlat *stream_flatten(const StreamNode *root);

@@ -11,6 +11,7 @@ Run with Debian's PyTorch: /usr/bin/python3 tests/frontend/dump_graphs.py
 """
 import importlib.util
 import pathlib
+import sys
 
 import torch
 
@@ -38,6 +39,8 @@ def main():
     for path in sorted((HERE / "programs").glob("*.py")):
         spec = importlib.util.spec_from_file_location(path.stem, path)
         mod = importlib.util.module_from_spec(spec)
+        # Registered so TorchScript can find the source of classes (NamedTuple, Enum).
+        sys.modules[path.stem] = mod
         spec.loader.exec_module(mod)
         text = str(graph_of(mod))
         (out_dir / (path.stem + ".ir")).write_text(text)

@@ -519,7 +519,13 @@ static void test_attrs_and_types(void)
     const char *text = "graph(%a : Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu),\n"
                        "      %b : Float(2, 3, strides=[3, 1], requires_grad=0, device=cpu),\n"
                        "      %c : Float(2, *, requires_grad=0, device=cpu),\n"
-                       "      %d : Long(requires_grad=0, device=cpu)):\n"
+                       "      %d : Long(requires_grad=0, device=cpu),\n"
+                       "      %e : Future(int),\n"
+                       "      %f : Future[Tensor],\n"
+                       "      %g : Dict(str, Tensor)?,\n"
+                       "      %h : Tensor(*, 4),\n"
+                       "      %i : Float,\n"
+                       "      %j : RRef(int)):\n"
                        "  return (%a)\n";
     IrGraph *p = ir_parse(text, strlen(text), "types.ir", stderr);
     CHECK(p != NULL);
@@ -534,6 +540,12 @@ static void test_attrs_and_types(void)
         CHECK(a->type->tensor.dtype == DT_F32);
         CHECK(c->type->tensor.sizes[1] == -1 && c->type->tensor.strides == NULL);
         CHECK(d->type->tensor.rank == 0 && d->type->tensor.dtype == DT_I64);
+        IrType *e = ir_graph_lookup(p, "e")->type, *f2 = ir_graph_lookup(p, "f")->type;
+        CHECK(e->kind == TY_FUTURE && e->elems[0]->kind == TY_INT);
+        CHECK(f2->kind == TY_FUTURE && f2->elems[0]->kind == TY_TENSOR);
+        IrType *h = ir_graph_lookup(p, "g")->type;
+        CHECK(h->kind == TY_OPTIONAL && h->elems[0]->kind == TY_DICT);
+        CHECK(ir_graph_lookup(p, "j")->type->kind == TY_OTHER);
         check_text(p, text, __LINE__);
         ir_graph_free(p);
     }
@@ -587,6 +599,50 @@ static void test_parsed_attrs(void)
     ir_graph_free(g);
 }
 
+/* Tensor constants of a frozen module (frontend/golden/frozen_consts.ir,
+ * from programs/frozen_consts.py, whose values are restated here). */
+static void test_tensor_constants(void)
+{
+    IrGraph *g = ir_parse_file("frontend/golden/frozen_consts.ir", stderr);
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    struct { const char *name; TensorDType dt; int ndim; int64_t sizes[3]; double values[4]; } want[] = {
+        {"self.offset", DT_F32, 1, {3}, {1.0, -2.0, 3.5}},
+        {"self.flags", DT_BOOL, 1, {2}, {1, 0}},
+        {"self.cube", DT_I64, 3, {2, 1, 2}, {1, 2, 3, 4}},
+        {"self.tiny", DT_F32, 2, {2, 2}, {1e-5, 2e-5, 3e-5, 4e-5}},
+        {"self.gain", DT_F32, 0, {0}, {2.5}},
+    };
+    for (size_t w = 0; w < sizeof want / sizeof want[0]; w++) {
+        IrValue *v = ir_graph_lookup(g, want[w].name);
+        IrAttr *a = v ? ir_attr_find(v->def, "value") : NULL;
+        const Tensor *t = a && a->kind == ATTR_TENSOR ? a->u.t.tensor : NULL;
+        if (!t) {
+            fprintf(stderr, "FAIL: no tensor data for %%%s\n", want[w].name);
+            failures++;
+            continue;
+        }
+        CHECK(t->dtype == want[w].dt && t->ndim == want[w].ndim);
+        int64_t numel = 1;
+        for (int d = 0; d < t->ndim && d < 3; d++) {
+            CHECK(t->sizes[d] == want[w].sizes[d]);
+            numel *= t->sizes[d];
+        }
+        for (int64_t i = 0; i < numel && i < 4; i++) {
+            double got = tensor_get_flat(t, i);
+            if (fabs(got - want[w].values[i]) > 1e-6 * fabs(want[w].values[i])) {
+                fprintf(stderr, "FAIL: %%%s[%lld] = %g, expected %g\n", want[w].name,
+                        (long long)i, got, want[w].values[i]);
+                failures++;
+            }
+        }
+    }
+    IrAttr *weight = ir_attr_find(ir_graph_lookup(g, "self.weight")->def, "value");
+    CHECK(weight->kind == ATTR_TENSOR && weight->u.t.tensor == NULL);   /* <Tensor> */
+    ir_graph_free(g);
+}
+
 int main(void)
 {
     test_names();
@@ -599,6 +655,7 @@ int main(void)
     test_doubles();
     test_attrs_and_types();
     test_parsed_attrs();
+    test_tensor_constants();
     printf("%d failures\n", failures);
     return failures ? 1 : 0;
 }

@@ -258,7 +258,9 @@ def gen_bad_npy():
         "missing key 'fortran_order'")
     add('extra_key.npy', header("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), "
                                 "'extra': 1}", 12),
-        'unexpected key')
+        "unexpected key 'extra'")
+    add('key_not_string.npy', header("{'descr': '<f4', 3: False, 'shape': (3,)}", 12),
+        "expected a key ('descr', 'fortran_order' or 'shape') at header byte 17")
     add('duplicate_key.npy', header("{'descr': '<f4', 'descr': '<f4', 'fortran_order': False, "
                                     "'shape': (3,)}", 12),
         "key 'descr' appears twice")

@@ -185,8 +185,8 @@ static void fill_pattern(Tensor *t)
         int64_t v = (i * 7) % 11 - 5;
         switch (t->dtype) {
         case DT_BOOL: data[i] = i % 3 == 0; break;
-        case DT_F32: { float f = (float)(i * 0.25 - 1.5); memcpy(data + 4 * i, &f, 4); break; }
-        case DT_F64: { double f = i * 0.25 - 1.5; memcpy(data + 8 * i, &f, 8); break; }
+        case DT_F32: { float f = (float)((double)i * 0.25 - 1.5); memcpy(data + 4 * i, &f, 4); break; }
+        case DT_F64: { double f = (double)i * 0.25 - 1.5; memcpy(data + 8 * i, &f, 8); break; }
         case DT_U8: data[i] = (char)(uint8_t)v; break;
         case DT_I8: data[i] = (char)(int8_t)v; break;
         case DT_I16: { int16_t x = (int16_t)v; memcpy(data + 2 * i, &x, 2); break; }

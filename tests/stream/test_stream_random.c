@@ -288,6 +288,39 @@ static char *print_to_string(const StreamNode *root)
     return text;
 }
 
+/* The checker must be able to fail: break a good schedule in three ways
+ * (a phase out of order, a wrong buffer size, a wrong repetition count). */
+static int check_the_checker(void)
+{
+    const char *text = "pipeline P { filter A pop 1 push 2; filter B pop 3 peek 5 push 1; }";
+    StreamGraph *g = str_parse(text, strlen(text), "checker.str", stderr);
+    Schedule *s = g ? sched_build(g->root, stderr) : NULL;
+    int failures = 0;
+    if (!s || !token_sim_check(s, stderr) || s->ninit < 2) {
+        fprintf(stderr, "FAIL: the checker's own example does not schedule as expected\n");
+        failures++;
+    } else {
+        FILE *quiet = fopen("/dev/null", "w");
+        SchedPhase first = s->init[0];
+        s->init[0] = s->init[1];
+        s->init[1] = first;
+        failures += token_sim_check(s, quiet);      /* consumer before producer: underflow */
+        s->init[1] = s->init[0];
+        s->init[0] = first;
+        s->buffer_size[1]++;
+        failures += token_sim_check(s, quiet);
+        s->buffer_size[1]--;
+        s->repetitions[1] *= 2;
+        failures += token_sim_check(s, quiet);
+        fclose(quiet);
+        if (failures)
+            fprintf(stderr, "FAIL: the token simulator accepts a broken schedule\n");
+    }
+    sched_free(s);
+    stream_graph_free(g);
+    return failures;
+}
+
 int main(void)
 {
     Gen G = {.state = 0x5eed5eed12345ULL};
@@ -331,7 +364,6 @@ int main(void)
                     loops++;
             }
             phases += s->ninit + s->nsteady;
-            if (getenv("SHOW")) printf("graph %d: %d phases, %d actors\n", i, s->ninit + s->nsteady, s->flat->nactors);
             if (items_in != in || items_out != out) {
                 fprintf(stderr, "FAIL graph %d: %lld items in and %lld out per steady state, the generator says %lld and %lld\n",
                         i, (long long)items_in, (long long)items_out, (long long)in, (long long)out);
@@ -355,6 +387,7 @@ int main(void)
         sched_free(s);
         stream_graph_free(G.g);
     }
+    failures += check_the_checker();
     printf("%d random graphs: %d filters, %d feedback loops, %d phases in all; %d failures\n", GRAPHS, filters, loops,
            phases, failures);
     return failures ? 1 : 0;

@@ -230,14 +230,26 @@ static void check_balance(Checker *k)
     }
 }
 
-/* Runs phases from fill[]; counts firings per actor into fired[]. */
-static void run_phases(Checker *k, const char *name, const SchedPhase *phases, int n, int64_t *fill, int64_t *max_fill,
-                       int64_t *fired)
+/* Runs entries [lo, hi) from fill[], expanding repeats (an entry
+ * SCHED_REPEAT at i runs [i - span, i) `firings` more times); counts
+ * firings per actor into fired[]. */
+static void run_phases(Checker *k, const char *name, const SchedPhase *phases, int lo, int hi, int64_t *fill,
+                       int64_t *max_fill, int64_t *fired)
 {
     const StreamFlat *f = k->f;
-    for (int i = 0; i < n && k->ok; i++) {
+    for (int i = lo; i < hi && k->ok; i++) {
         int a = phases[i].actor;
         int64_t times = phases[i].firings;
+        if (a == SCHED_REPEAT) {
+            if (phases[i].span <= 0 || i - phases[i].span < lo || times <= 0) {
+                fail(k, "%s phase: a repeat reaches outside its turn (entry %" PRId64 ", span %" PRId64 ")", name, i,
+                     phases[i].span);
+                return;
+            }
+            for (int64_t r = 0; r < times && k->ok; r++)
+                run_phases(k, name, phases, i - phases[i].span, i, fill, max_fill, fired);
+            continue;
+        }
         if (a < 0 || a >= f->nactors || times <= 0) {
             fail(k, "%s phase: bad phase entry (actor %" PRId64 ", %" PRId64 " firings)", name, a, times);
             return;
@@ -270,7 +282,7 @@ static void check_execution(Checker *k)
     int64_t *fired = calloc((size_t)f->nactors + 1, sizeof *fired);
     for (int c = 0; c < f->nchannels; c++)
         fill[c] = max_fill[c] = f->channels[c].initial;
-    run_phases(k, "init", s->init, s->ninit, fill, max_fill, fired);
+    run_phases(k, "init", s->init, 0, s->ninit, fill, max_fill, fired);
     for (int a = 0; a < f->nactors && k->ok; a++)
         if (fired[a] != s->init_firings[a])
             fail(k, "%s: actor %" PRId64 " fired %" PRId64 " times", "init phase", a, fired[a]);
@@ -283,7 +295,7 @@ static void check_execution(Checker *k)
                  "init phase", c, fill[c]);
     }
     memset(fired, 0, (size_t)f->nactors * sizeof *fired);
-    run_phases(k, "steady", s->steady, s->nsteady, fill, max_fill, fired);
+    run_phases(k, "steady", s->steady, 0, s->nsteady, fill, max_fill, fired);
     for (int a = 0; a < f->nactors && k->ok; a++)
         if (fired[a] != s->repetitions[a])
             fail(k, "%s: actor %" PRId64 " fired %" PRId64 " times", "steady phase", a, fired[a]);

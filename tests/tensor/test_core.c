@@ -281,6 +281,20 @@ static void test_inplace(void)
     CHECK(q && tensor_item_int(q) == (1LL << 62) + 2, "int64 exact");
     tensor_release(q);
 
+    /* A 0-d operand that is a view at a nonzero offset: idx[4] of 0..4 is 4;
+     * {1,2,3} + 4 = {5,6,7} (float32: dims beat a 0-d int64). */
+    Tensor *idx = tensor_arange(0, 5, 1, DT_I64);
+    Tensor *four = tensor_select(idx, 0, 4);
+    Tensor *v = vec_f32(3, (double[]){1, 2, 3});
+    q = tensor_add(v, four, 1);
+    CHECK(q && q->dtype == DT_F32 && tensor_get_flat(q, 0) == 5 && tensor_get_flat(q, 2) == 7,
+          "add of an offset 0-d view");
+    tensor_release(q);
+    CHECK(tensor_binary_(BIN_MUL, v, four) && tensor_get_flat(v, 1) == 8, "mul_ by offset 0-d");
+    tensor_release(v);
+    tensor_release(four);
+    tensor_release(idx);
+
     tensor_release(huge);
     tensor_release(one);
     tensor_release(i32);

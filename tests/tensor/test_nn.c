@@ -156,6 +156,24 @@ static void test_embedding(void)
     fx_check_error("embedding.err_1d", tensor_embedding(sel(ew, 0, 0), eidx));
 }
 
+/* Hand-derived: hostile parameters give a clean error or an empty result. */
+static void test_hostile_sizes(void)
+{
+    Tensor *x = fx_in("x.in"), *w = fx_in("w.in");
+    const int64_t huge2[2] = {INT64_MAX / 2, INT64_MAX / 2};
+    Tensor *r = tensor_conv2d(x, w, NULL, one2, huge2, one2, 1);
+    fx_expect(r == NULL, "conv2d with padding near INT64_MAX fails cleanly");
+    r = tensor_conv2d(x, w, NULL, one2, zero2, huge2, 1);
+    fx_expect(r == NULL, "conv2d with dilation near INT64_MAX fails cleanly");
+    r = tensor_max_pool2d(x, huge2, NULL, zero2, one2, false);
+    fx_expect(r == NULL, "max_pool2d with a huge kernel fails cleanly");
+    r = tensor_avg_pool2d(x, I64S(2, 2), I64S(INT64_MIN, 1), zero2, true, true, 0);
+    fx_expect(r == NULL, "avg_pool2d with stride INT64_MIN fails cleanly");
+    r = tensor_adaptive_avg_pool2d(x, I64S(0, INT64_MAX / 4));
+    fx_expect(r && tensor_numel(r) == 0, "adaptive_avg_pool2d to (0, huge) is empty");
+    tensor_release(r);
+}
+
 int main(void)
 {
     if (!fx_open("tensor/data/kernels_nn.txt"))
@@ -164,5 +182,6 @@ int main(void)
     test_norms();
     test_pools();
     test_embedding();
+    test_hostile_sizes();
     return fx_finish();
 }

@@ -100,6 +100,25 @@ static void test_triangles_and_pad(void)
     fx_check_error("pad.err_crop_far", tensor_constant_pad(c, SHAPE(-5, 0), 0));
 }
 
+/* Hand-derived: hostile sizes give an empty result or a clean error. */
+static void test_hostile_sizes(void)
+{
+    Tensor *r = tensor_repeat(a, SHAPE(0, 1000000000000000));
+    fx_expect(r && r->ndim == 2 && r->sizes[0] == 0 && r->sizes[1] == 3000000000000000,
+              "repeat by (0, 1e15) is an empty (0, 3e15) tensor, as in PyTorch");
+    tensor_release(r);
+    r = tensor_repeat(a, SHAPE(INT64_MAX, 2));
+    fx_expect(r == NULL, "repeat whose size overflows int64 fails cleanly");
+    r = tensor_constant_pad(a, SHAPE(INT64_MAX / 2, INT64_MAX / 2), 0);
+    fx_expect(r == NULL, "constant_pad whose size overflows fails cleanly");
+    r = tensor_roll(x, SHAPE(INT64_MIN), 0, NULL);
+    fx_expect(r != NULL, "roll by INT64_MIN works");
+    tensor_release(r);
+    r = tensor_tril(x, INT64_MIN);
+    fx_expect(r != NULL && tensor_get_flat(r, 0) == 0, "tril with diagonal INT64_MIN zeroes everything");
+    tensor_release(r);
+}
+
 int main(void)
 {
     if (!fx_open("tensor/data/kernels_shape.txt"))
@@ -120,5 +139,6 @@ int main(void)
     test_cat_stack();
     test_remaps();
     test_triangles_and_pad();
+    test_hostile_sizes();
     return fx_finish();
 }

@@ -1,0 +1,16 @@
+# Stream graphs and their static schedules (streamit/, scheduler/).
+#   stream_api      builder API, flat view, exact rationals, JSON output and
+#                   placement columns, overflow as an error, folded phases
+#   stream_graphs   the StreamIt benchmark graphs of tests/stream/graphs (FM
+#                   radio, filter bank, bitonic sort, FFT and small ones):
+#                   repetition vectors and init firings derived by hand in
+#                   each file, printing a fixpoint, the token simulator
+#   stream_random   hundreds of random graphs (fixed seed) through the
+#                   scheduler and the independent token simulator
+#   stream_errors   malformed and unschedulable graphs give one located error
+#   stream_golden   --emit=stream/schedule/dot text against hand-written goldens
+tssa_unit_test(stream_api ${TSSA_TESTS_DIR}/stream/test_stream_api.c)
+tssa_unit_test(stream_graphs ${TSSA_TESTS_DIR}/stream/test_stream_graphs.c ${TSSA_TESTS_DIR}/stream/token_sim.c)
+tssa_unit_test(stream_random ${TSSA_TESTS_DIR}/stream/test_stream_random.c ${TSSA_TESTS_DIR}/stream/token_sim.c)
+tssa_unit_test(stream_errors ${TSSA_TESTS_DIR}/stream/test_stream_errors.c)
+tssa_unit_test(stream_golden ${TSSA_TESTS_DIR}/stream/test_stream_golden.c)
