@@ -83,6 +83,13 @@ bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_pa
 int backend_ref_run(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors *weights,
                     RtValue ***outputs, int *noutputs, FILE *err);
 
+/* Runs g on inputs on the cpu backend (backends/cpu): functionalizes and
+ * specializes g to the inputs, lowers it to a stream graph, schedules it
+ * statically and runs the schedule with the planned channel buffers. Same
+ * contract as backend_ref_run (g itself is not changed). */
+int backend_cpu_run(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors *weights,
+                    RtValue ***outputs, int *noutputs, FILE *err);
+
 /* Writes outputs flattened (tuples and lists in order, recursively) as
  * DIR/out0.npy, DIR/out1.npy, ...; ints as 0-d int64, floats as 0-d float64,
  * bools as 0-d bool. Creates DIR if needed. Values that cannot be written

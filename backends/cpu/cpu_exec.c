@@ -1,0 +1,230 @@
+/* cpu_exec.c — the sequential executor of a scheduled stream graph.
+ *
+ * Each channel of the flat view is a FIFO ring buffer of RtValue* whose
+ * capacity is the schedule's buffer size for it (planned, not grown: an
+ * overflow or underflow is an internal error, it means plan and executor
+ * disagree). The init phase and then one steady phase run in schedule order
+ * (sched_phases_run expands the folded repeats); each run of firings of an
+ * actor moves items:
+ *   input     pushes the next stream input item
+ *   output    pops an item into the results
+ *   splitter  duplicate: one item to every output; round-robin: w[k] items
+ *             to output k in turn
+ *   joiner    round-robin: w[k] items from input k in turn
+ *   filter    identity passes one item; a separator drops `pop` items; a
+ *             work filter pops `pop` items and fires its LowerWork
+ *             (lower_work_fire) which pushes `push` items.
+ * Items are reference-counted values; a duplicate splitter shares one value
+ * between its outputs, which is safe because lowered work never mutates
+ * what it pops (the functional graph has no mutation, and graphs with
+ * mutation left are lowered as one filter).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cpu/cpu.h"
+
+typedef struct Fifo {
+    RtValue **items;
+    int64_t cap, head, count;
+} Fifo;
+
+typedef struct Exec {
+    const CpuPlan *plan;
+    const StreamFlat *flat;
+    Fifo *fifos;
+    RtValue **inputs;
+    int ninputs, next_input;
+    RtValue **outputs;
+    int noutputs, cap_outputs;
+    RtValue **popped, **pushed;     /* scratch, sized for the largest firing */
+    FILE *err;
+    bool failed;
+} Exec;
+
+static bool fifo_push(Exec *x, int ch, RtValue *v)
+{
+    Fifo *f = &x->fifos[ch];
+    if (f->count == f->cap) {
+        fprintf(x->err, "error: internal: channel %d overflows its planned size %lld\n", ch,
+                (long long)f->cap);
+        rt_release(v);
+        return false;
+    }
+    f->items[(f->head + f->count) % f->cap] = v;
+    f->count++;
+    return true;
+}
+
+static RtValue *fifo_pop(Exec *x, int ch)
+{
+    Fifo *f = &x->fifos[ch];
+    if (f->count == 0) {
+        fprintf(x->err, "error: internal: channel %d underflows\n", ch);
+        return NULL;
+    }
+    RtValue *v = f->items[f->head];
+    f->items[f->head] = NULL;
+    f->head = (f->head + 1) % f->cap;
+    f->count--;
+    return v;
+}
+
+static bool move_items(Exec *x, int from, int to, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        RtValue *v = fifo_pop(x, from);
+        if (!v || !fifo_push(x, to, v))
+            return false;
+    }
+    return true;
+}
+
+static bool fire_filter(Exec *x, const StreamActor *a)
+{
+    const StreamFilter *f = &a->node->filter;
+    int in = a->nin ? a->in[0] : -1, out = a->nout ? a->out[0] : -1;
+    if (f->role == FILTER_IDENTITY)
+        return move_items(x, in, out, 1);
+    if (f->role == FILTER_SEPARATOR) {
+        for (int64_t i = 0; i < f->pop; i++) {
+            RtValue *v = fifo_pop(x, in);
+            if (!v)
+                return false;
+            rt_release(v);
+        }
+        return true;
+    }
+    const LowerWork *w = f->work;
+    if (!w) {
+        stream_node_error(x->err, a->node, "filter '%s' has no lowered work to run%s%s",
+                          a->node->name, f->work_op ? " (work op " : "",
+                          f->work_op ? f->work_op : "");
+        return false;
+    }
+    for (int64_t i = 0; i < f->pop; i++)
+        if (!(x->popped[i] = fifo_pop(x, in))) {
+            for (int64_t j = 0; j < i; j++)
+                rt_release(x->popped[j]);
+            return false;
+        }
+    bool ok = lower_work_fire(x->plan->program, w, x->popped, x->pushed, x->err);
+    for (int64_t i = 0; i < f->pop; i++)
+        rt_release(x->popped[i]);
+    for (int64_t i = 0; ok && i < f->push; i++)
+        ok = fifo_push(x, out, x->pushed[i]);
+    return ok;
+}
+
+static bool fire_once(Exec *x, const StreamActor *a)
+{
+    const StreamChannel *ch = x->flat->channels;
+    const StreamNode *n = a->node;
+    switch (a->kind) {
+    case ACTOR_INPUT:
+        if (ch[a->out[0]].push == 0)
+            return true;
+        if (x->next_input >= x->ninputs) {
+            fprintf(x->err, "error: internal: the stream takes more inputs than the program has\n");
+            return false;
+        }
+        return fifo_push(x, a->out[0], rt_retain(x->inputs[x->next_input++]));
+    case ACTOR_OUTPUT:
+        if (ch[a->in[0]].pop == 0)
+            return true;
+        if (x->noutputs == x->cap_outputs) {
+            x->cap_outputs = x->cap_outputs ? 2 * x->cap_outputs : 8;
+            x->outputs = realloc(x->outputs, (size_t)x->cap_outputs * sizeof *x->outputs);
+            if (!x->outputs)
+                abort();
+        }
+        return (x->outputs[x->noutputs++] = fifo_pop(x, a->in[0])) != NULL;
+    case ACTOR_SPLITTER:
+        if (n->split == SPLIT_DUPLICATE) {
+            RtValue *v = fifo_pop(x, a->in[0]);
+            if (!v)
+                return false;
+            bool ok = true;
+            for (int k = 0; ok && k < a->nout; k++)
+                ok = fifo_push(x, a->out[k], rt_retain(v));
+            rt_release(v);
+            return ok;
+        }
+        for (int k = 0; k < a->nout; k++)
+            if (!move_items(x, a->in[0], a->out[k], ch[a->out[k]].push))
+                return false;
+        return true;
+    case ACTOR_JOINER:
+        for (int k = 0; k < a->nin; k++)
+            if (!move_items(x, a->in[k], a->out[0], ch[a->in[k]].pop))
+                return false;
+        return true;
+    case ACTOR_FILTER:
+        return fire_filter(x, a);
+    }
+    return false;
+}
+
+static void fire(int actor, int64_t firings, void *ctx)
+{
+    Exec *x = ctx;
+    for (int64_t i = 0; i < firings && !x->failed; i++)
+        if (!fire_once(x, &x->flat->actors[actor]))
+            x->failed = true;
+}
+
+bool cpu_execute(const CpuPlan *plan, RtValue **stream_inputs, int ninputs, RtValue ***items,
+                 int *nitems, FILE *err)
+{
+    const Schedule *s = plan->schedule;
+    const StreamFlat *flat = s->flat;
+    Exec x = {.plan = plan, .flat = flat, .inputs = stream_inputs, .ninputs = ninputs, .err = err};
+    x.fifos = calloc((size_t)flat->nchannels + 1, sizeof *x.fifos);
+    int64_t most = 1;
+    for (int c = 0; c < flat->nchannels; c++) {
+        x.fifos[c].cap = s->buffer_size[c] > 0 ? s->buffer_size[c] : 1;
+        x.fifos[c].items = calloc((size_t)x.fifos[c].cap, sizeof(RtValue *));
+        if (!x.fifos[c].items)
+            abort();
+    }
+    for (int i = 0; i < flat->nactors; i++)
+        if (flat->actors[i].kind == ACTOR_FILTER) {
+            const StreamFilter *f = &flat->actors[i].node->filter;
+            most = f->pop > most ? f->pop : most;
+            most = f->push > most ? f->push : most;
+        }
+    x.popped = calloc((size_t)most, sizeof *x.popped);
+    x.pushed = calloc((size_t)most, sizeof *x.pushed);
+    if (!x.fifos || !x.popped || !x.pushed)
+        abort();
+
+    sched_phases_run(s->init, s->ninit, fire, &x);
+    if (!x.failed)
+        sched_phases_run(s->steady, s->nsteady, fire, &x);
+    if (!x.failed && x.next_input != ninputs) {
+        fprintf(err, "error: internal: the stream took %d of the program's %d inputs\n",
+                x.next_input, ninputs);
+        x.failed = true;
+    }
+
+    for (int c = 0; c < flat->nchannels; c++) {
+        Fifo *f = &x.fifos[c];
+        for (int64_t i = 0; i < f->count; i++)
+            rt_release(f->items[(f->head + i) % f->cap]);
+        free(f->items);
+    }
+    free(x.fifos);
+    free(x.popped);
+    free(x.pushed);
+    if (x.failed) {
+        for (int i = 0; i < x.noutputs; i++)
+            rt_release(x.outputs[i]);
+        free(x.outputs);
+        *items = NULL;
+        *nitems = 0;
+        return false;
+    }
+    *items = x.outputs;
+    *nitems = x.noutputs;
+    return true;
+}

@@ -1,0 +1,530 @@
+/* lower_build.c — the specialized functional graph as a stream graph.
+ *
+ * Units. Every top-level node that is not a compile-time value (see
+ * lower_specialize.c) is a unit of work: one filter running that node (its
+ * nested blocks included), or, for a prim::Loop with a static trip count and
+ * independent iterations, a split-join over its iterations (lower_loop.c).
+ * A unit pops the run-time values it reads (inputs, and values used inside
+ * its blocks, first use first) and pushes its outputs. Compile-time values
+ * are not items: filters read them as constants of the program.
+ *
+ * Layers. A unit's level is one more than the highest level of the units
+ * that make what it pops (0 when it pops only graph inputs or nothing). The
+ * stream is a pipeline with one stage per level. The items between stages
+ * are the live values: stage l pops the list L_l (each value once) and
+ * pushes L_{l+1} = the values of L_l still needed after level l, then the
+ * live outputs of the units of level l. A stage is a split-join whose
+ * branches are
+ *   - an Identity for every value carried past level l (live values ride
+ *     through the layers instead of being computed again: shapes that are
+ *     not series-parallel never run a node twice), and
+ *   - one stream per unit of level l, wrapped with a round-robin split-join
+ *     of Identities and Separators when some of its outputs are dead
+ *     (unused tuple outputs; the thesis's separator filters).
+ * The splitter is a duplicate splitter when the stage pops one value that
+ * every branch takes, a round-robin splitter with the branches' pop counts
+ * when L_l already lists what each branch pops in branch order, and
+ * otherwise a Route filter (no IR work: it copies, reorders and drops items)
+ * first puts the items in branch order. The joiner is round-robin over the
+ * branches' push counts. A stage with one branch is that branch. So a chain
+ * is a pipeline of filters, a value with several consumers a duplicate
+ * split-join, a list taken apart by several consumers (ListUnpack, chunk)
+ * a round-robin split-join, and several graph inputs enter as one
+ * round-robin split. After the last stage a Route puts the live values in
+ * the order of the graph's outputs (a joiner at the end, duplicates
+ * allowed) when they are not in it already.
+ *
+ * Every filter fires once per steady state, so one steady state is one run
+ * of the program.
+ *
+ * Whole graph. Programs the construction cannot take apart safely run as
+ * one filter holding every node: any write left imperative by TensorSSA, a
+ * list mutation, a print or warning (their order would change), an op
+ * unknown to the op table, or a top-level node without outputs other than a
+ * check (an If that may raise, a raise: a filter that pushes nothing). Correct
+ * first, parallel where proven.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "streamit/lower_internal.h"
+
+typedef struct Unit {
+    IrNode *node;
+    LoopPlan *loop;
+    IrValue **pops;
+    int npops;
+    int level;
+} Unit;
+
+typedef struct Build {
+    LowerProgram *p;
+    StreamGraph *sg;
+    Unit *units;
+    int nunits;
+    int *def_level;         /* by value id: producing unit's level, -1 stream input */
+    int *last_level;        /* by value id: highest user level, INT_MAX for outputs */
+    uint32_t *inside, *seen, stamp;
+    int *pos;               /* by value id: index in the current live list */
+    IrValue **scratch;
+    int nscratch, cap_scratch;
+} Build;
+
+void *lower_alloc(LowerProgram *p, size_t size)
+{
+    return arena_alloc(p->g->arena, size ? size : 1);
+}
+
+/* ---------------------------------------------------------------- whole graph */
+
+static const char *side_effect_in(const IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        if (n->op == OP_UNKNOWN)
+            return "an op unknown to the op table";
+        if (op_is_inplace(n->op))
+            return "a write left in place (imperative mutation)";
+        if (n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN)
+            return "a print or warning (its order must stay)";
+        if (n->owner == n->graph->top && n->noutputs == 0 && n->op != OP_PRIM_IF &&
+            n->op != OP_PRIM_RAISEEXCEPTION)
+            return "a top-level node without outputs";
+        for (int i = 0; i < n->nblocks; i++) {
+            const char *why = side_effect_in(n->blocks[i]);
+            if (why)
+                return why;
+        }
+    }
+    return NULL;
+}
+
+static LowerWork *new_work(LowerProgram *p, LowerWorkKind kind)
+{
+    LowerWork *w = lower_alloc(p, sizeof *w);
+    w->kind = kind;
+    return w;
+}
+
+static StreamNode *work_filter(Build *b, const char *name, LowerWork *w)
+{
+    StreamNode *f = stream_filter_new(b->sg, name, lower_work_pop(w), lower_work_pop(w),
+                                      lower_work_push(w));
+    f->filter.work = w;
+    f->filter.nodes = w->nodes;
+    f->filter.nnodes = w->nnodes;
+    return f;
+}
+
+static int64_t count_executed(const IrBlock *blk)
+{
+    int64_t n = 0;
+    IR_FOREACH_NODE(x, blk) {
+        if (x->op == OP_PRIM_CONSTANT)
+            continue;
+        n++;
+        for (int i = 0; i < x->nblocks; i++)
+            n += count_executed(x->blocks[i]);
+    }
+    return n;
+}
+
+/* The whole graph as one filter: pops the tensor inputs, runs every node. */
+static StreamNode *whole_graph(Build *b, const char *why)
+{
+    LowerProgram *p = b->p;
+    IrBlock *top = p->g->top;
+    LowerWork *w = new_work(p, LOWER_WORK_REGION);
+    int n = 0;
+    IR_FOREACH_NODE(x, top)
+        n++;
+    w->nodes = lower_alloc(p, (size_t)n * sizeof *w->nodes);
+    IR_FOREACH_NODE(x, top)
+        w->nodes[w->nnodes++] = x;
+    w->pops = lower_alloc(p, (size_t)p->nin * sizeof *w->pops);
+    for (int k = 0; k < p->nin; k++)
+        w->pops[w->npops++] = ir_block_param(top, p->in_map[k]);
+    int nret = ir_block_nreturns(top);
+    w->pushes = lower_alloc(p, (size_t)nret * sizeof *w->pushes);
+    for (int k = 0; k < nret; k++) {
+        p->out_map[k] = k;
+        w->pushes[w->npushes++] = ir_block_return(top, k);
+    }
+    w->executed = count_executed(top);
+    p->stats.whole_graph = true;
+    p->stats.why = why;
+    return work_filter(b, "Program", w);
+}
+
+/* ---------------------------------------------------------------- units */
+
+static void mark_inside(Build *b, const IrBlock *blk)
+{
+    for (int i = 0; i < ir_block_nparams(blk); i++)
+        b->inside[ir_block_param(blk, i)->id] = b->stamp;
+    IR_FOREACH_NODE(x, blk) {
+        for (int i = 0; i < x->noutputs; i++)
+            b->inside[x->outputs[i]->id] = b->stamp;
+        for (int i = 0; i < x->nblocks; i++)
+            mark_inside(b, x->blocks[i]);
+    }
+}
+
+static void scratch_push(Build *b, IrValue *v)
+{
+    if (b->nscratch == b->cap_scratch) {
+        b->cap_scratch = b->cap_scratch ? 2 * b->cap_scratch : 64;
+        b->scratch = realloc(b->scratch, (size_t)b->cap_scratch * sizeof *b->scratch);
+        if (!b->scratch)
+            abort();
+    }
+    b->scratch[b->nscratch++] = v;
+}
+
+static void use_value(Build *b, IrValue *v)
+{
+    if (b->inside[v->id] == b->stamp || b->seen[v->id] == b->stamp || b->p->is_static[v->id])
+        return;
+    b->seen[v->id] = b->stamp;
+    scratch_push(b, v);
+}
+
+static void collect_block_uses(Build *b, const IrBlock *blk)
+{
+    IR_FOREACH_NODE(x, blk) {
+        for (int i = 0; i < x->ninputs; i++)
+            use_value(b, x->inputs[i]);
+        for (int i = 0; i < x->nblocks; i++)
+            collect_block_uses(b, x->blocks[i]);
+    }
+    for (int i = 0; i < ir_block_nreturns(blk); i++)
+        use_value(b, ir_block_return(blk, i));
+}
+
+/* The run-time values n reads, first use first. */
+static void unit_pops(Build *b, Unit *u)
+{
+    IrNode *n = u->node;
+    b->stamp++;
+    b->nscratch = 0;
+    for (int i = 0; i < n->nblocks; i++)
+        mark_inside(b, n->blocks[i]);
+    if (u->loop) {
+        /* Carried initial values first (the assembler takes them), then the
+         * outer values the body reads. */
+        for (int i = 2; i < n->ninputs; i++) {
+            IrValue *v = n->inputs[i];
+            if (b->seen[v->id] != b->stamp) {
+                b->seen[v->id] = b->stamp;
+                scratch_push(b, v);
+            }
+        }
+    }
+    for (int i = 0; i < n->ninputs; i++)
+        use_value(b, n->inputs[i]);
+    for (int i = 0; i < n->nblocks; i++)
+        collect_block_uses(b, n->blocks[i]);
+    u->npops = b->nscratch;
+    u->pops = lower_alloc(b->p, (size_t)b->nscratch * sizeof *u->pops);
+    memcpy(u->pops, b->scratch, (size_t)b->nscratch * sizeof *u->pops);
+}
+
+static const char *short_kind(const IrNode *n)
+{
+    const char *s = strstr(n->kind, "::");
+    return s ? s + 2 : n->kind;
+}
+
+static StreamNode *unit_filter(Build *b, Unit *u)
+{
+    LowerWork *w = new_work(b->p, LOWER_WORK_REGION);
+    w->nodes = lower_alloc(b->p, sizeof *w->nodes);
+    w->nodes[0] = u->node;
+    w->nnodes = 1;
+    w->pops = u->pops;
+    w->npops = u->npops;
+    w->pushes = u->node->outputs;
+    w->npushes = u->node->noutputs;
+    w->executed = 1;
+    for (int i = 0; i < u->node->nblocks; i++)
+        w->executed += count_executed(u->node->blocks[i]);
+    return work_filter(b, short_kind(u->node), w);
+}
+
+/* The stream of unit u: its filter (or loop split-join), with dead outputs
+ * dropped by Separators. Appends its live outputs to `live`. */
+static StreamNode *unit_stream(Build *b, Unit *u, IrValue **live, int *nlive)
+{
+    LowerProgram *p = b->p;
+    StreamNode *s = u->loop ? lower_loop_stream(p, b->sg, u->loop, u->pops, u->npops)
+                            : unit_filter(b, u);
+    IrNode *n = u->node;
+    int ndead = 0;
+    for (int i = 0; i < n->noutputs; i++) {
+        if (b->last_level[n->outputs[i]->id] > u->level)
+            live[(*nlive)++] = n->outputs[i];
+        else
+            ndead++;
+    }
+    if (ndead == 0)
+        return s;
+    StreamNode *pipe = stream_pipeline_new(b->sg, short_kind(n));
+    stream_pipeline_add(pipe, s);
+    if (ndead == n->noutputs) {
+        stream_pipeline_add(pipe, stream_separator_new(b->sg, NULL, n->noutputs));
+        return pipe;
+    }
+    StreamNode *sj = stream_splitjoin_new(b->sg, "Outputs", SPLIT_ROUNDROBIN);
+    for (int i = 0; i < n->noutputs; i++) {
+        bool alive = b->last_level[n->outputs[i]->id] > u->level;
+        stream_splitjoin_add(sj, alive ? stream_identity_new(b->sg, NULL)
+                                       : stream_separator_new(b->sg, NULL, 1),
+                             1, alive ? 1 : 0);
+    }
+    stream_pipeline_add(pipe, sj);
+    return pipe;
+}
+
+/* A Route from `from` (each value once) to `to`. */
+static StreamNode *route_filter(Build *b, const char *name, IrValue **from, int nfrom,
+                                IrValue **to, int nto)
+{
+    LowerWork *w = new_work(b->p, LOWER_WORK_ROUTE);
+    for (int i = 0; i < nfrom; i++)
+        b->pos[from[i]->id] = i;
+    w->route = lower_alloc(b->p, (size_t)nto * sizeof *w->route);
+    w->nroute = nto;
+    w->route_pop = nfrom;
+    for (int k = 0; k < nto; k++)
+        w->route[k] = b->pos[to[k]->id];
+    return work_filter(b, name, w);
+}
+
+static bool same_list(IrValue **a, int na, IrValue **c, int nc)
+{
+    return na == nc && (na == 0 || memcmp(a, c, (size_t)na * sizeof *a) == 0);
+}
+
+/* ---------------------------------------------------------------- stages */
+
+static void add_stage(StreamNode *root, StreamNode *stage)
+{
+    stream_pipeline_add(root, stage);
+}
+
+static bool build_layers(Build *b, StreamNode *root)
+{
+    LowerProgram *p = b->p;
+    IrGraph *g = p->g;
+    int nunits = b->nunits, maxlevel = -1;
+    for (int i = 0; i < nunits; i++)
+        if (b->units[i].level > maxlevel)
+            maxlevel = b->units[i].level;
+
+    /* Units bucketed by level, program order within a level. */
+    int *first = calloc((size_t)maxlevel + 2, sizeof *first);
+    int *order = malloc(((size_t)nunits + 1) * sizeof *order);
+    if (!first || !order)
+        abort();
+    for (int i = 0; i < nunits; i++)
+        first[b->units[i].level + 1]++;
+    for (int l = 0; l <= maxlevel; l++)
+        first[l + 1] += first[l];
+    int *fill = calloc((size_t)maxlevel + 2, sizeof *fill);
+    if (!fill)
+        abort();
+    for (int i = 0; i < nunits; i++) {
+        int l = b->units[i].level;
+        order[first[l] + fill[l]++] = i;
+    }
+    free(fill);
+
+    /* Live lists: at most every value once. */
+    size_t cap = (size_t)g->nvalues + 1;
+    IrValue **live = malloc(cap * sizeof *live), **next = malloc(cap * sizeof *next);
+    IrValue **need = malloc(cap * sizeof *need);
+    int nlive = 0;
+    if (!live || !next || !need)
+        abort();
+    for (int k = 0; k < p->nin; k++)
+        live[nlive++] = ir_block_param(g->top, p->in_map[k]);
+
+    for (int l = 0; l <= maxlevel; l++) {
+        int nnext = 0, nneed = 0, nbranches = 0, max_branches = nlive + first[l + 1] - first[l];
+        StreamNode **branches = malloc((size_t)(max_branches + 1) * sizeof *branches);
+        int64_t *pops = malloc((size_t)(max_branches + 1) * sizeof *pops);
+        int64_t *pushes = malloc((size_t)(max_branches + 1) * sizeof *pushes);
+        if (!branches || !pops || !pushes)
+            abort();
+        for (int i = 0; i < nlive; i++)
+            if (b->last_level[live[i]->id] > l) {
+                branches[nbranches] = stream_identity_new(b->sg, NULL);
+                pops[nbranches] = pushes[nbranches] = 1;
+                nbranches++;
+                need[nneed++] = live[i];
+                next[nnext++] = live[i];
+            }
+        for (int k = first[l]; k < first[l + 1]; k++) {
+            Unit *u = &b->units[order[k]];
+            int before = nnext;
+            branches[nbranches] = unit_stream(b, u, next, &nnext);
+            pops[nbranches] = u->npops;
+            pushes[nbranches] = nnext - before;
+            nbranches++;
+            for (int i = 0; i < u->npops; i++)
+                need[nneed++] = u->pops[i];
+        }
+        bool in_order = same_list(live, nlive, need, nneed);
+        bool duplicate = !in_order && nlive == 1 && nbranches > 1;
+        for (int i = 0; duplicate && i < nbranches; i++)
+            duplicate = pops[i] == 1;
+        for (int i = 0; duplicate && i < nneed; i++)
+            duplicate = need[i] == live[0];
+        if (!in_order && !duplicate)
+            add_stage(root, route_filter(b, "Route", live, nlive, need, nneed));
+        if (nbranches == 1) {
+            add_stage(root, branches[0]);
+        } else {
+            char name[32];
+            snprintf(name, sizeof name, "Layer%d", l);
+            StreamNode *sj = stream_splitjoin_new(b->sg, name,
+                                                  duplicate ? SPLIT_DUPLICATE : SPLIT_ROUNDROBIN);
+            for (int i = 0; i < nbranches; i++)
+                stream_splitjoin_add(sj, branches[i], pops[i], pushes[i]);
+            add_stage(root, sj);
+        }
+        free(branches);
+        free(pops);
+        free(pushes);
+        IrValue **t = live;
+        live = next;
+        next = t;
+        nlive = nnext;
+    }
+
+    /* The outputs in order. */
+    int nret = ir_block_nreturns(g->top), nout = 0;
+    for (int k = 0; k < nret; k++) {
+        IrValue *v = ir_block_return(g->top, k);
+        p->out_map[k] = p->is_static[v->id] ? -1 : nout;
+        if (!p->is_static[v->id])
+            need[nout++] = v;
+    }
+    if (!same_list(live, nlive, need, nout) || root->nchildren == 0)
+        add_stage(root, route_filter(b, "Outputs", live, nlive, need, nout));
+    free(live);
+    free(next);
+    free(need);
+    free(first);
+    free(order);
+    return true;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+bool lower_build(LowerProgram *p, FILE *err)
+{
+    IrGraph *g = p->g;
+    Build b = {.p = p};
+    b.sg = p->sg = stream_graph_new();
+    size_t nv = (size_t)g->nvalues + 1;
+    b.def_level = malloc(nv * sizeof *b.def_level);
+    b.last_level = calloc(nv, sizeof *b.last_level);
+    b.inside = calloc(nv, sizeof *b.inside);
+    b.seen = calloc(nv, sizeof *b.seen);
+    b.pos = calloc(nv, sizeof *b.pos);
+    if (!b.def_level || !b.last_level || !b.inside || !b.seen || !b.pos)
+        abort();
+    for (size_t i = 0; i < nv; i++) {
+        b.def_level[i] = -1;
+        b.last_level[i] = -1;
+    }
+
+    StreamNode *root = NULL;
+    const char *why = side_effect_in(g->top);
+    /* The stream's input: the run-time graph inputs (only those some unit
+     * or output reads, when the program is taken apart). */
+    p->nin = 0;
+    if (!why) {
+        int cap = 0;
+        IR_FOREACH_NODE(n, g->top) {
+            bool is_static = n->noutputs > 0;
+            for (int i = 0; i < n->noutputs; i++)
+                is_static = is_static && p->is_static[n->outputs[i]->id];
+            if (!is_static)
+                cap++;
+        }
+        b.units = calloc((size_t)cap + 1, sizeof *b.units);
+        if (!b.units)
+            abort();
+        IR_FOREACH_NODE(n, g->top) {
+            bool is_static = n->noutputs > 0;
+            for (int i = 0; i < n->noutputs; i++)
+                is_static = is_static && p->is_static[n->outputs[i]->id];
+            if (is_static)
+                continue;
+            Unit *u = &b.units[b.nunits++];
+            u->node = n;
+            if (n->op == OP_PRIM_LOOP) {
+                const char *loop_why = NULL;
+                u->loop = lower_loop_plan(p, n, &loop_why);
+                if (u->loop)
+                    p->stats.loops_parallel++;
+                else
+                    p->stats.loops_serial++;
+            }
+            unit_pops(&b, u);
+            int level = 0;
+            for (int i = 0; i < u->npops; i++) {
+                int dl = b.def_level[u->pops[i]->id] + 1;
+                if (dl > level)
+                    level = dl;
+            }
+            u->level = level;
+            for (int i = 0; i < n->noutputs; i++)
+                b.def_level[n->outputs[i]->id] = level;
+            for (int i = 0; i < u->npops; i++)
+                if (b.last_level[u->pops[i]->id] < level)
+                    b.last_level[u->pops[i]->id] = level;
+        }
+        for (int k = 0; k < ir_block_nreturns(g->top); k++)
+            b.last_level[ir_block_return(g->top, k)->id] = INT_MAX;
+        /* A unit that neither pops nor pushes a live item would hang loose
+         * in the stream (a check whose condition is known: it raises for
+         * sure; dead work on constants): keep program order instead. */
+        for (int k = 0; k < b.nunits && !why; k++) {
+            bool live = b.units[k].npops > 0;
+            for (int i = 0; !live && i < b.units[k].node->noutputs; i++)
+                live = b.last_level[b.units[k].node->outputs[i]->id] > b.units[k].level;
+            if (!live)
+                why = "a node that takes and gives no run-time value (a check known to raise)";
+        }
+    }
+    if (why) {
+        for (int i = 0; i < ir_block_nparams(g->top); i++)
+            if (!p->is_static[ir_block_param(g->top, i)->id])
+                p->in_map[p->nin++] = i;
+        p->stats.units = p->stats.loops_parallel = p->stats.loops_serial = 0;
+        root = whole_graph(&b, why);
+    } else {
+        for (int i = 0; i < ir_block_nparams(g->top); i++) {
+            IrValue *param = ir_block_param(g->top, i);
+            if (!p->is_static[param->id] && b.last_level[param->id] >= 0)
+                p->in_map[p->nin++] = i;
+        }
+        p->stats.units = b.nunits;
+        root = stream_pipeline_new(b.sg, "Program");
+        build_layers(&b, root);
+    }
+    stream_graph_set_root(b.sg, root);
+    free(b.def_level);
+    free(b.last_level);
+    free(b.inside);
+    free(b.seen);
+    free(b.pos);
+    free(b.units);
+    free(b.scratch);
+    if (!stream_check(root, err))
+        return false;
+    return true;
+}

@@ -1,0 +1,63 @@
+/* lower_internal.h — shared state of the lowering passes (lower_*.c). */
+#ifndef TSSA_LOWER_INTERNAL_H
+#define TSSA_LOWER_INTERNAL_H
+
+#include "backends/ref/node_exec.h"
+#include "tssa/lower.h"
+
+/* The plan for one prim::Loop lowered to a split-join over its iterations
+ * (lower_loop.c). */
+typedef struct LoopPlan {
+    IrNode *loop;
+    int64_t trips;
+    IrNode **writes;        /* the indexed write of each written carried value */
+    int nwrites;
+    IrNode **iter_nodes;    /* body nodes an iteration runs (writes left out) */
+    int niter_nodes;
+    IrNode **index_nodes;   /* body nodes the writes' index arguments need */
+    int nindex_nodes;
+} LoopPlan;
+
+struct LowerProgram {
+    IrGraph *g;
+    const Safetensors *weights;
+    NodeExec *exec;         /* holds the compile-time values in its slots */
+    bool *is_static;        /* by value id */
+    StreamGraph *sg;
+    int *out_map;           /* per graph output: stream output index or -1 */
+    int *in_map, nin;       /* stream input k is graph input in_map[k] */
+    LowerStats stats;
+};
+
+/* lower_specialize.c: evaluates the scalar slice on the bound inputs and
+ * folds prim::If nodes with a known condition. Leaves the compile-time
+ * values in p->exec and marks them in p->is_static. */
+void lower_specialize(LowerProgram *p, RtValue **inputs, int ninputs);
+
+/* lower_loop.c: a plan when `loop` (a top-level prim::Loop) has a static
+ * trip count and iterations proven independent, else NULL with *why set. */
+LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why);
+
+/* lower_loop.c: the split-join over plan's iterations (see lower_loop.c);
+ * pops are the loop unit's pops (carried initial values first). */
+StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, IrValue **pops,
+                              int npops);
+
+/* lower_build.c: builds p->sg from the specialized graph. */
+bool lower_build(LowerProgram *p, FILE *err);
+
+/* Arena allocation in the program's graph. */
+void *lower_alloc(LowerProgram *p, size_t size);
+
+/* True when a value of type t can hold no tensor (ints, floats, bools,
+ * strings, None, devices, dtypes, lists and tuples of them). */
+bool lower_type_scalar(const IrType *t);
+/* True when n is side-effect-free scalar work: no blocks, no in-place
+ * write, print, warning or setattr, and only scalar-typed outputs
+ * (lower_type_scalar), or a prim::Constant / prim::GetAttr. */
+bool lower_node_scalar(const IrNode *n);
+
+/* True when the value holds a tensor anywhere (lists, tuples). */
+bool lower_value_has_tensor(const RtValue *v);
+
+#endif

@@ -1,0 +1,149 @@
+/* lower_specialize.c — multistage compilation: the graph specialized to its
+ * bound inputs.
+ *
+ * Once inputs are bound, the scalar slice of the program is known: constants,
+ * module attributes (weights and flags), sizes and ranks of bound tensors,
+ * int and float arithmetic on those, lists and tuples of them, list
+ * indexing. This pass walks the top level in program order and runs every
+ * node of that slice exactly once, now, with the ref backend's op bindings
+ * (node_exec), so loop trip counts, write indices and If conditions become
+ * known values. A node belongs to the slice when
+ *   - it has no blocks and no side effect (no in-place write, print,
+ *     warning, setattr or raise) and its declared outputs can hold no tensor
+ *     (ints, floats, bools, lists and tuples of them: sizes, arithmetic),
+ *   - every input is a compile-time value or a graph input, and
+ *   - its result holds no tensor, except prim::Constant and prim::GetAttr,
+ *     whose tensors are constants of the program (weights).
+ * Tensor work is never run here. A node of the slice that fails (an index out
+ * of range) is left to fail at run time, where it reports as usual.
+ *
+ * prim::If with a compile-time condition is folded: the taken block's nodes
+ * move before the If, its results replace the If's outputs, and the walk
+ * continues into the moved nodes (so nested static structure folds too).
+ */
+#include <stdlib.h>
+
+#include "streamit/lower_internal.h"
+
+bool lower_value_has_tensor(const RtValue *v)
+{
+    if (!v)
+        return false;
+    if (v->kind == RT_TENSOR)
+        return true;
+    if (v->kind == RT_LIST || v->kind == RT_TUPLE)
+        for (int i = 0; i < v->u.list.n; i++)
+            if (lower_value_has_tensor(v->u.list.items[i]))
+                return true;
+    return false;
+}
+
+bool lower_type_scalar(const IrType *t)
+{
+    if (!t)
+        return false;
+    switch (t->kind) {
+    case TY_INT: case TY_FLOAT: case TY_BOOL: case TY_STR: case TY_NONE: case TY_DEVICE:
+    case TY_SCALARTYPE: case TY_LAYOUT: case TY_MEMORYFORMAT: case TY_NUMBER:
+        return true;
+    case TY_LIST: case TY_OPTIONAL: case TY_TUPLE:
+        for (int i = 0; i < t->nelems; i++)
+            if (!lower_type_scalar(t->elems[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool lower_node_scalar(const IrNode *n)
+{
+    if (n->nblocks > 0 || n->op == OP_UNKNOWN || op_is_inplace(n->op))
+        return false;
+    if (n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN || n->op == OP_PRIM_SETATTR ||
+        n->op == OP_PRIM_RAISEEXCEPTION || n->noutputs == 0)
+        return false;
+    if (n->op == OP_PRIM_CONSTANT || n->op == OP_PRIM_GETATTR)
+        return true;
+    for (int i = 0; i < n->noutputs; i++)
+        if (!lower_type_scalar(n->outputs[i]->type))
+            return false;
+    return true;
+}
+
+static bool op_in_scalar_slice(const IrNode *n)
+{
+    return lower_node_scalar(n);
+}
+
+static bool inputs_known(const LowerProgram *p, const IrNode *n)
+{
+    for (int i = 0; i < n->ninputs; i++) {
+        const IrValue *v = n->inputs[i];
+        bool graph_input = v->def == p->g->top->param;
+        if (!p->is_static[v->id] && !(graph_input && node_exec_get(p->exec, v)))
+            return false;
+    }
+    return true;
+}
+
+/* Folds `n`, an If with a known condition; returns the node to continue at. */
+static IrNode *fold_if(LowerProgram *p, IrNode *n)
+{
+    const RtValue *cond = node_exec_get(p->exec, n->inputs[0]);
+    IrBlock *taken = n->blocks[cond->u.i ? 0 : 1];
+    IrNode *first = ir_block_first(taken);
+    IrNode *resume = first->op == OP_PRIM_RETURN ? n->next : first;
+    while (ir_block_first(taken)->op != OP_PRIM_RETURN)
+        ir_move_before(ir_block_first(taken), n);
+    for (int i = 0; i < n->noutputs; i++)
+        ir_replace_all_uses(n->outputs[i], ir_block_return(taken, i));
+    if (resume == n->next) {
+        /* Nothing moved: the outputs were block params or outer values. */
+        IrNode *next = n->next;
+        ir_node_destroy(n);
+        return next;
+    }
+    ir_node_destroy(n);
+    p->stats.ifs_folded++;
+    return resume;
+}
+
+void lower_specialize(LowerProgram *p, RtValue **inputs, int ninputs)
+{
+    IrBlock *top = p->g->top;
+    for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
+        IrValue *param = ir_block_param(top, i);
+        node_exec_set(p->exec, param, rt_retain(inputs[i]));
+        if (!lower_value_has_tensor(inputs[i]))
+            p->is_static[param->id] = true;
+    }
+    IrNode *n = ir_block_first(top);
+    while (n->op != OP_PRIM_RETURN) {
+        if (n->op == OP_PRIM_IF && n->ninputs == 1 && n->nblocks == 2 &&
+            p->is_static[n->inputs[0]->id] &&
+            node_exec_get(p->exec, n->inputs[0])->kind == RT_BOOL) {
+            n = fold_if(p, n);
+            continue;
+        }
+        if (op_in_scalar_slice(n) && inputs_known(p, n)) {
+            bool ok = node_exec_node(p->exec, n);
+            bool constant_tensor = n->op == OP_PRIM_CONSTANT || n->op == OP_PRIM_GETATTR;
+            for (int i = 0; ok && i < n->noutputs; i++)
+                if (!constant_tensor && lower_value_has_tensor(node_exec_get(p->exec, n->outputs[i])))
+                    ok = false;
+            if (ok) {
+                for (int i = 0; i < n->noutputs; i++)
+                    p->is_static[n->outputs[i]->id] = true;
+                p->stats.static_nodes++;
+            } else {
+                node_exec_clear_node(p->exec, n);
+            }
+        }
+        n = n->next;
+    }
+    /* Tensor inputs reach filters through the stream's input only. */
+    for (int i = 0; i < ir_block_nparams(top); i++)
+        if (!p->is_static[ir_block_param(top, i)->id])
+            node_exec_clear(p->exec, ir_block_param(top, i));
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Runs one corpus case on the cpu backend (--backend=cpu) (a directory from tests/models/ or tests/ops/) and
+# checks it against PyTorch's outputs.
+#   run_cpu_case.sh TSSA_STREAM NPY_COMPARE CASE_DIR [extra tssa-stream options...]
+# A case directory holds model.ir, args.txt (the bindings, one line, paths
+# relative to the case), inputs/, expected/out*.npy from PyTorch eager, and
+# optionally expect_error.txt (line 1: exit status, line 2: a substring of
+# the message) for cases that must fail.
+# TSSA_VALGRIND=1 runs tssa-stream under valgrind (errors or leaks fail).
+set -uo pipefail
+tssa="$1" compare="$2" case_dir="$3"
+shift 3
+cd "$case_dir" || exit 2
+read -r -a bindings < args.txt || true
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+runner=()
+if [[ "${TSSA_VALGRIND:-0}" == 1 ]]; then
+  runner=(valgrind -q --error-exitcode=99 --leak-check=full
+          --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect)
+fi
+
+"${runner[@]}" "$tssa" --backend=cpu "$@" model.ir "${bindings[@]}" -o "$out/result" 2>"$out/stderr"
+status=$?
+
+if [[ -f expect_error.txt ]]; then
+  want_status=$(sed -n 1p expect_error.txt)
+  want_text=$(sed -n 2p expect_error.txt)
+  if [[ "$status" != "$want_status" ]]; then
+    echo "FAIL: exit status $status, expected $want_status"; cat "$out/stderr"; exit 1
+  fi
+  if ! grep -qF -- "$want_text" "$out/stderr"; then
+    echo "FAIL: message lacks '$want_text':"; cat "$out/stderr"; exit 1
+  fi
+  if [[ -d "$out/result" ]] && compgen -G "$out/result/*" >/dev/null; then
+    echo "FAIL: a failing run left output files"; exit 1
+  fi
+  exit 0
+fi
+
+if [[ "$status" != 0 ]]; then
+  echo "FAIL: exit status $status"; cat "$out/stderr"; exit 1
+fi
+failed=0
+n_expected=0
+for expected in expected/out*.npy; do
+  n_expected=$((n_expected + 1))
+  name=$(basename "$expected")
+  if [[ ! -f "$out/result/$name" ]]; then
+    echo "FAIL: missing output $name"; failed=1; continue
+  fi
+  "$compare" "$expected" "$out/result/$name" || { echo "FAIL: $name differs"; failed=1; }
+done
+n_actual=$(find "$out/result" -name 'out*.npy' | wc -l)
+if [[ "$n_actual" != "$n_expected" ]]; then
+  echo "FAIL: $n_actual outputs written, PyTorch returned $n_expected"; failed=1
+fi
+exit $failed
