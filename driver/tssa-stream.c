@@ -155,7 +155,7 @@ static int parse_args(int argc, char **argv, Options *o)
     };
     opterr = 0;
     int c, status;
-    while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
         switch (c) {
         case OPT_WEIGHTS: o->weights = optarg; break;
         case 'o': o->out_dir = optarg; break;

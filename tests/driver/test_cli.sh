@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The command-line contract of tssa-stream (DESIGN.md, "Command line"):
+# exit statuses, located messages, GNU-style option order, -o output files.
+#   test_cli.sh TSSA_STREAM
+# Each check names what it expects; the first failure is reported with the
+# command's output.
+set -uo pipefail
+tssa="$1"
+here="$(cd "$(dirname "$0")/.." && pwd)"      # tests/
+model="$here/models/yolo_decode"   # a function: no weights
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0 checks=0
+
+# expect STATUS PATTERN -- COMMAND...: runs COMMAND, checks its exit status
+# and that stdout+stderr match the extended regex PATTERN ("" for any).
+expect() {
+  local want_status="$1" pattern="$2"; shift 3
+  checks=$((checks + 1))
+  "$@" >"$work/out" 2>&1
+  local status=$?
+  if [[ "$status" != "$want_status" ]] || { [[ -n "$pattern" ]] && ! grep -Eq -- "$pattern" "$work/out"; }; then
+    failures=$((failures + 1))
+    echo "FAIL: $* -> status $status (want $want_status), output:"; sed 's/^/  | /' "$work/out"
+    [[ -n "$pattern" ]] && echo "  (wanted a line matching: $pattern)"
+  fi
+}
+
+read -r -a bindings < "$model/args.txt"
+abs_bindings=()
+for b in "${bindings[@]}"; do
+  name="${b%%=*}" value="${b#*=}"
+  [[ "$value" == *.npy ]] && value="$model/$value"
+  abs_bindings+=("$name=$value")
+done
+
+# usage
+expect 0 "^usage: tssa-stream" -- "$tssa" --help
+expect 0 "^tssa-stream [0-9]+\.[0-9]+" -- "$tssa" --version
+expect 2 "no MODEL given" -- "$tssa"
+expect 2 "unknown option '--frobnicate'" -- "$tssa" --frobnicate "$model/model.ir"
+expect 2 "needs a value" -- "$tssa" "$model/model.ir" -o
+expect 2 "unknown backend 'gpu'" -- "$tssa" --backend=gpu "$model/model.ir"
+expect 2 "unknown stage" -- "$tssa" --emit=bogus "$model/model.ir"
+expect 2 "--json only applies to --emit=schedule" -- "$tssa" --json "$model/model.ir"
+expect 2 "not a NAME=VALUE binding" -- "$tssa" "$model/model.ir" other.ir
+
+# bad input files: located messages, exit 2
+printf 'graph(%%x : Tensor):\n  %%y : Tensor = aten::relu(%%z)\n  return (%%y)\n' > "$work/undefined.ir"
+expect 2 "undefined.ir:2:[0-9]+: error: .*%z" -- "$tssa" --emit=ir "$work/undefined.ir"
+expect 2 "missing.ir" -- "$tssa" --emit=ir "$work/missing.ir"
+head -c 300 /dev/urandom > "$work/garbage.ir"
+expect 2 "garbage.ir:[0-9]+:[0-9]+: error" -- "$tssa" --emit=ir "$work/garbage.ir"
+
+# bindings: missing, unknown, malformed values, bad files -> exit 2 naming the input
+expect 2 "input '${bindings[0]%%=*}'.*missing binding" -- "$tssa" "$model/model.ir"
+expect 2 "no graph input named 'nosuch'" -- "$tssa" "$model/model.ir" "${abs_bindings[@]}" nosuch=1
+echo "not numpy" > "$work/bad.npy"
+expect 2 "bad.npy: error" -- "$tssa" "$model/model.ir" "${abs_bindings[@]:1}" "${bindings[0]%%=*}=$work/bad.npy"
+
+# options after MODEL and bindings (GNU style); -o writes every output
+expect 0 "" -- "$tssa" "$model/model.ir" "${abs_bindings[@]}" -o "$work/result" --backend=ref
+checks=$((checks + 1))
+n_expected=$(ls "$model"/expected/out*.npy | wc -l)
+n_written=$(ls "$work"/result/out*.npy 2>/dev/null | wc -l)
+if [[ "$n_expected" != "$n_written" ]]; then
+  failures=$((failures + 1)); echo "FAIL: -o wrote $n_written files, expected $n_expected"
+fi
+# without -o: one summary line per output
+expect 0 "^out0: " -- "$tssa" "${abs_bindings[@]}" "$model/model.ir"
+
+# runtime failure: exit 1 naming the op and its source line, no output files
+raise="$here/models/raise_taken"
+read -r -a raise_bindings < "$raise/args.txt"
+expect 1 "prim::RaiseException" -- bash -c "cd '$raise' && '$tssa' model.ir ${raise_bindings[*]} -o '$work/raised'"
+checks=$((checks + 1))
+if compgen -G "$work/raised/*" >/dev/null; then
+  failures=$((failures + 1)); echo "FAIL: a failed run left output files"
+fi
+
+# stages
+expect 0 "^graph\(" -- "$tssa" --emit=ir "$model/model.ir"
+expect 0 "^graph\(" -- "$tssa" --emit=tssa "$model/model.ir" "${abs_bindings[@]}"
+str=$(ls "$here"/stream/graphs/*.str | head -1)
+expect 0 "" -- "$tssa" --emit=stream "$str"
+expect 0 "repetitions|reps" -- "$tssa" --emit=schedule "$str"
+expect 0 "^\{" -- "$tssa" --emit=schedule --json "$str"
+expect 0 "digraph" -- "$tssa" --emit=dot "$str"
+expect 2 "stream graph \(.str\) is inspected with" -- "$tssa" "$str"
+
+echo "$((checks - failures)) passed, $failures failed"
+[[ "$failures" == 0 ]]
