@@ -17,6 +17,7 @@
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
+#include "tssa/lower.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
 
@@ -36,7 +37,9 @@ static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
 };
-typedef enum Backend { BACKEND_REF } Backend;
+/* cpu is the default until the cuda backend lands (DESIGN.md: cuda when a
+ * GPU is present, else cpu). */
+typedef enum Backend { BACKEND_CPU, BACKEND_REF } Backend;
 
 typedef struct Options {
     const char *model;
@@ -66,9 +69,10 @@ static const char usage_text[] =
     "  -o, --output DIR    write outputs as DIR/out0.npy, DIR/out1.npy, ...\n"
     "                      (tuples flattened in order; numbers as 0-d arrays);\n"
     "                      without -o a one-line summary per output is printed\n"
-    "  --backend=NAME      ref: the imperative interpreter, PyTorch's semantics\n"
-    "                      op by op (the oracle). Default: ref, until the cpu\n"
-    "                      and cuda backends land\n"
+    "  --backend=NAME      cpu (default): functionalize, lower to a stream graph,\n"
+    "                      schedule it statically and run the schedule\n"
+    "                      ref: the imperative interpreter, PyTorch's semantics\n"
+    "                      op by op (the oracle every backend is checked against)\n"
     "  --emit=STAGE        print a stage to stdout and stop:\n"
     "                        ir        the parsed graph (TorchScript text)\n"
     "                        alias     the alias analysis (view trees, may-alias)\n"
@@ -79,8 +83,10 @@ static const char usage_text[] =
     "                        schedule  repetitions, init and steady phases,\n"
     "                                  buffers, placement (--json for JSON)\n"
     "                        dot       Graphviz picture of the stream graph\n"
-    "                      stream, schedule and dot read .str models; lowering\n"
-    "                      graph text to stream graphs arrives with a later stage\n"
+    "                      for graph text, tssa, stream, schedule and dot are\n"
+    "                      specialized to the bindings given (shapes, trip counts);\n"
+    "                      stream, schedule and dot need them all\n"
+    "  --json              with --emit=schedule: JSON instead of a table\n"
     "  -h, --help          this text\n"
     "  --version           the version\n"
     "\n"
@@ -97,7 +103,7 @@ static int usage_error(const char *fmt, const char *arg)
 /* Stages and backends named in DESIGN.md that later issues deliver: refused
  * with a clear word rather than silently ignored. */
 static const char *const later_emits[] = {"c", "cuda"};
-static const char *const later_backends[] = {"cpu", "cuda"};
+static const char *const later_backends[] = {"cuda"};
 
 static bool name_in(const char *name, const char *const *list, size_t n)
 {
@@ -122,13 +128,13 @@ static int parse_emit(const char *arg, Options *o)
 
 static int parse_backend(const char *arg, Options *o)
 {
-    if (strcmp(arg, "ref") == 0) {
-        o->backend = BACKEND_REF;
+    if (strcmp(arg, "ref") == 0 || strcmp(arg, "cpu") == 0) {
+        o->backend = arg[0] == 'r' ? BACKEND_REF : BACKEND_CPU;
         return EXIT_OK;
     }
     if (name_in(arg, later_backends, sizeof later_backends / sizeof *later_backends))
-        return usage_error("--backend=%s is not available yet in this version (only --backend=ref)", arg);
-    return usage_error("unknown backend '%s' (backends: ref)", arg);
+        return usage_error("--backend=%s is not available yet in this version (cpu, ref)", arg);
+    return usage_error("unknown backend '%s' (backends: cpu, ref)", arg);
 }
 
 static bool is_binding(const char *arg)
@@ -192,14 +198,10 @@ static int parse_args(int argc, char **argv, Options *o)
     if (o->model_is_stream) {
         if (o->emit != EMIT_STREAM && o->emit != EMIT_SCHEDULE && o->emit != EMIT_DOT)
             return usage_error("%s: a stream graph (.str) is inspected with --emit=stream, "
-                               "--emit=schedule or --emit=dot; running one arrives with the cpu backend",
+                               "--emit=schedule or --emit=dot; it has no work to run",
                                o->model);
         if (o->nbind > 0 || o->weights || o->out_dir)
             return usage_error("%s: a stream graph (.str) takes no bindings, --weights or -o", o->model);
-    } else if (o->emit == EMIT_STREAM || o->emit == EMIT_SCHEDULE || o->emit == EMIT_DOT) {
-        return usage_error("--emit=%s needs a stream graph (.str) in this version: lowering graph "
-                           "text to stream graphs arrives with a later stage",
-                           emit_names[o->emit]);
     }
     return -1;
 }
@@ -267,6 +269,16 @@ static int run_pipeline(const Options *o)
         ir_graph_free(graph);
         return flushed(status);
     }
+    if (o->emit == EMIT_STREAM || o->emit == EMIT_SCHEDULE || o->emit == EMIT_DOT) {
+        /* functionalize, specialize, lower, schedule */
+        int what = o->emit == EMIT_STREAM     ? LOWER_EMIT_STREAM
+                   : o->emit == EMIT_DOT      ? LOWER_EMIT_DOT
+                   : o->json                  ? LOWER_EMIT_SCHEDULE_JSON
+                                              : LOWER_EMIT_SCHEDULE;
+        int status = lower_emit(stdout, graph, what, o->nbind, o->bind, o->weights, stderr);
+        ir_graph_free(graph);
+        return flushed(status);
+    }
 
     RtValue **inputs = NULL, **outputs = NULL;               /* bind */
     int ninputs = 0, noutputs = 0;
@@ -275,8 +287,11 @@ static int run_pipeline(const Options *o)
     if (!bindings_resolve(graph, o->nbind, o->bind, o->weights, &inputs, &ninputs, &weights, stderr))
         goto done;
 
-    status = backend_ref_run(graph, inputs, ninputs, weights, &outputs, &noutputs, stderr);
-    if (status != EXIT_OK)                                   /* run */
+    if (o->backend == BACKEND_REF)                           /* run */
+        status = backend_ref_run(graph, inputs, ninputs, weights, &outputs, &noutputs, stderr);
+    else
+        status = backend_cpu_run(graph, inputs, ninputs, weights, &outputs, &noutputs, stderr);
+    if (status != EXIT_OK)
         goto done;
 
     if (o->out_dir) {                                        /* write */

@@ -56,17 +56,15 @@ static void count_stream(LowerProgram *p, const StreamNode *n)
         count_stream(p, n->children[i]);
 }
 
-/* The thesis's approach to shapes that are not series-parallel replicates
- * shared work into every path that needs it: a unit runs once per path
- * from it to the program's outputs whenever its consumers do not meet again
- * at one join (counted here as the paths of the tree unfolding, the
- * replication a DFS that copies shared producers into each consumer makes;
- * series-parallel sharing, a duplicate split-join, counts once). */
+/* Executions with every shared producer replicated into each path from it
+ * to the outputs (the tree unfolding), each unit weighted by the IR nodes
+ * one run of it executes: an upper bound on the thesis's replication (see
+ * LowerStats). */
 static void count_thesis(LowerProgram *p)
 {
     IrGraph *g = p->g;
     if (p->stats.whole_graph) {
-        p->stats.executed_thesis = p->stats.executed;
+        p->stats.executed_replicated = p->stats.executed;
         return;
     }
     /* paths[v]: paths from value v to the outputs, saturating. */
@@ -97,7 +95,7 @@ static void count_thesis(LowerProgram *p)
         }
         total += through;
     }
-    p->stats.executed_thesis = total;
+    p->stats.executed_replicated = total;
     free(paths);
     free(work);
 }
@@ -194,11 +192,11 @@ void lower_stats_print(FILE *out, const LowerStats *s)
     fprintf(out, "units %d\nstages %d\nfilters %d\nwork_filters %d\nidentities %d\n"
                  "separators %d\nroutes %d\nsplitjoins %d\nduplicate_splitjoins %d\n"
                  "ifs_folded %d\nstatic_nodes %d\nloops_parallel %d\nloops_serial %d\n"
-                 "loop_branches %lld\nexecuted %lld\nexecuted_thesis %lld\n",
+                 "loop_branches %lld\nexecuted %lld\nexecuted_replicated %lld\n",
             s->units, s->stages, s->filters, s->work_filters, s->identities, s->separators,
             s->routes, s->splitjoins, s->duplicate_splitjoins, s->ifs_folded, s->static_nodes,
             s->loops_parallel, s->loops_serial, (long long)s->loop_branches,
-            (long long)s->executed, (long long)s->executed_thesis);
+            (long long)s->executed, (long long)s->executed_replicated);
 }
 
 int lower_emit(FILE *out, IrGraph *g, int what, int nbind, char **bind, const char *weights_path,

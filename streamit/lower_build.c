@@ -116,16 +116,12 @@ static StreamNode *work_filter(Build *b, const char *name, LowerWork *w)
     return f;
 }
 
+/* Top-level nodes that do work (a loop or an If counts once). */
 static int64_t count_executed(const IrBlock *blk)
 {
     int64_t n = 0;
-    IR_FOREACH_NODE(x, blk) {
-        if (x->op == OP_PRIM_CONSTANT)
-            continue;
-        n++;
-        for (int i = 0; i < x->nblocks; i++)
-            n += count_executed(x->blocks[i]);
-    }
+    IR_FOREACH_NODE(x, blk)
+        n += x->op != OP_PRIM_CONSTANT;
     return n;
 }
 
@@ -246,8 +242,6 @@ static StreamNode *unit_filter(Build *b, Unit *u)
     w->pushes = u->node->outputs;
     w->npushes = u->node->noutputs;
     w->executed = 1;
-    for (int i = 0; i < u->node->nblocks; i++)
-        w->executed += count_executed(u->node->blocks[i]);
     return work_filter(b, short_kind(u->node), w);
 }
 

@@ -260,9 +260,6 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     f->filter.work = carried;
     stream_splitjoin_add(sj, f, 1, ncarried);
 
-    int64_t body_work = 0;
-    for (int k = 0; k < plan->niter_nodes; k++)
-        body_work += plan->iter_nodes[k]->op != OP_PRIM_CONSTANT;
     for (int64_t i = 0; i < plan->trips; i++) {
         LowerWork *w = lower_alloc(p, sizeof *w);
         w->kind = LOWER_WORK_LOOP_ITER;
@@ -275,7 +272,7 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
         w->npops = npops;
         w->writes = plan->writes;
         w->nwrites = plan->nwrites;
-        w->executed = body_work;
+        w->executed = 0;    /* the loop unit counts once, at Assemble */
         char name[48];
         snprintf(name, sizeof name, "Iter%lld", (long long)i);
         StreamNode *it = stream_filter_new(sg, name, npops, npops, plan->nwrites);
@@ -296,7 +293,7 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     a->npops = ncarried;
     a->writes = plan->writes;
     a->nwrites = plan->nwrites;
-    a->executed = plan->trips * plan->nwrites;
+    a->executed = 1;
     StreamNode *asm_filter = stream_filter_new(sg, "Assemble", lower_work_pop(a), lower_work_pop(a),
                                                lower_work_push(a));
     asm_filter->filter.work = a;

@@ -85,36 +85,26 @@ typedef struct PowScalar {
 DEFINE_BINARY_FLOAT(float, binary_f32)
 DEFINE_BINARY_FLOAT(double, binary_f64)
 
-/* Comparisons and logical ops; floats compare exactly in double. */
-static bool compare_f64(BinaryOp op, double x, double y)
-{
-    switch (op) {
-    case BIN_EQ: return x == y;
-    case BIN_NE: return x != y;
-    case BIN_LT: return x < y;
-    case BIN_LE: return x <= y;
-    case BIN_GT: return x > y;
-    case BIN_GE: return x >= y;
-    case BIN_LOGICAL_AND: return x != 0 && y != 0;
-    case BIN_LOGICAL_OR: return x != 0 || y != 0;
-    default: return (x != 0) != (y != 0);
+/* Comparisons and logical ops; floats compare exactly in double, integers
+ * exactly in int64. */
+#define DEFINE_COMPARE(T, NAME)                                                              \
+    static bool NAME(BinaryOp op, T x, T y)                                                  \
+    {                                                                                        \
+        switch (op) {                                                                        \
+        case BIN_EQ: return x == y;                                                          \
+        case BIN_NE: return x != y;                                                          \
+        case BIN_LT: return x < y;                                                           \
+        case BIN_LE: return x <= y;                                                          \
+        case BIN_GT: return x > y;                                                           \
+        case BIN_GE: return x >= y;                                                          \
+        case BIN_LOGICAL_AND: return x != 0 && y != 0;                                       \
+        case BIN_LOGICAL_OR: return x != 0 || y != 0;                                        \
+        default: return (x != 0) != (y != 0);                                               \
+        }                                                                                    \
     }
-}
 
-static bool compare_int(BinaryOp op, int64_t x, int64_t y)
-{
-    switch (op) {
-    case BIN_EQ: return x == y;
-    case BIN_NE: return x != y;
-    case BIN_LT: return x < y;
-    case BIN_LE: return x <= y;
-    case BIN_GT: return x > y;
-    case BIN_GE: return x >= y;
-    case BIN_LOGICAL_AND: return x != 0 && y != 0;
-    case BIN_LOGICAL_OR: return x != 0 || y != 0;
-    default: return (x != 0) != (y != 0);
-    }
-}
+DEFINE_COMPARE(double, compare_f64)
+DEFINE_COMPARE(int64_t, compare_int)
 
 /* c10's powi: repeated squaring, wrapping; negative exponents give 0 except
  * for bases 1 and -1. */

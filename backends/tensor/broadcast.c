@@ -114,3 +114,18 @@ bool tensor_iter_init(TensorIter *it, int ndim, const int64_t *sizes,
         coalesce_dims(it);
     return true;
 }
+
+void tensor_iter_init_single(TensorIter *it, const Tensor *t)
+{
+    it->ndim = t->ndim;
+    it->noperands = 1;
+    it->numel = tensor_numel(t);
+    for (int d = 0; d < t->ndim; d++) {
+        it->sizes[d] = t->sizes[d];
+        it->index[d] = 0;
+        it->strides[0][d] = t->strides[d];
+    }
+    it->offsets[0] = t->offset;
+    if (it->numel > 0)
+        coalesce_dims(it);
+}

@@ -18,7 +18,7 @@
  * Element data moves as raw bytes of the tensor's dtype; only accumulation
  * (index_put_ accumulate, scatter add/multiply) does typed arithmetic.
  */
-#include "backends/tensor/kernel_common.h"
+#include "backends/tensor/tensor_impl.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -96,7 +96,7 @@ static bool plan_add_adv(IndexPlan *P, int dim, Tensor *idx)
 /* Step 1: one int64 index per advanced dim. */
 static bool plan_expand_indices(IndexPlan *P, const Tensor *t, Tensor *const *indices, int n)
 {
-    char mb[KERN_SHAPE_BUF], tb[KERN_SHAPE_BUF];
+    char mb[TENSOR_SHAPE_BUF], tb[TENSOR_SHAPE_BUF];
     int consumed = 0, zero_d_masks = 0;
     for (int i = 0; i < n; i++) {
         const Tensor *idx = indices[i];
@@ -136,7 +136,7 @@ static bool plan_expand_indices(IndexPlan *P, const Tensor *t, Tensor *const *in
             P->strides[d] = 0;
             P->ndim++;
             int64_t zero = 0;
-            bool set = kern_load_i64(idx->dtype, kern_elem_ptr(idx, idx->offset)) != 0;
+            bool set = tensor_load_i64(idx->dtype, tensor_elem_ptr(idx, idx->offset)) != 0;
             if (!plan_add_adv(P, d++, int64_vector(&zero, set ? 1 : 0)))
                 return false;
         } else {
@@ -144,8 +144,8 @@ static bool plan_expand_indices(IndexPlan *P, const Tensor *t, Tensor *const *in
                 if (idx->sizes[j] != P->sizes[d + j]) {
                     tensor_set_error("The shape of the mask %s at index %d does not match the shape of the "
                                      "indexed tensor %s at index %d",
-                                     kern_shape_str(idx->ndim, idx->sizes, mb, sizeof mb), j,
-                                     kern_shape_str(t->ndim, t->sizes, tb, sizeof tb), d + j);
+                                     tensor_format_shape(idx->ndim, idx->sizes, mb, sizeof mb), j,
+                                     tensor_format_shape(t->ndim, t->sizes, tb, sizeof tb), d + j);
                     return false;
                 }
             Tensor *nz = tensor_nonzero(idx);
@@ -176,11 +176,11 @@ static bool plan_fold_indices(IndexPlan *P, int *bndim, int64_t *bsizes)
             int ia = k - (nd - a->ndim), ib = k - (nd - *bndim);
             int64_t sa = ia >= 0 ? a->sizes[ia] : 1, sb = ib >= 0 ? bsizes[ib] : 1;
             if (sa != sb && sa != 1 && sb != 1) {
-                char msg[1024] = "", sh[KERN_SHAPE_BUF];
+                char msg[1024] = "", sh[TENSOR_SHAPE_BUF];
                 size_t used = 0;
                 for (int j = 0; j < P->nadv && used < sizeof msg; j++) {
                     int w = snprintf(msg + used, sizeof msg - used, "%s%s", j ? ", " : "",
-                                     kern_shape_str(P->adv[j]->ndim, P->adv[j]->sizes, sh, sizeof sh));
+                                     tensor_format_shape(P->adv[j]->ndim, P->adv[j]->sizes, sh, sizeof sh));
                     used += w > 0 ? (size_t)w : 0;
                 }
                 tensor_set_error("shape mismatch: indexing tensors could not be broadcast together with shapes %s",
@@ -287,7 +287,7 @@ Tensor *tensor_index(const Tensor *t, Tensor *const *indices, int n)
             for (int64_t b = 0; b < P.nb; b++) {
                 int64_t base = t->offset + P.before_off[p] + P.adv_off[b];
                 for (int64_t q = 0; q < P.nafter; q++, dst += es)
-                    memcpy(dst, kern_elem_ptr(t, base + P.after_off[q]), es);
+                    memcpy(dst, tensor_elem_ptr(t, base + P.after_off[q]), es);
             }
     }
     index_plan_free(&P);
@@ -299,7 +299,7 @@ bool tensor_index_put_(Tensor *t, Tensor *const *indices, int n, const Tensor *v
     IndexPlan P;
     if (!index_plan_build(&P, t, indices, n))
         return false;
-    char vb[KERN_SHAPE_BUF], rb[KERN_SHAPE_BUF];
+    char vb[TENSOR_SHAPE_BUF], rb[TENSOR_SHAPE_BUF];
     Tensor *conv = NULL, *ex = NULL;
     bool ok = false;
     /* values broadcast to the indexing result; the copy made by the cast also
@@ -311,27 +311,27 @@ bool tensor_index_put_(Tensor *t, Tensor *const *indices, int n, const Tensor *v
     }
     if (!fits) {
         tensor_set_error("shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
-                         kern_shape_str(values->ndim, values->sizes, vb, sizeof vb),
-                         kern_shape_str(P.res_ndim, P.res_sizes, rb, sizeof rb));
+                         tensor_format_shape(values->ndim, values->sizes, vb, sizeof vb),
+                         tensor_format_shape(P.res_ndim, P.res_sizes, rb, sizeof rb));
         goto done;
     }
     conv = tensor_to_dtype(values, t->dtype);
     ex = conv ? kern_expand_view(conv, P.res_ndim, P.res_sizes) : NULL;
     if (!ex)
         goto done;
-    KernCursor c;
-    kern_cursor_init(&c, ex);
+    TensorIter c;
+    tensor_iter_init_single(&c, ex);
     for (int64_t p = 0; p < P.nbefore; p++)
         for (int64_t b = 0; b < P.nb; b++) {
             int64_t base = t->offset + P.before_off[p] + P.adv_off[b];
             for (int64_t q = 0; q < P.nafter; q++) {
-                void *dst = kern_elem_ptr(t, base + P.after_off[q]);
-                const void *src = kern_elem_ptr(ex, c.offset);
+                void *dst = tensor_elem_ptr(t, base + P.after_off[q]);
+                const void *src = tensor_elem_ptr(ex, c.offsets[0]);
                 if (accumulate)
                     kern_accumulate_add(t->dtype, dst, src);
                 else
                     memcpy(dst, src, dtype_size(t->dtype));
-                kern_cursor_next(&c);
+                tensor_iter_next(&c);
             }
         }
     ok = true;
@@ -354,7 +354,7 @@ Tensor *tensor_index_select(const Tensor *t, int64_t dim, const Tensor *index)
         tensor_set_error("index_select(): Index is supposed to be a vector");
         return NULL;
     }
-    int d = kern_wrap_dim(dim, t->ndim);
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return NULL;
     int64_t *vals = kern_read_all_i64(index);
@@ -417,14 +417,14 @@ Tensor *tensor_masked_select(const Tensor *t, const Tensor *mask)
         if (out && count > 0) {
             size_t es = dtype_size(t->dtype);
             char *dst = tensor_data(out);
-            KernCursor c;
-            kern_cursor_init(&c, tv);
+            TensorIter c;
+            tensor_iter_init_single(&c, tv);
             for (int64_t i = 0; i < n; i++) {
                 if (m[i]) {
-                    memcpy(dst, kern_elem_ptr(tv, c.offset), es);
+                    memcpy(dst, tensor_elem_ptr(tv, c.offsets[0]), es);
                     dst += es;
                 }
-                kern_cursor_next(&c);
+                tensor_iter_next(&c);
             }
         }
     }
@@ -437,22 +437,22 @@ Tensor *tensor_masked_select(const Tensor *t, const Tensor *mask)
 /* One element of dtype dt holding the scalar value of a 0-d tensor. */
 static bool scalar_to_elem(const Tensor *value, TensorDType dt, void *elem)
 {
-    const void *p = kern_elem_ptr(value, value->offset);
+    const void *p = tensor_elem_ptr(value, value->offset);
     bool is_float = dtype_is_float(value->dtype);
-    double fv = kern_load_f64(value->dtype, p);
-    int64_t iv = kern_load_i64(value->dtype, p);
+    double fv = tensor_load_f64(value->dtype, p);
+    int64_t iv = tensor_load_i64(value->dtype, p);
     if (!kern_scalar_fits(dt, is_float, fv, iv))
         return false;
     if (is_float)
-        kern_store_f64(dt, elem, fv);
+        tensor_store_f64(dt, elem, fv);
     else
-        kern_store_i64(dt, elem, iv);
+        tensor_store_i64(dt, elem, iv);
     return true;
 }
 
 bool tensor_masked_fill_(Tensor *t, const Tensor *mask, const Tensor *value)
 {
-    char ob[KERN_SHAPE_BUF], bb[KERN_SHAPE_BUF];
+    char ob[TENSOR_SHAPE_BUF], bb[TENSOR_SHAPE_BUF];
     if (value->ndim != 0) {
         tensor_set_error("masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d "
                          "dimension(s).", value->ndim);
@@ -469,7 +469,7 @@ bool tensor_masked_fill_(Tensor *t, const Tensor *mask, const Tensor *value)
         return false;
     if (nd != t->ndim || memcmp(shape, t->sizes, (size_t)nd * sizeof *shape) != 0) {
         tensor_set_error("output with shape %s doesn't match the broadcast shape %s",
-                         kern_shape_str(t->ndim, t->sizes, ob, sizeof ob), kern_shape_str(nd, shape, bb, sizeof bb));
+                         tensor_format_shape(t->ndim, t->sizes, ob, sizeof ob), tensor_format_shape(nd, shape, bb, sizeof bb));
         return false;
     }
     union { double d; int64_t i; uint8_t b[8]; } elem;
@@ -484,12 +484,12 @@ bool tensor_masked_fill_(Tensor *t, const Tensor *mask, const Tensor *value)
         return false;
     size_t es = dtype_size(t->dtype);
     int64_t n = tensor_numel(t);
-    KernCursor c;
-    kern_cursor_init(&c, t);
+    TensorIter c;
+    tensor_iter_init_single(&c, t);
     for (int64_t i = 0; i < n; i++) {
         if (m[i])
-            memcpy(kern_elem_ptr(t, c.offset), &elem, es);
-        kern_cursor_next(&c);
+            memcpy(tensor_elem_ptr(t, c.offsets[0]), &elem, es);
+        tensor_iter_next(&c);
     }
     free(m);
     return true;
@@ -527,8 +527,8 @@ static int64_t *walk_offsets(int nd, const int64_t *sizes, const int64_t *base_s
 
 Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index)
 {
-    char ib[KERN_SHAPE_BUF], sb[KERN_SHAPE_BUF];
-    int d = kern_wrap_dim(dim, t->ndim);
+    char ib[TENSOR_SHAPE_BUF], sb[TENSOR_SHAPE_BUF];
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return NULL;
     if (index->dtype != DT_I64) {
@@ -548,8 +548,8 @@ Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index)
     for (int k = 0; k < snd; k++)
         if (k != d && isz[k] > ssz[k]) {
             tensor_set_error("Size does not match at dimension %d expected index %s to be smaller than self %s "
-                             "apart from dimension %d", k, kern_shape_str(index->ndim, index->sizes, ib, sizeof ib),
-                             kern_shape_str(t->ndim, t->sizes, sb, sizeof sb), d);
+                             "apart from dimension %d", k, tensor_format_shape(index->ndim, index->sizes, ib, sizeof ib),
+                             tensor_format_shape(t->ndim, t->sizes, sb, sizeof sb), d);
             tensor_release(out);
             return NULL;
         }
@@ -565,7 +565,7 @@ Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index)
             ok = false;
             break;
         }
-        memcpy(dst, kern_elem_ptr(t, base[i] + idx[i] * sst[d]), es);
+        memcpy(dst, tensor_elem_ptr(t, base[i] + idx[i] * sst[d]), es);
     }
     free(idx);
     free(base);
@@ -578,7 +578,7 @@ Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index)
 
 bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *src, const char *reduce)
 {
-    char ib[KERN_SHAPE_BUF], sb[KERN_SHAPE_BUF], rb[KERN_SHAPE_BUF];
+    char ib[TENSOR_SHAPE_BUF], sb[TENSOR_SHAPE_BUF], rb[TENSOR_SHAPE_BUF];
     enum { SCATTER_SET, SCATTER_ADD, SCATTER_MUL } mode = SCATTER_SET;
     if (reduce && strcmp(reduce, "add") == 0) {
         mode = SCATTER_ADD;
@@ -588,7 +588,7 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
         tensor_set_error("reduce argument must be either add or multiply.");
         return false;
     }
-    int d = kern_wrap_dim(dim, t->ndim);
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return false;
     if (index->dtype != DT_I64) {
@@ -620,13 +620,13 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
         if (bad_self || bad_src) {
             if (value_src)
                 tensor_set_error("Expected index %s to be smaller than self %s apart from dimension %d",
-                                 kern_shape_str(index->ndim, index->sizes, ib, sizeof ib),
-                                 kern_shape_str(t->ndim, t->sizes, sb, sizeof sb), d);
+                                 tensor_format_shape(index->ndim, index->sizes, ib, sizeof ib),
+                                 tensor_format_shape(t->ndim, t->sizes, sb, sizeof sb), d);
             else
                 tensor_set_error("Expected index %s to be smaller than self %s apart from dimension %d and to be "
-                                 "smaller size than src %s", kern_shape_str(index->ndim, index->sizes, ib, sizeof ib),
-                                 kern_shape_str(t->ndim, t->sizes, sb, sizeof sb), d,
-                                 kern_shape_str(src->ndim, src->sizes, rb, sizeof rb));
+                                 "smaller size than src %s", tensor_format_shape(index->ndim, index->sizes, ib, sizeof ib),
+                                 tensor_format_shape(t->ndim, t->sizes, sb, sizeof sb), d,
+                                 tensor_format_shape(src->ndim, src->sizes, rb, sizeof rb));
             return false;
         }
     }
@@ -645,14 +645,14 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
     /* Source elements are gathered before any write: src may alias t. */
     for (int64_t i = 0; ok && i < n; i++) {
         if (!value_src)
-            memcpy(vals + (size_t)i * es, kern_elem_ptr(src, src_off[i]), es);
+            memcpy(vals + (size_t)i * es, tensor_elem_ptr(src, src_off[i]), es);
         else if (dtype_is_float(src->dtype))
-            kern_store_f64(t->dtype, vals + (size_t)i * es, kern_load_f64(src->dtype, kern_elem_ptr(src, src->offset)));
+            tensor_store_f64(t->dtype, vals + (size_t)i * es, tensor_load_f64(src->dtype, tensor_elem_ptr(src, src->offset)));
         else
-            kern_store_i64(t->dtype, vals + (size_t)i * es, kern_load_i64(src->dtype, kern_elem_ptr(src, src->offset)));
+            tensor_store_i64(t->dtype, vals + (size_t)i * es, tensor_load_i64(src->dtype, tensor_elem_ptr(src, src->offset)));
     }
     for (int64_t i = 0; ok && i < n; i++) {
-        void *dst = kern_elem_ptr(t, base[i] + idx[i] * sst[d]);
+        void *dst = tensor_elem_ptr(t, base[i] + idx[i] * sst[d]);
         const void *v = vals + (size_t)i * es;
         if (mode == SCATTER_ADD)
             kern_accumulate_add(t->dtype, dst, v);

@@ -1,15 +1,14 @@
-/* kernel_common.c — dimension arguments, element casts, strided bulk
- * transfer and table-driven copies shared by the reference kernels.
+/* kernel_common.c — the kern_* helpers of tensor_impl.h that the reduction,
+ * sorting, indexing, linear-algebra, nn and shape kernels share: dims lists,
+ * strided bulk transfer, views that reorder or broadcast dims, and
+ * table-driven copies.
  *
- * Everything here walks tensors by storage offset: a KernCursor keeps the
- * current coordinates of a row-major walk and updates the offset with one
- * add per step (no divisions), so reading any view (transposed, sliced,
+ * Bulk transfer walks a tensor with a one-operand TensorIter (row-major, one
+ * add per step, no divisions), so reading any view (transposed, sliced,
  * expanded with stride 0) costs the same as reading a contiguous tensor.
- * Casts follow C++ static_cast as PyTorch performs them on x86, written so
- * that no conversion is undefined behaviour in C (NaN or out-of-range floats
- * never reach a float-to-int conversion).
+ * Element conversions are tensor_impl.h's tensor_load_* / tensor_store_*.
  */
-#include "backends/tensor/kernel_common.h"
+#include "backends/tensor/tensor_impl.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -19,23 +18,12 @@
 
 /* ---------------------------------------------------------------- dims */
 
-int kern_wrap_dim(int64_t dim, int ndim)
-{
-    int64_t n = ndim <= 0 ? 1 : ndim;
-    if (dim < -n || dim > n - 1) {
-        tensor_set_error("Dimension out of range (expected to be in range of [%" PRId64 ", %" PRId64
-                         "], but got %" PRId64 ")", -n, n - 1, dim);
-        return -1;
-    }
-    return (int)(dim < 0 ? dim + n : dim);
-}
-
 bool kern_dims_to_mask(const int64_t *dims, int ndims, int ndim, bool mask[TENSOR_MAX_DIMS])
 {
     for (int d = 0; d < TENSOR_MAX_DIMS; d++)
         mask[d] = ndims == 0 && d < ndim;
     for (int i = 0; i < ndims; i++) {
-        int d = kern_wrap_dim(dims[i], ndim);
+        int d = tensor_wrap_dim(dims[i], ndim);
         if (d < 0)
             return false;
         if (ndim == 0)
@@ -51,7 +39,7 @@ bool kern_dims_to_mask(const int64_t *dims, int ndims, int ndim, bool mask[TENSO
 
 /* ---------------------------------------------------------------- sizes */
 
-bool kern_mul_size(int64_t a, int64_t b, int64_t *out)
+static bool mul_size(int64_t a, int64_t b, int64_t *out)
 {
     if (a < 0 || b < 0) {
         tensor_set_error("negative size in a size product (%" PRId64 " * %" PRId64 ")", a, b);
@@ -69,117 +57,13 @@ bool kern_numel_checked(int ndim, const int64_t *sizes, int64_t *out)
 {
     int64_t n = 1;
     for (int d = 0; d < ndim; d++)
-        if (!kern_mul_size(n, sizes[d], &n))
+        if (!mul_size(n, sizes[d], &n))
             return false;
     *out = n;
     return true;
 }
 
-const char *kern_shape_str(int ndim, const int64_t *sizes, char *buf, size_t cap)
-{
-    size_t used = 0;
-    int w = snprintf(buf, cap, "[");
-    used = w > 0 ? (size_t)w : 0;
-    for (int d = 0; d < ndim && used < cap; d++) {
-        w = snprintf(buf + used, cap - used, "%s%" PRId64, d ? ", " : "", sizes[d]);
-        if (w < 0)
-            break;
-        used += (size_t)w;
-    }
-    if (used < cap)
-        snprintf(buf + used, cap - used, "]");
-    return buf;
-}
-
 /* ---------------------------------------------------------------- elements */
-
-void *kern_elem_ptr(const Tensor *t, int64_t off)
-{
-    return (char *)t->storage->data + off * (int64_t)dtype_size(t->dtype);
-}
-
-double kern_load_f64(TensorDType dt, const void *p)
-{
-    switch (dt) {
-    case DT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
-    case DT_U8: return *(const uint8_t *)p;
-    case DT_I8: return *(const int8_t *)p;
-    case DT_I16: return *(const int16_t *)p;
-    case DT_I32: return *(const int32_t *)p;
-    case DT_I64: return (double)*(const int64_t *)p;
-    case DT_F32: return *(const float *)p;
-    case DT_F64: return *(const double *)p;
-    default: return 0.0;
-    }
-}
-
-int64_t kern_load_i64(TensorDType dt, const void *p)
-{
-    switch (dt) {
-    case DT_BOOL: return *(const bool *)p ? 1 : 0;
-    case DT_U8: return *(const uint8_t *)p;
-    case DT_I8: return *(const int8_t *)p;
-    case DT_I16: return *(const int16_t *)p;
-    case DT_I32: return *(const int32_t *)p;
-    case DT_I64: return *(const int64_t *)p;
-    case DT_F32: case DT_F64: {
-        double v = kern_load_f64(dt, p);
-        if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
-            return INT64_MIN;
-        return (int64_t)v;
-    }
-    default: return 0;
-    }
-}
-
-/* static_cast<int32_t>(double) on x86: truncation, INT32_MIN when the value
- * does not fit. Narrower integer types convert through int32 as compilers do. */
-static int32_t f64_to_i32(double v)
-{
-    if (!(v > -2147483649.0 && v < 2147483648.0))
-        return INT32_MIN;
-    return (int32_t)v;
-}
-
-void kern_store_f64(TensorDType dt, void *p, double v)
-{
-    switch (dt) {
-    case DT_BOOL: *(bool *)p = v != 0.0; break;
-    case DT_U8: *(uint8_t *)p = (uint8_t)(uint32_t)f64_to_i32(v); break;
-    case DT_I8: *(int8_t *)p = (int8_t)(uint8_t)(uint32_t)f64_to_i32(v); break;
-    case DT_I16: *(int16_t *)p = (int16_t)(uint16_t)(uint32_t)f64_to_i32(v); break;
-    case DT_I32: *(int32_t *)p = f64_to_i32(v); break;
-    case DT_I64:
-        *(int64_t *)p = (v >= -9223372036854775808.0 && v < 9223372036854775808.0) ? (int64_t)v : INT64_MIN;
-        break;
-    case DT_F32: *(float *)p = (float)v; break;
-    case DT_F64: *(double *)p = v; break;
-    default: break;
-    }
-}
-
-void kern_store_i64(TensorDType dt, void *p, int64_t v)
-{
-    switch (dt) {
-    case DT_BOOL: *(bool *)p = v != 0; break;
-    case DT_U8: *(uint8_t *)p = (uint8_t)(uint64_t)v; break;
-    case DT_I8: *(int8_t *)p = (int8_t)(uint8_t)(uint64_t)v; break;
-    case DT_I16: *(int16_t *)p = (int16_t)(uint16_t)(uint64_t)v; break;
-    case DT_I32: *(int32_t *)p = (int32_t)(uint32_t)(uint64_t)v; break;
-    case DT_I64: *(int64_t *)p = v; break;
-    case DT_F32: *(float *)p = (float)v; break;
-    case DT_F64: *(double *)p = (double)v; break;
-    default: break;
-    }
-}
-
-double kern_round_f64(TensorDType dt, double v)
-{
-    union { double d; int64_t i; float f; uint8_t b[8]; } slot;
-    memset(&slot, 0, sizeof slot);
-    kern_store_f64(dt, &slot, v);
-    return kern_load_f64(dt, &slot);
-}
 
 void kern_accumulate_add(TensorDType dt, void *dst, const void *src)
 {
@@ -188,8 +72,8 @@ void kern_accumulate_add(TensorDType dt, void *dst, const void *src)
     case DT_F64: *(double *)dst += *(const double *)src; break;
     case DT_BOOL: *(bool *)dst = *(bool *)dst || *(const bool *)src; break;
     default: {
-        uint64_t s = (uint64_t)kern_load_i64(dt, dst) + (uint64_t)kern_load_i64(dt, src);
-        kern_store_i64(dt, dst, (int64_t)s);
+        uint64_t s = (uint64_t)tensor_load_i64(dt, dst) + (uint64_t)tensor_load_i64(dt, src);
+        tensor_store_i64(dt, dst, (int64_t)s);
     }
     }
 }
@@ -201,35 +85,13 @@ void kern_accumulate_mul(TensorDType dt, void *dst, const void *src)
     case DT_F64: *(double *)dst *= *(const double *)src; break;
     case DT_BOOL: *(bool *)dst = *(bool *)dst && *(const bool *)src; break;
     default: {
-        uint64_t s = (uint64_t)kern_load_i64(dt, dst) * (uint64_t)kern_load_i64(dt, src);
-        kern_store_i64(dt, dst, (int64_t)s);
+        uint64_t s = (uint64_t)tensor_load_i64(dt, dst) * (uint64_t)tensor_load_i64(dt, src);
+        tensor_store_i64(dt, dst, (int64_t)s);
     }
     }
 }
 
-/* ---------------------------------------------------------------- traversal */
-
-void kern_cursor_init(KernCursor *c, const Tensor *t)
-{
-    c->ndim = t->ndim;
-    for (int d = 0; d < t->ndim; d++) {
-        c->sizes[d] = t->sizes[d];
-        c->strides[d] = t->strides[d];
-        c->coord[d] = 0;
-    }
-    c->offset = t->offset;
-}
-
-void kern_cursor_next(KernCursor *c)
-{
-    for (int d = c->ndim - 1; d >= 0; d--) {
-        c->offset += c->strides[d];
-        if (++c->coord[d] < c->sizes[d])
-            return;
-        c->offset -= c->strides[d] * c->sizes[d];
-        c->coord[d] = 0;
-    }
-}
+/* ---------------------------------------------------------------- bulk transfer */
 
 void *kern_malloc(size_t count, size_t elem_size)
 {
@@ -247,62 +109,42 @@ void *kern_malloc(size_t count, size_t elem_size)
 
 double *kern_read_all_f64(const Tensor *t)
 {
-    int64_t n = tensor_numel(t);
-    double *vals = kern_malloc((size_t)n, sizeof *vals);
+    double *vals = kern_malloc((size_t)tensor_numel(t), sizeof *vals);
     if (!vals)
         return NULL;
-    const char *base = t->storage->data;
-    size_t es = dtype_size(t->dtype);
-    KernCursor c;
-    kern_cursor_init(&c, t);
-    for (int64_t i = 0; i < n; i++) {
-        vals[i] = kern_load_f64(t->dtype, base + c.offset * (int64_t)es);
-        kern_cursor_next(&c);
-    }
+    TensorIter it;
+    tensor_iter_init_single(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        vals[i] = tensor_read_f64(t, it.offsets[0]);
     return vals;
 }
 
 int64_t *kern_read_all_i64(const Tensor *t)
 {
-    int64_t n = tensor_numel(t);
-    int64_t *vals = kern_malloc((size_t)n, sizeof *vals);
+    int64_t *vals = kern_malloc((size_t)tensor_numel(t), sizeof *vals);
     if (!vals)
         return NULL;
-    const char *base = t->storage->data;
-    size_t es = dtype_size(t->dtype);
-    KernCursor c;
-    kern_cursor_init(&c, t);
-    for (int64_t i = 0; i < n; i++) {
-        vals[i] = kern_load_i64(t->dtype, base + c.offset * (int64_t)es);
-        kern_cursor_next(&c);
-    }
+    TensorIter it;
+    tensor_iter_init_single(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        vals[i] = tensor_read_i64(t, it.offsets[0]);
     return vals;
 }
 
 void kern_write_all_f64(Tensor *t, const double *vals)
 {
-    int64_t n = tensor_numel(t);
-    char *base = t->storage->data;
-    size_t es = dtype_size(t->dtype);
-    KernCursor c;
-    kern_cursor_init(&c, t);
-    for (int64_t i = 0; i < n; i++) {
-        kern_store_f64(t->dtype, base + c.offset * (int64_t)es, vals[i]);
-        kern_cursor_next(&c);
-    }
+    TensorIter it;
+    tensor_iter_init_single(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        tensor_write_f64(t, it.offsets[0], vals[i]);
 }
 
 void kern_write_all_i64(Tensor *t, const int64_t *vals)
 {
-    int64_t n = tensor_numel(t);
-    char *base = t->storage->data;
-    size_t es = dtype_size(t->dtype);
-    KernCursor c;
-    kern_cursor_init(&c, t);
-    for (int64_t i = 0; i < n; i++) {
-        kern_store_i64(t->dtype, base + c.offset * (int64_t)es, vals[i]);
-        kern_cursor_next(&c);
-    }
+    TensorIter it;
+    tensor_iter_init_single(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        tensor_write_i64(t, it.offsets[0], vals[i]);
 }
 
 /* ---------------------------------------------------------------- views */
@@ -331,7 +173,7 @@ Tensor *kern_dim_last_view(const Tensor *t, int dim)
 
 Tensor *kern_expand_view(const Tensor *t, int ndim, const int64_t *sizes)
 {
-    char tb[KERN_SHAPE_BUF], sb[KERN_SHAPE_BUF];
+    char tb[TENSOR_SHAPE_BUF], sb[TENSOR_SHAPE_BUF];
     if (ndim < t->ndim) {
         tensor_set_error("expand: the number of sizes provided (%d) must be greater or equal to the "
                          "number of dimensions in the tensor (%d)", ndim, t->ndim);
@@ -352,8 +194,8 @@ Tensor *kern_expand_view(const Tensor *t, int ndim, const int64_t *sizes)
         } else {
             tensor_set_error("The expanded size of the tensor (%" PRId64 ") must match the existing size (%" PRId64
                              ") at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                             sizes[d], have, d, kern_shape_str(ndim, sizes, tb, sizeof tb),
-                             kern_shape_str(t->ndim, t->sizes, sb, sizeof sb));
+                             sizes[d], have, d, tensor_format_shape(ndim, sizes, tb, sizeof tb),
+                             tensor_format_shape(t->ndim, t->sizes, sb, sizeof sb));
             return NULL;
         }
     }

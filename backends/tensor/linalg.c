@@ -14,7 +14,7 @@
  * 1-d operand gains a dim of size 1), expanded to the broadcast batch shape,
  * multiplied batch by batch, and the added dims are dropped again.
  */
-#include "backends/tensor/kernel_common.h"
+#include "backends/tensor/tensor_impl.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -493,7 +493,7 @@ Tensor *tensor_addmm(const Tensor *self, const Tensor *a, const Tensor *b, doubl
         free(s);
     } else if (out) {
         int64_t *p = kern_read_all_i64(out), *s = kern_read_all_i64(se);
-        uint64_t ib = (uint64_t)kern_load_i64(DT_F64, &beta), ia = (uint64_t)kern_load_i64(DT_F64, &alpha);
+        uint64_t ib = (uint64_t)tensor_load_i64(DT_F64, &beta), ia = (uint64_t)tensor_load_i64(DT_F64, &alpha);
         if (p && s) {
             for (int64_t i = 0; i < n; i++)
                 p[i] = (int64_t)(ib * (uint64_t)s[i] + ia * (uint64_t)p[i]);

@@ -15,7 +15,7 @@
  * pooling's divisor (count_include_pad, divisor_override, windows clipped
  * at the padded border), and adaptive pooling's floor/ceil window bounds.
  */
-#include "backends/tensor/kernel_common.h"
+#include "backends/tensor/tensor_impl.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -51,10 +51,10 @@ typedef struct ConvGeom {
 static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int spatial, const int64_t *stride,
                        const int64_t *padding, const int64_t *dilation, int64_t groups, ConvGeom *g)
 {
-    char xb[KERN_SHAPE_BUF], wb[KERN_SHAPE_BUF], bb[KERN_SHAPE_BUF];
+    char xb[TENSOR_SHAPE_BUF], wb[TENSOR_SHAPE_BUF], bb[TENSOR_SHAPE_BUF];
     if (x->ndim != spatial + 1 && x->ndim != spatial + 2) {
         tensor_set_error("Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: %s",
-                         spatial + 1, spatial + 2, spatial, kern_shape_str(x->ndim, x->sizes, xb, sizeof xb));
+                         spatial + 1, spatial + 2, spatial, tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
         return false;
     }
     if (w->ndim != spatial + 2) {
@@ -64,7 +64,7 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
         else
             tensor_set_error("expected stride to be a single integer value or a list of %d values to match the "
                              "convolution dimensions, but got stride=%s", w->ndim - 2,
-                             kern_shape_str(spatial, ones, xb, sizeof xb));
+                             tensor_format_shape(spatial, ones, xb, sizeof xb));
         return false;
     }
     for (int i = 0; i < spatial; i++)
@@ -109,7 +109,7 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
     g->ph = spatial == 2 ? padding[0] : 0, g->pw = padding[spatial - 1];
     g->dh = spatial == 2 ? dilation[0] : 1, g->dw = dilation[spatial - 1];
     g->groups = groups;
-    kern_shape_str(w->ndim, w->sizes, wb, sizeof wb);
+    tensor_format_shape(w->ndim, w->sizes, wb, sizeof wb);
     if (g->o < groups) {
         tensor_set_error("Given groups=%" PRId64 ", expected weight to be at least %" PRId64
                          " at dimension 0, but got weight of size %s instead", groups, groups, wb);
@@ -126,13 +126,13 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
         memcpy(shown + 1, x->sizes + (batched ? 1 : 0), (size_t)(spatial + 1) * sizeof *shown);
         tensor_set_error("Given groups=%" PRId64 ", weight of size %s, expected input%s to have %" PRId64
                          " channels, but got %" PRId64 " channels instead", groups, wb,
-                         kern_shape_str(spatial + 2, shown, xb, sizeof xb), w->sizes[1] * groups, g->c);
+                         tensor_format_shape(spatial + 2, shown, xb, sizeof xb), w->sizes[1] * groups, g->c);
         return false;
     }
     if (bias && (bias->ndim != 1 || bias->sizes[0] != g->o)) {
         tensor_set_error("Given weight of size %s, expected bias to be 1-dimensional with %" PRId64
                          " elements, but got bias of size %s instead", wb, g->o,
-                         kern_shape_str(bias->ndim, bias->sizes, bb, sizeof bb));
+                         tensor_format_shape(bias->ndim, bias->sizes, bb, sizeof bb));
         return false;
     }
     int64_t padded_h, padded_w, ext_h, ext_w;
@@ -185,7 +185,7 @@ static void im2col(const Tensor *xg, const ConvGeom *g, int64_t n, int64_t c0, i
                     for (int64_t oj = 0; oj < g->ow; oj++, dst += es) {
                         int64_t iw = oj * g->sw - g->pw + kj * g->dw;
                         if (row_in && iw >= 0 && iw < g->w)
-                            memcpy(dst, kern_elem_ptr(xg, row_off + iw * st[3]), es);
+                            memcpy(dst, tensor_elem_ptr(xg, row_off + iw * st[3]), es);
                         else
                             memset(dst, 0, es);
                     }
@@ -199,16 +199,16 @@ static void add_channel_bias(Tensor *out, const Tensor *bias, int64_t n, int64_t
     char *base = tensor_data(out);
     size_t es = dtype_size(out->dtype);
     for (int64_t c = 0; c < o; c++) {
-        const void *bp = kern_elem_ptr(bias, bias->offset + c * bias->strides[0]);
-        double bf = kern_load_f64(bias->dtype, bp);
-        int64_t bi = kern_load_i64(bias->dtype, bp);
+        const void *bp = tensor_elem_ptr(bias, bias->offset + c * bias->strides[0]);
+        double bf = tensor_load_f64(bias->dtype, bp);
+        int64_t bi = tensor_load_i64(bias->dtype, bp);
         for (int64_t i = 0; i < n; i++) {
             char *p = base + (size_t)((i * o + c) * plane) * es;
             for (int64_t j = 0; j < plane; j++, p += es) {
                 if (is_float)
-                    kern_store_f64(out->dtype, p, kern_load_f64(out->dtype, p) + bf);
+                    tensor_store_f64(out->dtype, p, tensor_load_f64(out->dtype, p) + bf);
                 else
-                    kern_store_i64(out->dtype, p, (int64_t)((uint64_t)kern_load_i64(out->dtype, p) + (uint64_t)bi));
+                    tensor_store_i64(out->dtype, p, (int64_t)((uint64_t)tensor_load_i64(out->dtype, p) + (uint64_t)bi));
             }
         }
     }
@@ -340,10 +340,10 @@ static Tensor *apply_channel_affine(const Tensor *x, const double *scale, const 
 Tensor *tensor_batch_norm(const Tensor *x, const Tensor *weight, const Tensor *bias, const Tensor *running_mean,
                           const Tensor *running_var, double eps)
 {
-    char xb[KERN_SHAPE_BUF];
+    char xb[TENSOR_SHAPE_BUF];
     if (x->ndim < 2) {
         tensor_set_error("batch_norm: expected an input with at least 2 dims (N, C, ...), but got input of size %s",
-                         kern_shape_str(x->ndim, x->sizes, xb, sizeof xb));
+                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
         return NULL;
     }
     int64_t c = x->sizes[1];
@@ -399,8 +399,8 @@ static void normalize_lines(double *v, int64_t lines, int64_t inner, double eps)
 Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shape, const Tensor *weight,
                           const Tensor *bias, double eps)
 {
-    char nb[KERN_SHAPE_BUF], pb[KERN_SHAPE_BUF], xb[KERN_SHAPE_BUF];
-    kern_shape_str(n, normalized_shape, nb, sizeof nb);
+    char nb[TENSOR_SHAPE_BUF], pb[TENSOR_SHAPE_BUF], xb[TENSOR_SHAPE_BUF];
+    tensor_format_shape(n, normalized_shape, nb, sizeof nb);
     if (n < 1) {
         tensor_set_error("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                          "element, but got normalized_shape = %s", nb);
@@ -412,7 +412,7 @@ Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shap
         const Tensor *p = params[k];
         if (p && (p->ndim != n || memcmp(p->sizes, normalized_shape, (size_t)n * sizeof *normalized_shape) != 0)) {
             tensor_set_error("Expected %s to be of same shape as normalized_shape, but got %s of shape %s and "
-                             "normalized_shape = %s", names[k], names[k], kern_shape_str(p->ndim, p->sizes, pb, sizeof pb),
+                             "normalized_shape = %s", names[k], names[k], tensor_format_shape(p->ndim, p->sizes, pb, sizeof pb),
                              nb);
             return NULL;
         }
@@ -422,7 +422,7 @@ Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shap
         match = x->sizes[x->ndim - n + k] == normalized_shape[k];
     if (!match) {
         tensor_set_error("Given normalized_shape=%s, expected input with shape [*, %s, but got input of size%s", nb,
-                         nb + 1, kern_shape_str(x->ndim, x->sizes, xb, sizeof xb));
+                         nb + 1, tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
         return NULL;
     }
     if (!float_only(x, "LayerNormKernelImpl"))
@@ -450,7 +450,7 @@ Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shap
 
 Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight, const Tensor *bias, double eps)
 {
-    char xb[KERN_SHAPE_BUF], pb[KERN_SHAPE_BUF];
+    char xb[TENSOR_SHAPE_BUF], pb[TENSOR_SHAPE_BUF];
     if (x->ndim < 2) {
         tensor_set_error("Expected at least 2 dimensions for input tensor but received %d", x->ndim);
         return NULL;
@@ -460,7 +460,7 @@ Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight,
         tensor_set_error("group_norm: num_groups must be positive, but got num_groups=%" PRId64, groups);
         return NULL;
     }
-    kern_shape_str(x->ndim, x->sizes, xb, sizeof xb);
+    tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb);
     if (c % groups != 0) {
         tensor_set_error("Expected number of channels in input to be divisible by num_groups, but got input of shape "
                          "%s and num_groups=%" PRId64, xb, groups);
@@ -473,7 +473,7 @@ Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight,
         if (p && (p->ndim != 1 || p->sizes[0] != c)) {
             tensor_set_error("Expected %s to be a vector of size equal to the number of channels in input, but got "
                              "%s of shape %s and input of shape %s", names[k], names[k],
-                             kern_shape_str(p->ndim, p->sizes, pb, sizeof pb), xb);
+                             tensor_format_shape(p->ndim, p->sizes, pb, sizeof pb), xb);
             return NULL;
         }
     }
@@ -543,7 +543,7 @@ typedef struct PoolGeom {
 static bool pool_check(const Tensor *x, const int64_t *kernel, const int64_t *stride, const int64_t *padding,
                        const int64_t *dilation, bool ceil_mode, PoolGeom *g)
 {
-    char xb[KERN_SHAPE_BUF];
+    char xb[TENSOR_SHAPE_BUF];
     if (x->ndim != 3 && x->ndim != 4) {
         tensor_set_error("non-empty 3D or 4D (batch mode) tensor expected for input");
         return false;
@@ -582,7 +582,7 @@ static bool pool_check(const Tensor *x, const int64_t *kernel, const int64_t *st
     bool valid = x->sizes[nd - 3] != 0 && g->h != 0 && g->w != 0 && (nd == 4 || x->sizes[0] != 0);
     if (!valid) {
         tensor_set_error("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
-                         kern_shape_str(nd, x->sizes, xb, sizeof xb));
+                         tensor_format_shape(nd, x->sizes, xb, sizeof xb));
         return false;
     }
     if (g->oh < 1 || g->ow < 1) {
@@ -716,7 +716,7 @@ Tensor *tensor_avg_pool2d(const Tensor *x, const int64_t kernel[2], const int64_
 
 Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, const int64_t out_size[2])
 {
-    char xb[KERN_SHAPE_BUF];
+    char xb[TENSOR_SHAPE_BUF];
     if (out_size[0] < 0 || out_size[1] < 0) {
         tensor_set_error("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
                          "received {%" PRId64 ", %" PRId64 "}", out_size[0], out_size[1]);
@@ -724,14 +724,14 @@ Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, const int64_t out_size[2])
     }
     if (x->ndim != 3 && x->ndim != 4) {
         tensor_set_error("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s",
-                         kern_shape_str(x->ndim, x->sizes, xb, sizeof xb));
+                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
         return NULL;
     }
     for (int d = x->ndim - 2; d < x->ndim; d++)
         if (x->sizes[d] <= 0) {
             tensor_set_error("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
                              "but input has sizes %s with dimension %d being empty",
-                             kern_shape_str(x->ndim, x->sizes, xb, sizeof xb), d);
+                             tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb), d);
             return NULL;
         }
     if (!float_only(x, "adaptive_avg_pool2d"))

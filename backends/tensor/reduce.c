@@ -16,7 +16,7 @@
  * within float rounding of PyTorch's; integer sums and products wrap exactly
  * as PyTorch's int64 arithmetic does.
  */
-#include "backends/tensor/kernel_common.h"
+#include "backends/tensor/tensor_impl.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -94,7 +94,7 @@ static double *arranged_f64(const ReduceLayout *L, TensorDType src, TensorDType 
     if (v && src != through) {
         int64_t n = L->outer * L->inner;
         for (int64_t i = 0; i < n; i++)
-            v[i] = kern_round_f64(through, v[i]);
+            v[i] = tensor_round_f64(through, v[i]);
     }
     return v;
 }
@@ -408,31 +408,45 @@ Tensor *tensor_argmin(const Tensor *t, bool has_dim, int64_t dim, bool keepdim)
 
 /* ---------------------------------------------------------------- along one dim */
 
-/* Applies line_fn to every line of t along dim (input rounded through odt),
- * writing a tensor of dtype odt and t's shape. */
+/* Applies a line function to every line of t along dim, writing a tensor of
+ * dtype odt and t's shape: line_f64 over doubles when odt is floating (the
+ * input rounded through odt first), line_i64 over int64s otherwise (results
+ * wrap to odt on store). */
 typedef void (*LineFn)(double *line, int64_t n);
+typedef void (*IntLineFn)(int64_t *line, int64_t n);
 
-static Tensor *map_lines_f64(const Tensor *t, int64_t dim, TensorDType odt, LineFn line_fn)
+static Tensor *map_lines(const Tensor *t, int64_t dim, TensorDType odt, LineFn line_f64,
+                         IntLineFn line_i64)
 {
-    int d = kern_wrap_dim(dim, t->ndim);
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return NULL;
+    bool as_float = dtype_is_float(odt);
     Tensor *out = tensor_empty(odt, t->ndim, t->sizes);
     Tensor *src_view = kern_dim_last_view(t, d);
     Tensor *out_view = out ? kern_dim_last_view(out, d) : NULL;
-    double *v = src_view ? kern_read_all_f64(src_view) : NULL;
+    void *v = !src_view ? NULL
+              : as_float ? (void *)kern_read_all_f64(src_view) : (void *)kern_read_all_i64(src_view);
     if (!out || !src_view || !out_view || !v) {
         tensor_release(out);
         out = NULL;
     } else {
         int64_t n = tensor_numel(t);
         int64_t len = t->ndim == 0 ? 1 : t->sizes[d];
-        if (t->dtype != odt)
-            for (int64_t i = 0; i < n; i++)
-                v[i] = kern_round_f64(odt, v[i]);
-        for (int64_t start = 0; len > 0 && start < n; start += len)
-            line_fn(v + start, len);
-        kern_write_all_f64(out_view, v);
+        if (as_float) {
+            double *x = v;
+            if (t->dtype != odt)
+                for (int64_t i = 0; i < n; i++)
+                    x[i] = tensor_round_f64(odt, x[i]);
+            for (int64_t start = 0; len > 0 && start < n; start += len)
+                line_f64(x + start, len);
+            kern_write_all_f64(out_view, x);
+        } else {
+            int64_t *x = v;
+            for (int64_t start = 0; len > 0 && start < n; start += len)
+                line_i64(x + start, len);
+            kern_write_all_i64(out_view, x);
+        }
     }
     free(v);
     tensor_release(src_view);
@@ -490,11 +504,30 @@ static void cumprod_line(double *x, int64_t n)
     }
 }
 
+/* Integer scans wrap modulo 2^64 (then to the output dtype on store). */
+static void cumsum_line_int(int64_t *x, int64_t n)
+{
+    uint64_t acc = 0;
+    for (int64_t i = 0; i < n; i++) {
+        acc += (uint64_t)x[i];
+        x[i] = (int64_t)acc;
+    }
+}
+
+static void cumprod_line_int(int64_t *x, int64_t n)
+{
+    uint64_t acc = 1;
+    for (int64_t i = 0; i < n; i++) {
+        acc *= (uint64_t)x[i];
+        x[i] = (int64_t)acc;
+    }
+}
+
 static Tensor *softmax_common(const Tensor *t, int64_t dim, int out_dtype, bool log_form)
 {
     if (out_dtype >= 0 && !valid_dtype_code(out_dtype))
         return NULL;
-    int d = kern_wrap_dim(dim, t->ndim);
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return NULL;
     TensorDType odt = out_dtype >= 0 ? (TensorDType)out_dtype : t->dtype;
@@ -507,7 +540,7 @@ static Tensor *softmax_common(const Tensor *t, int64_t dim, int out_dtype, bool 
                          dtype_ts_name(odt));
         return NULL;
     }
-    return map_lines_f64(t, dim, odt, log_form ? log_softmax_line : softmax_line);
+    return map_lines(t, dim, odt, log_form ? log_softmax_line : softmax_line, NULL);
 }
 
 Tensor *tensor_softmax(const Tensor *t, int64_t dim, int out_dtype)
@@ -527,34 +560,8 @@ static Tensor *scan_common(const Tensor *t, int64_t dim, int out_dtype, bool pro
     if (out_dtype >= 0 && !valid_dtype_code(out_dtype))
         return NULL;
     TensorDType odt = out_dtype >= 0 ? (TensorDType)out_dtype : sum_default_dtype(t);
-    if (dtype_is_float(odt))
-        return map_lines_f64(t, dim, odt, product ? cumprod_line : cumsum_line);
-    int d = kern_wrap_dim(dim, t->ndim);
-    if (d < 0)
-        return NULL;
-    Tensor *out = tensor_empty(odt, t->ndim, t->sizes);
-    Tensor *src_view = kern_dim_last_view(t, d);
-    Tensor *out_view = out ? kern_dim_last_view(out, d) : NULL;
-    int64_t *v = src_view ? kern_read_all_i64(src_view) : NULL;
-    if (!out || !src_view || !out_view || !v) {
-        tensor_release(out);
-        out = NULL;
-    } else {
-        int64_t n = tensor_numel(t);
-        int64_t len = t->ndim == 0 ? 1 : t->sizes[d];
-        for (int64_t start = 0; len > 0 && start < n; start += len) {
-            uint64_t acc = product ? 1u : 0u;
-            for (int64_t i = start; i < start + len; i++) {
-                acc = product ? acc * (uint64_t)v[i] : acc + (uint64_t)v[i];
-                v[i] = (int64_t)acc;
-            }
-        }
-        kern_write_all_i64(out_view, v);
-    }
-    free(v);
-    tensor_release(src_view);
-    tensor_release(out_view);
-    return out;
+    return map_lines(t, dim, odt, product ? cumprod_line : cumsum_line,
+                     product ? cumprod_line_int : cumsum_line_int);
 }
 
 Tensor *tensor_cumsum(const Tensor *t, int64_t dim, int out_dtype)

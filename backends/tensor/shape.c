@@ -9,7 +9,7 @@
  * for roll, c - left_pad or "fill" for constant_pad). tril/triu clone and
  * zero the elements outside the band.
  */
-#include "backends/tensor/kernel_common.h"
+#include "backends/tensor/tensor_impl.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -43,7 +43,7 @@ Tensor *tensor_cat(Tensor *const *ts, int n, int64_t dim)
         int64_t zero = 0;
         return tensor_empty(dt, 1, &zero);
     }
-    int d = kern_wrap_dim(dim, ref->ndim);
+    int d = tensor_wrap_dim(dim, ref->ndim);
     if (d < 0)
         return NULL;
     int64_t sizes[TENSOR_MAX_DIMS];
@@ -95,7 +95,7 @@ Tensor *tensor_cat(Tensor *const *ts, int n, int64_t dim)
 
 Tensor *tensor_stack(Tensor *const *ts, int n, int64_t dim)
 {
-    char ab[KERN_SHAPE_BUF], bb[KERN_SHAPE_BUF];
+    char ab[TENSOR_SHAPE_BUF], bb[TENSOR_SHAPE_BUF];
     if (n <= 0) {
         tensor_set_error("stack expects a non-empty TensorList");
         return NULL;
@@ -103,12 +103,12 @@ Tensor *tensor_stack(Tensor *const *ts, int n, int64_t dim)
     for (int i = 1; i < n; i++)
         if (!tensor_same_shape(ts[0], ts[i])) {
             tensor_set_error("stack expects each tensor to be equal size, but got %s at entry 0 and %s at entry %d",
-                             kern_shape_str(ts[0]->ndim, ts[0]->sizes, ab, sizeof ab),
-                             kern_shape_str(ts[i]->ndim, ts[i]->sizes, bb, sizeof bb), i);
+                             tensor_format_shape(ts[0]->ndim, ts[0]->sizes, ab, sizeof ab),
+                             tensor_format_shape(ts[i]->ndim, ts[i]->sizes, bb, sizeof bb), i);
             return NULL;
         }
     int nd = ts[0]->ndim + 1;
-    int d = kern_wrap_dim(dim, nd);
+    int d = tensor_wrap_dim(dim, nd);
     if (d < 0)
         return NULL;
     if (nd > TENSOR_MAX_DIMS) {
@@ -145,7 +145,7 @@ Tensor *tensor_stack(Tensor *const *ts, int n, int64_t dim)
 
 Tensor *tensor_repeat(const Tensor *t, int n, const int64_t *repeats)
 {
-    char sb[KERN_SHAPE_BUF];
+    char sb[TENSOR_SHAPE_BUF];
     if (n < t->ndim) {
         tensor_set_error("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor");
         return NULL;
@@ -173,7 +173,7 @@ Tensor *tensor_repeat(const Tensor *t, int n, const int64_t *repeats)
             if (out_sizes[k] < 0)
                 first = out_sizes[k];
         tensor_set_error("Trying to create tensor with negative dimension %" PRId64 ": %s", first,
-                         kern_shape_str(n, out_sizes, sb, sizeof sb));
+                         tensor_format_shape(n, out_sizes, sb, sizeof sb));
         return NULL;
     }
     int64_t total;
@@ -282,7 +282,7 @@ Tensor *tensor_roll(const Tensor *t, int n, const int64_t *shifts, int ndims, co
     }
     int64_t shift[TENSOR_MAX_DIMS] = {0};
     for (int i = 0; i < ndims; i++) {
-        int d = kern_wrap_dim(dims[i], t->ndim);
+        int d = tensor_wrap_dim(dims[i], t->ndim);
         if (d < 0)
             return NULL;
         if (t->sizes[d] > 0)
@@ -296,7 +296,7 @@ Tensor *tensor_roll(const Tensor *t, int n, const int64_t *shifts, int ndims, co
 static Tensor *triangle(const Tensor *t, int64_t diagonal, bool lower)
 {
     if (t->ndim < 2) {
-        kern_wrap_dim(-2, t->ndim);          /* PyTorch's message for a missing dim -2 */
+        tensor_wrap_dim(-2, t->ndim);          /* PyTorch's message for a missing dim -2 */
         return NULL;
     }
     Tensor *out = tensor_clone(t);
@@ -386,7 +386,7 @@ Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double v
     memset(&fill, 0, sizeof fill);
     if (!kern_scalar_fits(t->dtype, true, value, 0))
         return NULL;
-    kern_store_f64(t->dtype, &fill, value);
+    tensor_store_f64(t->dtype, &fill, value);
     int64_t total;
     if (!kern_numel_checked(t->ndim, out_sizes, &total))
         return NULL;

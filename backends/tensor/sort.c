@@ -14,7 +14,7 @@
  * so the indices of tied values may differ from PyTorch's; the values never
  * do.) sorted=false returns the same order as sorted=true.
  */
-#include "backends/tensor/kernel_common.h"
+#include "backends/tensor/tensor_impl.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -134,7 +134,7 @@ bool tensor_sort(const Tensor *t, int64_t dim, bool descending, bool stable, Ten
 {
     (void)stable;                /* always stable: see the file comment */
     *values = *indices = NULL;
-    int d = kern_wrap_dim(dim, t->ndim);
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return false;
     *values = tensor_empty(t->dtype, t->ndim, t->sizes);
@@ -151,7 +151,7 @@ bool tensor_sort(const Tensor *t, int64_t dim, bool descending, bool stable, Ten
 Tensor *tensor_argsort(const Tensor *t, int64_t dim, bool descending, bool stable)
 {
     (void)stable;
-    int d = kern_wrap_dim(dim, t->ndim);
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return NULL;
     Tensor *indices = tensor_empty(DT_I64, t->ndim, t->sizes);
@@ -167,7 +167,7 @@ bool tensor_topk(const Tensor *t, int64_t k, int64_t dim, bool largest, bool sor
 {
     (void)sorted;                /* results are always sorted */
     *values = *indices = NULL;
-    int d = kern_wrap_dim(dim, t->ndim);
+    int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return false;
     int64_t len = t->ndim == 0 ? 1 : t->sizes[d];

@@ -206,28 +206,27 @@ Tensor *tensor_scalar_int(TensorDType dt, int64_t value)
     return t;
 }
 
-Tensor *tensor_wrapped_int(int64_t v)
+/* Marks a fresh 0-d tensor as a Python number (NULL passes through). */
+static Tensor *as_wrapped_number(Tensor *t)
 {
-    Tensor *t = tensor_scalar_int(DT_I64, v);
     if (t)
         t->wrapped_number = true;
     return t;
+}
+
+Tensor *tensor_wrapped_int(int64_t v)
+{
+    return as_wrapped_number(tensor_scalar_int(DT_I64, v));
 }
 
 Tensor *tensor_wrapped_float(double v)
 {
-    Tensor *t = tensor_scalar(DT_F64, v);
-    if (t)
-        t->wrapped_number = true;
-    return t;
+    return as_wrapped_number(tensor_scalar(DT_F64, v));
 }
 
 Tensor *tensor_wrapped_bool(bool v)
 {
-    Tensor *t = tensor_scalar_int(DT_BOOL, v);
-    if (t)
-        t->wrapped_number = true;
-    return t;
+    return as_wrapped_number(tensor_scalar_int(DT_BOOL, v));
 }
 
 Tensor *tensor_make_view(const Tensor *t, int ndim, const int64_t *sizes,

@@ -9,7 +9,12 @@
  *     of up to TENSOR_ITER_MAX_OPERANDS strided operands, each broadcast to
  *     that shape (a broadcast dim has stride 0);
  *   - small shape utilities: overflow-checked numel, contiguous strides,
- *     "[2, 3]" formatting for messages, storage-overlap tests.
+ *     "[2, 3]" formatting for messages, storage-overlap tests;
+ *   - the kern_* helpers of the reduction, sort, index, linalg, nn and shape
+ *     kernels (kernel_common.c, linalg.c): these compute in double (floating
+ *     dtypes) or int64 (integers, bool) over row-major copies of their
+ *     inputs, so one loop serves every dtype and results are rounded to the
+ *     output dtype once, on store.
  *
  * Keep this header small and stable: other helpers' kernels include it.
  */
@@ -46,76 +51,125 @@ static inline int64_t tensor_wrap_int(int64_t v, TensorDType dt)
     }
 }
 
-static inline double tensor_read_f64(const Tensor *t, int64_t off)
+/* Bytes of one element of dt (dtype_size, inlined for the element loops). */
+static inline int64_t tensor_elem_size(TensorDType dt)
 {
-    const char *base = (const char *)t->storage->data;
-    switch (t->dtype) {
-    case DT_BOOL: return ((const bool *)base)[off] ? 1.0 : 0.0;
-    case DT_U8: return ((const uint8_t *)base)[off];
-    case DT_I8: return ((const int8_t *)base)[off];
-    case DT_I16: return ((const int16_t *)base)[off];
-    case DT_I32: return ((const int32_t *)base)[off];
-    case DT_I64: return (double)((const int64_t *)base)[off];
-    case DT_F32: return ((const float *)base)[off];
-    case DT_F64: return ((const double *)base)[off];
+    switch (dt) {
+    case DT_BOOL: return (int64_t)sizeof(bool);
+    case DT_U8: case DT_I8: return 1;
+    case DT_I16: return 2;
+    case DT_I32: case DT_F32: return 4;
+    default: return 8;
+    }
+}
+
+/* Address of the element at storage offset off (in elements) of t. */
+static inline void *tensor_elem_ptr(const Tensor *t, int64_t off)
+{
+    return (char *)t->storage->data + off * tensor_elem_size(t->dtype);
+}
+
+/* The element of dtype dt at p, as double or int64 (float -> int64 as
+ * tensor_double_to_int does). */
+static inline double tensor_load_f64(TensorDType dt, const void *p)
+{
+    switch (dt) {
+    case DT_BOOL: return *(const bool *)p ? 1.0 : 0.0;
+    case DT_U8: return *(const uint8_t *)p;
+    case DT_I8: return *(const int8_t *)p;
+    case DT_I16: return *(const int16_t *)p;
+    case DT_I32: return *(const int32_t *)p;
+    case DT_I64: return (double)*(const int64_t *)p;
+    case DT_F32: return *(const float *)p;
+    case DT_F64: return *(const double *)p;
     default: return 0.0;
     }
+}
+
+static inline int64_t tensor_load_i64(TensorDType dt, const void *p)
+{
+    switch (dt) {
+    case DT_BOOL: return *(const bool *)p;
+    case DT_U8: return *(const uint8_t *)p;
+    case DT_I8: return *(const int8_t *)p;
+    case DT_I16: return *(const int16_t *)p;
+    case DT_I32: return *(const int32_t *)p;
+    case DT_I64: return *(const int64_t *)p;
+    case DT_F32: return tensor_double_to_int(*(const float *)p, DT_I64);
+    case DT_F64: return tensor_double_to_int(*(const double *)p, DT_I64);
+    default: return 0;
+    }
+}
+
+/* Stores v into the element of dtype dt at p with C++ static_cast semantics:
+ * int -> narrower int wraps, float -> int as tensor_double_to_int, anything
+ * -> bool is "!= 0". */
+static inline void tensor_store_i64(TensorDType dt, void *p, int64_t v)
+{
+    switch (dt) {
+    case DT_BOOL: *(bool *)p = v != 0; break;
+    case DT_U8: *(uint8_t *)p = (uint8_t)v; break;
+    case DT_I8: *(int8_t *)p = (int8_t)tensor_wrap_int(v, DT_I8); break;
+    case DT_I16: *(int16_t *)p = (int16_t)tensor_wrap_int(v, DT_I16); break;
+    case DT_I32: *(int32_t *)p = (int32_t)tensor_wrap_int(v, DT_I32); break;
+    case DT_I64: *(int64_t *)p = v; break;
+    case DT_F32: *(float *)p = (float)v; break;
+    case DT_F64: *(double *)p = (double)v; break;
+    default: break;
+    }
+}
+
+static inline void tensor_store_f64(TensorDType dt, void *p, double v)
+{
+    switch (dt) {
+    case DT_BOOL: *(bool *)p = v != 0; break;
+    case DT_F32: *(float *)p = (float)v; break;
+    case DT_F64: *(double *)p = v; break;
+    default: tensor_store_i64(dt, p, tensor_double_to_int(v, dt)); break;
+    }
+}
+
+/* The same at storage offset off of t, converting to or from t's dtype. */
+static inline double tensor_read_f64(const Tensor *t, int64_t off)
+{
+    return tensor_load_f64(t->dtype, tensor_elem_ptr(t, off));
 }
 
 /* float32 straight from the stored type (an int64 is rounded once, not twice
  * through double). */
 static inline float tensor_read_f32(const Tensor *t, int64_t off)
 {
-    const char *base = (const char *)t->storage->data;
+    const void *p = tensor_elem_ptr(t, off);
     switch (t->dtype) {
-    case DT_I64: return (float)((const int64_t *)base)[off];
-    case DT_F64: return (float)((const double *)base)[off];
-    case DT_F32: return ((const float *)base)[off];
-    default: return (float)tensor_read_f64(t, off);
+    case DT_I64: return (float)*(const int64_t *)p;
+    case DT_F64: return (float)*(const double *)p;
+    case DT_F32: return *(const float *)p;
+    default: return (float)tensor_load_f64(t->dtype, p);
     }
 }
 
 static inline int64_t tensor_read_i64(const Tensor *t, int64_t off)
 {
-    const char *base = (const char *)t->storage->data;
-    switch (t->dtype) {
-    case DT_BOOL: return ((const bool *)base)[off];
-    case DT_U8: return ((const uint8_t *)base)[off];
-    case DT_I8: return ((const int8_t *)base)[off];
-    case DT_I16: return ((const int16_t *)base)[off];
-    case DT_I32: return ((const int32_t *)base)[off];
-    case DT_I64: return ((const int64_t *)base)[off];
-    case DT_F32: return tensor_double_to_int(((const float *)base)[off], DT_I64);
-    case DT_F64: return tensor_double_to_int(((const double *)base)[off], DT_I64);
-    default: return 0;
-    }
+    return tensor_load_i64(t->dtype, tensor_elem_ptr(t, off));
 }
 
 static inline void tensor_write_i64(Tensor *t, int64_t off, int64_t v)
 {
-    char *base = (char *)t->storage->data;
-    switch (t->dtype) {
-    case DT_BOOL: ((bool *)base)[off] = v != 0; break;
-    case DT_U8: ((uint8_t *)base)[off] = (uint8_t)v; break;
-    case DT_I8: ((int8_t *)base)[off] = (int8_t)tensor_wrap_int(v, DT_I8); break;
-    case DT_I16: ((int16_t *)base)[off] = (int16_t)tensor_wrap_int(v, DT_I16); break;
-    case DT_I32: ((int32_t *)base)[off] = (int32_t)tensor_wrap_int(v, DT_I32); break;
-    case DT_I64: ((int64_t *)base)[off] = v; break;
-    case DT_F32: ((float *)base)[off] = (float)v; break;
-    case DT_F64: ((double *)base)[off] = (double)v; break;
-    default: break;
-    }
+    tensor_store_i64(t->dtype, tensor_elem_ptr(t, off), v);
 }
 
 static inline void tensor_write_f64(Tensor *t, int64_t off, double v)
 {
-    char *base = (char *)t->storage->data;
-    switch (t->dtype) {
-    case DT_BOOL: ((bool *)base)[off] = v != 0; break;
-    case DT_F32: ((float *)base)[off] = (float)v; break;
-    case DT_F64: ((double *)base)[off] = v; break;
-    default: tensor_write_i64(t, off, tensor_double_to_int(v, t->dtype)); break;
-    }
+    tensor_store_f64(t->dtype, tensor_elem_ptr(t, off), v);
+}
+
+/* v rounded through dtype dt (what storing and loading again would give). */
+static inline double tensor_round_f64(TensorDType dt, double v)
+{
+    union { double d; int64_t i; float f; uint8_t b[8]; } slot;
+    memset(&slot, 0, sizeof slot);
+    tensor_store_f64(dt, &slot, v);
+    return tensor_load_f64(dt, &slot);
 }
 
 /* PyTorch's Scalar::to<T> check for a Python number going into dtype dt:
@@ -159,6 +213,8 @@ typedef struct TensorIter {
 /* Each operand must broadcast to sizes (else false with PyTorch's message). */
 bool tensor_iter_init(TensorIter *it, int ndim, const int64_t *sizes,
                       const Tensor *const *operands, int noperands);
+/* One operand walked over its own shape (cannot fail for a valid tensor). */
+void tensor_iter_init_single(TensorIter *it, const Tensor *t);
 
 /* Advances the dims from `from` outwards (the odometer step). */
 static inline void tensor_iter_advance(TensorIter *it, int from)
@@ -213,7 +269,9 @@ static inline int64_t tensor_mul_wrap(int64_t a, int64_t b)
  * int64 overflow (of the element count or of its byte size for elem_size). */
 bool tensor_checked_numel(int ndim, const int64_t *sizes, size_t elem_size, int64_t *numel);
 void tensor_contiguous_strides(int ndim, const int64_t *sizes, int64_t *strides);
-/* Writes "[2, 3]" into buf (truncated to n bytes) and returns buf. */
+/* Writes "[2, 3]" into buf (truncated to n bytes) and returns buf.
+ * TENSOR_SHAPE_BUF bytes hold any shape of TENSOR_MAX_DIMS dims. */
+#define TENSOR_SHAPE_BUF 256
 const char *tensor_format_shape(int ndim, const int64_t *sizes, char *buf, size_t n);
 /* Fresh uninitialized storage-backed tensor with explicit strides that must
  * describe a dense (non-overlapping) layout of sizes. */
@@ -263,5 +321,70 @@ bool tensor_wrapped_fits(const Tensor *number, TensorDType dt);
  * instead; otherwise *copy is NULL. Returns the tensor to read, or NULL on
  * allocation failure. */
 const Tensor *tensor_unalias_input(const Tensor *out, const Tensor *in, Tensor **copy);
+
+/* ---------------------------------------------------------------- kernel helpers */
+
+/* Marks dims[0..ndims) in mask[0..ndim). ndims == 0 marks every dim (PyTorch
+ * reduces over all dims for an empty list). Errors on a dim out of range and
+ * on "dim 0 appears multiple times in the list of dims". */
+bool kern_dims_to_mask(const int64_t *dims, int ndims, int ndim, bool mask[TENSOR_MAX_DIMS]);
+
+/* Product of sizes[0..ndim) with overflow check (1 for ndim == 0); its
+ * messages are the kernels' own ("tensor size overflows int64 (a * b)"). */
+bool kern_numel_checked(int ndim, const int64_t *sizes, int64_t *out);
+/* dst op= src for one element of dtype dt: sums wrap for integers, "or" for
+ * bool (add); products wrap, "and" for bool (multiply). */
+void kern_accumulate_add(TensorDType dt, void *dst, const void *src);
+void kern_accumulate_mul(TensorDType dt, void *dst, const void *src);
+
+/* Row-major copies of t's elements into a malloc'd array (NULL with an error
+ * when out of memory; a valid pointer for numel 0). */
+double *kern_read_all_f64(const Tensor *t);
+int64_t *kern_read_all_i64(const Tensor *t);
+/* Writes vals (row-major over t's shape) into the strided view t. */
+void kern_write_all_f64(Tensor *t, const double *vals);
+void kern_write_all_i64(Tensor *t, const int64_t *vals);
+
+/* ---------------------------------------------------------------- kernel helpers: views */
+
+/* A view of t with its dims reordered: new dim i is old dim perm[i]. */
+Tensor *kern_permuted_view(const Tensor *t, const int *perm);
+/* A view of t moving dim to the last position (others keep their order). */
+Tensor *kern_dim_last_view(const Tensor *t, int dim);
+/* A view of t broadcast to (ndim, sizes), or NULL with PyTorch's expand error
+ * ("The expanded size of the tensor (3) must match the existing size (2) at
+ * non-singleton dimension 1.  Target sizes: [2, 3].  Tensor sizes: [2]"). */
+Tensor *kern_expand_view(const Tensor *t, int ndim, const int64_t *sizes);
+/* Allocates a buffer, reporting out-of-memory as a tensor error. */
+void *kern_malloc(size_t count, size_t elem_size);
+
+/* ---------------------------------------------------------------- kernel helpers: copy by tables */
+
+/* A new contiguous tensor of src's dtype and shape (ndim, out_sizes) whose
+ * element at coordinates (c0, c1, ...) is src's element at (tables[0][c0],
+ * tables[1][c1], ...); a table entry of -1 selects fill (an element of src's
+ * dtype, read as raw bytes) instead. src->ndim must equal ndim. Flip, roll,
+ * repeat, constant padding and index_select are all such remappings. */
+Tensor *kern_remap(const Tensor *src, int ndim, const int64_t *out_sizes,
+                   int64_t *const *tables, const void *fill);
+/* tables[d] = {0, 1, ..., sizes[d]-1} for every d (malloc'd; false with an
+ * error when out of memory, everything freed). kern_tables_free frees them. */
+bool kern_identity_tables(int ndim, const int64_t *sizes, int64_t **tables);
+void kern_tables_free(int ndim, int64_t **tables);
+
+/* ---------------------------------------------------------------- kernel helpers: gemm */
+
+/* c = a @ b for 2-d views a (m, k), b (k, n) and a contiguous (m, n) view c,
+ * all of one dtype (float via BLAS when enabled, integers by loops with
+ * wrapping int64 accumulation). Caller checks shapes and dtypes. */
+bool kern_gemm(const Tensor *a, const Tensor *b, Tensor *c);
+
+/* c10's checked_convert for a Python scalar (double fv when is_float, else
+ * int64 iv) stored into dtype dt; false with "value cannot be converted to
+ * type uint8_t without overflow" when it does not fit. */
+bool kern_scalar_fits(TensorDType dt, bool is_float, double fv, int64_t iv);
+
+/* PyTorch's C type names as used in some messages ("float", "double", "long int"). */
+const char *kern_ctype_name(TensorDType dt);
 
 #endif

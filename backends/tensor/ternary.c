@@ -14,16 +14,6 @@
 #include "backends/tensor/tensor_impl.h"
 
 /* c10's TypeMeta names, which some ATen messages print. */
-static const char *cpp_type_name(TensorDType dt)
-{
-    static const char *names[DT_COUNT] = {
-        [DT_BOOL] = "bool", [DT_U8] = "unsigned char", [DT_I8] = "signed char",
-        [DT_I16] = "short int", [DT_I32] = "int", [DT_I64] = "long int",
-        [DT_F32] = "float", [DT_F64] = "double",
-    };
-    return (unsigned)dt < DT_COUNT ? names[dt] : "?";
-}
-
 /* Broadcast shape of up to three tensors (NULL ones skipped). */
 static int broadcast3(const Tensor *a, const Tensor *b, const Tensor *c, int64_t *shape)
 {
@@ -206,7 +196,7 @@ bool tensor_clamp_(Tensor *a, const Tensor *min, const Tensor *max)
     if (numbers && plan.result != a->dtype) {
         /* ATen's clamp.Scalar refuses any promotion in place. */
         tensor_set_error("result type %s can't be cast to the desired output type %s",
-                         dtype_ts_name(plan.result), cpp_type_name(a->dtype));
+                         dtype_ts_name(plan.result), kern_ctype_name(a->dtype));
         return false;
     }
     const Tensor *inputs[2] = {min, max};
@@ -227,13 +217,13 @@ Tensor *tensor_lerp(const Tensor *a, const Tensor *b, const Tensor *weight)
 {
     bool scalar_weight = weight->wrapped_number;
     if (a->dtype != b->dtype) {
-        tensor_set_error("expected dtype %s for `end` but got dtype %s", cpp_type_name(a->dtype),
-                         cpp_type_name(b->dtype));
+        tensor_set_error("expected dtype %s for `end` but got dtype %s", kern_ctype_name(a->dtype),
+                         kern_ctype_name(b->dtype));
         return NULL;
     }
     if (!scalar_weight && a->dtype != weight->dtype) {
         tensor_set_error("expected dtype %s for `weight` but got dtype %s",
-                         cpp_type_name(a->dtype), cpp_type_name(weight->dtype));
+                         kern_ctype_name(a->dtype), kern_ctype_name(weight->dtype));
         return NULL;
     }
     if (!dtype_is_float(a->dtype)) {

@@ -44,14 +44,34 @@ static bool wrap_position(int64_t *pos, int64_t size)
     return true;
 }
 
+/* t's sizes and strides without dim d (select, squeeze); returns the count. */
+static int drop_dim(const Tensor *t, int d, int64_t *sizes, int64_t *strides)
+{
+    int n = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        if (i == d)
+            continue;
+        sizes[n] = t->sizes[i];
+        strides[n++] = t->strides[i];
+    }
+    return n;
+}
+
+/* dim wrapped for an op that needs at least one dim: -1 with zero_dim_error
+ * (PyTorch's message for that op) for a 0-d tensor. */
+static int wrap_dim_of_nonscalar(const Tensor *t, int64_t dim, const char *zero_dim_error)
+{
+    if (t->ndim == 0) {
+        tensor_set_error("%s", zero_dim_error);
+        return -1;
+    }
+    return tensor_wrap_dim(dim, t->ndim);
+}
+
 Tensor *tensor_select(Tensor *t, int64_t dim, int64_t index)
 {
     char shape[SHAPE_BUF];
-    if (t->ndim == 0) {
-        tensor_set_error("select() cannot be applied to a 0-dim tensor.");
-        return NULL;
-    }
-    int d = tensor_wrap_dim(dim, t->ndim);
+    int d = wrap_dim_of_nonscalar(t, dim, "select() cannot be applied to a 0-dim tensor.");
     if (d < 0)
         return NULL;
     int64_t size = t->sizes[d];
@@ -64,23 +84,13 @@ Tensor *tensor_select(Tensor *t, int64_t dim, int64_t index)
     if (index < 0)
         index += size;
     int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-    int n = 0;
-    for (int i = 0; i < t->ndim; i++) {
-        if (i == d)
-            continue;
-        sizes[n] = t->sizes[i];
-        strides[n++] = t->strides[i];
-    }
+    int n = drop_dim(t, d, sizes, strides);
     return view_with(t, n, sizes, strides, t->offset + tensor_mul_wrap(index, t->strides[d]));
 }
 
 Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step)
 {
-    if (t->ndim == 0) {
-        tensor_set_error("slice() cannot be applied to a 0-dim tensor.");
-        return NULL;
-    }
-    int d = tensor_wrap_dim(dim, t->ndim);
+    int d = wrap_dim_of_nonscalar(t, dim, "slice() cannot be applied to a 0-dim tensor.");
     if (d < 0)
         return NULL;
     if (step <= 0) {
@@ -114,11 +124,7 @@ Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t
 
 Tensor *tensor_narrow(Tensor *t, int64_t dim, int64_t start, int64_t length)
 {
-    if (t->ndim == 0) {
-        tensor_set_error("narrow() cannot be applied to a 0-dim tensor.");
-        return NULL;
-    }
-    int d = tensor_wrap_dim(dim, t->ndim);
+    int d = wrap_dim_of_nonscalar(t, dim, "narrow() cannot be applied to a 0-dim tensor.");
     if (d < 0)
         return NULL;
     int64_t size = t->sizes[d];
@@ -281,13 +287,7 @@ Tensor *tensor_squeeze_dim(Tensor *t, int64_t dim)
     if (t->ndim == 0 || t->sizes[d] != 1)
         return tensor_alias(t);
     int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-    int n = 0;
-    for (int i = 0; i < t->ndim; i++) {
-        if (i == d)
-            continue;
-        sizes[n] = t->sizes[i];
-        strides[n++] = t->strides[i];
-    }
+    int n = drop_dim(t, d, sizes, strides);
     return view_with(t, n, sizes, strides, t->offset);
 }
 
@@ -575,11 +575,7 @@ static Tensor **view_list_fail(Tensor **list, int64_t filled)
 Tensor **tensor_split_sizes(Tensor *t, int n, const int64_t *sizes, int64_t dim, int *count)
 {
     char buf[SHAPE_BUF];
-    if (t->ndim == 0) {
-        tensor_set_error("split expects at least a 1-dimensional tensor");
-        return NULL;
-    }
-    int d = tensor_wrap_dim(dim, t->ndim);
+    int d = wrap_dim_of_nonscalar(t, dim, "split expects at least a 1-dimensional tensor");
     if (d < 0)
         return NULL;
     int64_t total = 0;
@@ -614,11 +610,7 @@ Tensor **tensor_split_sizes(Tensor *t, int n, const int64_t *sizes, int64_t dim,
 
 Tensor **tensor_split(Tensor *t, int64_t split_size, int64_t dim, int *count)
 {
-    if (t->ndim == 0) {
-        tensor_set_error("split expects at least a 1-dimensional tensor");
-        return NULL;
-    }
-    int d = tensor_wrap_dim(dim, t->ndim);
+    int d = wrap_dim_of_nonscalar(t, dim, "split expects at least a 1-dimensional tensor");
     if (d < 0)
         return NULL;
     if (split_size < 0) {

@@ -64,7 +64,7 @@ typedef struct LowerWork {
     int64_t iter, trips;
     IrNode **writes;        /* ITER (to leave out), ASSEMBLE (to apply) */
     int nwrites;
-    int64_t executed;       /* IR nodes (not constants) one firing runs: statistics */
+    int64_t executed;       /* top-level work nodes one firing stands for: statistics */
 } LowerWork;
 
 /* What the lowering did, for reports and tests. */
@@ -78,10 +78,14 @@ typedef struct LowerStats {
     int ifs_folded, static_nodes;
     int loops_parallel, loops_serial;
     int64_t loop_branches;      /* iteration branches made */
-    /* Node executions per run (constants and compile-time values aside) of
-     * this lowering, and of the thesis's approach (shared work replicated
-     * into every consumer path of a non-series-parallel shape). */
-    int64_t executed, executed_thesis;
+    /* Executions of top-level work nodes per run (a loop or an If counts
+     * once; constants and compile-time values aside) of this lowering, and with every shared producer replicated into each
+     * path to the outputs (the tree unfolding: the thesis's replication of
+     * shared work applied to every fan-out). The thesis shares
+     * series-parallel fan-outs through duplicate split-joins and replicates
+     * only in shapes that are not series-parallel, so its count lies between
+     * the two (equal to `executed` on series-parallel programs). */
+    int64_t executed, executed_replicated;
 } LowerStats;
 
 typedef struct LowerProgram LowerProgram;
@@ -122,8 +126,14 @@ int64_t lower_work_push(const LowerWork *w);
 /* Prints `p`'s stats as "key value" lines. */
 void lower_stats_print(FILE *out, const LowerStats *s);
 
-/* What the driver's --emit=stream (what 0), --emit=schedule (1),
- * --emit=schedule --json (2) and --emit=dot (3) print for a .ir model:
+typedef enum LowerEmit {
+    LOWER_EMIT_STREAM = 0,          /* --emit=stream */
+    LOWER_EMIT_SCHEDULE = 1,        /* --emit=schedule */
+    LOWER_EMIT_SCHEDULE_JSON = 2,   /* --emit=schedule --json */
+    LOWER_EMIT_DOT = 3,             /* --emit=dot */
+} LowerEmit;
+
+/* What the driver's --emit=stream|schedule|dot print for a .ir model:
  * bindings are resolved as for a run (they are needed: the lowering
  * specializes on them). Returns the exit status: 0, 2 bad input or bindings,
  * 1 internal error. */

@@ -2,8 +2,7 @@
 #   lower_tool         runs a model on the cpu backend, prints its stream,
 #                      schedule or lowering statistics (tests/lower/lower_tool.c)
 #   cpu.<group>.<case> every corpus case on the cpu backend, against PyTorch
-#                      (tests/run_cpu_case.sh); the runner is lower_tool until
-#                      the driver wires --backend=cpu, when it becomes tssa-stream
+#                      (tests/run_cpu_case.sh runs tssa-stream --backend=cpu)
 #   lower.golden.*     --emit=stream of small programs, reviewed by hand
 #   lower.roundtrip.*  every lowered corpus program's .str text reads back
 #   lower.loops        the disjointness prover on loops that must and must not
@@ -20,7 +19,7 @@ foreach(args ${TSSA_LOWER_MODEL_CASES} ${TSSA_LOWER_OP_CASES} ${TSSA_LOWER_LOOP_
   get_filename_component(group_dir ${case_dir} DIRECTORY)
   get_filename_component(group ${group_dir} NAME)
   add_test(NAME cpu.${group}.${case_name}
-           COMMAND ${TSSA_TESTS_DIR}/run_cpu_case.sh $<TARGET_FILE:lower_tool>
+           COMMAND ${TSSA_TESTS_DIR}/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${case_dir})
   set_tests_properties(cpu.${group}.${case_name} PROPERTIES LABELS "corpus;cpu")
   if(NOT EXISTS ${case_dir}/expect_error.txt)
@@ -37,4 +36,12 @@ foreach(expected ${TSSA_LOWER_GOLDENS})
   add_test(NAME lower.golden.${name}
            COMMAND ${TSSA_TESTS_DIR}/lower/check_golden.sh $<TARGET_FILE:lower_tool> ${expected})
   set_tests_properties(lower.golden.${name} PROPERTIES LABELS lower)
+endforeach()
+
+foreach(args ${TSSA_LOWER_LOOP_CASES})
+  get_filename_component(case_dir ${args} DIRECTORY)
+  get_filename_component(case_name ${case_dir} NAME)
+  add_test(NAME lower.loopplan.${case_name}
+           COMMAND ${TSSA_TESTS_DIR}/lower/check_loop_plan.sh $<TARGET_FILE:lower_tool> ${case_dir})
+  set_tests_properties(lower.loopplan.${case_name} PROPERTIES LABELS lower)
 endforeach()

@@ -41,6 +41,7 @@ expect 2 "no MODEL given" -- "$tssa"
 expect 2 "unknown option '--frobnicate'" -- "$tssa" --frobnicate "$model/model.ir"
 expect 2 "needs a value" -- "$tssa" "$model/model.ir" -o
 expect 2 "unknown backend 'gpu'" -- "$tssa" --backend=gpu "$model/model.ir"
+expect 2 "not available yet" -- "$tssa" --backend=cuda "$model/model.ir"
 expect 2 "unknown stage" -- "$tssa" --emit=bogus "$model/model.ir"
 expect 2 "--json only applies to --emit=schedule" -- "$tssa" --json "$model/model.ir"
 expect 2 "not a NAME=VALUE binding" -- "$tssa" "$model/model.ir" other.ir
@@ -66,6 +67,12 @@ n_written=$(ls "$work"/result/out*.npy 2>/dev/null | wc -l)
 if [[ "$n_expected" != "$n_written" ]]; then
   failures=$((failures + 1)); echo "FAIL: -o wrote $n_written files, expected $n_expected"
 fi
+# the default backend (cpu) and the oracle give the same files
+expect 0 "" -- "$tssa" "$model/model.ir" "${abs_bindings[@]}" -o "$work/result_cpu"
+checks=$((checks + 1))
+for f in "$work"/result/out*.npy; do
+  cmp -s "$f" "$work/result_cpu/$(basename "$f")" || { failures=$((failures + 1)); echo "FAIL: cpu and ref differ on $(basename "$f")"; }
+done
 # without -o: one summary line per output
 expect 0 "^out0: " -- "$tssa" "${abs_bindings[@]}" "$model/model.ir"
 
@@ -81,6 +88,10 @@ fi
 # stages
 expect 0 "^graph\(" -- "$tssa" --emit=ir "$model/model.ir"
 expect 0 "^graph\(" -- "$tssa" --emit=tssa "$model/model.ir" "${abs_bindings[@]}"
+expect 0 "^pipeline " -- "$tssa" --emit=stream "$model/model.ir" "${abs_bindings[@]}"
+expect 0 "reps" -- "$tssa" --emit=schedule "$model/model.ir" "${abs_bindings[@]}"
+expect 0 "digraph" -- "$tssa" --emit=dot "$model/model.ir" "${abs_bindings[@]}"
+expect 2 "missing binding" -- "$tssa" --emit=stream "$model/model.ir"
 str=$(ls "$here"/stream/graphs/*.str | head -1)
 expect 0 "" -- "$tssa" --emit=stream "$str"
 expect 0 "repetitions|reps" -- "$tssa" --emit=schedule "$str"
