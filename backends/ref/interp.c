@@ -84,7 +84,6 @@ static void slot_set(RefRun *run, const IrValue *v, RtValue *value)
     run->slots[v->id] = value;
 }
 
-static bool block_run(RefRun *run, IrBlock *b, FILE *err);
 
 /* ---------------------------------------------------------------- control flow */
 
@@ -97,7 +96,7 @@ static bool if_run(RefCall *c, FILE *err)
     if (n->nblocks != 2)
         return ref_fail(c, "prim::If needs 2 blocks, has %d", n->nblocks);
     IrBlock *b = n->blocks[cond ? 0 : 1];
-    if (!block_run(c->run, b, err))
+    if (!ref_block_run(c->run, b, err))
         return false;
     if (ir_block_nreturns(b) != n->noutputs)
         return ref_fail(c, "the block returns %d values for %d outputs", ir_block_nreturns(b),
@@ -135,7 +134,7 @@ static bool loop_run(RefCall *c, FILE *err)
         slot_set(run, ir_block_param(body, 0), rt_int(i));
         for (int k = 0; k < ncarried; k++)
             slot_set(run, ir_block_param(body, 1 + k), rt_retain(c->outs[k]));
-        if (!block_run(run, body, err))
+        if (!ref_block_run(run, body, err))
             return false;
         const RtValue *next_cond = run->slots[ir_block_return(body, 0)->id];
         if (next_cond->kind != RT_BOOL && next_cond->kind != RT_INT)
@@ -152,7 +151,7 @@ static bool loop_run(RefCall *c, FILE *err)
 
 /* Runs one node; on failure reports it (unless a nested node already did)
  * and returns false. */
-static bool node_run(RefRun *run, IrNode *n, FILE *err)
+bool ref_node_run(RefRun *run, IrNode *n, FILE *err)
 {
     RtValue *args_small[16], *outs_small[8];
     RtValue **args = n->ninputs <= 16 ? args_small : ref_xmalloc((size_t)n->ninputs * sizeof *args);
@@ -216,10 +215,10 @@ static bool node_run(RefRun *run, IrNode *n, FILE *err)
     return ok;
 }
 
-static bool block_run(RefRun *run, IrBlock *b, FILE *err)
+bool ref_block_run(RefRun *run, IrBlock *b, FILE *err)
 {
     IR_FOREACH_NODE(n, b) {
-        if (!node_run(run, n, err))
+        if (!ref_node_run(run, n, err))
             return false;
     }
     for (int i = 0; i < ir_block_nreturns(b); i++)
@@ -257,7 +256,7 @@ int backend_ref_run(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors
     for (int i = 0; i < ninputs; i++)
         slot_set(&run, ir_block_param(top, i), rt_retain(inputs[i]));
 
-    bool ok = block_run(&run, top, err);
+    bool ok = ref_block_run(&run, top, err);
     if (ok) {
         int n = ir_block_nreturns(top);
         RtValue **out = ref_xcalloc((size_t)n, sizeof *out);

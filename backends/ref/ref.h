@@ -58,6 +58,13 @@ bool ref_dispatch(RefCall *c);
 /* The value of a prim::Constant node (constants.c). */
 bool ref_constant(RefCall *c);
 
+/* Runs one node (If and Loop with their blocks) on run's slots: its outputs
+ * land in run->slots. On failure reports "FILE:LINE: error: KIND: WHAT" to
+ * err (once, by the innermost failing node) and returns false. */
+bool ref_node_run(RefRun *run, IrNode *n, FILE *err);
+/* Runs every node of b in order, then checks that its results have values. */
+bool ref_block_run(RefRun *run, IrBlock *b, FILE *err);
+
 /* Records the message of the failing op; always returns false. */
 bool ref_fail(RefCall *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Records the tensor kernel's last error (or `fallback` if it left none). */
