@@ -31,6 +31,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
@@ -127,21 +128,13 @@ static char *generate(long nodes, long *units_out)
     return t.s;
 }
 
-/* CPU time, like the report's stage times (the machine may be shared). */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static int run(long nodes)
 {
     long units;
     char *text = generate(nodes, &units);
-    double t0 = now();
+    double t0 = bench_process_seconds();
     IrGraph *g = ir_parse(text, strlen(text), "<generated>", stderr);
-    double parse = now() - t0;
+    double parse = bench_process_seconds() - t0;
     free(text);
     if (!g)
         return 1;
@@ -150,9 +143,9 @@ static int run(long nodes)
     opt.verify = false;
     opt.inputs_disjoint = true;
     TssaReport r;
-    t0 = now();
+    t0 = bench_process_seconds();
     bool ok = tssa_functionalize(g, &opt, &r, stderr);
-    double total = now() - t0;
+    double total = bench_process_seconds() - t0;
     if (!ok || r.mutations_after != 0 || r.updates_left != 0) {
         fprintf(stderr, "functionalization failed or left writes (%zu)\n", r.mutations_after);
         ir_graph_free(g);

@@ -17,24 +17,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "gen_graph_text.h"
 #include "tssa/ir.h"
 
 enum { REPEATS = 3 };
-
-/* CPU time of this thread: the development machine is shared, and wall
- * time there measures the neighbours as much as the parser. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double min_of(double a, double b)
-{
-    return a < b ? a : b;
-}
 
 int main(int argc, char **argv)
 {
@@ -54,9 +41,9 @@ int main(int argc, char **argv)
             lines += t.data[i] == '\n';
         double parse = 1e9, verify = 1e9, print = 1e9, release = 1e9;
         for (int r = 0; r < REPEATS; r++) {
-            double t0 = now();
+            double t0 = bench_thread_seconds();
             IrGraph *g = ir_parse(t.data, t.len, "bench.ir", stderr);
-            double t1 = now();
+            double t1 = bench_thread_seconds();
             if (!g)
                 return 1;
             if ((long)ir_graph_count_nodes(g) != t.nodes) {
@@ -64,12 +51,12 @@ int main(int argc, char **argv)
                         t.nodes);
                 return 1;
             }
-            double t2 = now();
+            double t2 = bench_thread_seconds();
             bool ok = ir_verify(g, stderr);
-            double t3 = now();
+            double t3 = bench_thread_seconds();
             ir_print(sink, g);
             fflush(sink);
-            double t4 = now();
+            double t4 = bench_thread_seconds();
             if (r == 0) {   /* the round trip must be exact */
                 char *out = NULL;
                 size_t len;
@@ -82,15 +69,15 @@ int main(int argc, char **argv)
                 }
                 free(out);
             }
-            double t5 = now();
+            double t5 = bench_thread_seconds();
             ir_graph_free(g);
-            double t6 = now();
+            double t6 = bench_thread_seconds();
             if (!ok)
                 return 1;
-            parse = min_of(parse, t1 - t0);
-            verify = min_of(verify, t3 - t2);
-            print = min_of(print, t4 - t3);
-            release = min_of(release, t6 - t5);
+            parse = bench_min(parse, t1 - t0);
+            verify = bench_min(verify, t3 - t2);
+            print = bench_min(print, t4 - t3);
+            release = bench_min(release, t6 - t5);
         }
         printf("%9ld %9ld %8.1f | %9.4f %9.4f %9.4f %9.4f | %12.4f %9.2f\n", t.nodes, lines,
                (double)t.len / 1e6, parse, verify, print, release, parse + print,

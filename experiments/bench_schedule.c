@@ -39,17 +39,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
 
 enum { REPEATS = 3, BLOCKS_PER_GROUP = 100 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* Writes the graph; returns the number of filters. */
 static long generate(FILE *out, long target_filters)
@@ -115,11 +109,6 @@ static long generate(FILE *out, long target_filters)
     return filters;
 }
 
-static double min_of(double a, double b)
-{
-    return a < b ? a : b;
-}
-
 int main(int argc, char **argv)
 {
     long max_filters = argc > 1 ? atol(argv[1]) : 1000000;
@@ -140,20 +129,20 @@ int main(int argc, char **argv)
         int actors = 0, phases = 0;
         int repeats = target >= 1000000 ? 1 : REPEATS;
         for (int r = 0; r < repeats; r++) {
-            double t0 = now();
+            double t0 = bench_thread_seconds();
             StreamGraph *g = str_parse(text, len, "bench.str", stderr);
-            double t1 = now();
+            double t1 = bench_thread_seconds();
             if (!g)
                 return 1;
             Schedule *s = sched_build(g->root, stderr);
-            double t2 = now();
+            double t2 = bench_thread_seconds();
             if (!s)
                 return 1;
             str_print(sink, g->root);
-            double t3 = now();
-            parse = min_of(parse, t1 - t0);
-            schedule = min_of(schedule, t2 - t1);
-            print = min_of(print, t3 - t2);
+            double t3 = bench_thread_seconds();
+            parse = bench_min(parse, t1 - t0);
+            schedule = bench_min(schedule, t2 - t1);
+            print = bench_min(print, t3 - t2);
             actors = s->flat->nactors;
             phases = s->ninit + s->nsteady;
             long filter_actors = 0;

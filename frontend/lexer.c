@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "frontend/lexer.h"
+#include "frontend/utf8.h"
 
 void parse_fail_at(ParseFail *pf, size_t offset, const char *fmt, ...)
 {
@@ -18,38 +19,6 @@ void parse_fail_at(ParseFail *pf, size_t offset, const char *fmt, ...)
     diag_verror_at(pf->err, &pf->src, offset, fmt, ap);
     va_end(ap);
     longjmp(pf->jump, 1);
-}
-
-static size_t utf8_length(const unsigned char *s, size_t n)
-{
-    unsigned char c = s[0];
-    size_t len;
-    unsigned int cp;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        len = 2;
-        cp = c & 0x1f;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        len = 3;
-        cp = c & 0x0f;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        len = 4;
-        cp = c & 0x07;
-    } else {
-        return 0;
-    }
-    if (len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return len;
 }
 
 void lex_validate(ParseFail *pf, const char *text, size_t len)
@@ -68,7 +37,7 @@ void lex_validate(ParseFail *pf, const char *text, size_t len)
             parse_fail_at(pf, i, "carriage return not followed by a newline");
         if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
             parse_fail_at(pf, i, "control character 0x%02x in graph text", c);
-        size_t n = utf8_length(t + i, len - i);
+        size_t n = utf8_sequence_length(t + i, len - i);
         if (n == 0)
             parse_fail_at(pf, i, "invalid UTF-8 byte 0x%02x in graph text", c);
         i += n;

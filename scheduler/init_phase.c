@@ -43,11 +43,6 @@ typedef struct InitSolver {
     int64_t budget;
 } InitSolver;
 
-static bool carries_items(const StreamChannel *c)
-{
-    return c->push > 0 && c->pop > 0;
-}
-
 /* The least init firings of actor a that meet its consumers' current needs.
  * False on overflow. */
 static bool demand(InitSolver *s, int a, int64_t *need)
@@ -56,7 +51,7 @@ static bool demand(InitSolver *s, int a, int64_t *need)
     *need = 0;
     for (int p = 0; p < actor->nout; p++) {
         const StreamChannel *c = &s->f->channels[actor->out[p]];
-        if (!carries_items(c))
+        if (!sched_carries_items(c))
             continue;
         int64_t items;
         if (!mul64(s->init[c->dst], c->pop, &items) || !add64(items, c->peek - c->pop, &items))
@@ -206,7 +201,7 @@ bool sched_init_firings(const StreamFlat *f, const int64_t *reps, int64_t *init,
             const StreamActor *actor = &f->actors[a];
             if (next_port[a] < actor->nout) {
                 const StreamChannel *c = &f->channels[actor->out[next_port[a]++]];
-                if (!carries_items(c))
+                if (!sched_carries_items(c))
                     continue;
                 int b = c->dst;
                 if (index[b] < 0) {
@@ -247,7 +242,7 @@ bool sched_init_firings(const StreamFlat *f, const int64_t *reps, int64_t *init,
         if (actor->kind != ACTOR_OUTPUT)
             continue;
         const StreamChannel *c = &f->channels[actor->in[0]];
-        if (carries_items(c) && !mul64(init[c->src], c->push, &init[a]))
+        if (sched_carries_items(c) && !mul64(init[c->src], c->push, &init[a]))
             ok = overflow_error(&s, c->src);
     }
     free(index);

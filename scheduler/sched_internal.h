@@ -62,4 +62,37 @@ SimResult sched_simulate(const StreamFlat *f, int64_t *remaining, int64_t *fill,
  * joiner belongs to), or NULL. */
 const StreamNode *sched_enclosing_loop(const StreamFlat *f, int a);
 
+/* A channel that moves items (the external input and output of a graph
+ * that neither reads nor writes have push or pop 0). */
+static inline bool sched_carries_items(const StreamChannel *c)
+{
+    return c->push > 0 && c->pop > 0;
+}
+
+/* The schedule outputs show the external input and output actors only when
+ * they carry items; every other actor is shown. */
+static inline bool sched_actor_shown(const StreamFlat *f, int a)
+{
+    const StreamActor *actor = &f->actors[a];
+    if (actor->kind == ACTOR_INPUT)
+        return sched_carries_items(&f->channels[actor->out[0]]);
+    if (actor->kind == ACTOR_OUTPUT)
+        return sched_carries_items(&f->channels[actor->in[0]]);
+    return true;
+}
+
+/* Items the graph reads from its input and writes to its output per steady
+ * state (the repetitions of the external actors; 0 where there is none). */
+static inline void sched_external_items(const Schedule *s, int64_t *in_items, int64_t *out_items)
+{
+    const StreamFlat *f = s->flat;
+    *in_items = *out_items = 0;
+    for (int a = 0; a < f->nactors; a++) {
+        if (f->actors[a].kind == ACTOR_INPUT)
+            *in_items = s->repetitions[a];
+        if (f->actors[a].kind == ACTOR_OUTPUT)
+            *out_items = s->repetitions[a];
+    }
+}
+
 #endif

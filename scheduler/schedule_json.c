@@ -32,6 +32,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
 #include "tssa/schedule.h"
 
@@ -45,21 +46,6 @@ static cJSON *json_int(int64_t v)
 static void add_int(cJSON *obj, const char *key, int64_t v)
 {
     cJSON_AddItemToObject(obj, key, json_int(v));
-}
-
-static bool carries_items(const StreamChannel *c)
-{
-    return c->push > 0 && c->pop > 0;
-}
-
-static bool actor_shown(const StreamFlat *f, int a)
-{
-    const StreamActor *actor = &f->actors[a];
-    if (actor->kind == ACTOR_INPUT)
-        return carries_items(&f->channels[actor->out[0]]);
-    if (actor->kind == ACTOR_OUTPUT)
-        return carries_items(&f->channels[actor->in[0]]);
-    return true;
 }
 
 static char *actor_path(const StreamActor *a)
@@ -118,19 +104,14 @@ void sched_print_json(FILE *out, const Schedule *s)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "stream", s->root->name);
     cJSON_AddStringToObject(root, "kind", stream_node_keyword(s->root));
-    int64_t in_items = 0, out_items = 0;
-    for (int a = 0; a < f->nactors; a++) {
-        if (f->actors[a].kind == ACTOR_INPUT)
-            in_items = s->repetitions[a];
-        if (f->actors[a].kind == ACTOR_OUTPUT)
-            out_items = s->repetitions[a];
-    }
+    int64_t in_items, out_items;
+    sched_external_items(s, &in_items, &out_items);
     add_int(root, "items_in", in_items);
     add_int(root, "items_out", out_items);
 
     cJSON *actors = cJSON_AddArrayToObject(root, "actors");
     for (int a = 0; a < f->nactors; a++) {
-        if (!actor_shown(f, a))
+        if (!sched_actor_shown(f, a))
             continue;
         const StreamActor *actor = &f->actors[a];
         cJSON *j = cJSON_CreateObject();
@@ -161,7 +142,7 @@ void sched_print_json(FILE *out, const Schedule *s)
     cJSON *channels = cJSON_AddArrayToObject(root, "channels");
     for (int c = 0; c < f->nchannels; c++) {
         const StreamChannel *ch = &f->channels[c];
-        if (!actor_shown(f, ch->src) || !actor_shown(f, ch->dst))
+        if (!sched_actor_shown(f, ch->src) || !sched_actor_shown(f, ch->dst))
             continue;
         cJSON *j = cJSON_CreateObject();
         add_int(j, "index", c);

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
 #include "tssa/schedule.h"
 
@@ -89,25 +90,9 @@ static void text_actor_path(Text *t, const StreamActor *a)
     }
 }
 
-static bool carries_items(const StreamChannel *c)
-{
-    return c->push > 0 && c->pop > 0;
-}
-
-/* The external input and output are shown only when they carry items. */
-static bool actor_shown(const StreamFlat *f, int a)
-{
-    const StreamActor *actor = &f->actors[a];
-    if (actor->kind == ACTOR_INPUT)
-        return carries_items(&f->channels[actor->out[0]]);
-    if (actor->kind == ACTOR_OUTPUT)
-        return carries_items(&f->channels[actor->in[0]]);
-    return true;
-}
-
 static bool channel_shown(const StreamFlat *f, int c)
 {
-    return actor_shown(f, f->channels[c].src) && actor_shown(f, f->channels[c].dst);
+    return sched_actor_shown(f, f->channels[c].src) && sched_actor_shown(f, f->channels[c].dst);
 }
 
 enum { ACTOR_COLUMNS = 10, CHANNEL_COLUMNS = 9 };
@@ -258,16 +243,11 @@ void sched_print_table(FILE *out, const Schedule *s)
     const StreamFlat *f = s->flat;
     int shown_actors = 0, shown_channels = 0;
     for (int a = 0; a < f->nactors; a++)
-        shown_actors += actor_shown(f, a);
+        shown_actors += sched_actor_shown(f, a);
     for (int c = 0; c < f->nchannels; c++)
         shown_channels += channel_shown(f, c);
-    int64_t in_items = 0, out_items = 0;
-    for (int a = 0; a < f->nactors; a++) {
-        if (f->actors[a].kind == ACTOR_INPUT)
-            in_items = s->repetitions[a];
-        if (f->actors[a].kind == ACTOR_OUTPUT)
-            out_items = s->repetitions[a];
-    }
+    int64_t in_items, out_items;
+    sched_external_items(s, &in_items, &out_items);
     fprintf(out, "schedule of %s %s: %d %s, %d %s\n", stream_node_keyword(s->root), s->root->name, shown_actors,
             plural(shown_actors, "actor", "actors"), shown_channels, plural(shown_channels, "channel", "channels"));
     fprintf(out, "per steady state: %" PRId64 " %s in, %" PRId64 " %s out\n", in_items,
@@ -278,7 +258,7 @@ void sched_print_table(FILE *out, const Schedule *s)
     header_cells(cells, actor_headers, ACTOR_COLUMNS);
     measure(width, cells, ACTOR_COLUMNS);
     for (int a = 0; a < f->nactors; a++) {
-        if (!actor_shown(f, a))
+        if (!sched_actor_shown(f, a))
             continue;
         actor_cells(cells, s, a);
         measure(width, cells, ACTOR_COLUMNS);
@@ -287,7 +267,7 @@ void sched_print_table(FILE *out, const Schedule *s)
     header_cells(cells, actor_headers, ACTOR_COLUMNS);
     print_row(out, width, actor_left, cells, ACTOR_COLUMNS);
     for (int a = 0; a < f->nactors; a++) {
-        if (!actor_shown(f, a))
+        if (!sched_actor_shown(f, a))
             continue;
         actor_cells(cells, s, a);
         print_row(out, width, actor_left, cells, ACTOR_COLUMNS);

@@ -197,6 +197,9 @@ void lower_stats_print(FILE *out, const LowerStats *s)
             s->routes, s->splitjoins, s->duplicate_splitjoins, s->ifs_folded, s->static_nodes,
             s->loops_parallel, s->loops_serial, (long long)s->loop_branches,
             (long long)s->executed, (long long)s->executed_replicated);
+    fprintf(out, "loops_unrolled %d\nnode_runs %lld\nnode_runs_original %lld\nnodes_run_more %d\n",
+            s->loops_unrolled, (long long)s->node_runs, (long long)s->node_runs_original,
+            s->nodes_run_more);
 }
 
 int lower_emit(FILE *out, IrGraph *g, int what, int nbind, char **bind, const char *weights_path,

@@ -2,8 +2,9 @@
  *
  * Units. Every top-level node that is not a compile-time value (see
  * lower_specialize.c) is a unit of work: one filter running that node (its
- * nested blocks included), or, for a prim::Loop with a static trip count and
- * independent iterations, a split-join over its iterations (lower_loop.c).
+ * nested blocks included), or, for a prim::Loop with a static trip count, a
+ * split-join over its iterations when they are independent or a pipeline
+ * of unrolled steps when it carries real state (lower_loop.c).
  * A unit pops the run-time values it reads (inputs, and values used inside
  * its blocks, first use first) and pushes its outputs. Compile-time values
  * are not items: filters read them as constants of the program.
@@ -208,13 +209,8 @@ static void unit_pops(Build *b, Unit *u)
     if (u->loop) {
         /* Carried initial values first (the assembler takes them), then the
          * outer values the body reads. */
-        for (int i = 2; i < n->ninputs; i++) {
-            IrValue *v = n->inputs[i];
-            if (b->seen[v->id] != b->stamp) {
-                b->seen[v->id] = b->stamp;
-                scratch_push(b, v);
-            }
-        }
+        for (int i = 2; i < n->ninputs; i++)
+            use_value(b, n->inputs[i]);
     }
     for (int i = 0; i < n->ninputs; i++)
         use_value(b, n->inputs[i]);
@@ -222,7 +218,8 @@ static void unit_pops(Build *b, Unit *u)
         collect_block_uses(b, n->blocks[i]);
     u->npops = b->nscratch;
     u->pops = lower_alloc(b->p, (size_t)b->nscratch * sizeof *u->pops);
-    memcpy(u->pops, b->scratch, (size_t)b->nscratch * sizeof *u->pops);
+    if (b->nscratch > 0)
+        memcpy(u->pops, b->scratch, (size_t)b->nscratch * sizeof *u->pops);
 }
 
 static const char *short_kind(const IrNode *n)
@@ -414,6 +411,115 @@ static bool build_layers(Build *b, StreamNode *root)
     return true;
 }
 
+/* ---------------------------------------------------------------- node runs */
+
+#define RUNS_CAP (INT64_MAX / 4)
+
+static int64_t saturating_mul(int64_t a, int64_t b)
+{
+    return a != 0 && b > RUNS_CAP / a ? RUNS_CAP : a * b;
+}
+
+static int64_t saturating_add(int64_t a, int64_t b)
+{
+    return a > RUNS_CAP - b ? RUNS_CAP : a + b;
+}
+
+/* True when the loop's body always continues (a for loop: its trip count
+ * alone decides how often it runs). */
+static bool loop_always_continues(LowerProgram *p, const IrNode *loop)
+{
+    const IrValue *c = ir_block_return(loop->blocks[0], 0);
+    const RtValue *v = p->is_static[c->id] ? node_exec_get(p->exec, c) : NULL;
+    if (v)
+        return (v->kind == RT_BOOL || v->kind == RT_INT) && v->u.i != 0;
+    const IrAttr *a = c->def->op == OP_PRIM_CONSTANT ? ir_attr_find(c->def, "value") : NULL;
+    return a && a->kind == ATTR_INT && a->u.i == 1;
+}
+
+/* Adds `times` runs of n, and of the nodes of its blocks (a for loop's
+ * body times its trip count when that is a compile-time value, else, while
+ * loops included, once per run of the loop: the same convention on both
+ * sides of the comparison; both branches of an If: an upper bound, the
+ * same on both sides). */
+static void add_node_runs(LowerProgram *p, int64_t *runs, const IrNode *n, int64_t times)
+{
+    if (n->op != OP_PRIM_CONSTANT)
+        runs[n->id] = saturating_add(runs[n->id], times);
+    int64_t inner = times;
+    if (n->op == OP_PRIM_LOOP && n->ninputs > 0 && n->nblocks == 1 &&
+        ir_block_nreturns(n->blocks[0]) > 0 && p->is_static[n->inputs[0]->id] &&
+        loop_always_continues(p, n)) {
+        const RtValue *trips = node_exec_get(p->exec, n->inputs[0]);
+        if (trips && trips->kind == RT_INT)
+            inner = saturating_mul(times, trips->u.i > 0 ? trips->u.i : 0);
+    }
+    for (int b = 0; b < n->nblocks; b++)
+        IR_FOREACH_NODE(x, n->blocks[b])
+            add_node_runs(p, runs, x, inner);
+}
+
+static void add_node_list_runs(LowerProgram *p, int64_t *runs, IrNode **nodes, int n, int64_t times)
+{
+    for (int i = 0; i < n; i++)
+        add_node_runs(p, runs, nodes[i], times);
+}
+
+/* Every work filter fires once per run (one steady state is one run). */
+static void add_stream_runs(LowerProgram *p, int64_t *runs, const StreamNode *s)
+{
+    if (s->kind != STREAM_FILTER) {
+        for (int i = 0; i < s->nchildren; i++)
+            add_stream_runs(p, runs, s->children[i]);
+        return;
+    }
+    const LowerWork *w = s->filter.work;
+    if (!w)
+        return;
+    switch (w->kind) {
+    case LOWER_WORK_REGION:
+    case LOWER_WORK_LOOP_ITER:
+    case LOWER_WORK_LOOP_STEP:
+        add_node_list_runs(p, runs, w->nodes, w->nnodes, 1);
+        break;
+    case LOWER_WORK_LOOP_ASSEMBLE:
+        add_node_list_runs(p, runs, w->nodes, w->nnodes, w->trips);
+        add_node_list_runs(p, runs, w->writes, w->nwrites, w->trips);
+        break;
+    case LOWER_WORK_ROUTE:
+        break;
+    }
+}
+
+void lower_count_node_runs(LowerProgram *p)
+{
+    IrGraph *g = p->g;
+    int64_t *lowered = calloc((size_t)g->nnodes + 1, sizeof *lowered);
+    int64_t *original = calloc((size_t)g->nnodes + 1, sizeof *original);
+    if (!lowered || !original)
+        abort();
+    IR_FOREACH_NODE(n, g->top) {
+        add_node_runs(p, original, n, 1);
+        /* Compile-time values ran once, when the program was specialized. */
+        bool is_static = n->noutputs > 0;
+        for (int i = 0; i < n->noutputs; i++)
+            is_static = is_static && p->is_static[n->outputs[i]->id];
+        if (is_static && n->op != OP_PRIM_CONSTANT)
+            lowered[n->id]++;
+    }
+    add_stream_runs(p, lowered, p->sg->root);
+    LowerStats *st = &p->stats;
+    st->node_runs = st->node_runs_original = 0;
+    st->nodes_run_more = 0;
+    for (uint32_t i = 0; i < g->nnodes; i++) {
+        st->node_runs = saturating_add(st->node_runs, lowered[i]);
+        st->node_runs_original = saturating_add(st->node_runs_original, original[i]);
+        st->nodes_run_more += lowered[i] > original[i];
+    }
+    free(lowered);
+    free(original);
+}
+
 /* ---------------------------------------------------------------- entry */
 
 bool lower_build(LowerProgram *p, FILE *err)
@@ -462,10 +568,12 @@ bool lower_build(LowerProgram *p, FILE *err)
             if (n->op == OP_PRIM_LOOP) {
                 const char *loop_why = NULL;
                 u->loop = lower_loop_plan(p, n, &loop_why);
-                if (u->loop)
-                    p->stats.loops_parallel++;
-                else
+                if (!u->loop)
                     p->stats.loops_serial++;
+                else if (u->loop->serial)
+                    p->stats.loops_unrolled++;
+                else
+                    p->stats.loops_parallel++;
             }
             unit_pops(&b, u);
             int level = 0;
@@ -499,6 +607,7 @@ bool lower_build(LowerProgram *p, FILE *err)
             if (!p->is_static[ir_block_param(g->top, i)->id])
                 p->in_map[p->nin++] = i;
         p->stats.units = p->stats.loops_parallel = p->stats.loops_serial = 0;
+        p->stats.loops_unrolled = 0;
         root = whole_graph(&b, why);
     } else {
         for (int i = 0; i < ir_block_nparams(g->top); i++) {
@@ -520,5 +629,6 @@ bool lower_build(LowerProgram *p, FILE *err)
     free(b.scratch);
     if (!stream_check(root, err))
         return false;
+    lower_count_node_runs(p);
     return true;
 }

@@ -8,7 +8,12 @@
  * the program's compile-time values (kept in the same NodeExec for the
  * program's lifetime), so a lowering that forgot a channel fails loudly
  * instead of reading a stale value.
+ *
+ * Loop stages (ITER, STEP, ASSEMBLE) read their item layouts from the
+ * loop's plan; streamit/lower_loop.c describes them.
  */
+#include <stdlib.h>
+
 #include "streamit/lower_internal.h"
 
 int64_t lower_work_pop(const LowerWork *w)
@@ -75,44 +80,141 @@ static bool fire_region(LowerProgram *p, const LowerWork *w, RtValue **popped, R
     return ok;
 }
 
-static bool fire_iteration(LowerProgram *p, const LowerWork *w, RtValue **popped, RtValue **pushed)
+RtValue *lower_loop_initial(LowerProgram *p, const LoopPlan *plan, RtValue **unit, int k)
+{
+    int j = plan->init_pos[k];
+    return j >= 0 ? unit[j] : node_exec_get(p->exec, plan->loop->inputs[2 + k]);
+}
+
+/* The loop unit's items as the body sees them: unit[j] for every popped
+ * value U_j the stage has (borrowed; NULL where a later stage no longer
+ * gets it), bound to their values so the body can read them. */
+static void bind_unit(LowerProgram *p, const LoopPlan *plan, RtValue **unit)
+{
+    for (int j = 0; j < plan->nunit_pops; j++)
+        if (unit[j])
+            node_exec_set(p->exec, plan->unit_pops[j], rt_retain(unit[j]));
+}
+
+/* unit[] from a stage that pops K at `offset` (later steps, Assemble). */
+static RtValue **unit_from_kept(const LoopPlan *plan, RtValue **popped, int64_t offset)
+{
+    RtValue **unit = calloc((size_t)plan->nunit_pops + 1, sizeof *unit);
+    if (!unit)
+        abort();
+    for (int i = 0; i < plan->nkept; i++)
+        unit[plan->kept[i]] = popped[offset + i];
+    return unit;
+}
+
+/* Clears what a loop stage bound or made: the nodes it ran, the body's
+ * parameters, the unit's values. */
+static void clear_loop_stage(LowerProgram *p, const LowerWork *w)
 {
     NodeExec *x = p->exec;
     IrBlock *body = w->loop->blocks[0];
-    int ncarried = w->loop->ninputs - 2;
-    for (int i = 0; i < w->npops; i++)
-        node_exec_set(x, w->pops[i], rt_retain(popped[i]));
-    node_exec_set(x, ir_block_param(body, 0), rt_int(w->iter));
-    /* Loop invariants (carried values the body passes through) are the
-     * initial values; written carried values are never read (proven). */
-    for (int k = 0; k < ncarried; k++)
-        if (ir_block_return(body, 1 + k) == ir_block_param(body, 1 + k))
-            node_exec_set(x, ir_block_param(body, 1 + k), rt_retain(popped[k]));
-    bool ok = run_nodes(x, w->nodes, w->nnodes);
-    for (int j = 0; ok && j < w->nwrites; j++) {
-        RtValue *v = node_exec_get(x, w->writes[j]->inputs[1]);
-        ok = v != NULL;
-        if (ok)
-            pushed[j] = rt_retain(v);
-    }
-    for (int k = 0; k < w->nnodes; k++)
-        node_exec_clear_node(x, w->nodes[k]);
+    clear_nodes(p, w->nodes, w->nnodes);
     for (int i = 0; i < ir_block_nparams(body); i++)
         node_exec_clear(x, ir_block_param(body, i));
-    for (int i = 0; i < w->npops; i++)
-        node_exec_clear(x, w->pops[i]);
+    for (int j = 0; j < w->plan->nunit_pops; j++)
+        node_exec_clear(x, w->plan->unit_pops[j]);
+}
+
+/* Runs the body once as iteration w->iter: the unit's values and the
+ * carried parameters are bound by the caller. */
+static bool run_body(LowerProgram *p, const LowerWork *w)
+{
+    node_exec_set(p->exec, ir_block_param(w->loop->blocks[0], 0), rt_int(w->iter));
+    return run_nodes(p->exec, w->nodes, w->nnodes);
+}
+
+/* Pushes the source of each write of this iteration at pushed[0..]. */
+static bool push_write_sources(LowerProgram *p, const LowerWork *w, RtValue **pushed)
+{
+    for (int j = 0; j < w->nwrites; j++) {
+        RtValue *v = node_exec_get(p->exec, w->writes[j]->inputs[1]);
+        if (!v)
+            return false;
+        pushed[j] = rt_retain(v);
+    }
+    return true;
+}
+
+/* Binds the carried parameters an iteration reads: invariants to their
+ * initial values, state to `state` (one per state value; NULL: initial).
+ * Written tensors are never read (the plan proved it). */
+static void bind_carried(LowerProgram *p, const LoopPlan *plan, RtValue **unit, RtValue **state)
+{
+    IrBlock *body = plan->loop->blocks[0];
+    int ncarried = plan->loop->ninputs - 2;
+    for (int k = 0, s = 0; k < ncarried; k++) {
+        RtValue *v = NULL;
+        if (plan->carried[k] == LOOP_CARRIED_INVARIANT)
+            v = lower_loop_initial(p, plan, unit, k);
+        else if (plan->carried[k] == LOOP_CARRIED_STATE)
+            v = state ? state[s++] : lower_loop_initial(p, plan, unit, k);
+        if (v)
+            node_exec_set(p->exec, ir_block_param(body, 1 + k), rt_retain(v));
+    }
+}
+
+/* Parallel plan, iteration w->iter: pops U, pushes its write sources. */
+static bool fire_iteration(LowerProgram *p, const LowerWork *w, RtValue **popped, RtValue **pushed)
+{
+    bind_unit(p, w->plan, popped);
+    bind_carried(p, w->plan, popped, NULL);
+    bool ok = run_body(p, w) && push_write_sources(p, w, pushed);
+    clear_loop_stage(p, w);
     return ok;
 }
 
+/* Serial plan, step t: pops U (t = 0) or S K W0..W{t-1}; pushes S' K
+ * W0..W{t}. */
+static bool fire_step(LowerProgram *p, const LowerWork *w, RtValue **popped, RtValue **pushed)
+{
+    const LoopPlan *plan = w->plan;
+    int ns = plan->nstate, nk = plan->nkept;
+    bool first = w->iter == 0;
+    RtValue **unit = first ? popped : unit_from_kept(plan, popped, ns);
+    bind_unit(p, plan, unit);
+    bind_carried(p, plan, unit, first ? NULL : popped);
+    IrBlock *body = w->loop->blocks[0];
+    bool ok = run_body(p, w);
+    int64_t at = 0;
+    for (int s = 0; ok && s < ns; s++) {
+        RtValue *v = node_exec_get(p->exec, ir_block_return(body, 1 + plan->state[s]));
+        ok = v != NULL;
+        if (ok)
+            pushed[at++] = rt_retain(v);
+    }
+    for (int i = 0; ok && i < nk; i++)
+        pushed[at++] = rt_retain(unit[plan->kept[i]]);
+    for (int64_t i = 0; ok && !first && i < w->iter * w->nwrites; i++)
+        pushed[at++] = rt_retain(popped[ns + nk + i]);
+    ok = ok && push_write_sources(p, w, pushed + at);
+    clear_loop_stage(p, w);
+    if (!first)
+        free(unit);
+    return ok;
+}
+
+/* Pops S K W0..W{N-1}; pushes the loop's outputs: the final state, the
+ * invariants, and the written tensors with every write applied in
+ * iteration order (index arguments computed by w->nodes from the counter). */
 static bool fire_assemble(LowerProgram *p, const LowerWork *w, RtValue **popped, RtValue **pushed)
 {
     NodeExec *x = p->exec;
+    const LoopPlan *plan = w->plan;
     IrBlock *body = w->loop->blocks[0];
     int ncarried = w->loop->ninputs - 2;
+    RtValue **unit = unit_from_kept(plan, popped, plan->nstate);
     RtValue **current = pushed;     /* the carried values, updated in place */
-    for (int k = 0; k < ncarried; k++)
-        current[k] = rt_retain(popped[k]);
+    for (int k = 0, s = 0; k < ncarried; k++)
+        current[k] = rt_retain(plan->carried[k] == LOOP_CARRIED_STATE
+                                   ? popped[s++] : lower_loop_initial(p, plan, unit, k));
     bool ok = true;
+    for (int k = 0; ok && k < ncarried; k++)
+        ok = current[k] != NULL;
     for (int64_t i = 0; ok && i < w->trips; i++) {
         node_exec_set(x, ir_block_param(body, 0), rt_int(i));
         ok = run_nodes(x, w->nodes, w->nnodes);
@@ -120,7 +222,7 @@ static bool fire_assemble(LowerProgram *p, const LowerWork *w, RtValue **popped,
             IrNode *write = w->writes[j];
             int k = write->inputs[0]->def_index - 1;    /* which carried value */
             node_exec_set(x, write->inputs[0], rt_retain(current[k]));
-            node_exec_set(x, write->inputs[1], rt_retain(popped[ncarried + i * w->nwrites + j]));
+            node_exec_set(x, write->inputs[1], rt_retain(popped[w->npops + i * w->nwrites + j]));
             ok = node_exec_node(x, write);
             if (ok) {
                 rt_release(current[k]);
@@ -130,10 +232,10 @@ static bool fire_assemble(LowerProgram *p, const LowerWork *w, RtValue **popped,
             node_exec_clear(x, write->inputs[1]);
             node_exec_clear_node(x, write);
         }
-        for (int k = 0; k < w->nnodes; k++)
-            node_exec_clear_node(x, w->nodes[k]);
+        clear_nodes(p, w->nodes, w->nnodes);
     }
     node_exec_clear(x, ir_block_param(body, 0));
+    free(unit);
     if (!ok)
         for (int k = 0; k < ncarried; k++) {
             rt_release(current[k]);
@@ -163,6 +265,9 @@ bool lower_work_fire(LowerProgram *p, const LowerWork *w, RtValue **popped, RtVa
         break;
     case LOWER_WORK_LOOP_ASSEMBLE:
         ok = fire_assemble(p, w, popped, pushed);
+        break;
+    case LOWER_WORK_LOOP_STEP:
+        ok = fire_step(p, w, popped, pushed);
         break;
     default:
         ok = false;

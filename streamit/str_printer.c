@@ -11,28 +11,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "streamit/stream_internal.h"
 #include "tssa/stream.h"
-
-static void indent(FILE *out, int level)
-{
-    for (int i = 0; i < level; i++)
-        fputs("  ", out);
-}
-
-static void print_weights(FILE *out, const int64_t *w, int n)
-{
-    fputs("roundrobin(", out);
-    for (int k = 0; k < n; k++)
-        fprintf(out, "%s%" PRId64, k ? ", " : "", w[k]);
-    fputc(')', out);
-}
 
 static void print_splitter(FILE *out, const StreamNode *n)
 {
     if (n->split == SPLIT_DUPLICATE)
         fputs("duplicate", out);
     else
-        print_weights(out, n->split_weights, n->nchildren);
+        stream_print_roundrobin(out, n->split_weights, n->nchildren);
 }
 
 static void print_filter(FILE *out, const StreamNode *n)
@@ -79,49 +66,49 @@ static void print_stream(FILE *out, const StreamNode *n, int level)
     case STREAM_PIPELINE:
         fprintf(out, "pipeline %s {\n", n->name);
         for (int k = 0; k < n->nchildren; k++) {
-            indent(out, level + 1);
+            stream_print_indent(out, level + 1);
             print_stream(out, n->children[k], level + 1);
         }
         break;
     case STREAM_SPLITJOIN:
         fprintf(out, "splitjoin %s {\n", n->name);
-        indent(out, level + 1);
+        stream_print_indent(out, level + 1);
         fputs("split ", out);
         print_splitter(out, n);
         fputs(";\n", out);
         for (int k = 0; k < n->nchildren; k++) {
-            indent(out, level + 1);
+            stream_print_indent(out, level + 1);
             print_stream(out, n->children[k], level + 1);
         }
-        indent(out, level + 1);
+        stream_print_indent(out, level + 1);
         fputs("join ", out);
-        print_weights(out, n->join_weights, n->nchildren);
+        stream_print_roundrobin(out, n->join_weights, n->nchildren);
         fputs(";\n", out);
         break;
     case STREAM_FEEDBACKLOOP:
         fprintf(out, "feedbackloop %s {\n", n->name);
-        indent(out, level + 1);
+        stream_print_indent(out, level + 1);
         fputs("join ", out);
-        print_weights(out, n->join_weights, 2);
+        stream_print_roundrobin(out, n->join_weights, 2);
         fputs(";\n", out);
-        indent(out, level + 1);
+        stream_print_indent(out, level + 1);
         fputs("body ", out);
         print_stream(out, n->children[0], level + 1);
-        indent(out, level + 1);
+        stream_print_indent(out, level + 1);
         fputs("loop ", out);
         print_stream(out, n->children[1], level + 1);
-        indent(out, level + 1);
+        stream_print_indent(out, level + 1);
         fputs("split ", out);
         if (n->split == SPLIT_DUPLICATE)
             fputs("duplicate", out);
         else
-            print_weights(out, n->split_weights, 2);
+            stream_print_roundrobin(out, n->split_weights, 2);
         fputs(";\n", out);
-        indent(out, level + 1);
+        stream_print_indent(out, level + 1);
         fprintf(out, "enqueue %" PRId64 ";\n", n->enqueued);
         break;
     }
-    indent(out, level);
+    stream_print_indent(out, level);
     fputs("}\n", out);
 }
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "streamit/stream_internal.h"
 #include "tssa/stream.h"
 
 typedef struct DotMap {
@@ -23,24 +24,10 @@ typedef struct DotMap {
     int *join_actor;        /* by node id: the container's joiner */
 } DotMap;
 
-static void indent(FILE *out, int level)
-{
-    for (int i = 0; i < level; i++)
-        fputs("  ", out);
-}
-
-static void print_weights(FILE *out, const int64_t *w, int n)
-{
-    fputs("roundrobin(", out);
-    for (int k = 0; k < n; k++)
-        fprintf(out, "%s%" PRId64, k ? ", " : "", w[k]);
-    fputc(')', out);
-}
-
 static void print_filter_node(FILE *out, int a, const StreamNode *n, int level)
 {
     const StreamFilter *f = &n->filter;
-    indent(out, level);
+    stream_print_indent(out, level);
     fprintf(out, "a%d [label=\"%s\\n", a, n->name);
     switch (f->role) {
     case FILTER_IDENTITY: fputs("identity", out); break;
@@ -61,20 +48,20 @@ static void print_filter_node(FILE *out, int a, const StreamNode *n, int level)
 
 static void print_splitter_node(FILE *out, int a, const StreamNode *n, int level)
 {
-    indent(out, level);
+    stream_print_indent(out, level);
     fprintf(out, "a%d [shape=triangle, label=\"split ", a);
     if (n->split == SPLIT_DUPLICATE)
         fputs("duplicate", out);
     else
-        print_weights(out, n->split_weights, n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren);
+        stream_print_roundrobin(out, n->split_weights, n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren);
     fputs("\"];\n", out);
 }
 
 static void print_joiner_node(FILE *out, int a, const StreamNode *n, int level)
 {
-    indent(out, level);
+    stream_print_indent(out, level);
     fprintf(out, "a%d [shape=invtriangle, label=\"join ", a);
-    print_weights(out, n->join_weights, n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren);
+    stream_print_roundrobin(out, n->join_weights, n->kind == STREAM_FEEDBACKLOOP ? 2 : n->nchildren);
     fputs("\"];\n", out);
 }
 
@@ -84,9 +71,9 @@ static void print_cluster(FILE *out, const DotMap *m, const StreamNode *n, int l
         print_filter_node(out, m->filter_actor[n->id], n, level);
         return;
     }
-    indent(out, level);
+    stream_print_indent(out, level);
     fprintf(out, "subgraph cluster_%d {\n", n->id);
-    indent(out, level + 1);
+    stream_print_indent(out, level + 1);
     fprintf(out, "label=\"%s %s\";\n", stream_kind_name(n->kind), n->name);
     switch (n->kind) {
     case STREAM_FILTER: break;
@@ -107,7 +94,7 @@ static void print_cluster(FILE *out, const DotMap *m, const StreamNode *n, int l
         print_cluster(out, m, n->children[1], level + 1);
         break;
     }
-    indent(out, level);
+    stream_print_indent(out, level);
     fputs("}\n", out);
 }
 

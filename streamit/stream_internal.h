@@ -1,5 +1,6 @@
 /* stream_internal.h — what the files of streamit/ share and nobody else uses:
- * the graph's storage pool and the located-message printer.
+ * the graph's storage pool, the located-message printer, and the text
+ * pieces the .str and dot printers both write.
  */
 #ifndef TSSA_STREAM_INTERNAL_H
 #define TSSA_STREAM_INTERNAL_H
@@ -20,5 +21,10 @@ char *stream_pool_strndup(StreamGraph *g, const char *s, size_t n);
  * otherwise just "error: MESSAGE". */
 void stream_report_at(FILE *err, const char *file, const char *src, size_t len, int line,
                       int col, const char *fmt, va_list ap);
+
+/* Two spaces per nesting level (the indentation of both printers). */
+void stream_print_indent(FILE *out, int level);
+/* "roundrobin(w0, w1, ...)" for n weights. */
+void stream_print_roundrobin(FILE *out, const int64_t *weights, int n);
 
 #endif

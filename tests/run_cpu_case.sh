@@ -8,6 +8,7 @@
 # the message) for cases that must fail.
 # TSSA_VALGRIND=1 runs tssa-stream under valgrind (errors or leaks fail).
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/case_lib.sh"
 tssa="$1" compare="$2" case_dir="$3"
 shift 3
 cd "$case_dir" || exit 2
@@ -53,18 +54,4 @@ fi
 if [[ "$status" != 0 ]]; then
   echo "FAIL: exit status $status"; cat "$out/stderr"; exit 1
 fi
-failed=0
-n_expected=0
-for expected in expected/out*.npy; do
-  n_expected=$((n_expected + 1))
-  name=$(basename "$expected")
-  if [[ ! -f "$out/result/$name" ]]; then
-    echo "FAIL: missing output $name"; failed=1; continue
-  fi
-  "$compare" "$expected" "$out/result/$name" || { echo "FAIL: $name differs"; failed=1; }
-done
-n_actual=$(find "$out/result" -name 'out*.npy' | wc -l)
-if [[ "$n_actual" != "$n_expected" ]]; then
-  echo "FAIL: $n_actual outputs written, PyTorch returned $n_expected"; failed=1
-fi
-exit $failed
+compare_outputs "$compare" "$out/result"

@@ -14,6 +14,7 @@
 #    that failed, the op that replaced it in the functional graph counts).
 # Exit 77 (skipped) when this tssa-stream does not offer --emit=tssa yet.
 set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/case_lib.sh"
 tssa="$1" compare="$2" case_dir="$3" model="${4:-model.ir}"
 cd "$case_dir" || exit 2
 read -r -a bindings < args.txt || true
@@ -64,21 +65,6 @@ if [[ "$status" != 0 ]]; then
   echo "FAIL: the functionalized graph failed on ref (exit $status)"; cat "$out/run.err"
   cat "$out/functional.ir"; exit 1
 fi
-failed=0
-n_expected=0
-for expected in expected/out*.npy; do
-  n_expected=$((n_expected + 1))
-  name=$(basename "$expected")
-  if [[ ! -f "$out/result/$name" ]]; then
-    echo "FAIL: missing output $name"; failed=1; continue
-  fi
-  "$compare" "$expected" "$out/result/$name" || { echo "FAIL: $name differs"; failed=1; }
-done
-n_actual=$(find "$out/result" -name 'out*.npy' | wc -l)
-if [[ "$n_actual" != "$n_expected" ]]; then
-  echo "FAIL: $n_actual outputs written, PyTorch returned $n_expected"; failed=1
+if ! compare_outputs "$compare" "$out/result"; then
+  cat "$out/functional.ir"; exit 1
 fi
-if [[ $failed != 0 ]]; then
-  cat "$out/functional.ir"
-fi
-exit $failed

@@ -34,15 +34,8 @@ int tensor_broadcast_shape(int na, const int64_t *a, int nb, const int64_t *b, i
     return n;
 }
 
-bool tensor_broadcast_strides(const Tensor *t, int ndim, const int64_t *sizes, int64_t *strides)
+int tensor_try_broadcast_strides(const Tensor *t, int ndim, const int64_t *sizes, int64_t *strides)
 {
-    if (t->ndim > ndim) {
-        char have[256], want[256];
-        tensor_set_error("tensor of shape %s cannot be broadcast to shape %s",
-                         tensor_format_shape(t->ndim, t->sizes, have, sizeof have),
-                         tensor_format_shape(ndim, sizes, want, sizeof want));
-        return false;
-    }
     int lead = ndim - t->ndim;
     for (int d = 0; d < ndim; d++) {
         if (d < lead) {
@@ -50,15 +43,31 @@ bool tensor_broadcast_strides(const Tensor *t, int ndim, const int64_t *sizes, i
             continue;
         }
         int64_t size = t->sizes[d - lead];
-        if (size == sizes[d]) {
+        if (size == sizes[d])
             strides[d] = t->strides[d - lead];
-        } else if (size == 1) {
+        else if (size == 1)
             strides[d] = 0;
-        } else {
-            tensor_set_error("The size of tensor a (%" PRId64 ") must match the size of tensor b (%"
-                             PRId64 ") at non-singleton dimension %d", sizes[d], size, d);
-            return false;
-        }
+        else
+            return d;
+    }
+    return -1;
+}
+
+bool tensor_broadcast_strides(const Tensor *t, int ndim, const int64_t *sizes, int64_t *strides)
+{
+    if (t->ndim > ndim) {
+        char have[TENSOR_SHAPE_BUF], want[TENSOR_SHAPE_BUF];
+        tensor_set_error("tensor of shape %s cannot be broadcast to shape %s",
+                         tensor_format_shape(t->ndim, t->sizes, have, sizeof have),
+                         tensor_format_shape(ndim, sizes, want, sizeof want));
+        return false;
+    }
+    int d = tensor_try_broadcast_strides(t, ndim, sizes, strides);
+    if (d >= 0) {
+        tensor_set_error("The size of tensor a (%" PRId64 ") must match the size of tensor b (%"
+                         PRId64 ") at non-singleton dimension %d", sizes[d],
+                         t->sizes[d - (ndim - t->ndim)], d);
+        return false;
     }
     return true;
 }

@@ -80,13 +80,8 @@ bool tensor_copy_(Tensor *dst, const Tensor *src)
     int n = tensor_broadcast_shape(dst->ndim, dst->sizes, src->ndim, src->sizes, shape);
     if (n < 0)
         return false;
-    if (n != dst->ndim || memcmp(shape, dst->sizes, sizeof(int64_t) * (size_t)n) != 0) {
-        char have[256], want[256];
-        tensor_set_error("output with shape %s doesn't match the broadcast shape %s",
-                         tensor_format_shape(dst->ndim, dst->sizes, have, sizeof have),
-                         tensor_format_shape(n, shape, want, sizeof want));
+    if (!tensor_check_out_shape(dst, n, shape))
         return false;
-    }
     if (tensor_same_geometry(dst, src))
         return true;
     if (!check_writable(dst))

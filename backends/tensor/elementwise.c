@@ -17,6 +17,17 @@ bool tensor_error_not_implemented(const char *kernel, TensorDType dt)
     return false;
 }
 
+bool tensor_check_out_shape(const Tensor *out, int ndim, const int64_t *shape)
+{
+    if (ndim == out->ndim && memcmp(shape, out->sizes, sizeof(int64_t) * (size_t)ndim) == 0)
+        return true;
+    char have[TENSOR_SHAPE_BUF], want[TENSOR_SHAPE_BUF];
+    tensor_set_error("output with shape %s doesn't match the broadcast shape %s",
+                     tensor_format_shape(out->ndim, out->sizes, have, sizeof have),
+                     tensor_format_shape(ndim, shape, want, sizeof want));
+    return false;
+}
+
 bool tensor_check_inplace(const Tensor *out, TensorDType result_dtype,
                           const Tensor *const *inputs, int ninputs)
 {
@@ -37,13 +48,8 @@ bool tensor_check_inplace(const Tensor *out, TensorDType result_dtype,
         if (n < 0)
             return false;
     }
-    if (n != out->ndim || memcmp(shape, out->sizes, sizeof(int64_t) * (size_t)n) != 0) {
-        char have[256], want[256];
-        tensor_set_error("output with shape %s doesn't match the broadcast shape %s",
-                         tensor_format_shape(out->ndim, out->sizes, have, sizeof have),
-                         tensor_format_shape(n, shape, want, sizeof want));
+    if (!tensor_check_out_shape(out, n, shape))
         return false;
-    }
     if (!dtype_can_cast(result_dtype, out->dtype)) {
         tensor_set_error("result type %s can't be cast to the desired output type %s",
                          dtype_ts_name(result_dtype), dtype_ts_name(out->dtype));

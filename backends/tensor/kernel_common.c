@@ -180,24 +180,14 @@ Tensor *kern_expand_view(const Tensor *t, int ndim, const int64_t *sizes)
         return NULL;
     }
     int64_t strides[TENSOR_MAX_DIMS];
-    int lead = ndim - t->ndim;
-    for (int d = 0; d < ndim; d++) {
-        if (d < lead) {
-            strides[d] = 0;
-            continue;
-        }
-        int64_t have = t->sizes[d - lead];
-        if (have == sizes[d]) {
-            strides[d] = t->strides[d - lead];
-        } else if (have == 1) {
-            strides[d] = 0;
-        } else {
-            tensor_set_error("The expanded size of the tensor (%" PRId64 ") must match the existing size (%" PRId64
-                             ") at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
-                             sizes[d], have, d, tensor_format_shape(ndim, sizes, tb, sizeof tb),
-                             tensor_format_shape(t->ndim, t->sizes, sb, sizeof sb));
-            return NULL;
-        }
+    int d = tensor_try_broadcast_strides(t, ndim, sizes, strides);
+    if (d >= 0) {
+        tensor_set_error("The expanded size of the tensor (%" PRId64 ") must match the existing size (%" PRId64
+                         ") at non-singleton dimension %d.  Target sizes: %s.  Tensor sizes: %s",
+                         sizes[d], t->sizes[d - (ndim - t->ndim)], d,
+                         tensor_format_shape(ndim, sizes, tb, sizeof tb),
+                         tensor_format_shape(t->ndim, t->sizes, sb, sizeof sb));
+        return NULL;
     }
     return tensor_make_view(t, ndim, sizes, strides, t->offset);
 }

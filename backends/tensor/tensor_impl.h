@@ -255,6 +255,10 @@ static inline void tensor_iter_next_row(TensorIter *it)
 /* Strides of t seen with shape (ndim, sizes): new leading dims and expanded
  * size-1 dims get stride 0. False (with error) if t does not broadcast. */
 bool tensor_broadcast_strides(const Tensor *t, int ndim, const int64_t *sizes, int64_t *strides);
+/* The same without a message, for callers that word their own: needs
+ * t->ndim <= ndim; returns -1, or the first dim d where t's size (at
+ * d - (ndim - t->ndim)) neither equals sizes[d] nor is 1. */
+int tensor_try_broadcast_strides(const Tensor *t, int ndim, const int64_t *sizes, int64_t *strides);
 
 /* ---------------------------------------------------------------- shapes */
 
@@ -309,6 +313,10 @@ Tensor *tensor_empty_preserving(const Tensor *t, TensorDType dt);
 /* "\"NAME\" not implemented for 'Long'": ATen's dispatch error for a kernel
  * that has no loop for dt. Returns false so callers can `return` it. */
 bool tensor_error_not_implemented(const char *kernel, TensorDType dt);
+/* An op writing into `out` whose inputs broadcast to (ndim, shape): false
+ * with PyTorch's "output with shape [2] doesn't match the broadcast shape
+ * [3, 2]" unless that is out's shape. */
+bool tensor_check_out_shape(const Tensor *out, int ndim, const int64_t *shape);
 /* Checks an in-place elementwise op writing `out` from `inputs`: the inputs
  * broadcast to exactly out's shape, result_dtype can be cast to out's dtype,
  * and out has no stretched (stride 0) dim. */

@@ -47,7 +47,14 @@ typedef enum LowerWorkKind {
      * every iteration in order (their index arguments computed by nodes[]
      * from the counter); pushes the loop's outputs. */
     LOWER_WORK_LOOP_ASSEMBLE,
+    /* One step `iter` of loop `loop` unrolled into a pipeline (real carried
+     * state; streamit/lower_loop.c gives the item layout): pops the state
+     * and what later steps need, runs the body once, pushes the new state,
+     * the values passed on and every write source so far. */
+    LOWER_WORK_LOOP_STEP,
 } LowerWorkKind;
+
+struct LoopPlan;
 
 typedef struct LowerWork {
     LowerWorkKind kind;
@@ -65,6 +72,7 @@ typedef struct LowerWork {
     IrNode **writes;        /* ITER (to leave out), ASSEMBLE (to apply) */
     int nwrites;
     int64_t executed;       /* top-level work nodes one firing stands for: statistics */
+    struct LoopPlan *plan;  /* ITER, ASSEMBLE, STEP: the loop's plan (lower_internal.h) */
 } LowerWork;
 
 /* What the lowering did, for reports and tests. */
@@ -86,6 +94,15 @@ typedef struct LowerStats {
      * only in shapes that are not series-parallel, so its count lies between
      * the two (equal to `executed` on series-parallel programs). */
     int64_t executed, executed_replicated;
+    /* Loops with real carried state unrolled into a pipeline of steps. */
+    int loops_unrolled;
+    /* IR node executions (every node, nested blocks included: a loop's body
+     * counts once per iteration when its trip count is static, else once)
+     * per run of the program: by this lowering (compile-time values count
+     * once, at compile time) and by the interpreter on the same graph; and
+     * how many IR nodes the lowering runs more often than the interpreter. */
+    int64_t node_runs, node_runs_original;
+    int nodes_run_more;
 } LowerStats;
 
 typedef struct LowerProgram LowerProgram;

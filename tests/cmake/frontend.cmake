@@ -4,8 +4,8 @@
 #   frontend_malformed   bad input gives a located FILE:LINE:COL error, never a crash
 #   frontend_ir_api      building, editing, use lists, names, order, verify
 # ir_cat (parse + print files, exit 2 on bad input) is built for use by hand.
-tssa_unit_test(frontend_roundtrip ${TSSA_TESTS_DIR}/frontend/test_roundtrip.c)
-tssa_unit_test(frontend_malformed ${TSSA_TESTS_DIR}/frontend/test_malformed.c)
-tssa_unit_test(frontend_ir_api ${TSSA_TESTS_DIR}/frontend/test_ir_api.c)
+tssa_unit_test(frontend_roundtrip ${TSSA_TESTS_DIR}/frontend/test_roundtrip.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(frontend_malformed ${TSSA_TESTS_DIR}/frontend/test_malformed.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(frontend_ir_api ${TSSA_TESTS_DIR}/frontend/test_ir_api.c ${TSSA_TESTS_DIR}/test_util.c)
 add_executable(ir_cat ${TSSA_TESTS_DIR}/frontend/ir_cat.c)
 target_link_libraries(ir_cat PRIVATE tssa)

@@ -5,8 +5,11 @@
 #                      (tests/run_cpu_case.sh runs tssa-stream --backend=cpu)
 #   lower.golden.*     --emit=stream of small programs, reviewed by hand
 #   lower.roundtrip.*  every lowered corpus program's .str text reads back
-#   lower.loops        the disjointness prover on loops that must and must not
-#                      be parallelized, run against PyTorch's outputs
+#   lower.loopplan.*   the loop plan (parallel split-join, unrolled steps or
+#                      one filter) of loops that must and must not be taken
+#                      apart; their results are cpu.cases.* against PyTorch
+#   lower.noderuns.*   IR node runs of a lowered program against the
+#                      interpreter's, counts derived by hand below
 add_executable(lower_tool ${TSSA_TESTS_DIR}/lower/lower_tool.c)
 target_link_libraries(lower_tool PRIVATE tssa)
 
@@ -45,3 +48,16 @@ foreach(args ${TSSA_LOWER_LOOP_CASES})
            COMMAND ${TSSA_TESTS_DIR}/lower/check_loop_plan.sh $<TARGET_FILE:lower_tool> ${case_dir})
   set_tests_properties(lower.loopplan.${case_name} PROPERTIES LABELS lower)
 endforeach()
+
+# tests/models/rnn_loop (x: 5 steps): the interpreter runs, outside
+# constants, aten::size x3, prim::ListConstruct, aten::zeros, prim::Loop and
+# prim::TupleConstruct once (7) and the 9 body nodes (select, t, mm, t, mm,
+# add, add, tanh, immut::select_rev) 5 times (45): 52. The lowering runs the
+# same nodes as often (the sizes and the list at compile time, the body once
+# per Step, select_rev once per step in Assemble) but never the prim::Loop
+# node itself, which is now the stream's structure: 51, and no node more
+# often than the interpreter.
+add_test(NAME lower.noderuns.rnn_loop
+         COMMAND ${TSSA_TESTS_DIR}/lower/check_node_runs.sh $<TARGET_FILE:lower_tool>
+                 ${TSSA_TESTS_DIR}/models/rnn_loop 1 51 52 0)
+set_tests_properties(lower.noderuns.rnn_loop PROPERTIES LABELS lower)

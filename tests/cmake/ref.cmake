@@ -6,6 +6,6 @@
 #                  from a safetensors file, writing outputs
 #   ref_repr       str() of tensors as TorchScript prints them (expected
 #                  strings from torch: tests/ref/gen_repr_cases.py)
-tssa_unit_test(ref_interp ${TSSA_TESTS_DIR}/ref/test_interp.c)
-tssa_unit_test(ref_bindings ${TSSA_TESTS_DIR}/ref/test_bindings.c)
-tssa_unit_test(ref_repr ${TSSA_TESTS_DIR}/ref/test_repr.c)
+tssa_unit_test(ref_interp ${TSSA_TESTS_DIR}/ref/test_interp.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(ref_bindings ${TSSA_TESTS_DIR}/ref/test_bindings.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(ref_repr ${TSSA_TESTS_DIR}/ref/test_repr.c ${TSSA_TESTS_DIR}/test_util.c)

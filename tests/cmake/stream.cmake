@@ -9,8 +9,8 @@
 #                   scheduler and the independent token simulator
 #   stream_errors   malformed and unschedulable graphs give one located error
 #   stream_golden   --emit=stream/schedule/dot text against hand-written goldens
-tssa_unit_test(stream_api ${TSSA_TESTS_DIR}/stream/test_stream_api.c)
-tssa_unit_test(stream_graphs ${TSSA_TESTS_DIR}/stream/test_stream_graphs.c ${TSSA_TESTS_DIR}/stream/token_sim.c)
-tssa_unit_test(stream_random ${TSSA_TESTS_DIR}/stream/test_stream_random.c ${TSSA_TESTS_DIR}/stream/token_sim.c)
-tssa_unit_test(stream_errors ${TSSA_TESTS_DIR}/stream/test_stream_errors.c)
-tssa_unit_test(stream_golden ${TSSA_TESTS_DIR}/stream/test_stream_golden.c)
+tssa_unit_test(stream_api ${TSSA_TESTS_DIR}/stream/test_stream_api.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(stream_graphs ${TSSA_TESTS_DIR}/stream/test_stream_graphs.c ${TSSA_TESTS_DIR}/stream/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(stream_random ${TSSA_TESTS_DIR}/stream/test_stream_random.c ${TSSA_TESTS_DIR}/stream/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(stream_errors ${TSSA_TESTS_DIR}/stream/test_stream_errors.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(stream_golden ${TSSA_TESTS_DIR}/stream/test_stream_golden.c ${TSSA_TESTS_DIR}/test_util.c)

@@ -6,6 +6,6 @@
 foreach(area reduce sort index linalg nn shape)
   tssa_unit_test(tensor_kernels_${area}
                  ${TSSA_TESTS_DIR}/tensor/test_${area}.c
-                 ${TSSA_TESTS_DIR}/tensor/kernel_fixtures.c)
+                 ${TSSA_TESTS_DIR}/tensor/kernel_fixtures.c ${TSSA_TESTS_DIR}/test_util.c)
   set_tests_properties(tensor_kernels_${area} PROPERTIES LABELS tensor)
 endforeach()

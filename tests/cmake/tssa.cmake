@@ -8,11 +8,11 @@ add_executable(tssa_emit_tool ${TSSA_TESTS_DIR}/tssa/tssa_emit_tool.c)
 target_link_libraries(tssa_emit_tool PRIVATE tssa)
 
 # The immut:: ops of the ref backend against PyTorch (gen_immut_cases.py).
-tssa_unit_test(tssa_immut_ops ${TSSA_TESTS_DIR}/tssa/test_immut_ops.c)
+tssa_unit_test(tssa_immut_ops ${TSSA_TESTS_DIR}/tssa/test_immut_ops.c ${TSSA_TESTS_DIR}/test_util.c)
 
 # Pass-level tests on small hand-written graphs (expectations derived by hand
 # in the test).
-tssa_unit_test(tssa_passes ${TSSA_TESTS_DIR}/tssa/test_passes.c)
+tssa_unit_test(tssa_passes ${TSSA_TESTS_DIR}/tssa/test_passes.c ${TSSA_TESTS_DIR}/test_util.c)
 
 # The two FuncTs README examples: the printed graph (golden) and its run.
 foreach(example loop branch)

@@ -14,16 +14,7 @@
 
 #include "tssa/ir.h"
 #include "tssa/tensor.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
+#include "test_util.h"
 
 static char *graph_text(const IrGraph *g)
 {
@@ -41,7 +32,7 @@ static void check_text(const IrGraph *g, const char *expected, int line)
     if (strcmp(got, expected) != 0) {
         fprintf(stderr, "FAIL line %d: printed graph differs\n--- expected\n%s--- got\n%s", line,
                 expected, got);
-        failures++;
+        test_failures++;
     }
     free(got);
 }
@@ -403,7 +394,7 @@ static void test_order_stress(void)
     CHECK(in_order);
     if (seconds > 5.0) {
         fprintf(stderr, "FAIL: %d insertions at one spot took %.2f s\n", N, seconds);
-        failures++;
+        test_failures++;
     }
     /* Destroying all users of a value with many uses is linear too. */
     start = clock();
@@ -439,7 +430,7 @@ static void test_ops(void)
         if (op_lookup(op_table[op].name) != (OpId)op) {
             fprintf(stderr, "FAIL: op_lookup(\"%s\") does not give its own id\n",
                     op_table[op].name);
-            failures++;
+            test_failures++;
         }
     }
     IrGraph *g = ir_graph_new();
@@ -458,7 +449,7 @@ static void check_double(double v, const char *expected)
     fclose(f);
     if (strcmp(out, expected) != 0) {
         fprintf(stderr, "FAIL: ir_print_double gives \"%s\", expected \"%s\"\n", out, expected);
-        failures++;
+        test_failures++;
     }
     free(out);
 }
@@ -620,7 +611,7 @@ static void test_tensor_constants(void)
         const Tensor *t = a && a->kind == ATTR_TENSOR ? a->u.t.tensor : NULL;
         if (!t) {
             fprintf(stderr, "FAIL: no tensor data for %%%s\n", want[w].name);
-            failures++;
+            test_failures++;
             continue;
         }
         CHECK(t->dtype == want[w].dt && t->ndim == want[w].ndim);
@@ -634,7 +625,7 @@ static void test_tensor_constants(void)
             if (fabs(got - want[w].values[i]) > 1e-6 * fabs(want[w].values[i])) {
                 fprintf(stderr, "FAIL: %%%s[%lld] = %g, expected %g\n", want[w].name,
                         (long long)i, got, want[w].values[i]);
-                failures++;
+                test_failures++;
             }
         }
     }
@@ -656,6 +647,5 @@ int main(void)
     test_attrs_and_types();
     test_parsed_attrs();
     test_tensor_constants();
-    printf("%d failures\n", failures);
-    return failures ? 1 : 0;
+    return test_report("frontend_ir_api");
 }

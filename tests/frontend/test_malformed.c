@@ -21,8 +21,7 @@
 #include <string.h>
 
 #include "tssa/ir.h"
-
-static int failures;
+#include "test_util.h"
 
 /* Parses text; returns the graph (caller frees) and the error output. */
 static IrGraph *parse_capture(const char *text, size_t len, const char *file, char **msg)
@@ -189,37 +188,17 @@ static void check_case(const Case *c)
     int line, col;
     if (g) {
         fprintf(stderr, "FAIL %s: parsed, expected an error\n", c->name);
-        failures++;
+        test_failures++;
         ir_graph_free(g);
     } else if (!located(msg, file, &line, &col)) {
         fprintf(stderr, "FAIL %s: message not located:\n%s", c->name, msg);
-        failures++;
+        test_failures++;
     } else if (line != c->line || col != c->col || !strstr(msg, c->words)) {
         fprintf(stderr, "FAIL %s: expected %d:%d \"%s\", got:\n%s", c->name, c->line, c->col,
                 c->words, msg);
-        failures++;
+        test_failures++;
     }
     free(msg);
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-        buf[n] = '\0';
-        *len = (size_t)n;
-    } else {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    return buf;
 }
 
 /* A prefix of a graph that lacks its return must fail, located inside it. */
@@ -231,12 +210,12 @@ static void expect_located_failure(const char *text, size_t len, const char *fil
     int line, col;
     if (g) {
         fprintf(stderr, "FAIL %s (%s): parsed, expected an error\n", file, what);
-        failures++;
+        test_failures++;
         ir_graph_free(g);
     } else if (!located(msg, file, &line, &col) || line > max_line) {
         fprintf(stderr, "FAIL %s (%s): message not located within line %d:\n%s", file, what,
                 max_line, msg);
-        failures++;
+        test_failures++;
     }
     free(msg);
 }
@@ -244,10 +223,10 @@ static void expect_located_failure(const char *text, size_t len, const char *fil
 static void check_truncations(const char *path)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = test_read_file(path, &len);
     if (!text) {
         fprintf(stderr, "FAIL: cannot read %s\n", path);
-        failures++;
+        test_failures++;
         return;
     }
     int line = 1;
@@ -272,7 +251,7 @@ static void check_truncations(const char *path)
     IrGraph *g = ir_parse(text, len - 1, path, stderr);
     if (!g) {
         fprintf(stderr, "FAIL %s: does not parse without its final newline\n", path);
-        failures++;
+        test_failures++;
     }
     ir_graph_free(g);
     free(text);
@@ -295,7 +274,7 @@ static void check_mangled(const char *text, size_t len, const char *file)
     if (!g) {
         if (!located(msg, file, &line, &col)) {
             fprintf(stderr, "FAIL %s: message not located:\n%s", file, msg);
-            failures++;
+            test_failures++;
         }
         free(msg);
         return;
@@ -309,14 +288,14 @@ static void check_mangled(const char *text, size_t len, const char *file)
     IrGraph *g2 = ir_parse(p1, l1, file, stderr);
     if (!g2) {
         fprintf(stderr, "FAIL %s: accepted, but its printed form does not parse\n", file);
-        failures++;
+        test_failures++;
     } else {
         f = open_memstream(&p2, &l2);
         ir_print(f, g2);
         fclose(f);
         if (l1 != l2 || memcmp(p1, p2, l1) != 0) {
             fprintf(stderr, "FAIL %s: accepted, but printing is not a fixpoint\n", file);
-            failures++;
+            test_failures++;
         }
         free(p2);
         ir_graph_free(g2);
@@ -340,7 +319,7 @@ static void check_garbage(void)
         if (g || !located(msg, "garbage.ir", &line, &col)) {
             fprintf(stderr, "FAIL garbage round %d: %s\n%s", round,
                     g ? "parsed" : "message not located", msg);
-            failures++;
+            test_failures++;
         }
         ir_graph_free(g);
         free(msg);
@@ -350,7 +329,7 @@ static void check_garbage(void)
 static void check_byte_flips(const char *path)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = test_read_file(path, &len);
     if (!text)
         return;
     static const char replacements[] = "%()[]{},:=-> \n#\"?*<>0aZ.\t\x80";
@@ -383,7 +362,7 @@ static void check_deep_nesting(void)
     int line, col;
     if (g || !located(msg, "deep_type.ir", &line, &col) || !strstr(msg, "nested deeper")) {
         fprintf(stderr, "FAIL deep type: %s\n", msg);
-        failures++;
+        test_failures++;
     }
     ir_graph_free(g);
     free(msg);
@@ -401,7 +380,7 @@ static void check_deep_nesting(void)
     g = parse_capture(text, n, "deep_blocks.ir", &msg);
     if (g || !located(msg, "deep_blocks.ir", &line, &col) || !strstr(msg, "nested deeper")) {
         fprintf(stderr, "FAIL deep blocks: %s\n", msg);
-        failures++;
+        test_failures++;
     }
     ir_graph_free(g);
     free(msg);
@@ -443,6 +422,6 @@ int main(void)
     check_garbage();
     check_deep_nesting();
     printf("%zu hand-written cases, %d goldens truncated and mangled, %d failures\n",
-           sizeof cases / sizeof cases[0], count, failures);
-    return failures ? 1 : 0;
+           sizeof cases / sizeof cases[0], count, test_failures);
+    return test_failures ? 1 : 0;
 }

@@ -16,28 +16,9 @@
 #include <string.h>
 
 #include "tssa/ir.h"
+#include "test_util.h"
 
-static int failures, checked;
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fclose(f);
-        free(buf);
-        return NULL;
-    }
-    fclose(f);
-    buf[n] = '\0';
-    *len = (size_t)n;
-    return buf;
-}
+static int checked;
 
 static char *print_to_string(const IrGraph *g, size_t *len)
 {
@@ -71,13 +52,13 @@ static size_t count_node_lines(const char *text)
 static void fail(const char *path, const char *what)
 {
     fprintf(stderr, "FAIL %s: %s\n", path, what);
-    failures++;
+    test_failures++;
 }
 
 static void check_file(const char *path)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = test_read_file(path, &len);
     if (!text) {
         fail(path, "cannot read");
         return;
@@ -171,10 +152,10 @@ int main(int argc, char **argv)
         int goldens = check_dir("frontend/golden", ".ir", "");
         if (goldens < 15) {
             fprintf(stderr, "FAIL: expected at least 15 golden graphs, found %d\n", goldens);
-            failures++;
+            test_failures++;
         }
         check_dir("models", NULL, "/model.ir");
     }
-    printf("%d graphs checked, %d failures\n", checked, failures);
-    return failures ? 1 : 0;
+    printf("%d graphs checked, %d failures\n", checked, test_failures);
+    return test_failures ? 1 : 0;
 }

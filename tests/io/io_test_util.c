@@ -6,54 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int test_failures;
-
-unsigned char *test_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        unsigned char *grown = realloc(buf, cap * 2);
-        if (!grown) {
-            free(buf);
-            buf = NULL;
-        }
-        buf = grown;
-        cap *= 2;
-    }
-    fclose(f);
-    *len = n;
-    return buf;
-}
-
-FILE *test_capture_open(void)
-{
-    FILE *f = tmpfile();
-    if (!f) {
-        perror("tmpfile");
-        exit(1);
-    }
-    return f;
-}
-
-char *test_capture_close(FILE *f)
-{
-    long size = ftell(f);
-    char *text = malloc((size_t)(size > 0 ? size : 0) + 1);
-    rewind(f);
-    size_t n = text && size > 0 ? fread(text, 1, (size_t)size, f) : 0;
-    if (text)
-        text[n] = '\0';
-    fclose(f);
-    return text;
-}
-
 int test_split_words(char *line, char **words, int max_words)
 {
     int n = 0;
@@ -120,24 +72,24 @@ static bool value_matches(const Tensor *t, int64_t i, const char *text)
 bool test_tensor_matches(const Tensor *t, char **words, int n, const char *what)
 {
     int failures_before = test_failures;
-    CHECK(n >= 2, "%s: bad manifest line", what);
+    CHECK_MSG(n >= 2, "%s: bad manifest line", what);
     if (n < 2 || !t)
         return false;
-    CHECK(strcmp(dtype_name(t->dtype), words[0]) == 0, "%s: dtype %s, expected %s", what,
-          dtype_name(t->dtype), words[0]);
+    CHECK_MSG(strcmp(dtype_name(t->dtype), words[0]) == 0, "%s: dtype %s, expected %s", what,
+              dtype_name(t->dtype), words[0]);
     int64_t sizes[TENSOR_MAX_DIMS];
     int ndim = parse_shape(words[1], sizes);
-    CHECK(ndim == t->ndim, "%s: %d dims, expected %s", what, t->ndim, words[1]);
+    CHECK_MSG(ndim == t->ndim, "%s: %d dims, expected %s", what, t->ndim, words[1]);
     if (ndim != t->ndim)
         return false;
     for (int d = 0; d < ndim; d++)
-        CHECK(t->sizes[d] == sizes[d], "%s: size[%d] = %" PRId64 ", expected %s", what, d,
-              t->sizes[d], words[1]);
+        CHECK_MSG(t->sizes[d] == sizes[d], "%s: size[%d] = %" PRId64 ", expected %s", what, d,
+                  t->sizes[d], words[1]);
     int64_t numel = tensor_numel(t);
-    CHECK(numel == n - 2, "%s: %" PRId64 " elements, manifest has %d", what, numel, n - 2);
+    CHECK_MSG(numel == n - 2, "%s: %" PRId64 " elements, manifest has %d", what, numel, n - 2);
     for (int64_t i = 0; i < numel && i < n - 2; i++)
-        CHECK(value_matches(t, i, words[2 + i]), "%s: element %" PRId64 " differs from %s", what,
-              i, words[2 + i]);
+        CHECK_MSG(value_matches(t, i, words[2 + i]), "%s: element %" PRId64 " differs from %s", what,
+                  i, words[2 + i]);
     return test_failures == failures_before;
 }
 
@@ -146,10 +98,69 @@ void test_check_error(const char *message, const char *name, const char *words, 
     if (!message)
         message = "(no message)";
     size_t name_len = strlen(name);
-    CHECK(strncmp(message, name, name_len) == 0 &&
+    CHECK_MSG(strncmp(message, name, name_len) == 0 &&
               strncmp(message + name_len, ": error: ", 9) == 0,
-          "%s: message does not start with \"%s: error: \": %s", what, name, message);
-    CHECK(strstr(message, words), "%s: message lacks \"%s\": %s", what, words, message);
+              "%s: message does not start with \"%s: error: \": %s", what, name, message);
+    CHECK_MSG(strstr(message, words), "%s: message lacks \"%s\": %s", what, words, message);
     const char *newline = strchr(message, '\n');
-    CHECK(newline && newline[1] == '\0', "%s: expected exactly one line: %s", what, message);
+    CHECK_MSG(newline && newline[1] == '\0', "%s: expected exactly one line: %s", what, message);
+}
+
+/* DIR/NAME opened for reading, or NULL with a failed check. */
+static FILE *open_manifest(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "r");
+    CHECK_MSG(f, "cannot open %s (run from tests/)", path);
+    return f;
+}
+
+int test_for_each_valid_file(const char *dir, int min_words,
+                             void (*check)(const char *path, char **words, int n))
+{
+    enum { MAX_WORDS = 256 };
+    FILE *manifest = open_manifest(dir, "valid.txt");
+    if (!manifest)
+        return 0;
+    char line[16384];
+    int cases = 0;
+    while (fgets(line, sizeof line, manifest)) {
+        if (line[0] == '#')
+            continue;
+        char *words[MAX_WORDS];
+        int n = test_split_words(line, words, MAX_WORDS);
+        if (n < min_words || n == 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/valid/%s", dir, words[0]);
+        cases++;
+        check(path, words, n);
+    }
+    fclose(manifest);
+    return cases;
+}
+
+int test_for_each_bad_file(const char *dir,
+                           void (*check)(const char *path, const char *name, const char *words))
+{
+    FILE *manifest = open_manifest(dir, "bad.txt");
+    if (!manifest)
+        return 0;
+    char line[1024];
+    int cases = 0;
+    while (fgets(line, sizeof line, manifest)) {
+        char *tab = strchr(line, '\t');
+        if (line[0] == '#' || !tab)
+            continue;
+        *tab = '\0';
+        const char *words = tab + 1;
+        tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
+        char path[1100];
+        snprintf(path, sizeof path, "%s/bad/%s", dir, line);
+        cases++;
+        check(path, line, words);
+    }
+    fclose(manifest);
+    return cases;
 }

@@ -1,7 +1,7 @@
-/* io_test_util.h — small helpers shared by the .npy and safetensors tests:
- * checks that count failures instead of stopping, whole-file reading,
- * capturing what a reader prints to its error stream, and comparing a
- * tensor with a manifest line written by gen_files.py ("DTYPE [SHAPE] VALUES...").
+/* io_test_util.h — helpers the .npy and safetensors tests share beyond
+ * tests/test_util.h (checks, file reading, stream capture): splitting
+ * manifest lines, comparing a tensor with a manifest line written by
+ * gen_files.py ("DTYPE [SHAPE] VALUES..."), and checking a reader's message.
  */
 #ifndef TSSA_TESTS_IO_TEST_UTIL_H
 #define TSSA_TESTS_IO_TEST_UTIL_H
@@ -10,32 +10,24 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "test_util.h"
 #include "tssa/tensor.h"
-
-extern int test_failures;
-
-/* Records a failure (with where it was checked) unless cond holds. */
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond)) {                                                         \
-            test_failures++;                                                   \
-            fprintf(stderr, "%s:%d: check failed: ", __FILE__, __LINE__);      \
-            fprintf(stderr, __VA_ARGS__);                                      \
-            fputc('\n', stderr);                                               \
-        }                                                                      \
-    } while (0)
-
-/* The whole file in a malloc'd buffer (never NULL on success, even when
- * empty), or NULL if it cannot be read. */
-unsigned char *test_read_file(const char *path, size_t *len);
-
-/* A temporary stream for a reader's messages, and its text afterwards
- * (malloc'd; the stream is closed). */
-FILE *test_capture_open(void);
-char *test_capture_close(FILE *f);
 
 /* Splits a line into whitespace-separated words in place; returns the count. */
 int test_split_words(char *line, char **words, int max_words);
+
+/* Calls check(path, words, n) for every line of DIR/valid.txt (comments
+ * start with '#') that splits into at least min_words words, path being
+ * DIR/valid/WORDS[0]; returns the number of such lines (0, with a failed
+ * check, when the manifest cannot be read). */
+int test_for_each_valid_file(const char *dir, int min_words,
+                             void (*check)(const char *path, char **words, int n));
+
+/* Calls check(path, name, words) for every line "NAME<tab>WORDS" of
+ * DIR/bad.txt (comments start with '#'), path being DIR/bad/NAME; returns the
+ * number of cases (0, with a failed check, when the manifest cannot be read). */
+int test_for_each_bad_file(const char *dir,
+                           void (*check)(const char *path, const char *name, const char *words));
 
 /* Compares t with "DTYPE [SHAPE] VALUES..." (words[0..n-1]): dtype name,
  * shape, and every value exactly (floats bit for bit, NaN matching NaN).

@@ -22,8 +22,6 @@
 #include "tssa/io.h"
 #include "tssa/tensor.h"
 
-enum { MAX_WORDS = 256 };
-
 static char temp_dir[] = "/tmp/tssa_test_npy_XXXXXX";
 
 /* ---------------------------------------------------------------- reading */
@@ -41,135 +39,109 @@ static bool read_through_pipe(const unsigned char *bytes, size_t len, Tensor **o
     snprintf(path, sizeof path, "/proc/self/fd/%d", fds[0]);
     FILE *err = test_capture_open();
     *out = ok ? npy_read(path, err) : NULL;
-    *message = test_capture_close(err);
+    *message = test_capture_close(err, NULL);
     close(fds[0]);
     return ok;
 }
 
+/* One valid file (a manifest line "NAME ..." split into words[0..n)). */
+static void check_valid_file(const char *path, char **words, int n)
+{
+    Tensor *t = npy_read(path, stderr);
+    CHECK_MSG(t, "%s: npy_read failed", path);
+    test_tensor_matches(t, words + 1, n - 1, path);
+    CHECK_MSG(!t || tensor_is_contiguous(t), "%s: not contiguous", path);
+    tensor_release(t);
+
+    size_t len;
+    unsigned char *bytes = test_read_file(path, &len);
+    CHECK_MSG(bytes, "%s: cannot read", path);
+    if (!bytes)
+        return;
+    t = npy_parse(bytes, len, words[0], stderr);
+    CHECK_MSG(t, "%s: npy_parse failed", path);
+    test_tensor_matches(t, words + 1, n - 1, words[0]);
+    tensor_release(t);
+
+    char *message = NULL;
+    if (read_through_pipe(bytes, len, &t, &message)) {
+        CHECK_MSG(t, "%s through a pipe: %s", path, message);
+        test_tensor_matches(t, words + 1, n - 1, path);
+        tensor_release(t);
+    }
+    free(message);
+
+    /* Written back and read again, the same values come out. */
+    char out[512];
+    snprintf(out, sizeof out, "%s/%s", temp_dir, words[0]);
+    t = npy_read(path, stderr);
+    CHECK_MSG(t && npy_write(out, t, stderr), "%s: cannot write it back", path);
+    tensor_release(t);
+    t = npy_read(out, stderr);
+    test_tensor_matches(t, words + 1, n - 1, out);
+    tensor_release(t);
+    free(bytes);
+}
+
 static void test_valid_files(void)
 {
-    FILE *manifest = fopen("io/npy/valid.txt", "r");
-    CHECK(manifest, "cannot open io/npy/valid.txt (run from tests/)");
-    if (!manifest)
+    int cases = test_for_each_valid_file("io/npy", 1, check_valid_file);
+    CHECK_MSG(cases >= 25, "only %d valid cases in the manifest", cases);
+}
+
+/* One bad file: every way of reading it fails with the manifest's words. */
+static void check_bad_file(const char *path, const char *name, const char *words)
+{
+    FILE *err = test_capture_open();
+    Tensor *t = npy_read(path, err);
+    char *message = test_capture_close(err, NULL);
+    CHECK_MSG(!t, "%s: npy_read accepted a bad file", path);
+    test_check_error(message, path, words, path);
+    tensor_release(t);
+    free(message);
+
+    size_t len;
+    unsigned char *bytes = test_read_file(path, &len);
+    CHECK_MSG(bytes, "%s: cannot read", path);
+    if (!bytes)
         return;
-    char line[16384];
-    int cases = 0;
-    while (fgets(line, sizeof line, manifest)) {
-        if (line[0] == '#')
-            continue;
-        char *words[MAX_WORDS];
-        int n = test_split_words(line, words, MAX_WORDS);
-        if (n == 0)
-            continue;
-        char path[512];
-        snprintf(path, sizeof path, "io/npy/valid/%s", words[0]);
-        cases++;
+    err = test_capture_open();
+    t = npy_parse(bytes, len, name, err);
+    message = test_capture_close(err, NULL);
+    CHECK_MSG(!t, "%s: npy_parse accepted a bad file", path);
+    test_check_error(message, name, words, path);
+    tensor_release(t);
+    free(message);
 
-        Tensor *t = npy_read(path, stderr);
-        CHECK(t, "%s: npy_read failed", path);
-        test_tensor_matches(t, words + 1, n - 1, path);
-        CHECK(!t || tensor_is_contiguous(t), "%s: not contiguous", path);
+    if (read_through_pipe(bytes, len, &t, &message)) {
+        CHECK_MSG(!t, "%s: accepted through a pipe", path);
+        CHECK_MSG(message && strstr(message, ": error: ") && strstr(message, words),
+                  "%s through a pipe: message lacks \"%s\": %s", path, words, message);
         tensor_release(t);
-
-        size_t len;
-        unsigned char *bytes = test_read_file(path, &len);
-        CHECK(bytes, "%s: cannot read", path);
-        if (!bytes)
-            continue;
-        t = npy_parse(bytes, len, words[0], stderr);
-        CHECK(t, "%s: npy_parse failed", path);
-        test_tensor_matches(t, words + 1, n - 1, words[0]);
-        tensor_release(t);
-
-        char *message = NULL;
-        if (read_through_pipe(bytes, len, &t, &message)) {
-            CHECK(t, "%s through a pipe: %s", path, message);
-            test_tensor_matches(t, words + 1, n - 1, path);
-            tensor_release(t);
-        }
-        free(message);
-
-        /* Written back and read again, the same values come out. */
-        char out[512];
-        snprintf(out, sizeof out, "%s/%s", temp_dir, words[0]);
-        t = npy_read(path, stderr);
-        CHECK(t && npy_write(out, t, stderr), "%s: cannot write it back", path);
-        tensor_release(t);
-        t = npy_read(out, stderr);
-        test_tensor_matches(t, words + 1, n - 1, out);
-        tensor_release(t);
-        free(bytes);
     }
-    fclose(manifest);
-    CHECK(cases >= 25, "only %d valid cases in the manifest", cases);
+    free(message);
+    free(bytes);
 }
 
 static void test_bad_files(void)
 {
-    FILE *manifest = fopen("io/npy/bad.txt", "r");
-    CHECK(manifest, "cannot open io/npy/bad.txt (run from tests/)");
-    if (!manifest)
-        return;
-    char line[1024];
-    int cases = 0;
-    while (fgets(line, sizeof line, manifest)) {
-        char *tab = strchr(line, '\t');
-        if (line[0] == '#' || !tab)
-            continue;
-        *tab = '\0';
-        const char *words = tab + 1;
-        tab[strcspn(tab + 1, "\r\n") + 1] = '\0';
-        char path[1100];
-        snprintf(path, sizeof path, "io/npy/bad/%s", line);
-        cases++;
-
-        FILE *err = test_capture_open();
-        Tensor *t = npy_read(path, err);
-        char *message = test_capture_close(err);
-        CHECK(!t, "%s: npy_read accepted a bad file", path);
-        test_check_error(message, path, words, path);
-        tensor_release(t);
-        free(message);
-
-        size_t len;
-        unsigned char *bytes = test_read_file(path, &len);
-        CHECK(bytes, "%s: cannot read", path);
-        if (!bytes)
-            continue;
-        err = test_capture_open();
-        t = npy_parse(bytes, len, line, err);
-        message = test_capture_close(err);
-        CHECK(!t, "%s: npy_parse accepted a bad file", path);
-        test_check_error(message, line, words, path);
-        tensor_release(t);
-        free(message);
-
-        if (read_through_pipe(bytes, len, &t, &message)) {
-            CHECK(!t, "%s: accepted through a pipe", path);
-            CHECK(message && strstr(message, ": error: ") && strstr(message, words),
-                  "%s through a pipe: message lacks \"%s\": %s", path, words, message);
-            tensor_release(t);
-        }
-        free(message);
-        free(bytes);
-    }
-    fclose(manifest);
-    CHECK(cases >= 40, "only %d bad cases in the manifest", cases);
+    int cases = test_for_each_bad_file("io/npy", check_bad_file);
+    CHECK_MSG(cases >= 40, "only %d bad cases in the manifest", cases);
 }
 
 static void test_missing_file(void)
 {
     FILE *err = test_capture_open();
     Tensor *t = npy_read("io/npy/no_such_file.npy", err);
-    char *message = test_capture_close(err);
-    CHECK(!t, "a missing file was read");
+    char *message = test_capture_close(err, NULL);
+    CHECK_MSG(!t, "a missing file was read");
     test_check_error(message, "io/npy/no_such_file.npy", "cannot open: No such file", "missing");
     free(message);
 
     err = test_capture_open();
     t = npy_read("io/npy", err);
-    message = test_capture_close(err);
-    CHECK(!t, "a directory was read");
+    message = test_capture_close(err, NULL);
+    CHECK_MSG(!t, "a directory was read");
     test_check_error(message, "io/npy", "is a directory", "directory");
     free(message);
 }
@@ -202,13 +174,13 @@ static void check_written_like_numpy(const Tensor *t, const char *name)
     char out[512], expected_path[512];
     snprintf(out, sizeof out, "%s/%s", temp_dir, name);
     snprintf(expected_path, sizeof expected_path, "io/npy/write/%s", name);
-    CHECK(npy_write(out, t, stderr), "%s: npy_write failed", name);
+    CHECK_MSG(npy_write(out, t, stderr), "%s: npy_write failed", name);
     size_t got_len = 0, want_len = 0;
     unsigned char *got = test_read_file(out, &got_len);
     unsigned char *want = test_read_file(expected_path, &want_len);
-    CHECK(want, "cannot read %s", expected_path);
-    CHECK(got && want && got_len == want_len && memcmp(got, want, got_len) == 0,
-          "%s: written %zu bytes differ from numpy.save's %zu", name, got_len, want_len);
+    CHECK_MSG(want, "cannot read %s", expected_path);
+    CHECK_MSG(got && want && got_len == want_len && memcmp(got, want, got_len) == 0,
+              "%s: written %zu bytes differ from numpy.save's %zu", name, got_len, want_len);
     free(got);
     free(want);
 }
@@ -236,7 +208,7 @@ static void test_write_like_numpy(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Tensor *t = tensor_empty(cases[i].dtype, cases[i].ndim, cases[i].sizes);
-        CHECK(t, "%s: tensor_empty failed", cases[i].name);
+        CHECK_MSG(t, "%s: tensor_empty failed", cases[i].name);
         if (!t)
             continue;
         fill_pattern(t);
@@ -265,12 +237,12 @@ static void check_view(Tensor *base, const char *name, int ndim, const int64_t *
     char out[512];
     snprintf(out, sizeof out, "%s/%s", temp_dir, name);
     Tensor *back = npy_read(out, stderr);
-    CHECK(back && back->dtype == DT_F32 && tensor_same_shape(back, view), "%s: read back", name);
+    CHECK_MSG(back && back->dtype == DT_F32 && tensor_same_shape(back, view), "%s: read back", name);
     for (int64_t i = 0; back && i < tensor_numel(view); i++) {
         float got;
         memcpy(&got, (char *)tensor_data(back) + 4 * i, 4);
-        CHECK(got == view_value(view, i), "%s: element %" PRId64 " is %g, expected %g", name, i,
-              got, view_value(view, i));
+        CHECK_MSG(got == view_value(view, i), "%s: element %" PRId64 " is %g, expected %g", name, i,
+                  got, view_value(view, i));
     }
     tensor_release(back);
     tensor_release(view);
@@ -299,10 +271,10 @@ static void test_write_views(void)
     char out[512];
     snprintf(out, sizeof out, "%s/bad_view.npy", temp_dir);
     FILE *err = test_capture_open();
-    CHECK(!npy_write(out, bad, err), "a view outside its storage was written");
-    char *message = test_capture_close(err);
+    CHECK_MSG(!npy_write(out, bad, err), "a view outside its storage was written");
+    char *message = test_capture_close(err, NULL);
     test_check_error(message, out, "outside its storage", "bad view");
-    CHECK(access(out, F_OK) != 0, "a failed write left %s behind", out);
+    CHECK_MSG(access(out, F_OK) != 0, "a failed write left %s behind", out);
     free(message);
     tensor_release(bad);
     tensor_release(base);
@@ -316,14 +288,14 @@ static void test_write_errors_and_atomicity(void)
 
     snprintf(path, sizeof path, "%s/missing_dir/out.npy", temp_dir);
     FILE *err = test_capture_open();
-    CHECK(!npy_write(path, t, err), "wrote into a missing directory");
-    char *message = test_capture_close(err);
+    CHECK_MSG(!npy_write(path, t, err), "wrote into a missing directory");
+    char *message = test_capture_close(err, NULL);
     test_check_error(message, path, "cannot create: No such file or directory", "missing dir");
     free(message);
 
     err = test_capture_open();
-    CHECK(!npy_write(temp_dir, t, err), "wrote over a directory");
-    message = test_capture_close(err);
+    CHECK_MSG(!npy_write(temp_dir, t, err), "wrote over a directory");
+    message = test_capture_close(err, NULL);
     test_check_error(message, temp_dir, "is a directory", "directory");
     free(message);
 
@@ -331,22 +303,22 @@ static void test_write_errors_and_atomicity(void)
     snprintf(path, sizeof path, "%s/overwrite.npy", temp_dir);
     Tensor *big = tensor_empty(DT_F64, 1, (int64_t[]){1000});
     fill_pattern(big);
-    CHECK(npy_write(path, big, stderr) && npy_write(path, t, stderr), "overwrite failed");
+    CHECK_MSG(npy_write(path, big, stderr) && npy_write(path, t, stderr), "overwrite failed");
     Tensor *back = npy_read(path, stderr);
-    CHECK(back && back->dtype == DT_I64 && back->ndim == 1 && back->sizes[0] == 3 &&
+    CHECK_MSG(back && back->dtype == DT_I64 && back->ndim == 1 && back->sizes[0] == 3 &&
               memcmp(tensor_data(back), tensor_data(t), 24) == 0,
-          "overwritten file does not hold the second tensor");
+              "overwritten file does not hold the second tensor");
     tensor_release(back);
     tensor_release(big);
 
     /* Devices are written in place (no rename over /dev/null). */
     if (access("/dev/null", W_OK) == 0)
-        CHECK(npy_write("/dev/null", t, stderr), "cannot write to /dev/null");
+        CHECK_MSG(npy_write("/dev/null", t, stderr), "cannot write to /dev/null");
 
     /* No temporary file survives any of the writes above. */
     DIR *dir = opendir(temp_dir);
     for (struct dirent *e = dir ? readdir(dir) : NULL; e; e = readdir(dir))
-        CHECK(!strstr(e->d_name, ".tmp."), "temporary file %s left behind", e->d_name);
+        CHECK_MSG(!strstr(e->d_name, ".tmp."), "temporary file %s left behind", e->d_name);
     if (dir)
         closedir(dir);
     tensor_release(t);
@@ -380,10 +352,5 @@ int main(void)
     test_write_views();
     test_write_errors_and_atomicity();
     remove_temp_dir();
-    if (test_failures) {
-        fprintf(stderr, "test_npy: %d checks failed\n", test_failures);
-        return 1;
-    }
-    printf("test_npy: all checks passed\n");
-    return 0;
+    return test_report("test_npy");
 }

@@ -5,7 +5,8 @@
  *              [--weights FILE] [-o DIR] MODEL.ir [NAME=VALUE ...]
  * Without --emit or --stats it runs MODEL on the cpu backend like
  * `tssa-stream --backend=cpu` (outputs to -o DIR, or a summary). --stats
- * prints the lowering's statistics. Exit status as tssa-stream's.
+ * prints the lowering's statistics (lower_stats_print's lines). Exit status
+ * as tssa-stream's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -74,8 +75,10 @@ int main(int argc, char **argv)
         status = 2;
     } else if (stats) {
         LowerProgram *p = lower_compile(g, inputs, ninputs, weights, stderr, &status);
-        if (p)
-            lower_stats_print(stdout, lower_stats(p));
+        if (p) {
+            const LowerStats *st = lower_stats(p);
+            lower_stats_print(stdout, st);
+        }
         lower_program_free(p);
     } else {
         status = backend_cpu_run(g, inputs, ninputs, weights, &outputs, &noutputs, stderr);

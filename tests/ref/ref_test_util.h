@@ -1,6 +1,7 @@
-/* ref_test_util.h — helpers shared by the ref backend's unit tests: failure
- * counting checks, parsing a graph from a string, running it on the ref
- * backend with its error stream captured, and building small tensors.
+/* ref_test_util.h — helpers shared by the ref backend's unit tests beyond
+ * tests/test_util.h (checks, failure counting): parsing a graph from a
+ * string, running it on the ref backend with its error stream captured, and
+ * building small tensors.
  * Header-only (static functions), so each test program stays one file.
  */
 #ifndef TSSA_TESTS_REF_TEST_UTIL_H
@@ -12,38 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_util.h"
 #include "tssa/backend.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
 #include "tssa/tensor.h"
-
-static int failures;
-
-#define CHECK(cond)                                                                  \
-    do {                                                                             \
-        if (!(cond)) {                                                               \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);          \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
-
-/* Checks that `text` contains `part`, printing both when not. */
-#define CHECK_CONTAINS(text, part)                                                   \
-    do {                                                                             \
-        const char *text_ = (text), *part_ = (part);                                 \
-        if (!text_ || !strstr(text_, part_)) {                                       \
-            fprintf(stderr, "FAIL %s:%d: expected \"%s\" in:\n%s\n", __FILE__,       \
-                    __LINE__, part_, text_ ? text_ : "(null)");                      \
-            failures++;                                                              \
-        }                                                                            \
-    } while (0)
 
 static inline IrGraph *parse_graph(const char *text)
 {
     IrGraph *g = ir_parse(text, strlen(text), "test.ir", stderr);
     if (!g) {
         fprintf(stderr, "FAIL: test graph does not parse:\n%s", text);
-        failures++;
+        test_failures++;
     }
     return g;
 }

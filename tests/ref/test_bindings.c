@@ -349,9 +349,5 @@ int main(void)
     test_module_attributes();
     test_outputs_write();
     rmdir(tmpdir);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    return 0;
+    return test_report("ref_bindings");
 }

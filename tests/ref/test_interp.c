@@ -498,9 +498,5 @@ int main(void)
     test_identity_results();
     test_inplace_via_functional();
     test_str();
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    return 0;
+    return test_report("ref_interp");
 }

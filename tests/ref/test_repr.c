@@ -26,16 +26,12 @@ int main(void)
         if (r.status == 0 && strcmp(r.outputs[0]->u.s, rc->expected) != 0) {
             fprintf(stderr, "FAIL case %zu:\n--- expected\n%s\n--- got\n%s\n", k, rc->expected,
                     r.outputs[0]->u.s);
-            failures++;
+            test_failures++;
         }
         run_result_free(&r);
         rt_release(in);
         tensor_release(t);
     }
     ir_graph_free(g);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    return 0;
+    return test_report("ref_repr");
 }

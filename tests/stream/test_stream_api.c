@@ -23,16 +23,8 @@
 #include "scheduler/rational.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
-
-static int failures;
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);  \
-            failures++;                                                      \
-        }                                                                    \
-    } while (0)
+#include "stream/stream_test_util.h"
+#include "test_util.h"
 
 static void test_rationals(void)
 {
@@ -133,21 +125,11 @@ static const char radio_text[] =
     "  separator _pop pop 1;\n"
     "}\n";
 
-static char *capture_print(const StreamNode *root)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    str_print(m, root);
-    fclose(m);
-    return text;
-}
-
 static void test_builder_and_print(void)
 {
     StreamNode *lp;
     StreamGraph *g = build_radio(&lp);
-    char *text = capture_print(g->root);
+    char *text = stream_text(g->root);
     CHECK(strcmp(text, radio_text) == 0);
     if (strcmp(text, radio_text) != 0)
         fprintf(stderr, "printed:\n%s", text);
@@ -155,7 +137,7 @@ static void test_builder_and_print(void)
     StreamGraph *again = str_parse(text, strlen(text), "radio.str", stderr);
     CHECK(again != NULL);
     if (again) {
-        char *twice = capture_print(again->root);
+        char *twice = stream_text(again->root);
         CHECK(strcmp(twice, text) == 0);
         free(twice);
     }
@@ -349,6 +331,5 @@ int main(void)
     test_schedule_json_and_placement();
     test_overflow();
     test_phases_run();
-    printf("%d failures\n", failures);
-    return failures ? 1 : 0;
+    return test_report("stream_api");
 }

@@ -20,6 +20,7 @@
 
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
+#include "test_util.h"
 
 typedef enum Emit { EMIT_STREAM, EMIT_SCHEDULE, EMIT_DOT } Emit;
 
@@ -34,21 +35,6 @@ static const struct {
     {"stream/graphs/separator.str", EMIT_DOT, "stream/golden/separator.dot"},
     {"stream/golden/messy.str", EMIT_STREAM, "stream/golden/messy.stream"},
 };
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    size_t got = fread(text, 1, (size_t)size, f);
-    text[got] = '\0';
-    fclose(f);
-    return text;
-}
 
 /* Reports the first line where got and want differ. */
 static void report_difference(const char *golden, const char *got, const char *want)
@@ -72,7 +58,7 @@ int main(void)
     int n = (int)(sizeof cases / sizeof *cases);
     for (int i = 0; i < n; i++) {
         StreamGraph *g = str_parse_file(cases[i].input, stderr);
-        char *want = read_file(cases[i].golden);
+        char *want = test_read_file(cases[i].golden, NULL);
         if (!g || !want) {
             fprintf(stderr, "FAIL: cannot read %s or %s (run from tests/)\n", cases[i].input, cases[i].golden);
             failures++;

@@ -25,6 +25,8 @@
 #include "stream/token_sim.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
+#include "stream/stream_test_util.h"
+#include "test_util.h"
 
 enum { MAX_EXPECT = 256 };
 
@@ -35,29 +37,12 @@ typedef struct Expect {
     int matches;
 } Expect;
 
-static int failures;
-
 static void failf(const char *file, const char *fmt, const char *a, long long b, long long c)
 {
     fprintf(stderr, "FAIL %s: ", file);
     fprintf(stderr, fmt, a, b, c);
     fputc('\n', stderr);
-    failures++;
-}
-
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    *len = fread(text, 1, (size_t)size, f);
-    text[*len] = '\0';
-    fclose(f);
-    return text;
+    test_failures++;
 }
 
 static int read_expectations(const char *text, Expect *e)
@@ -81,16 +66,6 @@ static int read_expectations(const char *text, Expect *e)
     return n;
 }
 
-static char *print_to_string(const StreamNode *root)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    str_print(m, root);
-    fclose(m);
-    return text;
-}
-
 /* The expectation for (what, path): the longest matching pattern, or NULL. */
 static Expect *lookup(Expect *e, int n, const char *what, const char *path)
 {
@@ -107,7 +82,7 @@ static Expect *lookup(Expect *e, int n, const char *what, const char *path)
 static void check_file(const char *path)
 {
     size_t len;
-    char *text = read_file(path, &len);
+    char *text = test_read_file(path, &len);
     if (!text) {
         failf(path, "cannot read%s (%lld, %lld)", "", 0, 0);
         return;
@@ -121,9 +96,9 @@ static void check_file(const char *path)
         return;
     }
     /* Printing is a fixpoint. */
-    char *once = print_to_string(g->root);
+    char *once = stream_text(g->root);
     StreamGraph *again = str_parse(once, strlen(once), "printed", stderr);
-    char *twice = again ? print_to_string(again->root) : NULL;
+    char *twice = again ? stream_text(again->root) : NULL;
     if (!twice || strcmp(once, twice) != 0)
         failf(path, "printing is not a fixpoint%s (%lld, %lld)", "", 0, 0);
     free(once);
@@ -200,16 +175,14 @@ int main(void)
     qsort(names, (size_t)count, sizeof *names, compare_names);
     if (count < 10) {
         fprintf(stderr, "FAIL: only %d graphs found in %s\n", count, dir_path);
-        failures++;
+        test_failures++;
     }
     for (int i = 0; i < count; i++) {
         check_file(names[i]);
         free(names[i]);
     }
-    if (failures) {
-        fprintf(stderr, "%d failures\n", failures);
-        return 1;
-    }
+    if (test_failures)
+        return test_report("stream_graphs");
     printf("all %d graphs pass\n", count);
     return 0;
 }

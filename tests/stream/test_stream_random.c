@@ -29,6 +29,7 @@
 #include "stream/token_sim.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
+#include "stream/stream_test_util.h"
 
 enum { GRAPHS = 500, MAX_DEPTH = 4, LIMIT = 1000000 };
 
@@ -278,16 +279,6 @@ static StreamNode *gen_stream(Gen *G, int depth, bool in_loop, int64_t *in, int6
     return n;
 }
 
-static char *print_to_string(const StreamNode *root)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&text, &len);
-    str_print(m, root);
-    fclose(m);
-    return text;
-}
-
 /* The checker must be able to fail: break a good schedule in three ways
  * (a phase out of order, a wrong buffer size, a wrong repetition count). */
 static int check_the_checker(void)
@@ -370,9 +361,9 @@ int main(void)
                 ok = false;
             }
         }
-        char *once = print_to_string(root);
+        char *once = stream_text(root);
         StreamGraph *again = str_parse(once, strlen(once), "random", stderr);
-        char *twice = again ? print_to_string(again->root) : NULL;
+        char *twice = again ? stream_text(again->root) : NULL;
         if (!twice || strcmp(once, twice) != 0) {
             fprintf(stderr, "FAIL graph %d: printing is not a fixpoint\n", i);
             ok = false;

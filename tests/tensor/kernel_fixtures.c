@@ -1,6 +1,7 @@
 /* kernel_fixtures.c — loads a kernels_<area>.txt file and compares kernel
  * results with it. See kernel_fixtures.h for the format and the rules. */
 #include "tensor/kernel_fixtures.h"
+#include "test_util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -185,15 +186,6 @@ Tensor *fx_in(const char *key)
     return fx_keep(t);
 }
 
-static bool close_enough(double actual, double expected)
-{
-    if (isnan(expected))
-        return isnan(actual);
-    if (isinf(expected))
-        return actual == expected;
-    return fabs(actual - expected) <= 1e-5 + 1e-4 * fabs(expected);
-}
-
 static void describe_shape(char *buf, size_t cap, TensorDType dt, int ndim, const int64_t *sizes)
 {
     size_t used = (size_t)snprintf(buf, cap, "%s[", dtype_names[dt]);
@@ -220,7 +212,7 @@ static void compare(const char *key, const Tensor *actual, TensorDType dt, int n
         bool same;
         if (fvals) {
             double a = tensor_get_flat(actual, i);
-            same = close_enough(a, fvals[i]);
+            same = test_near(a, fvals[i], 1e-4, 1e-5);
             if (!same)
                 snprintf(detail, sizeof detail, "element %" PRId64 ": expected %.9g, got %.9g", i, fvals[i], a);
         } else {

@@ -17,7 +17,7 @@ static void run_unary(void)
     for (int c = 0; c < COUNT(unary_cases); c++) {
         const UnaryCase *k = &unary_cases[c];
         Tensor *in = test_make_tensor(&k->in);
-        CHECK(in != NULL, "%s: building the input: %s", k->label, tensor_last_error());
+        CHECK_MSG(in != NULL, "%s: building the input: %s", k->label, tensor_last_error());
         if (!in)
             continue;
         tensor_clear_error();
@@ -28,7 +28,7 @@ static void run_unary(void)
             else if (ok)
                 test_check_result(k->label, in, &k->expected, true);
             else
-                CHECK(ok, "%s: %s", k->label, tensor_last_error());
+                CHECK_MSG(ok, "%s: %s", k->label, tensor_last_error());
         } else {
             Tensor *out = tensor_unary(k->op, in, k->p0, k->p1);
             if (k->error)
@@ -36,7 +36,7 @@ static void run_unary(void)
             else if (out)
                 test_check_result(k->label, out, &k->expected, true);
             else
-                CHECK(out != NULL, "%s: %s", k->label, tensor_last_error());
+                CHECK_MSG(out != NULL, "%s: %s", k->label, tensor_last_error());
             tensor_release(out);
         }
         tensor_release(in);
@@ -48,7 +48,7 @@ static void run_binary(void)
     for (int c = 0; c < COUNT(binary_cases); c++) {
         const BinaryCase *k = &binary_cases[c];
         Tensor *a = test_make_tensor(&k->a), *b = test_make_tensor(&k->b);
-        CHECK(a && b, "%s: building the inputs: %s", k->label, tensor_last_error());
+        CHECK_MSG(a && b, "%s: building the inputs: %s", k->label, tensor_last_error());
         if (a && b) {
             tensor_clear_error();
             if (k->inplace) {
@@ -60,7 +60,7 @@ static void run_binary(void)
                 else if (ok)
                     test_check_result(k->label, a, &k->expected, true);
                 else
-                    CHECK(ok, "%s: %s", k->label, tensor_last_error());
+                    CHECK_MSG(ok, "%s: %s", k->label, tensor_last_error());
             } else {
                 Tensor *out = k->op == BIN_ADD ? tensor_add(a, b, k->alpha)
                             : k->op == BIN_SUB ? tensor_sub(a, b, k->alpha)
@@ -70,7 +70,7 @@ static void run_binary(void)
                 else if (out)
                     test_check_result(k->label, out, &k->expected, true);
                 else
-                    CHECK(out != NULL, "%s: %s", k->label, tensor_last_error());
+                    CHECK_MSG(out != NULL, "%s: %s", k->label, tensor_last_error());
                 tensor_release(out);
             }
         }
@@ -103,7 +103,7 @@ static void run_ternary(void)
         else if (ok)
             test_check_result(k->label, out, &k->expected, true);
         else
-            CHECK(ok, "%s: %s", k->label, tensor_last_error());
+            CHECK_MSG(ok, "%s: %s", k->label, tensor_last_error());
         tensor_release(out);
         for (int j = 0; j < 3; j++)
             tensor_release(in[j]);
@@ -128,10 +128,10 @@ static void run_promotion(void)
         Tensor *b = promotion_operand(k->b, k->b_dims, k->b_wrapped);
         const Tensor *pair[2] = {a, b};
         TensorDType got = tensor_result_type(pair, 2);
-        CHECK(got == k->expected, "result_type(%s%s%s, %s%s%s) is %s, PyTorch %s",
-              dtype_name(k->a), k->a_dims ? "[2]" : "", k->a_wrapped ? " number" : "",
-              dtype_name(k->b), k->b_dims ? "[2]" : "", k->b_wrapped ? " number" : "",
-              dtype_name(got), dtype_name(k->expected));
+        CHECK_MSG(got == k->expected, "result_type(%s%s%s, %s%s%s) is %s, PyTorch %s",
+                  dtype_name(k->a), k->a_dims ? "[2]" : "", k->a_wrapped ? " number" : "",
+                  dtype_name(k->b), k->b_dims ? "[2]" : "", k->b_wrapped ? " number" : "",
+                  dtype_name(got), dtype_name(k->expected));
         tensor_release(a);
         tensor_release(b);
     }
@@ -177,7 +177,7 @@ static void run_views(void)
     for (int c = 0; c < COUNT(view_cases); c++) {
         const ViewCase *k = &view_cases[c];
         Tensor *x = test_make_tensor(&k->in);
-        CHECK(x != NULL, "%s: building the input: %s", k->label, tensor_last_error());
+        CHECK_MSG(x != NULL, "%s: building the input: %s", k->label, tensor_last_error());
         if (!x)
             continue;
         tensor_clear_error();
@@ -186,18 +186,18 @@ static void run_views(void)
         if (k->error) {
             test_check_error(k->label, outs == NULL, k->error);
         } else if (!outs) {
-            CHECK(outs != NULL, "%s: %s", k->label, tensor_last_error());
+            CHECK_MSG(outs != NULL, "%s: %s", k->label, tensor_last_error());
         } else {
-            CHECK(n == k->nresults, "%s: %d results, PyTorch %d", k->label, n, k->nresults);
+            CHECK_MSG(n == k->nresults, "%s: %d results, PyTorch %d", k->label, n, k->nresults);
             for (int j = 0; j < n && j < k->nresults; j++) {
                 char label[200];
                 snprintf(label, sizeof label, "%s [%d]", k->label, j);
                 /* A copy (reshape of a non-viewable layout) is laid out
                  * contiguously in both; its offset is 0 in its own storage. */
                 test_check_result(label, outs[j], &k->results[j], true);
-                CHECK((outs[j]->storage == x->storage) == k->aliases[j],
-                      "%s: aliases the input: %d, PyTorch %d", label,
-                      outs[j]->storage == x->storage, k->aliases[j]);
+                CHECK_MSG((outs[j]->storage == x->storage) == k->aliases[j],
+                          "%s: aliases the input: %d, PyTorch %d", label,
+                          outs[j]->storage == x->storage, k->aliases[j]);
             }
         }
         for (int j = 0; outs && j < n; j++)
@@ -221,7 +221,7 @@ static void run_creation(void)
         else if (t)
             test_check_result(k->label, t, &k->expected, true);
         else
-            CHECK(t != NULL, "%s: %s", k->label, tensor_last_error());
+            CHECK_MSG(t != NULL, "%s: %s", k->label, tensor_last_error());
         tensor_release(t);
     }
 }
@@ -234,10 +234,8 @@ int main(void)
     run_promotion();
     run_views();
     run_creation();
-    if (test_failures) {
-        fprintf(stderr, "%d checks failed\n", test_failures);
-        return 1;
-    }
+    if (test_failures)
+        return test_report("tensor_core_torch");
     printf("all PyTorch cases pass (%d unary, %d binary, %d where/clamp/lerp, %d promotion, "
            "%d view, %d creation)\n", COUNT(unary_cases), COUNT(binary_cases),
            COUNT(ternary_cases), COUNT(promotion_cases), COUNT(view_cases),

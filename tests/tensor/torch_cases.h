@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_util.h"
 #include "tssa/tensor.h"
 
 #define TEST_MAX_DIMS 6
@@ -118,18 +119,6 @@ typedef struct CreationCase {
 
 /* ------------------------------------------------------------------ helpers */
 
-static int test_failures;
-
-#define CHECK(cond, ...)                                                         \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            test_failures++;                                                     \
-            fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
-            fprintf(stderr, __VA_ARGS__);                                        \
-            fputc('\n', stderr);                                                 \
-        }                                                                        \
-    } while (0)
-
 static inline int64_t test_numel(int ndim, const int64_t *sizes)
 {
     int64_t n = 1;
@@ -188,13 +177,10 @@ static inline Tensor *test_make_tensor(const TestTensor *spec)
     return result;
 }
 
+/* Floats compare with rtol 1e-4 / atol 1e-5. */
 static inline bool test_close(double got, double want)
 {
-    if (isnan(want))
-        return isnan(got);
-    if (isinf(want))
-        return got == want;
-    return fabs(got - want) <= 1e-5 + 1e-4 * fabs(want);
+    return test_near(got, want, 1e-4, 1e-5);
 }
 
 /* Compares t with PyTorch's result: dtype, shape, values, and (when
@@ -202,34 +188,34 @@ static inline bool test_close(double got, double want)
 static inline void test_check_result(const char *label, const Tensor *t, const TestResult *want,
                               bool check_layout)
 {
-    CHECK(t->dtype == want->dtype, "%s: dtype %s, PyTorch %s", label, dtype_name(t->dtype),
-          dtype_name(want->dtype));
-    CHECK(t->ndim == want->ndim, "%s: ndim %d, PyTorch %d", label, t->ndim, want->ndim);
+    CHECK_MSG(t->dtype == want->dtype, "%s: dtype %s, PyTorch %s", label, dtype_name(t->dtype),
+              dtype_name(want->dtype));
+    CHECK_MSG(t->ndim == want->ndim, "%s: ndim %d, PyTorch %d", label, t->ndim, want->ndim);
     if (t->ndim != want->ndim)
         return;
     for (int d = 0; d < t->ndim; d++) {
-        CHECK(t->sizes[d] == want->sizes[d], "%s: size[%d] %lld, PyTorch %lld", label, d,
-              (long long)t->sizes[d], (long long)want->sizes[d]);
+        CHECK_MSG(t->sizes[d] == want->sizes[d], "%s: size[%d] %lld, PyTorch %lld", label, d,
+                  (long long)t->sizes[d], (long long)want->sizes[d]);
         if (t->sizes[d] != want->sizes[d])
             return;
     }
     if (check_layout) {
         for (int d = 0; d < t->ndim; d++)
-            CHECK(t->strides[d] == want->strides[d], "%s: stride[%d] %lld, PyTorch %lld", label,
-                  d, (long long)t->strides[d], (long long)want->strides[d]);
-        CHECK(t->offset == want->offset, "%s: offset %lld, PyTorch %lld", label,
-              (long long)t->offset, (long long)want->offset);
+            CHECK_MSG(t->strides[d] == want->strides[d], "%s: stride[%d] %lld, PyTorch %lld", label,
+                      d, (long long)t->strides[d], (long long)want->strides[d]);
+        CHECK_MSG(t->offset == want->offset, "%s: offset %lld, PyTorch %lld", label,
+                  (long long)t->offset, (long long)want->offset);
     }
     int64_t numel = test_numel(want->ndim, want->sizes);
     for (int64_t k = 0; k < numel; k++) {
         if (want->f) {
             double got = tensor_get_flat(t, k);
-            CHECK(test_close(got, want->f[k]), "%s: element %lld is %.9g, PyTorch %.9g", label,
-                  (long long)k, got, want->f[k]);
+            CHECK_MSG(test_close(got, want->f[k]), "%s: element %lld is %.9g, PyTorch %.9g", label,
+                      (long long)k, got, want->f[k]);
         } else {
             int64_t got = tensor_get_flat_int(t, k);
-            CHECK(got == want->i[k], "%s: element %lld is %lld, PyTorch %lld", label,
-                  (long long)k, (long long)got, (long long)want->i[k]);
+            CHECK_MSG(got == want->i[k], "%s: element %lld is %lld, PyTorch %lld", label,
+                      (long long)k, (long long)got, (long long)want->i[k]);
         }
     }
 }
@@ -237,10 +223,10 @@ static inline void test_check_result(const char *label, const Tensor *t, const T
 /* Expected failure: the library must fail with PyTorch's message. */
 static inline void test_check_error(const char *label, bool failed, const char *want)
 {
-    CHECK(failed, "%s: succeeded, PyTorch raised \"%s\"", label, want);
+    CHECK_MSG(failed, "%s: succeeded, PyTorch raised \"%s\"", label, want);
     if (failed)
-        CHECK(strcmp(tensor_last_error(), want) == 0, "%s: error \"%s\", PyTorch \"%s\"", label,
-              tensor_last_error(), want);
+        CHECK_MSG(strcmp(tensor_last_error(), want) == 0, "%s: error \"%s\", PyTorch \"%s\"", label,
+                  tensor_last_error(), want);
 }
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_util.h"
 #include "tssa/io.h"
 #include "tssa/tensor.h"
 
@@ -88,15 +89,6 @@ static void print_index(const Tensor *t, int64_t i)
     printf("]");
 }
 
-static bool floats_close(double expected, double actual, double rtol, double atol)
-{
-    if (isnan(expected) || isnan(actual))
-        return isnan(expected) && isnan(actual);
-    if (isinf(expected) || isinf(actual))
-        return expected == actual;
-    return fabs(actual - expected) <= atol + rtol * fabs(expected);
-}
-
 /* Compares element by element; prints mismatches and returns their count. */
 static int64_t compare_values(const Tensor *expected, const Tensor *actual, double rtol,
                               double atol, const char *expected_path, const char *actual_path)
@@ -109,7 +101,7 @@ static int64_t compare_values(const Tensor *expected, const Tensor *actual, doub
         bool equal;
         if (is_float) {
             double e = load_float(expected, i), a = load_float(actual, i);
-            equal = floats_close(e, a, rtol, atol);
+            equal = test_near(a, e, rtol, atol);
             if (isfinite(e) && isfinite(a)) {
                 double abs_error = fabs(a - e);
                 double rel_error = e != 0 ? abs_error / fabs(e) : abs_error > 0 ? INFINITY : 0;

@@ -18,10 +18,9 @@
 #include "backends/ref/ref.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
+#include "test_util.h"
 
 static const Safetensors *cases;
-static int failures;
-
 static Tensor *named(const char *name)
 {
     Tensor *t = safetensors_get(cases, name);
@@ -115,16 +114,16 @@ static void check(const char *name, const char *what, IrGraph *g, OpId op, RtVal
     if (!got) {
         printf("FAIL %s %s: %s failed: %s\n", name, what, op_info(op)->name,
                message ? message : "(no message)");
-        failures++;
+        test_failures++;
     } else if (!same_tensor(want, got)) {
         printf("FAIL %s %s: %s gives a different result\n", name, what, op_info(op)->name);
-        failures++;
+        test_failures++;
     } else if (got->storage == root->storage) {
         printf("FAIL %s %s: the result shares the root's storage\n", name, what);
-        failures++;
+        test_failures++;
     } else if (!same_tensor(root_before, root)) {
         printf("FAIL %s %s: the root was modified\n", name, what);
-        failures++;
+        test_failures++;
     }
     free(message);
     tensor_release(got);
@@ -167,7 +166,7 @@ int main(void)
         OpId op = op_lookup(tokens[1]);
         if (op == OP_UNKNOWN || !ref_immut_binding(op)) {
             printf("FAIL %s: %s has no ref binding\n", name, tokens[1]);
-            failures++;
+            test_failures++;
             continue;
         }
         RtValue *root = token_value(tokens[2] + 5);
@@ -201,6 +200,6 @@ int main(void)
     fclose(f);
     ir_graph_free(g);
     safetensors_close(st);
-    printf("%d immut cases, %d failures\n", ncases, failures);
-    return failures ? 1 : (ncases > 0 ? 0 : 1);
+    printf("%d immut cases, %d failures\n", ncases, test_failures);
+    return test_failures ? 1 : (ncases > 0 ? 0 : 1);
 }

@@ -14,18 +14,7 @@
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                        \
-    do {                                                                        \
-        if (!(cond)) {                                                          \
-            printf("FAIL %s:%d: %s: ", __func__, __LINE__, #cond);              \
-            printf(__VA_ARGS__);                                                \
-            printf("\n");                                                       \
-            failures++;                                                         \
-        }                                                                       \
-    } while (0)
+#include "test_util.h"
 
 static IrGraph *parse(const char *text)
 {
@@ -89,12 +78,12 @@ static void test_readme_loop(void)
         "      -> (%12)\n"
         "  return (%b.5)\n");
     TssaReport r;
-    CHECK(functionalize(g, false, true, &r), "functionalize failed");
-    CHECK(r.loop_carried_added == 1, "carried %zu", r.loop_carried_added);
-    CHECK(r.mutations_after == 0 && r.updates_left == 0, "writes %zu updates %zu",
-          r.mutations_after, r.updates_left);
-    CHECK(count(g, "immut::select") == 1 && count(g, "immut::select_rev") == 1, "accesses");
-    CHECK(count(g, "aten::copy_") == 0 && count(g, "aten::select") == 0, "views left");
+    CHECK_MSG(functionalize(g, false, true, &r), "functionalize failed");
+    CHECK_MSG(r.loop_carried_added == 1, "carried %zu", r.loop_carried_added);
+    CHECK_MSG(r.mutations_after == 0 && r.updates_left == 0, "writes %zu updates %zu",
+              r.mutations_after, r.updates_left);
+    CHECK_MSG(count(g, "immut::select") == 1 && count(g, "immut::select_rev") == 1, "accesses");
+    CHECK_MSG(count(g, "aten::copy_") == 0 && count(g, "aten::select") == 0, "views left");
     ir_graph_free(g);
 }
 
@@ -125,11 +114,11 @@ static void test_nested_blocks(void)
         "      -> (%t)\n"
         "  return (%y)\n");
     TssaReport r;
-    CHECK(functionalize(g, false, true, &r), "functionalize failed");
-    CHECK(r.if_outputs_added == 1, "if outputs %zu", r.if_outputs_added);
-    CHECK(r.loop_carried_added == 2, "carried %zu", r.loop_carried_added);
-    CHECK(r.mutations_after == 0 && r.imperative_mutations == 0, "writes left %zu",
-          r.mutations_after);
+    CHECK_MSG(functionalize(g, false, true, &r), "functionalize failed");
+    CHECK_MSG(r.if_outputs_added == 1, "if outputs %zu", r.if_outputs_added);
+    CHECK_MSG(r.loop_carried_added == 2, "carried %zu", r.loop_carried_added);
+    CHECK_MSG(r.mutations_after == 0 && r.imperative_mutations == 0, "writes left %zu",
+              r.mutations_after);
     ir_graph_free(g);
 }
 
@@ -147,16 +136,16 @@ static void test_inputs_may_alias(void)
 {
     IrGraph *g = parse(two_inputs);
     TssaReport r;
-    CHECK(functionalize(g, false, true, &r), "functionalize failed");
-    CHECK(r.imperative_mutations == 1 && r.mutations_after == 1, "imperative %zu",
-          r.imperative_mutations);
-    CHECK(count(g, "aten::add_") == 1, "add_ gone");
+    CHECK_MSG(functionalize(g, false, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1 && r.mutations_after == 1, "imperative %zu",
+              r.imperative_mutations);
+    CHECK_MSG(count(g, "aten::add_") == 1, "add_ gone");
     ir_graph_free(g);
 
     g = parse(two_inputs);
-    CHECK(functionalize(g, true, true, &r), "functionalize failed");
-    CHECK(r.imperative_mutations == 0 && r.mutations_after == 0, "imperative %zu",
-          r.imperative_mutations);
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 0 && r.mutations_after == 0, "imperative %zu",
+              r.imperative_mutations);
     ir_graph_free(g);
 }
 
@@ -170,9 +159,9 @@ static void test_inputs_read_before(void)
         "  %w : Tensor = aten::add_(%x, %s, %one)\n"
         "  return (%x)\n");
     TssaReport r;
-    CHECK(functionalize(g, false, true, &r), "functionalize failed");
-    CHECK(r.imperative_mutations == 0 && r.mutations_after == 0, "imperative %zu",
-          r.imperative_mutations);
+    CHECK_MSG(functionalize(g, false, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 0 && r.mutations_after == 0, "imperative %zu",
+              r.imperative_mutations);
     ir_graph_free(g);
 }
 
@@ -195,12 +184,12 @@ static void test_disjoint_regions(void)
 {
     IrGraph *g = parse(rows);
     TssaReport r;
-    CHECK(functionalize(g, false, true, &r), "functionalize failed");
-    CHECK(r.rereads_skipped == 1, "skipped %zu", r.rereads_skipped);
+    CHECK_MSG(functionalize(g, false, true, &r), "functionalize failed");
+    CHECK_MSG(r.rereads_skipped == 1, "skipped %zu", r.rereads_skipped);
     ir_graph_free(g);
     g = parse(rows);
-    CHECK(functionalize(g, false, false, &r), "functionalize failed");
-    CHECK(r.rereads_skipped == 0, "skipped %zu", r.rereads_skipped);
+    CHECK_MSG(functionalize(g, false, false, &r), "functionalize failed");
+    CHECK_MSG(r.rereads_skipped == 0, "skipped %zu", r.rereads_skipped);
     ir_graph_free(g);
 }
 
@@ -223,8 +212,8 @@ static void test_merge_write(void)
         "  %t : (Tensor, Tensor) = prim::TupleConstruct(%x, %y)\n"
         "  return (%t)\n");
     TssaReport r;
-    CHECK(functionalize(g, true, true, &r), "functionalize failed");
-    CHECK(r.imperative_mutations == 1, "imperative %zu", r.imperative_mutations);
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "imperative %zu", r.imperative_mutations);
     ir_graph_free(g);
 }
 
@@ -243,8 +232,8 @@ static void test_list_escape(void)
         "  %e : Tensor = aten::__getitem__(%l, %zero)\n"
         "  return (%e)\n");
     TssaReport r;
-    CHECK(functionalize(g, true, true, &r), "functionalize failed");
-    CHECK(r.imperative_mutations == 1, "imperative %zu", r.imperative_mutations);
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "imperative %zu", r.imperative_mutations);
     ir_graph_free(g);
 }
 
@@ -269,14 +258,14 @@ static void test_dce(void)
         "  return (%a)\n");
     size_t removed = tssa_dce(g);
     /* the If, neg, and mul (the dead slot's body) */
-    CHECK(removed == 3, "removed %zu", removed);
-    CHECK(count(g, "aten::mul") == 0 && count(g, "prim::If") == 0, "dead code left");
-    CHECK(ir_verify(g, stderr), "broken graph");
+    CHECK_MSG(removed == 3, "removed %zu", removed);
+    CHECK_MSG(count(g, "aten::mul") == 0 && count(g, "prim::If") == 0, "dead code left");
+    CHECK_MSG(ir_verify(g, stderr), "broken graph");
     IrNode *loop = ir_block_first(g->top);
     while (loop->op != OP_PRIM_LOOP)
         loop = loop->next;
-    CHECK(loop->noutputs == 1 && loop->ninputs == 3, "loop has %d outputs %d inputs",
-          loop->noutputs, loop->ninputs);
+    CHECK_MSG(loop->noutputs == 1 && loop->ninputs == 3, "loop has %d outputs %d inputs",
+              loop->noutputs, loop->ninputs);
     ir_graph_free(g);
 }
 
@@ -301,10 +290,10 @@ static void test_cse(void)
         "  %h : Tensor = aten::add(%b, %u, %one)\n"
         "  return (%h)\n");
     size_t removed = tssa_cse(g);
-    CHECK(removed == 2, "removed %zu", removed);
-    CHECK(count(g, "aten::mul") == 1 && count(g, "aten::neg") == 2, "mul %d neg %d",
-          count(g, "aten::mul"), count(g, "aten::neg"));
-    CHECK(ir_verify(g, stderr), "broken graph");
+    CHECK_MSG(removed == 2, "removed %zu", removed);
+    CHECK_MSG(count(g, "aten::mul") == 1 && count(g, "aten::neg") == 2, "mul %d neg %d",
+              count(g, "aten::mul"), count(g, "aten::neg"));
+    CHECK_MSG(ir_verify(g, stderr), "broken graph");
     ir_graph_free(g);
 }
 
@@ -333,7 +322,7 @@ static void test_training_folded(void)
         blob[i] = (unsigned char)(len >> (8 * i));
     memcpy(blob + 8, header, len);
     Safetensors *st = safetensors_parse(blob, 8 + len, "<test>", stderr);
-    CHECK(st != NULL, "metadata-only safetensors refused");
+    CHECK_MSG(st != NULL, "metadata-only safetensors refused");
 
     IrGraph *g = parse(text);
     TssaOptions opt;
@@ -341,18 +330,18 @@ static void test_training_folded(void)
     opt.verify = true;
     opt.weights = st;
     TssaReport r;
-    CHECK(tssa_functionalize(g, &opt, &r, stderr), "functionalize failed");
-    CHECK(count(g, "prim::If") == 0 && count(g, "aten::add_") == 0, "branch left");
-    CHECK(r.mutations_before == 1 && r.mutations_after == 0, "writes %zu -> %zu",
-          r.mutations_before, r.mutations_after);
+    CHECK_MSG(tssa_functionalize(g, &opt, &r, stderr), "functionalize failed");
+    CHECK_MSG(count(g, "prim::If") == 0 && count(g, "aten::add_") == 0, "branch left");
+    CHECK_MSG(r.mutations_before == 1 && r.mutations_after == 0, "writes %zu -> %zu",
+              r.mutations_before, r.mutations_after);
     ir_graph_free(g);
 
     /* Unknown module state: the branch stays, its write is functionalized
      * (the buffer is not read again). */
     g = parse(text);
     opt.weights = NULL;
-    CHECK(tssa_functionalize(g, &opt, &r, stderr), "functionalize failed");
-    CHECK(count(g, "aten::add_") == 0 && r.imperative_mutations == 0, "write left");
+    CHECK_MSG(tssa_functionalize(g, &opt, &r, stderr), "functionalize failed");
+    CHECK_MSG(count(g, "aten::add_") == 0 && r.imperative_mutations == 0, "write left");
     ir_graph_free(g);
     safetensors_close(st);
 }
@@ -380,9 +369,9 @@ static void test_constant_fold(void)
         "  return (%y)\n");
     tssa_constant_fold(g, NULL);
     tssa_dce(g);
-    CHECK(count(g, "prim::If") == 0 && count(g, "aten::neg") == 0 && count(g, "aten::mul") == 1,
-          "If not folded");
-    CHECK(ir_verify(g, stderr), "broken graph");
+    CHECK_MSG(count(g, "prim::If") == 0 && count(g, "aten::neg") == 0 && count(g, "aten::mul") == 1,
+              "If not folded");
+    CHECK_MSG(ir_verify(g, stderr), "broken graph");
     ir_graph_free(g);
 }
 
@@ -399,6 +388,6 @@ int main(void)
     test_cse();
     test_training_folded();
     test_constant_fold();
-    printf("%s (%d failures)\n", failures ? "FAILED" : "ok", failures);
-    return failures ? 1 : 0;
+    printf("%s (%d failures)\n", test_failures ? "FAILED" : "ok", test_failures);
+    return test_failures ? 1 : 0;
 }

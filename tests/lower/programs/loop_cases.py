@@ -1,18 +1,24 @@
 """Loops for the disjointness prover of the lowering (streamit/lower_loop.c).
 
 Each function is one case; PARALLEL says whether the lowering must turn its
-loop into a split-join over the iterations (True) or must keep it whole
-(False). The negative cases are built so that a wrong proof gives wrong
-results: iterations that overlap or read each other's writes give a
-different answer when their writes are applied as if independent."""
+loop into a split-join over the iterations (True) or not (False), UNROLLED
+whether it must unroll it into a pipeline of steps (real carried state with
+a static trip count) rather than keep it whole. The negative cases are built
+so that a wrong decision gives wrong results: iterations that overlap or
+read each other's writes give a different answer when their writes are
+applied as if independent, state read from two steps back or a trip count
+taken from tensor data gives a different answer when a step reads the wrong
+state or the loop runs a compile-time guess of its trip count."""
 import torch
 
 PARALLEL = {}
+UNROLLED = {}
 
 
-def case(parallel):
+def case(parallel, unrolled=False):
     def mark(f):
         PARALLEL[f.__name__] = parallel
+        UNROLLED[f.__name__] = unrolled
         return f
     return mark
 
@@ -56,7 +62,7 @@ def overlapping_slices(x: torch.Tensor, n: int):
     return out
 
 
-@case(False)
+@case(False, unrolled=True)
 def reads_previous(x: torch.Tensor, n: int):
     # out[i] depends on out[i-1]: real carried state.
     out = torch.zeros_like(x)
@@ -84,6 +90,70 @@ def negative_index(x: torch.Tensor, n: int):
     return out
 
 
+@case(False, unrolled=True)
+def two_steps_back(x: torch.Tensor, h0: torch.Tensor, w: torch.Tensor):
+    # h[t] = tanh(x[t] @ w + 0.5 h[t-1] - 0.25 h[t-2]): two state values,
+    # the older one taking the newer one's place each step (a step that
+    # read the wrong one, or a state passed as if invariant, changes it).
+    steps = x.size(0)
+    out = torch.zeros(steps, h0.size(0), h0.size(1))
+    h1 = h0
+    h2 = torch.zeros_like(h0)
+    for t in range(steps):
+        h = torch.tanh(torch.mm(x[t], w) + 0.5 * h1 - 0.25 * h2)
+        h2 = h1
+        h1 = h
+        out[t] = h
+    return out, h1, h2
+
+
+@case(False, unrolled=True)
+def static_start_state(x: torch.Tensor, h0: torch.Tensor):
+    # An int state that starts as a compile-time constant (no item carries
+    # its first value) and a body that reads the initial tensor h0 beside
+    # the state that starts from it.
+    acc = 0
+    h = h0
+    for t in range(x.size(0)):
+        acc = acc + t + 1
+        h = h * 0.5 + x[t] * float(acc) + h0
+    return h, acc
+
+
+@case(False, unrolled=True)
+def overlapping_state(x: torch.Tensor):
+    # State plus writes of rows [t, t+2) that overlap their neighbours: the
+    # writes must be applied in iteration order (the later one wins).
+    out = torch.zeros(x.size(0) + 1, x.size(1))
+    h = torch.zeros(x.size(1))
+    for t in range(x.size(0)):
+        h = torch.sigmoid(h + x[t])
+        out[t:t + 2] = h * float(t + 1)
+    return out, h
+
+
+@case(False)
+def data_dependent_trips(x: torch.Tensor, h0: torch.Tensor):
+    # The trip count is the number of positive entries of x: known only
+    # when the program runs, so the loop stays one filter.
+    n = int((x > 0).sum())
+    h = h0
+    for t in range(n):
+        h = torch.tanh(h * 0.9 + float(t))
+    return h
+
+
+@case(False)
+def while_state(x: torch.Tensor):
+    # A while loop carrying state: its trip count depends on the values.
+    h = x
+    steps = 0
+    while bool(h.abs().sum() > 1.0) and steps < 50:
+        h = h * 0.5 + 0.01
+        steps += 1
+    return h, steps
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -95,4 +165,12 @@ def examples():
         "reads_previous": (reads_previous, {"x": x, "n": 6}),
         "same_row": (same_row, {"x": x, "n": 6}),
         "negative_index": (negative_index, {"x": x, "n": 6}),
+        "two_steps_back": (two_steps_back, {"x": torch.randn(6, 2, 3), "h0": torch.randn(2, 4),
+                                            "w": torch.randn(3, 4)}),
+        "static_start_state": (static_start_state, {"x": torch.randn(5, 3),
+                                                    "h0": torch.randn(3)}),
+        "overlapping_state": (overlapping_state, {"x": torch.randn(5, 3)}),
+        "data_dependent_trips": (data_dependent_trips, {"x": torch.randn(3, 3),
+                                                        "h0": torch.randn(2)}),
+        "while_state": (while_state, {"x": torch.randn(4) * 3.0}),
     }
