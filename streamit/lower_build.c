@@ -45,6 +45,7 @@
  * check (an If that may raise, a raise: a filter that pushes nothing). Correct
  * first, parallel where proven.
  */
+#include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,20 @@ static const char *short_kind(const IrNode *n)
     return s ? s + 2 : n->kind;
 }
 
+/* Stream names tie the stream graph to the IR: a filter is named after its op
+ * and the value it computes ("linear_x_3" for %x.3 = aten::linear(...)), an
+ * identity or separator after the value it passes or drops ("pass_x_3"), so
+ * every row of --emit=schedule names what it runs and no two siblings share
+ * a name. Value names become identifier characters ('.' -> '_'). */
+static const char *value_stream_name(char *buf, size_t size, const char *prefix, const IrValue *v)
+{
+    int len = snprintf(buf, size, "%s_%s", prefix, v->name);
+    for (int i = 0; i < len && (size_t)i < size; i++)
+        if (!isalnum((unsigned char)buf[i]) && buf[i] != '_')
+            buf[i] = '_';
+    return buf;
+}
+
 static StreamNode *unit_filter(Build *b, Unit *u)
 {
     LowerWork *w = new_work(b->p, LOWER_WORK_REGION);
@@ -239,7 +254,12 @@ static StreamNode *unit_filter(Build *b, Unit *u)
     w->pushes = u->node->outputs;
     w->npushes = u->node->noutputs;
     w->executed = 1;
-    return work_filter(b, short_kind(u->node), w);
+    char name[STREAM_MAX_NAME];
+    if (u->node->noutputs > 0)
+        value_stream_name(name, sizeof name, short_kind(u->node), u->node->outputs[0]);
+    else
+        snprintf(name, sizeof name, "%s_n%u", short_kind(u->node), (unsigned)u->node->id);
+    return work_filter(b, name, w);
 }
 
 /* The stream of unit u: its filter (or loop split-join), with dead outputs
@@ -268,8 +288,10 @@ static StreamNode *unit_stream(Build *b, Unit *u, IrValue **live, int *nlive)
     StreamNode *sj = stream_splitjoin_new(b->sg, "Outputs", SPLIT_ROUNDROBIN);
     for (int i = 0; i < n->noutputs; i++) {
         bool alive = b->last_level[n->outputs[i]->id] > u->level;
-        stream_splitjoin_add(sj, alive ? stream_identity_new(b->sg, NULL)
-                                       : stream_separator_new(b->sg, NULL, 1),
+        char name[STREAM_MAX_NAME];
+        value_stream_name(name, sizeof name, alive ? "pass" : "drop", n->outputs[i]);
+        stream_splitjoin_add(sj, alive ? stream_identity_new(b->sg, name)
+                                       : stream_separator_new(b->sg, name, 1),
                              1, alive ? 1 : 0);
     }
     stream_pipeline_add(pipe, sj);
@@ -349,7 +371,9 @@ static bool build_layers(Build *b, StreamNode *root)
             abort();
         for (int i = 0; i < nlive; i++)
             if (b->last_level[live[i]->id] > l) {
-                branches[nbranches] = stream_identity_new(b->sg, NULL);
+                char pass[STREAM_MAX_NAME];
+                value_stream_name(pass, sizeof pass, "pass", live[i]);
+                branches[nbranches] = stream_identity_new(b->sg, pass);
                 pops[nbranches] = pushes[nbranches] = 1;
                 nbranches++;
                 need[nneed++] = live[i];
@@ -371,12 +395,15 @@ static bool build_layers(Build *b, StreamNode *root)
             duplicate = pops[i] == 1;
         for (int i = 0; duplicate && i < nneed; i++)
             duplicate = need[i] == live[0];
-        if (!in_order && !duplicate)
-            add_stage(root, route_filter(b, "Route", live, nlive, need, nneed));
+        char name[32];
+        if (!in_order && !duplicate) {
+            /* Named after the layer it feeds: one Route per layer at most. */
+            snprintf(name, sizeof name, "Route%d", l);
+            add_stage(root, route_filter(b, name, live, nlive, need, nneed));
+        }
         if (nbranches == 1) {
             add_stage(root, branches[0]);
         } else {
-            char name[32];
             snprintf(name, sizeof name, "Layer%d", l);
             StreamNode *sj = stream_splitjoin_new(b->sg, name,
                                                   duplicate ? SPLIT_DUPLICATE : SPLIT_ROUNDROBIN);
