@@ -97,25 +97,38 @@ bool tensor_copy_(Tensor *dst, const Tensor *src)
     return copy_elements(dst, src);
 }
 
-/* The value PyTorch's Scalar::to<T> accepts for dtype dt: NaN or a value
- * beyond the range of an integer type, or a finite value beyond float's,
- * is an overflow error (uint8 also takes -255..-1, wrapping). */
-bool tensor_scalar_fits(double v, TensorDType dt)
+/* c10's checked_convert: a Python number stored into dtype dt must fit.
+ * For a float number: NaN or a value beyond an integer type's range, or a
+ * finite value beyond float's, overflows; unsigned types start at 0
+ * (x.fill_(-1.0) on uint8 is an error in PyTorch). For an int number:
+ * unsigned types also take -max..-1, which wrap (x.fill_(-1) on uint8 gives
+ * 255); floating types and int64 take any. Bool takes anything. */
+bool tensor_number_fits(TensorDType dt, bool is_float, double fv, int64_t iv)
 {
     static const char *cpp_names[DT_COUNT] = {
         [DT_BOOL] = "bool", [DT_U8] = "uint8_t", [DT_I8] = "int8_t", [DT_I16] = "int16_t",
         [DT_I32] = "int", [DT_I64] = "int64_t", [DT_F32] = "float", [DT_F64] = "double",
     };
     bool fits = true;
-    switch (dt) {
-    case DT_BOOL: case DT_F64: break;
-    case DT_F32: fits = isinf(v) || isnan(v) || (v >= -3.4028234663852886e38 && v <= 3.4028234663852886e38); break;
-    case DT_U8: fits = v >= -255.0 && v <= 255.0; break;
-    case DT_I8: fits = v >= -128.0 && v <= 127.0; break;
-    case DT_I16: fits = v >= -32768.0 && v <= 32767.0; break;
-    case DT_I32: fits = v >= -2147483648.0 && v <= 2147483647.0; break;
-    case DT_I64: fits = v >= -9223372036854775808.0 && v < 9223372036854775808.0; break;
-    default: break;
+    if (!is_float) {
+        switch (dt) {
+        case DT_U8: fits = iv >= -255 && iv <= 255; break;
+        case DT_I8: fits = iv >= INT8_MIN && iv <= INT8_MAX; break;
+        case DT_I16: fits = iv >= INT16_MIN && iv <= INT16_MAX; break;
+        case DT_I32: fits = iv >= INT32_MIN && iv <= INT32_MAX; break;
+        default: break;
+        }
+    } else {
+        switch (dt) {
+        case DT_BOOL: case DT_F64: break;
+        case DT_F32: fits = isinf(fv) || isnan(fv) || (fv >= -3.4028234663852886e38 && fv <= 3.4028234663852886e38); break;
+        case DT_U8: fits = fv >= 0.0 && fv <= 255.0; break;
+        case DT_I8: fits = fv >= -128.0 && fv <= 127.0; break;
+        case DT_I16: fits = fv >= -32768.0 && fv <= 32767.0; break;
+        case DT_I32: fits = fv >= -2147483648.0 && fv <= 2147483647.0; break;
+        case DT_I64: fits = fv >= -9223372036854775808.0 && fv < 9223372036854775808.0; break;
+        default: break;
+        }
     }
     if (!fits)
         tensor_set_error("value cannot be converted to type %s without overflow",
@@ -123,16 +136,9 @@ bool tensor_scalar_fits(double v, TensorDType dt)
     return fits;
 }
 
-static bool fill_int_fits(int64_t v, TensorDType dt)
+bool tensor_scalar_fits(double v, TensorDType dt)
 {
-    switch (dt) {
-    case DT_U8: if (v < -255 || v > 255) return tensor_scalar_fits(1e300, dt); break;
-    case DT_I8: if (v < INT8_MIN || v > INT8_MAX) return tensor_scalar_fits(1e300, dt); break;
-    case DT_I16: if (v < INT16_MIN || v > INT16_MAX) return tensor_scalar_fits(1e300, dt); break;
-    case DT_I32: if (v < INT32_MIN || v > INT32_MAX) return tensor_scalar_fits(1e300, dt); break;
-    default: break;
-    }
-    return true;
+    return tensor_number_fits(dt, true, v, 0);
 }
 
 /* Fills without the written-to overlap check, as PyTorch's fill_ does: every
@@ -152,7 +158,7 @@ bool tensor_fill_(Tensor *dst, double value)
 
 bool tensor_fill_int_(Tensor *dst, int64_t value)
 {
-    if (!fill_int_fits(value, dst->dtype))
+    if (!tensor_number_fits(dst->dtype, false, 0.0, value))
         return false;
     Tensor *scalar = tensor_scalar_int(DT_I64, value);
     if (!scalar)

@@ -60,18 +60,10 @@ bool tensor_check_inplace(const Tensor *out, TensorDType result_dtype,
 
 bool tensor_wrapped_fits(const Tensor *number, TensorDType dt)
 {
-    if (!dtype_is_float(number->dtype) && !dtype_is_float(dt)) {
-        /* Exact for int64 values beyond 2^53. */
-        int64_t v = tensor_read_i64(number, number->offset);
-        int64_t lo = dt == DT_U8 ? -255 : dt == DT_I8 ? INT8_MIN : dt == DT_I16 ? INT16_MIN
-                   : dt == DT_I32 ? INT32_MIN : INT64_MIN;
-        int64_t hi = dt == DT_U8 ? 255 : dt == DT_I8 ? INT8_MAX : dt == DT_I16 ? INT16_MAX
-                   : dt == DT_I32 ? INT32_MAX : INT64_MAX;
-        if (dt != DT_BOOL && (v < lo || v > hi))
-            return tensor_scalar_fits(INFINITY, dt);   /* records the message */
-        return true;
-    }
-    return tensor_scalar_fits(tensor_read_f64(number, number->offset), dt);
+    /* Read as int64 too: exact for ints beyond 2^53. */
+    return tensor_number_fits(dt, dtype_is_float(number->dtype),
+                              tensor_read_f64(number, number->offset),
+                              tensor_read_i64(number, number->offset));
 }
 
 const Tensor *tensor_unalias_input(const Tensor *out, const Tensor *in, Tensor **copy)

@@ -441,7 +441,7 @@ static bool scalar_to_elem(const Tensor *value, TensorDType dt, void *elem)
     bool is_float = dtype_is_float(value->dtype);
     double fv = tensor_load_f64(value->dtype, p);
     int64_t iv = tensor_load_i64(value->dtype, p);
-    if (!kern_scalar_fits(dt, is_float, fv, iv))
+    if (!tensor_number_fits(dt, is_float, fv, iv))
         return false;
     if (is_float)
         tensor_store_f64(dt, elem, fv);

@@ -266,61 +266,6 @@ void kern_tables_free(int ndim, int64_t **tables)
     }
 }
 
-static const char *checked_type_name(TensorDType dt)
-{
-    switch (dt) {
-    case DT_U8: return "uint8_t";
-    case DT_I8: return "int8_t";
-    case DT_I16: return "int16_t";
-    case DT_I32: return "int";
-    case DT_I64: return "int64_t";
-    case DT_F32: return "float";
-    case DT_F64: return "double";
-    default: return "bool";
-    }
-}
-
-/* c10's checked_convert: a Python scalar (double or int64) stored into dtype
- * dt must fit. Unsigned targets accept negative integers down to -max (they
- * wrap), floating targets accept inf and NaN. */
-static bool scalar_in_range(TensorDType dt, bool is_float, double fv, int64_t iv)
-{
-    double lo, hi;
-    switch (dt) {
-    case DT_BOOL: return true;
-    case DT_U8: lo = 0; hi = 255; break;
-    case DT_I8: lo = -128; hi = 127; break;
-    case DT_I16: lo = -32768; hi = 32767; break;
-    case DT_I32: lo = -2147483648.0; hi = 2147483647.0; break;
-    case DT_I64: lo = -9223372036854775808.0; hi = 9223372036854775807.0; break;
-    case DT_F32: lo = -3.4028234663852886e38; hi = 3.4028234663852886e38; break;
-    default: return true;
-    }
-    if (!is_float) {
-        if (dt == DT_I64 || dt == DT_F32)
-            return true;
-        if (dt == DT_U8)
-            return iv <= 255 && iv >= -255;
-        return iv >= (int64_t)lo && iv <= (int64_t)hi;
-    }
-    if (dtype_is_float(dt) && (isinf(fv) || isnan(fv)))
-        return true;
-    if (isnan(fv))
-        return false;
-    if (dt == DT_I64)
-        return fv >= lo && fv < 9223372036854775808.0;
-    return fv >= lo && fv <= hi;
-}
-
-bool kern_scalar_fits(TensorDType dt, bool is_float, double fv, int64_t iv)
-{
-    if (!scalar_in_range(dt, is_float, fv, iv)) {
-        tensor_set_error("value cannot be converted to type %s without overflow", checked_type_name(dt));
-        return false;
-    }
-    return true;
-}
-
 const char *kern_ctype_name(TensorDType dt)
 {
     switch (dt) {

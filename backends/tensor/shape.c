@@ -384,7 +384,7 @@ Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double v
     }
     union { double d; int64_t i; uint8_t b[8]; } fill;
     memset(&fill, 0, sizeof fill);
-    if (!kern_scalar_fits(t->dtype, true, value, 0))
+    if (!tensor_scalar_fits(value, t->dtype))
         return NULL;
     tensor_store_f64(t->dtype, &fill, value);
     int64_t total;

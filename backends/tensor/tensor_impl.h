@@ -176,7 +176,11 @@ static inline double tensor_round_f64(TensorDType dt, double v)
  * false (with "value cannot be converted to type uint8_t without overflow")
  * for NaN or out-of-range values into integers, finite values beyond float's
  * range into float32. uint8 accepts -255..255 (negatives wrap). */
-bool tensor_scalar_fits(double v, TensorDType dt);
+bool tensor_scalar_fits(double v, TensorDType dt);   /* a float number */
+/* c10's checked_convert: does a Python number (fv if is_float, else iv) fit
+ * dtype dt? False with "value cannot be converted to type uint8_t without
+ * overflow" when not. */
+bool tensor_number_fits(TensorDType dt, bool is_float, double fv, int64_t iv);
 
 /* ---------------------------------------------------------------- iteration */
 
@@ -322,7 +326,7 @@ bool tensor_check_out_shape(const Tensor *out, int ndim, const int64_t *shape);
  * and out has no stretched (stride 0) dim. */
 bool tensor_check_inplace(const Tensor *out, TensorDType result_dtype,
                           const Tensor *const *inputs, int ninputs);
-/* tensor_scalar_fits for a wrapped number (exact for large int64s). */
+/* tensor_number_fits for a wrapped number (exact for large int64s). */
 bool tensor_wrapped_fits(const Tensor *number, TensorDType dt);
 /* Where an input shares memory with the output it is about to be written to
  * (other than element for element), *copy receives a clone to read from
@@ -387,10 +391,6 @@ void kern_tables_free(int ndim, int64_t **tables);
  * wrapping int64 accumulation). Caller checks shapes and dtypes. */
 bool kern_gemm(const Tensor *a, const Tensor *b, Tensor *c);
 
-/* c10's checked_convert for a Python scalar (double fv when is_float, else
- * int64 iv) stored into dtype dt; false with "value cannot be converted to
- * type uint8_t without overflow" when it does not fit. */
-bool kern_scalar_fits(TensorDType dt, bool is_float, double fv, int64_t iv);
 
 /* PyTorch's C type names as used in some messages ("float", "double", "long int"). */
 const char *kern_ctype_name(TensorDType dt);

@@ -144,7 +144,7 @@ static void test_casts(void)
     Tensor *u = tensor_zeros(DT_U8, 1, (int64_t[]){2});
     CHECK_MSG(!tensor_fill_(u, 300), "fill_(300) of uint8 accepted");
     CHECK_MSG(error_is("value cannot be converted to type uint8_t without overflow"), "fill message");
-    CHECK_MSG(tensor_fill_(u, -3) && tensor_get_flat_int(u, 1) == 253, "fill_(-3) of uint8 wraps");
+    CHECK_MSG(tensor_fill_int_(u, -3) && tensor_get_flat_int(u, 1) == 253, "fill_(-3) of uint8 wraps");
     tensor_release(u);
 }
 
@@ -388,6 +388,33 @@ static void test_float_math(void)
     tensor_release(x);
 }
 
+/* c10's checked_convert of a Python number into uint8, as torch 1.13 does:
+ *   torch.zeros(3, dtype=torch.uint8).fill_(-1)    -> [255, 255, 255] (ints wrap)
+ *   torch.zeros(3, dtype=torch.uint8).fill_(-1.0)  -> "value cannot be converted
+ *                                                     to type uint8_t without overflow"
+ *   F.pad(x_uint8, (1, 1), value=-1.0)             -> the same error */
+static void test_number_into_uint8(void)
+{
+    int64_t n = 3;
+    Tensor *x = tensor_zeros(DT_U8, 1, &n);
+    CHECK(tensor_fill_int_(x, -1));
+    for (int64_t i = 0; i < n; i++)
+        CHECK(tensor_get_flat_int(x, i) == 255);
+    CHECK(!tensor_fill_int_(x, -256));
+    CHECK(!tensor_fill_(x, -1.0));
+    CHECK_CONTAINS(tensor_last_error(), "value cannot be converted to type uint8_t without overflow");
+    CHECK(tensor_fill_(x, 255.0));
+    CHECK(tensor_get_flat_int(x, 0) == 255);
+    int64_t pad[2] = {1, 1};
+    Tensor *padded = tensor_constant_pad(x, 2, pad, -1.0);
+    CHECK(padded == NULL);
+    tensor_release(padded);
+    padded = tensor_constant_pad(x, 2, pad, 7.0);
+    CHECK(padded && padded->sizes[0] == 5 && tensor_get_flat_int(padded, 0) == 7);
+    tensor_release(padded);
+    tensor_release(x);
+}
+
 int main(void)
 {
     test_storage();
@@ -395,6 +422,7 @@ int main(void)
     test_casts();
     test_copy();
     test_inplace();
+    test_number_into_uint8();
     test_promotion_examples();
     test_float_math();
     return test_report("tensor_core_basics");
