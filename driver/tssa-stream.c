@@ -129,7 +129,7 @@ static int parse_emit(const char *arg, Options *o)
 static int parse_backend(const char *arg, Options *o)
 {
     if (strcmp(arg, "ref") == 0 || strcmp(arg, "cpu") == 0) {
-        o->backend = arg[0] == 'r' ? BACKEND_REF : BACKEND_CPU;
+        o->backend = strcmp(arg, "ref") == 0 ? BACKEND_REF : BACKEND_CPU;
         return EXIT_OK;
     }
     if (name_in(arg, later_backends, sizeof later_backends / sizeof *later_backends))

@@ -96,15 +96,30 @@ static void bind_unit(LowerProgram *p, const LoopPlan *plan, RtValue **unit)
             node_exec_set(p->exec, plan->unit_pops[j], rt_retain(unit[j]));
 }
 
-/* unit[] from a stage that pops K at `offset` (later steps, Assemble). */
-static RtValue **unit_from_kept(const LoopPlan *plan, RtValue **popped, int64_t offset)
+/* Units up to this many values are built on the caller's stack, so a
+ * firing of a later step or of Assemble allocates nothing in the common
+ * case. */
+enum { UNIT_SMALL = 16 };
+
+/* unit[] from a stage that pops K at `offset` (later steps, Assemble): in
+ * `small` when it fits (free with unit_free), else on the heap. */
+static RtValue **unit_from_kept(const LoopPlan *plan, RtValue **popped, int64_t offset,
+                                RtValue *small[UNIT_SMALL])
 {
-    RtValue **unit = calloc((size_t)plan->nunit_pops + 1, sizeof *unit);
-    if (!unit)
+    RtValue **unit = small;
+    if (plan->nunit_pops > UNIT_SMALL && !(unit = malloc((size_t)plan->nunit_pops * sizeof *unit)))
         abort();
+    for (int j = 0; j < plan->nunit_pops; j++)
+        unit[j] = NULL;
     for (int i = 0; i < plan->nkept; i++)
         unit[plan->kept[i]] = popped[offset + i];
     return unit;
+}
+
+static void unit_free(RtValue **unit, RtValue *small[UNIT_SMALL])
+{
+    if (unit != small)
+        free(unit);
 }
 
 /* Clears what a loop stage bound or made: the nodes it ran, the body's
@@ -175,7 +190,8 @@ static bool fire_step(LowerProgram *p, const LowerWork *w, RtValue **popped, RtV
     const LoopPlan *plan = w->plan;
     int ns = plan->nstate, nk = plan->nkept;
     bool first = w->iter == 0;
-    RtValue **unit = first ? popped : unit_from_kept(plan, popped, ns);
+    RtValue *unit_small[UNIT_SMALL];
+    RtValue **unit = first ? popped : unit_from_kept(plan, popped, ns, unit_small);
     bind_unit(p, plan, unit);
     bind_carried(p, plan, unit, first ? NULL : popped);
     IrBlock *body = w->loop->blocks[0];
@@ -194,7 +210,7 @@ static bool fire_step(LowerProgram *p, const LowerWork *w, RtValue **popped, RtV
     ok = ok && push_write_sources(p, w, pushed + at);
     clear_loop_stage(p, w);
     if (!first)
-        free(unit);
+        unit_free(unit, unit_small);
     return ok;
 }
 
@@ -207,7 +223,8 @@ static bool fire_assemble(LowerProgram *p, const LowerWork *w, RtValue **popped,
     const LoopPlan *plan = w->plan;
     IrBlock *body = w->loop->blocks[0];
     int ncarried = w->loop->ninputs - 2;
-    RtValue **unit = unit_from_kept(plan, popped, plan->nstate);
+    RtValue *unit_small[UNIT_SMALL];
+    RtValue **unit = unit_from_kept(plan, popped, plan->nstate, unit_small);
     RtValue **current = pushed;     /* the carried values, updated in place */
     for (int k = 0, s = 0; k < ncarried; k++)
         current[k] = rt_retain(plan->carried[k] == LOOP_CARRIED_STATE
@@ -235,7 +252,7 @@ static bool fire_assemble(LowerProgram *p, const LowerWork *w, RtValue **popped,
         clear_nodes(p, w->nodes, w->nnodes);
     }
     node_exec_clear(x, ir_block_param(body, 0));
-    free(unit);
+    unit_free(unit, unit_small);
     if (!ok)
         for (int k = 0; k < ncarried; k++) {
             rt_release(current[k]);

@@ -10,6 +10,10 @@
 compare_outputs() {
   local compare="$1" result="$2"
   local failed=0 n_expected=0 expected name n_actual
+  # An unmatched glob would stay the literal pattern: say so plainly.
+  if ! compgen -G 'expected/out*.npy' >/dev/null; then
+    echo "FAIL: no expected/out*.npy in $(pwd)"; return 1
+  fi
   for expected in expected/out*.npy; do
     n_expected=$((n_expected + 1))
     name=$(basename "$expected")

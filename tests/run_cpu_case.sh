@@ -28,6 +28,10 @@ status=$?
 if [[ -f expect_error.txt ]]; then
   want_status=$(sed -n 1p expect_error.txt)
   want_text=$(sed -n 2p expect_error.txt)
+  # An empty message line would match any output.
+  if [[ -z "$want_status" || -z "$want_text" ]]; then
+    echo "FAIL: expect_error.txt needs a status line and a message line"; exit 1
+  fi
   if [[ "$status" != "$want_status" ]]; then
     echo "FAIL: exit status $status, expected $want_status"; cat "$out/stderr"; exit 1
   fi

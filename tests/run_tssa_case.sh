@@ -45,6 +45,10 @@ status=$?
 if [[ -f expect_error.txt ]]; then
   want_status=$(sed -n 1p expect_error.txt)
   want_text=$(sed -n 2p expect_error.txt)
+  # An empty message line would match any output.
+  if [[ -z "$want_status" || -z "$want_text" ]]; then
+    echo "FAIL: expect_error.txt needs a status line and a message line"; exit 1
+  fi
   if [[ "$status" != "$want_status" ]]; then
     echo "FAIL: exit status $status, expected $want_status"; cat "$out/run.err"; exit 1
   fi
@@ -54,12 +58,17 @@ if [[ -f expect_error.txt ]]; then
   if [[ $want_text =~ ^aten::([A-Za-z0-9_]+)$ ]]; then
     accepted+=("aten::${BASH_REMATCH[1]%_}(" "aten::${BASH_REMATCH[1]%_}:" "immut::")
   fi
+  found=0
   for text in "${accepted[@]}"; do
-    if grep -qF -- "$text" "$out/run.err"; then
-      exit 0
-    fi
+    grep -qF -- "$text" "$out/run.err" && found=1
   done
-  echo "FAIL: message lacks '$want_text':"; cat "$out/run.err"; exit 1
+  if [[ $found == 0 ]]; then
+    echo "FAIL: message lacks '$want_text':"; cat "$out/run.err"; exit 1
+  fi
+  if [[ -d "$out/result" ]] && compgen -G "$out/result/*" >/dev/null; then
+    echo "FAIL: a failing run left output files"; exit 1
+  fi
+  exit 0
 fi
 if [[ "$status" != 0 ]]; then
   echo "FAIL: the functionalized graph failed on ref (exit $status)"; cat "$out/run.err"

@@ -111,8 +111,12 @@ static bool fire_filter(Exec *x, const StreamActor *a)
     bool ok = lower_work_fire(x->plan->program, w, x->popped, x->pushed, x->err);
     for (int64_t i = 0; i < f->pop; i++)
         rt_release(x->popped[i]);
-    for (int64_t i = 0; ok && i < f->push; i++)
+    /* On a failed push the items not yet pushed are still ours to release. */
+    int64_t i = 0;
+    for (; ok && i < f->push; i++)
         ok = fifo_push(x, out, x->pushed[i]);
+    for (; !ok && i < f->push; i++)
+        rt_release(x->pushed[i]);
     return ok;
 }
 
@@ -180,6 +184,8 @@ bool cpu_execute(const CpuPlan *plan, RtValue **stream_inputs, int ninputs, RtVa
     const StreamFlat *flat = s->flat;
     Exec x = {.plan = plan, .flat = flat, .inputs = stream_inputs, .ninputs = ninputs, .err = err};
     x.fifos = calloc((size_t)flat->nchannels + 1, sizeof *x.fifos);
+    if (!x.fifos)
+        abort();
     int64_t most = 1;
     for (int c = 0; c < flat->nchannels; c++) {
         x.fifos[c].cap = s->buffer_size[c] > 0 ? s->buffer_size[c] : 1;
@@ -195,7 +201,7 @@ bool cpu_execute(const CpuPlan *plan, RtValue **stream_inputs, int ninputs, RtVa
         }
     x.popped = calloc((size_t)most, sizeof *x.popped);
     x.pushed = calloc((size_t)most, sizeof *x.pushed);
-    if (!x.fifos || !x.popped || !x.pushed)
+    if (!x.popped || !x.pushed)
         abort();
 
     sched_phases_run(s->init, s->ninit, fire, &x);

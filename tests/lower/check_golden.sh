@@ -6,10 +6,16 @@
 # bindings and compared.
 #   check_golden.sh LOWER_TOOL NAME.expected
 set -uo pipefail
-tool="$1" expected="$2"
+tool="$1" expected="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"   # absolute: the script cd-s
 tests_dir=$(cd "$(dirname "$expected")/../.." && pwd)
 case_rel=$(sed -n '1s|^// lower: ||p' "$expected")
+[[ -n "$case_rel" ]] || { echo "FAIL: $expected lacks its '// lower: CASE_DIR' line"; exit 2; }
 cd "$tests_dir/$case_rel" || { echo "FAIL: no case $case_rel"; exit 2; }
 read -r -a bindings < args.txt || true
-diff -u <(tail -n +2 "$expected") <("$tool" --emit=stream model.ir "${bindings[@]}") ||
+got=$(mktemp)
+trap 'rm -f "$got"' EXIT
+# The tool's status counts too: a failed lowering must not pass as a diff.
+"$tool" --emit=stream model.ir "${bindings[@]}" >"$got" ||
+  { echo "FAIL: lowering of $case_rel exited with $?"; exit 1; }
+diff -u <(tail -n +2 "$expected") "$got" ||
   { echo "FAIL: lowering of $case_rel changed"; exit 1; }

@@ -13,7 +13,10 @@ cd "$case_dir" || exit 2
 read -r -a bindings < args.txt || true
 stats=$("$tool" --stats model.ir "${bindings[@]}") || { echo "FAIL: lowering"; exit 1; }
 stat() { sed -n "s/^$1 //p" <<<"$stats"; }
-want=$(cat expect_parallel.txt)
+want=$(cat expect_parallel.txt) || { echo "FAIL: no expect_parallel.txt"; exit 1; }
+if [[ "$want" != 0 && "$want" != 1 ]]; then
+  echo "FAIL: expect_parallel.txt holds '$want', not 0 or 1"; exit 1
+fi
 got=$(stat loops_parallel)
 if [[ "$got" != "$want" ]]; then
   echo "FAIL: loops_parallel $got, expected $want"; exit 1
