@@ -3,9 +3,10 @@
  * Reads a model (TorchScript graph text), runs the compiler's stages in order
  * and either prints the stage asked for with --emit or runs the program on a
  * backend. The whole pipeline is spelled out in run_pipeline(), so a reader
- * sees the compiler at once; every stage lives in its own layer folder.
+ * sees the compiler at once; every stage is one call into its layer's folder
+ * (docs/ARCHITECTURE.md), and every --emit value is a stop in emit_stop().
  *
- * Exit status (DESIGN.md): 0 success; 2 bad usage or bad input (located
+ * Exit status (README): 0 success; 2 bad usage or bad input (located
  * messages for text inputs); 1 a runtime failure naming the node and line.
  */
 #include <getopt.h>
@@ -14,12 +15,14 @@
 #include <string.h>
 
 #include "tssa/backend.h"
+#include "tssa/frontend.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
 #include "tssa/lower.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
+#include "tssa/value.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
@@ -206,107 +209,199 @@ static int parse_args(int argc, char **argv, Options *o)
     return -1;
 }
 
-static void release_values(RtValue **values, int n)
+/* Everything one run of the pipeline holds; each stage fills its part. */
+typedef struct Run {
+    const Options *o;
+    StreamGraph *stream_text;   /* a .str model */
+    IrGraph *graph;             /* the program: as read, then functional */
+    RtValue **inputs;           /* one per graph input, when bound */
+    int ninputs;
+    bool bound;
+    Safetensors *weights;
+    TssaOptions tssa;
+    TssaReport tssa_report;
+    LowerProgram *program;      /* specialized, then lowered */
+    Schedule *schedule;
+    RtValue **outputs;
+    int noutputs;
+    int status;                 /* the exit status once a stage stops */
+} Run;
+
+/* Stops the pipeline with an exit status; returns false (do not go on). */
+static bool stop(Run *r, int status)
 {
-    for (int i = 0; i < n; i++)
-        rt_release(values[i]);
-    free(values);
+    r->status = status;
+    return false;
 }
 
-static int flushed(int status)
+static StreamNode *stream_root(const Run *r)
 {
-    if (fflush(stdout) != 0 && status == EXIT_OK) {
+    return r->stream_text ? r->stream_text->root : lower_stream_graph(r->program)->root;
+}
+
+/* Every --emit value is a stop on the pipeline, and this is the only place
+ * that prints one: returns true to go on (the stage is not the one asked
+ * for), false after printing it. */
+static bool emit_stop(Run *r, Emit stage)
+{
+    if (r->o->emit != stage)
+        return true;
+    switch (stage) {
+    case EMIT_IR:       ir_print(stdout, r->graph); break;
+    case EMIT_ALIAS:    tssa_print_alias(stdout, r->graph, &r->tssa); break;
+    case EMIT_TSSA:     tssa_print(stdout, r->graph, &r->tssa, &r->tssa_report); break;
+    case EMIT_STREAM:   str_print(stdout, stream_root(r)); break;
+    case EMIT_DOT:      stream_print_dot(stdout, stream_root(r)); break;
+    case EMIT_SCHEDULE:
+        if (r->o->json)
+            sched_print_json(stdout, r->schedule);
+        else
+            sched_print_table(stdout, r->schedule);
+        break;
+    case EMIT_NONE:     return true;
+    }
+    if (fflush(stdout) != 0) {
         perror("tssa-stream: error: writing to standard output");
-        return EXIT_RUNTIME;
+        return stop(r, EXIT_RUNTIME);
     }
-    return status;
+    return stop(r, EXIT_OK);
 }
 
-/* A hand-written stream graph: read, check, schedule, print. */
-static int inspect_stream_text(const Options *o)
+/* ---------------------------------------------------------------- stages */
+
+static bool read_graph(Run *r)                  /* frontend: parse and verify */
 {
-    StreamGraph *sg = str_parse_file(o->model, stderr);
-    if (!sg)
-        return EXIT_USAGE;
-    int status = EXIT_OK;
-    if (o->emit == EMIT_STREAM) {
-        str_print(stdout, sg->root);
-    } else if (o->emit == EMIT_DOT) {
-        stream_print_dot(stdout, sg->root);
-    } else {
-        Schedule *s = sched_build(sg->root, stderr);
-        if (!s) {
-            status = EXIT_USAGE;
-        } else if (o->json) {
-            sched_print_json(stdout, s);
-        } else {
-            sched_print_table(stdout, s);
-        }
-        sched_free(s);
-    }
-    stream_graph_free(sg);
-    return flushed(status);
+    r->graph = ir_parse_file(r->o->model, stderr);
+    return r->graph ? true : stop(r, EXIT_USAGE);
 }
 
-/* The pipeline, in order. Each stage either hands its result on or reports
- * and returns the exit status. */
+static bool read_stream_text(Run *r)            /* streamit: .str reader */
+{
+    r->stream_text = str_parse_file(r->o->model, stderr);
+    return r->stream_text ? true : stop(r, EXIT_USAGE);
+}
+
+/* NAME=VALUE and --weights against the graph's inputs. Every stage after
+ * functionalization is specialized to the bound inputs, so they are needed
+ * from there on; --emit=alias and --emit=tssa take them when given. */
+static bool bind_inputs(Run *r)                 /* frontend: bindings */
+{
+    const Options *o = r->o;
+    bool needed = o->emit == EMIT_NONE || o->emit >= EMIT_STREAM;
+    if (needed || o->nbind > 0) {
+        if (!bindings_resolve(r->graph, o->nbind, o->bind, o->weights, &r->inputs, &r->ninputs,
+                              &r->weights, stderr))
+            return stop(r, EXIT_USAGE);
+        r->bound = true;
+    } else if (o->weights && !(r->weights = safetensors_open(o->weights, stderr))) {
+        return stop(r, EXIT_USAGE);
+    }
+    return true;
+}
+
+/* The oracle: the program as written, imperative, op by op. */
+static bool run_reference(Run *r)               /* backends/ref */
+{
+    int status = backend_ref_run(r->graph, r->inputs, r->ninputs, r->weights, &r->outputs,
+                                 &r->noutputs, stderr);
+    return status == EXIT_OK ? true : stop(r, status);
+}
+
+/* What the bindings tell TensorSSA: module attributes for constant folding,
+ * and whether the bound tensors share storage. */
+static bool prepare_functionalize(Run *r)
+{
+    tssa_options_default(&r->tssa);
+    r->tssa.weights = r->weights;
+    r->tssa.inputs_disjoint = r->bound && tssa_inputs_disjoint(r->inputs, r->ninputs);
+    return true;
+}
+
+static bool functionalize(Run *r)               /* functionalize: TensorSSA */
+{
+    if (!tssa_functionalize(r->graph, &r->tssa, &r->tssa_report, stderr))
+        return stop(r, EXIT_RUNTIME);
+    return true;
+}
+
+static bool specialize(Run *r)                  /* streamit: compile-time values */
+{
+    int status = EXIT_OK;
+    r->program = lower_specialize(r->graph, r->inputs, r->ninputs, r->weights, stderr, &status);
+    return r->program ? true : stop(r, status);
+}
+
+static bool lower(Run *r)                       /* streamit: stream graph */
+{
+    return lower_build(r->program, stderr) ? true : stop(r, EXIT_RUNTIME);
+}
+
+/* A schedule that cannot be built is the user's fault for a hand-written
+ * .str graph, and the compiler's for a lowered one. */
+static bool schedule(Run *r)                    /* scheduler: SDF schedule */
+{
+    r->schedule = sched_build(stream_root(r), stderr);
+    return r->schedule ? true : stop(r, r->stream_text ? EXIT_USAGE : EXIT_RUNTIME);
+}
+
+static bool execute(Run *r)                     /* backends/cpu */
+{
+    ExecPlan plan = {.program = r->program, .schedule = r->schedule};
+    int status = backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
+    return status == EXIT_OK ? true : stop(r, status);
+}
+
+static bool write_outputs(Run *r)               /* frontend: .npy outputs */
+{
+    if (!r->o->out_dir) {
+        outputs_summarize(stdout, r->outputs, r->noutputs);
+        return true;
+    }
+    return outputs_write(r->o->out_dir, r->outputs, r->noutputs, stderr) ? true
+                                                                          : stop(r, EXIT_RUNTIME);
+}
+
+static void run_free(Run *r)
+{
+    for (int i = 0; i < r->noutputs; i++)
+        rt_release(r->outputs[i]);
+    free(r->outputs);
+    sched_free(r->schedule);
+    lower_program_free(r->program);
+    for (int i = 0; i < r->ninputs; i++)
+        rt_release(r->inputs[i]);
+    free(r->inputs);
+    safetensors_close(r->weights);
+    ir_graph_free(r->graph);
+    stream_graph_free(r->stream_text);
+}
+
+/* The whole compiler, in order. Each stage is one call into its layer and
+ * returns false when the run stops there (an --emit stop, or an error whose
+ * exit status it set). A new stage is one line here and, if it has a
+ * printed form, one --emit value in emit_stop. */
 static int run_pipeline(const Options *o)
 {
-    if (o->model_is_stream)
-        return inspect_stream_text(o);
-
-    IrGraph *graph = ir_parse_file(o->model, stderr);     /* frontend */
-    if (!graph)
-        return EXIT_USAGE;
-    if (o->emit == EMIT_IR) {
-        ir_print(stdout, graph);
-        ir_graph_free(graph);
-        return flushed(EXIT_OK);
+    Run r = {.o = o, .status = EXIT_OK};
+    if (o->model_is_stream) {                   /* a hand-written stream graph */
+        (void)(read_stream_text(&r)
+               && emit_stop(&r, EMIT_STREAM) && emit_stop(&r, EMIT_DOT)
+               && schedule(&r) && emit_stop(&r, EMIT_SCHEDULE));
+    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r)) {
+        if (o->backend == BACKEND_REF && o->emit == EMIT_NONE)
+            (void)(run_reference(&r) && write_outputs(&r));
+        else
+            (void)(prepare_functionalize(&r)    && emit_stop(&r, EMIT_ALIAS)
+                   && functionalize(&r)         && emit_stop(&r, EMIT_TSSA)
+                   && specialize(&r)
+                   && lower(&r)                 && emit_stop(&r, EMIT_STREAM)
+                                                && emit_stop(&r, EMIT_DOT)
+                   && schedule(&r)              && emit_stop(&r, EMIT_SCHEDULE)
+                   && execute(&r)
+                   && write_outputs(&r));
     }
-    if (o->emit == EMIT_ALIAS || o->emit == EMIT_TSSA) {   /* functionalize */
-        int status = tssa_emit(stdout, graph, o->emit == EMIT_ALIAS, o->nbind, o->bind,
-                               o->weights, stderr);
-        ir_graph_free(graph);
-        return flushed(status);
-    }
-    if (o->emit == EMIT_STREAM || o->emit == EMIT_SCHEDULE || o->emit == EMIT_DOT) {
-        /* functionalize, specialize, lower, schedule */
-        int what = o->emit == EMIT_STREAM     ? LOWER_EMIT_STREAM
-                   : o->emit == EMIT_DOT      ? LOWER_EMIT_DOT
-                   : o->json                  ? LOWER_EMIT_SCHEDULE_JSON
-                                              : LOWER_EMIT_SCHEDULE;
-        int status = lower_emit(stdout, graph, what, o->nbind, o->bind, o->weights, stderr);
-        ir_graph_free(graph);
-        return flushed(status);
-    }
-
-    RtValue **inputs = NULL, **outputs = NULL;               /* bind */
-    int ninputs = 0, noutputs = 0;
-    Safetensors *weights = NULL;
-    int status = EXIT_USAGE;
-    if (!bindings_resolve(graph, o->nbind, o->bind, o->weights, &inputs, &ninputs, &weights, stderr))
-        goto done;
-
-    if (o->backend == BACKEND_REF)                           /* run */
-        status = backend_ref_run(graph, inputs, ninputs, weights, &outputs, &noutputs, stderr);
-    else
-        status = backend_cpu_run(graph, inputs, ninputs, weights, &outputs, &noutputs, stderr);
-    if (status != EXIT_OK)
-        goto done;
-
-    if (o->out_dir) {                                        /* write */
-        if (!outputs_write(o->out_dir, outputs, noutputs, stderr))
-            status = EXIT_RUNTIME;
-    } else {
-        outputs_summarize(stdout, outputs, noutputs);
-    }
-
-done:
-    release_values(outputs, noutputs);
-    release_values(inputs, ninputs);
-    safetensors_close(weights);
-    ir_graph_free(graph);
-    return status;
+    run_free(&r);
+    return r.status;
 }
 
 int main(int argc, char **argv)

@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "bench_util.h"
+#include "tssa/frontend.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"

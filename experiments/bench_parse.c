@@ -19,6 +19,7 @@
 
 #include "bench_util.h"
 #include "gen_graph_text.h"
+#include "tssa/frontend.h"
 #include "tssa/ir.h"
 
 enum { REPEATS = 3 };

@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/ir_private.h"
+#include "frontend/frontend_internal.h"
 #include "frontend/printer.h"
-#include "frontend/textbuf.h"
 #include "tssa/ir.h"
+#include "tssa/util.h"
 
 static bool is_space(char c)
 {

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "frontend/lexer.h"
-#include "frontend/utf8.h"
+#include "tssa/util.h"
 
 void parse_fail_at(ParseFail *pf, size_t offset, const char *fmt, ...)
 {

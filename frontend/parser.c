@@ -31,12 +31,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/ir_private.h"
+#include "frontend/frontend_internal.h"
 #include "frontend/lexer.h"
-#include "frontend/strmap.h"
 #include "tssa/diag.h"
+#include "tssa/frontend.h"
 #include "tssa/ir.h"
 #include "tssa/tensor.h"
+#include "tssa/util.h"
 
 enum { MAX_BLOCK_DEPTH = 128, MAX_TYPE_DEPTH = 64, MAX_TENSOR_RANK = 64 };
 

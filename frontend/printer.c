@@ -23,10 +23,11 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "frontend/ir_private.h"
+#include "frontend/frontend_internal.h"
 #include "frontend/printer.h"
-#include "frontend/textbuf.h"
+#include "tssa/frontend.h"
 #include "tssa/ir.h"
+#include "tssa/util.h"
 
 void ir_format_double(TextBuf *tb, double v)
 {

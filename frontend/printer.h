@@ -4,8 +4,8 @@
 #ifndef TSSA_FRONTEND_PRINTER_H
 #define TSSA_FRONTEND_PRINTER_H
 
-#include "frontend/textbuf.h"
 #include "tssa/ir.h"
+#include "tssa/util.h"
 
 void ir_format_double(TextBuf *tb, double v);
 void ir_format_string_literal(TextBuf *tb, const char *s);

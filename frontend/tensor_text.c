@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/ir_private.h"
+#include "frontend/frontend_internal.h"
 #include "tssa/tensor.h"
 
 enum { MAX_TEXT_ELEMS = 4096 };

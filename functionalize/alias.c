@@ -39,24 +39,9 @@
 #include "tssa/diag.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
+#include "tssa/util.h"
 
 /* ---------------------------------------------------------------- tables */
-
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size);
-    if (!p)
-        diag_die("out of memory in alias analysis");
-    return p;
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size ? size : 1);
-    if (!q)
-        diag_die("out of memory in alias analysis");
-    return q;
-}
 
 const TssaValueInfo *tssa_alias_info(const TssaAlias *a, const IrValue *v)
 {

@@ -20,9 +20,10 @@
 #include <time.h>
 
 #include "functionalize/functionalize_private.h"
-#include "tssa/backend.h"
+#include "tssa/frontend.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
+#include "tssa/value.h"
 
 void tssa_options_default(TssaOptions *o)
 {

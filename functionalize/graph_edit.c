@@ -11,6 +11,7 @@
 #include "functionalize/functionalize_private.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
+#include "tssa/util.h"
 
 bool tssa_is_tensor_value(const IrValue *v)
 {

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tssa/frontend.h"
 #include "tssa/ir.h"
 
 static char *print_graph(const IrGraph *g, size_t *len)

@@ -32,6 +32,7 @@
 #include "scheduler/rational.h"
 #include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
+#include "tssa/util.h"
 
 enum { RELAX_BUDGET = 20 * 1000 * 1000 };
 
@@ -65,14 +66,6 @@ static bool demand(InitSolver *s, int a, int64_t *need)
     }
     s->budget -= actor->nout + 1;
     return true;
-}
-
-static void *xmalloc(size_t size)
-{
-    void *p = malloc(size ? size : 1);
-    if (!p)
-        diag_die("out of memory (init phase)");
-    return p;
 }
 
 static bool overflow_error(InitSolver *s, int a)

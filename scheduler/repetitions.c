@@ -32,6 +32,7 @@
 #include "scheduler/rational.h"
 #include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
+#include "tssa/util.h"
 
 typedef struct Solver {
     SchedRates *r;
@@ -50,14 +51,6 @@ static bool overflow(Solver *s, const StreamNode *n)
     char d[300];
     stream_node_error(s->err, n, "%s: the rates overflow 64-bit arithmetic", describe(n, d, sizeof d));
     return false;
-}
-
-static void *xcalloc(size_t count, size_t size)
-{
-    void *p = calloc(count ? count : 1, size);
-    if (!p)
-        diag_die("out of memory (scheduler, %zu items)", count);
-    return p;
 }
 
 static bool solve(Solver *s, const StreamNode *n);

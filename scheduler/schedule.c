@@ -21,19 +21,12 @@
 #include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
 #include "tssa/schedule.h"
+#include "tssa/util.h"
 
 /* Phase lists longer than this, or than 8 entries per actor (per phase), are
  * refused: a feedback loop whose turns do not fold (simulate.c) and that
  * needs millions of them per steady state holds too few items. */
 enum { MAX_PHASES = 1 << 22 };
-
-static void *xcalloc(size_t count, size_t size)
-{
-    void *p = calloc(count ? count : 1, size);
-    if (!p)
-        diag_die("out of memory (schedule, %zu items)", count);
-    return p;
-}
 
 /* A simulation stopped early: find the feedback loop to blame. */
 static void report_stuck(const StreamFlat *f, const int64_t *remaining, const int64_t *fill, const char *phase,

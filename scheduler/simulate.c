@@ -36,6 +36,7 @@
 
 #include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
+#include "tssa/util.h"
 
 typedef struct Heap {
     int *items;
@@ -108,14 +109,6 @@ typedef struct Sim {
     int nloops;
     int *loop_of;           /* by actor: the loop whose joiner it is, or -1 */
 } Sim;
-
-static void *xmalloc(size_t size)
-{
-    void *p = malloc(size ? size : 1);
-    if (!p)
-        diag_die("out of memory (schedule simulation)");
-    return p;
-}
 
 static bool inside(const Loop *l, int a)
 {

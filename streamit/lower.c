@@ -1,33 +1,9 @@
-/* lower.c — the lowering's entry points: compile (copy, functionalize,
- * specialize, build the stream), the program's accessors, its statistics and
- * the driver's --emit=stream|schedule|dot for .ir models.
- *
- * The caller's graph is never changed: it is printed and parsed back, which
- * keeps every value name (so bindings and messages still match) and costs
- * one pass over the text.
+/* lower.c — the lowering's entry points (specialize, build the stream), the
+ * program's accessors, the rates of each work kind and the statistics.
  */
-#define _GNU_SOURCE
 #include <stdlib.h>
-#include <string.h>
 
 #include "streamit/lower_internal.h"
-#include "tssa/functionalize.h"
-#include "tssa/io.h"
-#include "tssa/schedule.h"
-
-static IrGraph *graph_copy(const IrGraph *g, FILE *err)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
-    if (!mem)
-        return NULL;
-    ir_print(mem, g);
-    fclose(mem);
-    IrGraph *copy = ir_parse(text, len, g->file ? g->file : "<graph>", err);
-    free(text);
-    return copy;
-}
 
 static void count_stream(LowerProgram *p, const StreamNode *n)
 {
@@ -69,10 +45,8 @@ static void count_thesis(LowerProgram *p)
     }
     /* paths[v]: paths from value v to the outputs, saturating. */
     size_t nv = (size_t)g->nvalues + 1;
-    int64_t *paths = calloc(nv, sizeof *paths);
-    int64_t *work = calloc((size_t)g->nnodes + 1, sizeof *work);
-    if (!paths || !work)
-        abort();
+    int64_t *paths = xcalloc(nv, sizeof *paths);
+    int64_t *work = xcalloc((size_t)g->nnodes + 1, sizeof *work);
     for (int k = 0; k < ir_block_nreturns(g->top); k++)
         paths[ir_block_return(g->top, k)->id]++;
     /* Users come after their producers: walk the top level backwards. */
@@ -100,58 +74,35 @@ static void count_thesis(LowerProgram *p)
     free(work);
 }
 
-LowerProgram *lower_functional(IrGraph *g, RtValue **inputs, int ninputs,
+LowerProgram *lower_specialize(IrGraph *g, RtValue **inputs, int ninputs,
                                const Safetensors *weights, FILE *err, int *status)
 {
-    LowerProgram *p = calloc(1, sizeof *p);
-    if (!p)
-        abort();
-    p->g = g;
-    p->weights = weights;
     int nparams = ir_block_nparams(g->top);
     if (ninputs != nparams) {
         fprintf(err, "%s: error: the graph has %d inputs, %d were given\n",
                 g->file ? g->file : "<graph>", nparams, ninputs);
         *status = 2;
-        lower_program_free(p);
         return NULL;
     }
+    LowerProgram *p = xcalloc(1, sizeof *p);
+    p->g = g;
+    p->weights = weights;
     p->exec = node_exec_new(g, weights, NULL);
-    p->is_static = calloc((size_t)g->nvalues + 1, sizeof *p->is_static);
-    p->out_map = calloc((size_t)ir_block_nreturns(g->top) + 1, sizeof *p->out_map);
-    p->in_map = calloc((size_t)nparams + 1, sizeof *p->in_map);
-    if (!p->is_static || !p->out_map || !p->in_map)
-        abort();
-    lower_specialize(p, inputs, ninputs);
-    if (!lower_build(p, err)) {
-        *status = 1;
-        lower_program_free(p);
-        return NULL;
-    }
-    count_stream(p, p->sg->root);
-    count_thesis(p);
+    p->is_static = xcalloc((size_t)g->nvalues + 1, sizeof *p->is_static);
+    p->out_map = xcalloc((size_t)ir_block_nreturns(g->top) + 1, sizeof *p->out_map);
+    p->in_map = xcalloc((size_t)nparams + 1, sizeof *p->in_map);
+    lower_specialize_values(p, inputs, ninputs);
     *status = 0;
     return p;
 }
 
-LowerProgram *lower_compile(const IrGraph *g, RtValue **inputs, int ninputs,
-                            const Safetensors *weights, FILE *err, int *status)
+bool lower_build(LowerProgram *p, FILE *err)
 {
-    IrGraph *copy = graph_copy(g, err);
-    if (!copy) {
-        *status = 1;
-        return NULL;
-    }
-    TssaOptions opt;
-    tssa_options_default(&opt);
-    opt.weights = weights;
-    opt.inputs_disjoint = tssa_inputs_disjoint(inputs, ninputs);
-    if (!tssa_functionalize(copy, &opt, NULL, err)) {
-        ir_graph_free(copy);
-        *status = 1;
-        return NULL;
-    }
-    return lower_functional(copy, inputs, ninputs, weights, err, status);
+    if (!lower_build_stream(p, err))
+        return false;
+    count_stream(p, p->sg->root);
+    count_thesis(p);
+    return true;
 }
 
 void lower_program_free(LowerProgram *p)
@@ -163,8 +114,6 @@ void lower_program_free(LowerProgram *p)
     free(p->is_static);
     free(p->out_map);
     free(p->in_map);
-    if (p->g)
-        ir_graph_free(p->g);
     free(p);
 }
 
@@ -184,6 +133,34 @@ RtValue *lower_static_value(const LowerProgram *p, const IrValue *v)
     return p->is_static[v->id] ? node_exec_get(p->exec, v) : NULL;
 }
 
+const NodeExec *lower_static_values(const LowerProgram *p) { return p->exec; }
+
+int64_t lower_work_pop(const LowerWork *w)
+{
+    switch (w->kind) {
+    case LOWER_WORK_ROUTE:
+        return w->route_pop;
+    case LOWER_WORK_LOOP_ASSEMBLE:
+        return w->npops + w->trips * w->nwrites;
+    default:
+        return w->npops;
+    }
+}
+
+int64_t lower_work_push(const LowerWork *w)
+{
+    switch (w->kind) {
+    case LOWER_WORK_ROUTE:
+        return w->nroute;
+    case LOWER_WORK_LOOP_ITER:
+        return w->nwrites;
+    case LOWER_WORK_LOOP_ASSEMBLE:
+        return w->loop->noutputs;
+    default:
+        return w->npushes;
+    }
+}
+
 void lower_stats_print(FILE *out, const LowerStats *s)
 {
     fprintf(out, "whole_graph %d\n", s->whole_graph);
@@ -200,41 +177,4 @@ void lower_stats_print(FILE *out, const LowerStats *s)
     fprintf(out, "loops_unrolled %d\nnode_runs %lld\nnode_runs_original %lld\nnodes_run_more %d\n",
             s->loops_unrolled, (long long)s->node_runs, (long long)s->node_runs_original,
             s->nodes_run_more);
-}
-
-int lower_emit(FILE *out, IrGraph *g, int what, int nbind, char **bind, const char *weights_path,
-               FILE *err)
-{
-    RtValue **inputs = NULL;
-    int ninputs = 0;
-    Safetensors *weights = NULL;
-    if (!bindings_resolve(g, nbind, bind, weights_path, &inputs, &ninputs, &weights, err))
-        return 2;
-    int status = 0;
-    LowerProgram *p = lower_compile(g, inputs, ninputs, weights, err, &status);
-    if (p) {
-        StreamNode *root = p->sg->root;
-        if (what == 0) {
-            str_print(out, root);
-        } else if (what == 3) {
-            stream_print_dot(out, root);
-        } else {
-            Schedule *s = sched_build(root, err);
-            if (!s) {
-                status = 1;
-            } else {
-                if (what == 2)
-                    sched_print_json(out, s);
-                else
-                    sched_print_table(out, s);
-                sched_free(s);
-            }
-        }
-        lower_program_free(p);
-    }
-    for (int i = 0; i < ninputs; i++)
-        rt_release(inputs[i]);
-    free(inputs);
-    safetensors_close(weights);
-    return status;
 }

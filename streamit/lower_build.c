@@ -51,6 +51,9 @@
 #include <string.h>
 
 #include "streamit/lower_internal.h"
+#include "tssa/eval.h"
+#include "tssa/util.h"
+#include "tssa/value.h"
 
 typedef struct Unit {
     IrNode *node;
@@ -549,7 +552,7 @@ void lower_count_node_runs(LowerProgram *p)
 
 /* ---------------------------------------------------------------- entry */
 
-bool lower_build(LowerProgram *p, FILE *err)
+bool lower_build_stream(LowerProgram *p, FILE *err)
 {
     IrGraph *g = p->g;
     Build b = {.p = p};

@@ -69,6 +69,8 @@
 #include <string.h>
 
 #include "streamit/lower_internal.h"
+#include "tssa/eval.h"
+#include "tssa/value.h"
 
 #define LOOP_MAX_BRANCHES 1024
 /* The serial plan's limits: steps, and steps x body nodes. Step t pushes

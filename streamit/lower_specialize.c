@@ -24,6 +24,8 @@
 #include <stdlib.h>
 
 #include "streamit/lower_internal.h"
+#include "tssa/eval.h"
+#include "tssa/value.h"
 
 bool lower_value_has_tensor(const RtValue *v)
 {
@@ -109,7 +111,7 @@ static IrNode *fold_if(LowerProgram *p, IrNode *n)
     return resume;
 }
 
-void lower_specialize(LowerProgram *p, RtValue **inputs, int ninputs)
+void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
 {
     IrBlock *top = p->g->top;
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #include "streamit/str_lexer.h"
-#include "tssa/diag.h"
 #include "streamit/stream_internal.h"
+#include "tssa/diag.h"
 #include "tssa/stream.h"
 
 void str_lexer_init(StrLexer *lx, const char *src, size_t len, const char *file, FILE *err)

@@ -20,6 +20,7 @@
 #include "streamit/stream_internal.h"
 #include "tssa/diag.h"
 #include "tssa/stream.h"
+#include "tssa/util.h"
 
 /* ---------------------------------------------------------------- pool */
 
@@ -34,26 +35,6 @@ struct StreamPool {
 };
 
 enum { POOL_CHUNK_BYTES = 256 * 1024 };
-
-static void *xmalloc(size_t size)
-{
-    void *p = malloc(size ? size : 1);
-    if (!p) {
-        fprintf(stderr, "tssa-stream: out of memory (%zu bytes)\n", size);
-        abort();
-    }
-    return p;
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-    void *q = realloc(p, size ? size : 1);
-    if (!q) {
-        fprintf(stderr, "tssa-stream: out of memory (%zu bytes)\n", size);
-        abort();
-    }
-    return q;
-}
 
 void *stream_pool_alloc(StreamGraph *g, size_t size)
 {

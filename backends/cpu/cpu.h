@@ -1,28 +1,33 @@
 /* cpu.h — private interface of the cpu backend (--backend=cpu).
  *
- * Planning and executing are separate steps: cpu_plan holds what is decided
- * before anything runs (the lowered program and its static schedule with
- * channel buffer sizes); cpu_execute runs a plan once on inputs. Later
+ * The backend is handed an ExecPlan (backend.h): the lowered program and
+ * its static schedule, decided before anything runs. cpu_execute runs the
+ * schedule once (cpu_exec.c); each work filter's firing is cpu_fire
+ * (fire.c), which runs the filter's IR region on the evaluator. Later
  * executors (OpenMP, MPI, CUDA) take the same plan.
  */
 #ifndef TSSA_CPU_H
 #define TSSA_CPU_H
 
 #include "tssa/backend.h"
+#include "tssa/eval.h"
 #include "tssa/lower.h"
 #include "tssa/schedule.h"
+#include "tssa/value.h"
 
-typedef struct CpuPlan {
-    LowerProgram *program;  /* owned */
-    Schedule *schedule;     /* owned */
-} CpuPlan;
+/* Runs the init phase and one steady state of the plan (one run of the
+ * program: every lowered filter fires once per steady state), firing work
+ * filters on `values` (a clone of the program's compile-time values).
+ * stream_inputs are the items the stream's input pushes, in order; the
+ * items the stream's output pops are returned in *items (new references,
+ * *nitems of them). False after reporting a failure to err. */
+bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs, int ninputs,
+                 RtValue ***items, int *nitems, FILE *err);
 
-/* Runs one steady state of the plan (one run of the program: every lowered
- * filter fires once per steady state) after its init phase. stream_inputs
- * are the items the stream's input pushes, in order; the items the stream's
- * output pops are returned in *items (new references, *nitems of them).
- * False after reporting a failure to err. */
-bool cpu_execute(const CpuPlan *plan, RtValue **stream_inputs, int ninputs, RtValue ***items,
-                 int *nitems, FILE *err);
+/* Fires w once on x: popped[0..] are the items it pops (borrowed),
+ * pushed[0..lower_work_push(w)) receive new references to the items it
+ * pushes. False after reporting a runtime failure to err (and nothing is
+ * left in pushed). */
+bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed, FILE *err);
 
 #endif

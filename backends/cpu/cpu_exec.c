@@ -13,7 +13,7 @@
  *   joiner    round-robin: w[k] items from input k in turn
  *   filter    identity passes one item; a separator drops `pop` items; a
  *             work filter pops `pop` items and fires its LowerWork
- *             (lower_work_fire) which pushes `push` items.
+ *             (cpu_fire, fire.c) which pushes `push` items.
  * Items are reference-counted values; a duplicate splitter shares one value
  * between its outputs, which is safe because lowered work never mutates
  * what it pops (the functional graph has no mutation, and graphs with
@@ -30,7 +30,8 @@ typedef struct Fifo {
 } Fifo;
 
 typedef struct Exec {
-    const CpuPlan *plan;
+    const ExecPlan *plan;
+    NodeExec *values;       /* compile-time values; firings run here */
     const StreamFlat *flat;
     Fifo *fifos;
     RtValue **inputs;
@@ -108,7 +109,7 @@ static bool fire_filter(Exec *x, const StreamActor *a)
                 rt_release(x->popped[j]);
             return false;
         }
-    bool ok = lower_work_fire(x->plan->program, w, x->popped, x->pushed, x->err);
+    bool ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
     for (int64_t i = 0; i < f->pop; i++)
         rt_release(x->popped[i]);
     /* On a failed push the items not yet pushed are still ours to release. */
@@ -138,9 +139,7 @@ static bool fire_once(Exec *x, const StreamActor *a)
             return true;
         if (x->noutputs == x->cap_outputs) {
             x->cap_outputs = x->cap_outputs ? 2 * x->cap_outputs : 8;
-            x->outputs = realloc(x->outputs, (size_t)x->cap_outputs * sizeof *x->outputs);
-            if (!x->outputs)
-                abort();
+            x->outputs = xrealloc(x->outputs, (size_t)x->cap_outputs * sizeof *x->outputs);
         }
         return (x->outputs[x->noutputs++] = fifo_pop(x, a->in[0])) != NULL;
     case ACTOR_SPLITTER:
@@ -177,21 +176,18 @@ static void fire(int actor, int64_t firings, void *ctx)
             x->failed = true;
 }
 
-bool cpu_execute(const CpuPlan *plan, RtValue **stream_inputs, int ninputs, RtValue ***items,
-                 int *nitems, FILE *err)
+bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs, int ninputs,
+                 RtValue ***items, int *nitems, FILE *err)
 {
     const Schedule *s = plan->schedule;
     const StreamFlat *flat = s->flat;
-    Exec x = {.plan = plan, .flat = flat, .inputs = stream_inputs, .ninputs = ninputs, .err = err};
-    x.fifos = calloc((size_t)flat->nchannels + 1, sizeof *x.fifos);
-    if (!x.fifos)
-        abort();
+    Exec x = {.plan = plan, .values = values, .flat = flat, .inputs = stream_inputs,
+              .ninputs = ninputs, .err = err};
+    x.fifos = xcalloc((size_t)flat->nchannels + 1, sizeof *x.fifos);
     int64_t most = 1;
     for (int c = 0; c < flat->nchannels; c++) {
         x.fifos[c].cap = s->buffer_size[c] > 0 ? s->buffer_size[c] : 1;
-        x.fifos[c].items = calloc((size_t)x.fifos[c].cap, sizeof(RtValue *));
-        if (!x.fifos[c].items)
-            abort();
+        x.fifos[c].items = xcalloc((size_t)x.fifos[c].cap, sizeof(RtValue *));
     }
     for (int i = 0; i < flat->nactors; i++)
         if (flat->actors[i].kind == ACTOR_FILTER) {
@@ -199,10 +195,8 @@ bool cpu_execute(const CpuPlan *plan, RtValue **stream_inputs, int ninputs, RtVa
             most = f->pop > most ? f->pop : most;
             most = f->push > most ? f->push : most;
         }
-    x.popped = calloc((size_t)most, sizeof *x.popped);
-    x.pushed = calloc((size_t)most, sizeof *x.pushed);
-    if (!x.popped || !x.pushed)
-        abort();
+    x.popped = xcalloc((size_t)most, sizeof *x.popped);
+    x.pushed = xcalloc((size_t)most, sizeof *x.pushed);
 
     sched_phases_run(s->init, s->ninit, fire, &x);
     if (!x.failed)

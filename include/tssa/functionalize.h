@@ -123,17 +123,12 @@ void tssa_report_print(FILE *out, const TssaReport *r);
  * first, so g is folded and dead code removed. */
 void tssa_print_alias(FILE *out, IrGraph *g, const TssaOptions *opt);
 
-/* What the driver's --emit=tssa (alias false) and --emit=alias print, on
- * stdout-like `out`. Bindings (NAME=VALUE, as on the command line) are
- * optional: when given they are resolved as for a run, and if the bound
- * tensors share no storage the inputs are treated as disjoint (the printed
- * graph says so in a leading comment: it is specialized to such inputs, as
- * the compiler specializes on the bound inputs everywhere). Without them the
- * graph inputs may alias each other. weights_path may be NULL. Returns the
- * exit status: 0, 2 for bad bindings or weights (message on err), 1 for an
- * internal error. */
-int tssa_emit(FILE *out, IrGraph *g, bool alias, int nbind, char **bind, const char *weights_path,
-              FILE *err);
+/* What --emit=tssa prints: g (functionalized with opt, which r reports)
+ * as graph text, after '#' comment lines that say whether the graph inputs
+ * were taken to be disjoint (the driver sets inputs_disjoint when the bound
+ * tensors share no storage: the graph is then specialized to such inputs)
+ * and what changed. */
+void tssa_print(FILE *out, const IrGraph *g, const TssaOptions *opt, const TssaReport *r);
 
 /* The comment prefix of an in-place op left imperative; the reason follows. */
 #define TSSA_IMPERATIVE_NOTE "tssa: kept imperative:"

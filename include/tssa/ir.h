@@ -33,22 +33,14 @@
 #include <stdio.h>
 
 #include "tssa/ops.h"
+#include "tssa/util.h"
 
 typedef struct IrGraph IrGraph;
 typedef struct IrBlock IrBlock;
 typedef struct IrNode IrNode;
 typedef struct IrValue IrValue;
 typedef struct IrType IrType;
-typedef struct Arena Arena;
 struct Tensor;
-
-/* ---------------------------------------------------------------- arena */
-
-Arena *arena_new(void);
-void arena_free(Arena *a);
-void *arena_alloc(Arena *a, size_t size);          /* zeroed, 16-aligned */
-char *arena_strdup(Arena *a, const char *s);
-char *arena_strndup(Arena *a, const char *s, size_t n);
 
 /* ---------------------------------------------------------------- types */
 
@@ -303,18 +295,29 @@ size_t ir_graph_count_nodes(const IrGraph *g);
  * false. */
 bool ir_verify(IrGraph *g, FILE *err);
 
-/* ---------------------------------------------------------------- text */
+/* ---------------------------------------------------------------- for readers */
+/* What a reader of graph text (frontend/parser.c) needs beyond the building
+ * API above: lookups by (pointer, length) so the parser needs no temporary
+ * copies, one-probe output naming, and the verifier's report hook so a
+ * broken invariant becomes an error located at the offending node. */
 
-/* Parses TorchScript graph text. On error writes
- * "FILE:LINE:COL: error: WHAT", the line and a caret to err and returns NULL.
- * `file` names the input in messages. */
-IrGraph *ir_parse(const char *text, size_t len, const char *file, FILE *err);
-IrGraph *ir_parse_file(const char *path, FILE *err);
-/* Prints g in the syntax ir_parse reads (TorchScript's own). */
-void ir_print(FILE *out, const IrGraph *g);
-void ir_print_node(FILE *out, const IrNode *n, int indent);   /* indent: spaces (2 at top) */
-/* Prints a float the way TorchScript does (17 significant digits, "1." for
- * integral values). */
-void ir_print_double(FILE *out, double v);
+const char *ir_intern_n(IrGraph *g, const char *s, size_t len);
+IrValue *ir_graph_lookup_n(IrGraph *g, const char *name, size_t len);
+/* The graph takes over one reference to t (released by ir_graph_free). */
+void ir_graph_own_tensor(IrGraph *g, struct Tensor *t);
+/* Adds an output named exactly name[0..len) to n when no live value has
+ * that name; otherwise adds nothing and returns NULL with the holder of the
+ * name in *taken. One hash probe: the parser's hot path. */
+IrValue *ir_node_add_output_exact(IrNode *n, IrType *type, const char *name, size_t len,
+                                  IrValue **taken);
+
+/* Called once per problem ir_verify finds; `where` is the node at fault
+ * (never NULL: a block problem names the block's owner or the graph's
+ * return node). */
+typedef void (*IrVerifyReport)(void *ctx, const IrNode *where, const char *message);
+bool ir_verify_report(IrGraph *g, IrVerifyReport report, void *ctx);
+
+/* Appends the TorchScript spelling of t to a buffer. */
+void ir_type_format(TextBuf *sb, const IrType *t);
 
 #endif

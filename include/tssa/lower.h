@@ -1,25 +1,24 @@
-/* lower.h — from a TorchScript graph and its bound inputs to a StreamIt
+/* lower.h — from a functional graph and its bound inputs to a StreamIt
  * stream graph whose filters run regions of the functional IR.
  *
- * lower_compile is the whole front half of the compiler for one set of
- * inputs (multistage compilation: the program is specialized to the bound
- * inputs' shapes, dtypes and scalar values):
- *   1. copy the graph (the caller's graph is not changed) and functionalize
- *      the copy (TensorSSA) under what the bound inputs tell (disjointness,
- *      module attributes);
- *   2. specialize: evaluate the scalar slice (constants, module attributes,
- *      sizes of bound inputs, int arithmetic, lists of them) once, at compile
- *      time, with the ref op implementations, and fold prim::If nodes whose
- *      condition is now known;
- *   3. lower the pure top level to a stream graph (streamit/lower_build.c
- *      explains the construction) and prim::Loops with static trip counts
- *      and provably independent iterations to split-joins over their
- *      iterations (streamit/lower_loop.c).
+ * Two stages of the driver's pipeline (multistage compilation: the program is
+ * specialized to the bound inputs' shapes, dtypes and scalar values):
+ *   lower_specialize  evaluates the scalar slice (constants, module
+ *                     attributes, sizes of bound inputs, int arithmetic,
+ *                     lists of them) once, at compile time, with the
+ *                     evaluator, and folds prim::If nodes whose condition is
+ *                     now known;
+ *   lower_build       lowers the pure top level to a stream graph
+ *                     (streamit/lower_build.c explains the construction), and
+ *                     prim::Loops with static trip counts to split-joins over
+ *                     independent iterations or pipelines of unrolled steps
+ *                     (streamit/lower_loop.c).
  * The stream's input carries the tensor-valued graph inputs, in order; its
  * output the graph outputs that are not compile-time values, in order.
  *
  * Each work filter points (StreamFilter.work) at a LowerWork: what one
- * firing pops, computes and pushes. Executors (backends/cpu) fire them.
+ * firing pops, computes and pushes. Executors (backends/) fire them; the
+ * lowering only describes them.
  */
 #ifndef TSSA_LOWER_H
 #define TSSA_LOWER_H
@@ -28,9 +27,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tssa/backend.h"
+#include "tssa/eval.h"
+#include "tssa/io.h"
 #include "tssa/ir.h"
 #include "tssa/stream.h"
+#include "tssa/value.h"
 
 typedef enum LowerWorkKind {
     /* Runs nodes[] in order: pops bind pops[], pushes come from pushes[]. */
@@ -54,7 +55,39 @@ typedef enum LowerWorkKind {
     LOWER_WORK_LOOP_STEP,
 } LowerWorkKind;
 
-struct LoopPlan;
+/* How one carried value of a planned loop behaves (lower_loop.c). */
+typedef enum LoopCarried {
+    LOOP_CARRIED_INVARIANT,     /* the body returns its parameter unchanged */
+    LOOP_CARRIED_WRITTEN,       /* only written at an index of the counter */
+    LOOP_CARRIED_STATE,         /* anything else: real carried state */
+} LoopCarried;
+
+/* The plan for one prim::Loop with a static trip count (lower_loop.c):
+ * a split-join over its iterations when nothing is real state (parallel),
+ * else a pipeline of unrolled steps (serial). */
+typedef struct LoopPlan {
+    IrNode *loop;
+    int64_t trips;
+    bool serial;
+    LoopCarried *carried;   /* per carried value */
+    IrNode **writes;        /* the indexed write of each written carried value */
+    int nwrites;
+    int *state;             /* carried indices of the state values, in order */
+    int nstate;
+    IrNode **iter_nodes;    /* body nodes an iteration runs (writes and the
+                             * nodes only their indices need left out) */
+    int niter_nodes;
+    IrNode **index_nodes;   /* body nodes the writes' index arguments need */
+    int nindex_nodes;
+    /* Set by lower_loop_stream from the loop unit's pops U (the item
+     * layouts of the loop's stages: streamit/lower_loop.c): */
+    IrValue **unit_pops;
+    int nunit_pops;
+    int *init_pos;          /* per carried value: its initial value's index in
+                             * U, or -1 when it is a compile-time value */
+    int *kept;              /* indices in U passed on to later stages */
+    int nkept;
+} LoopPlan;
 
 typedef struct LowerWork {
     LowerWorkKind kind;
@@ -72,7 +105,7 @@ typedef struct LowerWork {
     IrNode **writes;        /* ITER (to leave out), ASSEMBLE (to apply) */
     int nwrites;
     int64_t executed;       /* top-level work nodes one firing stands for: statistics */
-    struct LoopPlan *plan;  /* ITER, ASSEMBLE, STEP: the loop's plan (lower_internal.h) */
+    struct LoopPlan *plan;  /* ITER, ASSEMBLE, STEP: the loop's plan (above) */
 } LowerWork;
 
 /* What the lowering did, for reports and tests. */
@@ -107,15 +140,16 @@ typedef struct LowerStats {
 
 typedef struct LowerProgram LowerProgram;
 
-/* Steps 1-3 above for g and its bound inputs (as bindings_resolve gives
- * them). On failure writes why to err, sets *status (2: the program or its
- * inputs are bad, 1: internal) and returns NULL. */
-LowerProgram *lower_compile(const IrGraph *g, RtValue **inputs, int ninputs,
-                            const Safetensors *weights, FILE *err, int *status);
-/* Steps 2-3 only, on a graph that is already functional; takes g over.
- * (Benchmarks and tests that build graphs directly.) */
-LowerProgram *lower_functional(IrGraph *g, RtValue **inputs, int ninputs,
+/* Specializes g, a functional graph (TensorSSA's result), to its bound
+ * inputs (as bindings_resolve gives them; retained where they are
+ * compile-time values) and weights. g is changed (Ifs folded) but stays the
+ * caller's: it must outlive the program. On failure writes why to err, sets
+ * *status (2: the inputs do not fit the graph) and returns NULL. */
+LowerProgram *lower_specialize(IrGraph *g, RtValue **inputs, int ninputs,
                                const Safetensors *weights, FILE *err, int *status);
+/* Builds the specialized program's stream graph (and its statistics). False
+ * after writing an internal error to err. */
+bool lower_build(LowerProgram *p, FILE *err);
 void lower_program_free(LowerProgram *p);
 
 StreamGraph *lower_stream_graph(const LowerProgram *p);
@@ -124,6 +158,9 @@ const LowerStats *lower_stats(const LowerProgram *p);
 /* The compile-time value of v (a static value: constants, module
  * attributes, sizes...), borrowed, or NULL when v is computed at run time. */
 RtValue *lower_static_value(const LowerProgram *p, const IrValue *v);
+/* The compile-time values, in an evaluation context of the program's graph:
+ * an executor clones it (node_exec_clone) to run the filters' IR. */
+const NodeExec *lower_static_values(const LowerProgram *p);
 /* The graph outputs: out_stream[k] is the index of graph output k among the
  * stream's output items, or -1 when output k is a compile-time value. */
 const int *lower_output_map(const LowerProgram *p);
@@ -131,30 +168,11 @@ const int *lower_output_map(const LowerProgram *p);
  * (indices into the bound inputs). */
 const int *lower_input_map(const LowerProgram *p, int *n);
 
-/* Fires w once (the meaning of every work kind is above): popped[0..] are
- * the items it pops (borrowed), pushed[0..] receive new references to the
- * items it pushes. False after reporting a runtime failure to err. */
-bool lower_work_fire(LowerProgram *p, const LowerWork *w, RtValue **popped, RtValue **pushed,
-                     FILE *err);
 /* Items one firing of w pops and pushes. */
 int64_t lower_work_pop(const LowerWork *w);
 int64_t lower_work_push(const LowerWork *w);
 
 /* Prints `p`'s stats as "key value" lines. */
 void lower_stats_print(FILE *out, const LowerStats *s);
-
-typedef enum LowerEmit {
-    LOWER_EMIT_STREAM = 0,          /* --emit=stream */
-    LOWER_EMIT_SCHEDULE = 1,        /* --emit=schedule */
-    LOWER_EMIT_SCHEDULE_JSON = 2,   /* --emit=schedule --json */
-    LOWER_EMIT_DOT = 3,             /* --emit=dot */
-} LowerEmit;
-
-/* What the driver's --emit=stream|schedule|dot print for a .ir model:
- * bindings are resolved as for a run (they are needed: the lowering
- * specializes on them). Returns the exit status: 0, 2 bad input or bindings,
- * 1 internal error. */
-int lower_emit(FILE *out, IrGraph *g, int what, int nbind, char **bind, const char *weights_path,
-               FILE *err);
 
 #endif

@@ -1,6 +1,6 @@
 # Lowering (streamit/lower*.c) and the cpu backend (backends/cpu/).
-#   lower_tool         runs a model on the cpu backend, prints its stream,
-#                      schedule or lowering statistics (tests/lower/lower_tool.c)
+#   lower_tool         prints a model's lowering statistics
+#                      (tests/lower/lower_tool.c)
 #   cpu.<group>.<case> every corpus case on the cpu backend, against PyTorch
 #                      (tests/run_cpu_case.sh runs tssa-stream --backend=cpu)
 #   lower.golden.*     --emit=stream of small programs, reviewed by hand
@@ -27,8 +27,7 @@ foreach(args ${TSSA_LOWER_MODEL_CASES} ${TSSA_LOWER_OP_CASES} ${TSSA_LOWER_LOOP_
   set_tests_properties(cpu.${group}.${case_name} PROPERTIES LABELS "corpus;cpu")
   if(NOT EXISTS ${case_dir}/expect_error.txt)
     add_test(NAME lower.roundtrip.${group}.${case_name}
-             COMMAND ${TSSA_TESTS_DIR}/lower/check_roundtrip.sh $<TARGET_FILE:lower_tool>
-                     $<TARGET_FILE:tssa-stream> ${case_dir})
+             COMMAND ${TSSA_TESTS_DIR}/lower/check_roundtrip.sh $<TARGET_FILE:tssa-stream> ${case_dir})
     set_tests_properties(lower.roundtrip.${group}.${case_name} PROPERTIES LABELS lower)
   endif()
 endforeach()
@@ -37,7 +36,7 @@ file(GLOB TSSA_LOWER_GOLDENS CONFIGURE_DEPENDS ${TSSA_TESTS_DIR}/lower/golden/*.
 foreach(expected ${TSSA_LOWER_GOLDENS})
   get_filename_component(name ${expected} NAME_WE)
   add_test(NAME lower.golden.${name}
-           COMMAND ${TSSA_TESTS_DIR}/lower/check_golden.sh $<TARGET_FILE:lower_tool> ${expected})
+           COMMAND ${TSSA_TESTS_DIR}/lower/check_golden.sh $<TARGET_FILE:tssa-stream> ${expected})
   set_tests_properties(lower.golden.${name} PROPERTIES LABELS lower)
 endforeach()
 

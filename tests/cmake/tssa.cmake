@@ -2,10 +2,9 @@
 # README goldens, and every corpus program run through --emit=tssa and back
 # on the ref backend (tests/run_tssa_case.sh).
 
-# The TensorSSA stage alone (the same tssa_emit the driver calls), for the
-# goldens and for experiments.
-add_executable(tssa_emit_tool ${TSSA_TESTS_DIR}/tssa/tssa_emit_tool.c)
-target_link_libraries(tssa_emit_tool PRIVATE tssa)
+# The TensorSSA stage alone with its report, for debugging and experiments.
+add_executable(tssa_report_tool ${TSSA_TESTS_DIR}/tssa/tssa_report_tool.c)
+target_link_libraries(tssa_report_tool PRIVATE tssa)
 
 # The immut:: ops of the ref backend against PyTorch (gen_immut_cases.py).
 tssa_unit_test(tssa_immut_ops ${TSSA_TESTS_DIR}/tssa/test_immut_ops.c ${TSSA_TESTS_DIR}/test_util.c)
@@ -17,7 +16,7 @@ tssa_unit_test(tssa_passes ${TSSA_TESTS_DIR}/tssa/test_passes.c ${TSSA_TESTS_DIR
 # The two FuncTs README examples: the printed graph (golden) and its run.
 foreach(example loop branch)
   add_test(NAME tssa.golden.readme_${example}
-           COMMAND ${TSSA_TESTS_DIR}/tssa/check_golden.sh $<TARGET_FILE:tssa_emit_tool>
+           COMMAND ${TSSA_TESTS_DIR}/tssa/check_golden.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/tssa/golden/readme_${example}.ir
                    ${TSSA_TESTS_DIR}/tssa/golden/readme_${example}.tssa)
 endforeach()
@@ -33,7 +32,7 @@ endforeach()
 # Without bindings graph inputs may alias: a program writing one input and
 # reading another afterwards stays imperative, with its reason printed.
 add_test(NAME tssa.may_alias_documented
-         COMMAND ${TSSA_TESTS_DIR}/tssa/check_golden.sh $<TARGET_FILE:tssa_emit_tool>
+         COMMAND ${TSSA_TESTS_DIR}/tssa/check_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mutated_input/model.ir
                  ${TSSA_TESTS_DIR}/tssa/golden/mutated_input_may_alias.tssa)
 

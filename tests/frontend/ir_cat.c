@@ -3,6 +3,7 @@
  * not parse, as the driver does. Used by the frontend tests and by hand. */
 #include <stdio.h>
 
+#include "tssa/frontend.h"
 #include "tssa/ir.h"
 
 int main(int argc, char **argv)

@@ -12,9 +12,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "test_util.h"
+#include "tssa/frontend.h"
 #include "tssa/ir.h"
 #include "tssa/tensor.h"
-#include "test_util.h"
 
 static char *graph_text(const IrGraph *g)
 {

@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tssa/ir.h"
 #include "test_util.h"
+#include "tssa/frontend.h"
+#include "tssa/ir.h"
 
 /* Parses text; returns the graph (caller frees) and the error output. */
 static IrGraph *parse_capture(const char *text, size_t len, const char *file, char **msg)

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tssa/ir.h"
 #include "test_util.h"
+#include "tssa/frontend.h"
+#include "tssa/ir.h"
 
 static int checked;
 

@@ -4,7 +4,7 @@
 #   // lower: CASE_DIR (relative to tests/)
 # followed by the expected text. The program is lowered with the case's
 # bindings and compared.
-#   check_golden.sh LOWER_TOOL NAME.expected
+#   check_golden.sh TSSA_STREAM NAME.expected
 set -uo pipefail
 tool="$1" expected="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"   # absolute: the script cd-s
 tests_dir=$(cd "$(dirname "$expected")/../.." && pwd)

@@ -15,9 +15,11 @@
 
 #include "test_util.h"
 #include "tssa/backend.h"
+#include "tssa/frontend.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
 #include "tssa/tensor.h"
+#include "tssa/value.h"
 
 static inline IrGraph *parse_graph(const char *text)
 {

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include "ref/ref_test_util.h"
+#include "tssa/frontend.h"
+#include "tssa/io.h"
+#include "tssa/value.h"
 
 static char tmpdir[] = "/tmp/tssa_ref_test_XXXXXX";
 

@@ -6,6 +6,7 @@
  * for // and % on negative operands were checked against torch 1.13).
  */
 #include "ref/ref_test_util.h"
+#include "tssa/value.h"
 
 /* x[1] += 1 through a select view: x itself changes (the caller's tensor),
  * the result of add_ is the view, and returning x returns the same tensor. */

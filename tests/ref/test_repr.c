@@ -6,6 +6,7 @@
 #include "ref/ref_test_util.h"
 
 #include "ref/repr_cases.h"
+#include "tssa/value.h"
 
 int main(void)
 {

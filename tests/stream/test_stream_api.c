@@ -21,10 +21,10 @@
 #include <cjson/cJSON.h>
 
 #include "scheduler/rational.h"
-#include "tssa/schedule.h"
-#include "tssa/stream.h"
 #include "stream/stream_test_util.h"
 #include "test_util.h"
+#include "tssa/schedule.h"
+#include "tssa/stream.h"
 
 static void test_rationals(void)
 {

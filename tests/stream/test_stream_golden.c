@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_util.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
-#include "test_util.h"
 
 typedef enum Emit { EMIT_STREAM, EMIT_SCHEDULE, EMIT_DOT } Emit;
 

@@ -22,11 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stream/stream_test_util.h"
 #include "stream/token_sim.h"
+#include "test_util.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
-#include "stream/stream_test_util.h"
-#include "test_util.h"
 
 enum { MAX_EXPECT = 256 };
 

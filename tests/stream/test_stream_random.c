@@ -26,10 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stream/stream_test_util.h"
 #include "stream/token_sim.h"
 #include "tssa/schedule.h"
 #include "tssa/stream.h"
-#include "stream/stream_test_util.h"
 
 enum { GRAPHS = 500, MAX_DEPTH = 4, LIMIT = 1000000 };
 

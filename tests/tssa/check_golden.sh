@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check_golden.sh EMIT_TOOL MODEL.ir GOLDEN: the --emit=tssa output of
+# check_golden.sh TSSA_STREAM MODEL.ir GOLDEN: the --emit=tssa output of
 # MODEL.ir (no bindings) must equal GOLDEN byte for byte (shown as a diff).
 set -uo pipefail
 tool="$1" model="$2" golden="$3"

@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/ref/ops_immut.h"
-#include "backends/ref/ref.h"
+#include "eval/eval_internal.h"
+#include "eval/ops_immut.h"
+#include "test_util.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
-#include "test_util.h"
+#include "tssa/value.h"
 
 static const Safetensors *cases;
 static Tensor *named(const char *name)
@@ -87,14 +88,14 @@ static bool same_tensor(const Tensor *want, const Tensor *got)
 /* Runs op on args through its ref binding; the result, or NULL. */
 static Tensor *run_op(IrGraph *g, OpId op, RtValue **args, int nargs, char **message)
 {
-    RefRun run;
+    EvalRun run;
     memset(&run, 0, sizeof run);
     run.graph = g;
     IrNode *node = ir_node_new_op(g, op);
     ir_node_add_output(node, ir_type_tensor(g), NULL);
     RtValue *out = NULL;
-    RefCall call = {&run, node, args, nargs, &out, 1};
-    RefOpFn fn = ref_immut_binding(op);
+    EvalCall call = {&run, node, args, nargs, &out, 1};
+    EvalOpFn fn = eval_immut_binding(op);
     Tensor *t = NULL;
     if (fn && fn(&call) && out && out->kind == RT_TENSOR)
         t = tensor_retain(out->u.t);
@@ -164,7 +165,7 @@ int main(void)
         }
         const char *name = tokens[0];
         OpId op = op_lookup(tokens[1]);
-        if (op == OP_UNKNOWN || !ref_immut_binding(op)) {
+        if (op == OP_UNKNOWN || !eval_immut_binding(op)) {
             printf("FAIL %s: %s has no ref binding\n", name, tokens[1]);
             test_failures++;
             continue;

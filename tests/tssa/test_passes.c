@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "test_util.h"
+#include "tssa/frontend.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
-#include "test_util.h"
 
 static IrGraph *parse(const char *text)
 {

@@ -1,0 +1,129 @@
+/* eval_internal.h — private interface of the evaluator (eval/), the op
+ * semantics every executor of IR shares (see include/tssa/eval.h).
+ *
+ * The node runner (interp.c) walks a block's nodes in order. For every
+ * node it gathers the RtValues of the inputs, looks the node's OpId up in the
+ * binding table (dispatch.c) and calls the binding with an EvalCall: the
+ * arguments (borrowed) and the output slots the binding fills with new
+ * references. A binding that fails returns false after describing the
+ * problem with eval_fail(), or leaves the message of the tensor kernel that
+ * failed (tensor_last_error()); the interpreter adds the node kind and its
+ * source line.
+ *
+ * Bindings are grouped by family, one file each (scalar_ops.c,
+ * ops_creation.c, ops_view.c, ops_elementwise.c, ops_reduce.c, ops_index.c,
+ * ops_nn.c, module.c); args.c holds the argument decoding they share, so
+ * that every binding reads like its TorchScript schema.
+ */
+#ifndef TSSA_EVAL_INTERNAL_H
+#define TSSA_EVAL_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tssa/eval.h"
+#include "tssa/io.h"
+#include "tssa/util.h"
+#include "tssa/value.h"
+
+/* ---------------------------------------------------------------- runs */
+
+/* The state of one NodeExec: a value slot per IrValue. */
+typedef struct EvalRun {
+    IrGraph *graph;
+    const Safetensors *weights;
+    RtValue **slots;        /* current value of each IrValue, by id */
+    RtValue **constants;    /* tensor constants, cloned once per run, by node id */
+    char *message;          /* what went wrong in the failing op (malloc'd) */
+    FILE *err;              /* where warnings (aten::warn) go */
+} EvalRun;
+
+/* One call of a binding: the node, its arguments and its results. */
+typedef struct EvalCall {
+    EvalRun *run;
+    IrNode *node;
+    RtValue **args;         /* borrowed, one per node input */
+    int nargs;
+    RtValue **outs;         /* the binding stores a new reference in each */
+    int nouts;
+} EvalCall;
+
+typedef bool (*EvalOpFn)(EvalCall *c);
+
+/* The binding of op, or NULL (dispatch.c). */
+EvalOpFn eval_binding(OpId op);
+/* Runs c->node's op: its binding, or for an in-place op without one, its
+ * functional variant followed by a checked copy into self. False with a
+ * message when the op is not supported or fails. */
+bool eval_dispatch(EvalCall *c);
+
+/* The value of a prim::Constant node (constants.c). */
+bool eval_constant(EvalCall *c);
+
+/* Runs one node (If and Loop with their blocks) on run's slots: its outputs
+ * land in run->slots. On failure reports "FILE:LINE: error: KIND: WHAT" to
+ * err (once, by the innermost failing node) and returns false. */
+bool eval_node_run(EvalRun *run, IrNode *n, FILE *err);
+/* Runs every node of b in order, then checks that its results have values. */
+bool eval_block_run(EvalRun *run, IrBlock *b, FILE *err);
+
+/* Records the message of the failing op; always returns false. */
+bool eval_fail(EvalCall *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records the tensor kernel's last error (or `fallback` if it left none). */
+bool eval_fail_kernel(EvalCall *c, const char *fallback);
+
+/* ---------------------------------------------------------------- arguments */
+/* Each decoder checks the kind of args[i] and fails with a message naming the
+ * argument when it does not fit. Tensors come back borrowed. */
+
+bool eval_nargs(EvalCall *c, int lo, int hi);
+bool eval_arg_tensor(EvalCall *c, int i, Tensor **t);
+bool eval_arg_tensor_opt(EvalCall *c, int i, Tensor **t);        /* None -> NULL */
+bool eval_arg_int(EvalCall *c, int i, int64_t *v);                /* int or bool */
+bool eval_arg_int_opt(EvalCall *c, int i, int64_t *v, bool *present);
+bool eval_arg_double(EvalCall *c, int i, double *v);              /* any number */
+bool eval_arg_double_opt(EvalCall *c, int i, double *v, bool *present);
+bool eval_arg_bool(EvalCall *c, int i, bool *v);
+bool eval_arg_bool_opt(EvalCall *c, int i, bool *v, bool *present);
+bool eval_arg_str(EvalCall *c, int i, const char **s);
+bool eval_arg_str_opt(EvalCall *c, int i, const char **s);       /* None -> NULL */
+/* int[] (or a single int, which stands for a one-element list); at most cap. */
+bool eval_arg_ints(EvalCall *c, int i, int64_t *buf, int cap, int *n);
+bool eval_arg_ints_opt(EvalCall *c, int i, int64_t *buf, int cap, int *n, bool *present);
+/* int[N] for N = 1 or 2 spatial dims: a one-element list repeats. */
+bool eval_arg_ints_fixed(EvalCall *c, int i, int64_t *buf, int n);
+/* ScalarType? -> TensorDType, -1 for None. */
+bool eval_arg_dtype_opt(EvalCall *c, int i, int *dt);
+/* A Tensor or a Python number as a tensor (numbers become wrapped-number
+ * 0-d tensors, so type promotion matches PyTorch). New reference. */
+bool eval_arg_operand(EvalCall *c, int i, Tensor **t);
+/* Tensor[] / Tensor?[]: a malloc'd array of borrowed tensors (NULL for None
+ * when optional). */
+bool eval_arg_tensor_list(EvalCall *c, int i, bool optional, Tensor ***ts, int *n);
+bool eval_arg_list(EvalCall *c, int i, RtValue **list);          /* borrowed list */
+
+bool eval_is_tensor(const EvalCall *c, int i);
+bool eval_is_none(const EvalCall *c, int i);
+RtKind eval_kind(const EvalCall *c, int i);
+/* Type of output i as written in the graph. */
+const IrType *eval_out_type(const EvalCall *c, int i);
+
+/* Stores a result; takes the caller's reference. A NULL tensor means the
+ * kernel failed: returns false with its message. */
+bool eval_out_tensor(EvalCall *c, int i, Tensor *t);
+bool eval_out_value(EvalCall *c, int i, RtValue *v);
+/* Output i is input j itself (in-place ops return self). */
+bool eval_out_arg(EvalCall *c, int i, int j);
+
+/* Converts a Python number to the graph's declared result type (int, float,
+ * bool or number) of output i; NULL after eval_fail for an unrepresentable int. */
+RtValue *eval_number_for_output(EvalCall *c, int i, double v, bool is_int, int64_t iv);
+
+/* ---------------------------------------------------------------- modules */
+
+/* The tensor stored under `name` in the weights, or NULL (weights absent). */
+Tensor *eval_weight(const EvalRun *run, const char *name);
+
+#endif

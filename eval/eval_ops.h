@@ -1,0 +1,148 @@
+/* eval_ops.h — the op bindings of the evaluator, one group per
+ * file. Each takes a EvalCall (eval_internal.h) and returns false after recording what
+ * went wrong. dispatch.c maps OpIds to them; the eval_* helpers at the end
+ * of the scalar group serve several families (the same op name is a tensor
+ * op or a Python builtin depending on its arguments).
+ */
+#ifndef TSSA_EVAL_OPS_H
+#define TSSA_EVAL_OPS_H
+
+#include "eval/eval_internal.h"
+
+/* module.c */
+bool eval_op_getattr(EvalCall *c);
+
+/* ops_convert.c */
+bool eval_op_to(EvalCall *c); bool eval_op_type_as(EvalCall *c); bool eval_op_cast_float(EvalCall *c);
+bool eval_op_cast_double(EvalCall *c); bool eval_op_cast_long(EvalCall *c);
+bool eval_op_cast_int(EvalCall *c); bool eval_op_cast_bool(EvalCall *c);
+
+/* ops_creation.c */
+bool eval_op_zeros(EvalCall *c); bool eval_op_ones(EvalCall *c); bool eval_op_empty(EvalCall *c);
+bool eval_op_full(EvalCall *c); bool eval_op_zeros_like(EvalCall *c);
+bool eval_op_ones_like(EvalCall *c); bool eval_op_empty_like(EvalCall *c);
+bool eval_op_full_like(EvalCall *c); bool eval_op_new_zeros(EvalCall *c);
+bool eval_op_new_ones(EvalCall *c); bool eval_op_new_empty(EvalCall *c);
+bool eval_op_new_full(EvalCall *c); bool eval_op_arange(EvalCall *c); bool eval_op_linspace(EvalCall *c);
+bool eval_op_eye(EvalCall *c); bool eval_op_tensor(EvalCall *c); bool eval_op_as_tensor(EvalCall *c);
+bool eval_op_scalar_tensor(EvalCall *c); bool eval_op_meshgrid(EvalCall *c);
+
+/* ops_elementwise.c */
+bool eval_op_invert(EvalCall *c); bool eval_op_log(EvalCall *c); bool eval_op_log_(EvalCall *c);
+bool eval_op_round(EvalCall *c); bool eval_op_round_(EvalCall *c); bool eval_op_leaky_relu(EvalCall *c);
+bool eval_op_leaky_relu_(EvalCall *c); bool eval_op_elu(EvalCall *c); bool eval_op_elu_(EvalCall *c);
+bool eval_op_softplus(EvalCall *c); bool eval_op_hardtanh(EvalCall *c);
+bool eval_op_hardtanh_(EvalCall *c); bool eval_op_gelu(EvalCall *c); bool eval_op_gelu_(EvalCall *c);
+bool eval_op_iand(EvalCall *c); bool eval_op_ior(EvalCall *c); bool eval_op_add(EvalCall *c);
+bool eval_op_add_(EvalCall *c); bool eval_op_sub(EvalCall *c); bool eval_op_sub_(EvalCall *c);
+bool eval_op_rsub(EvalCall *c); bool eval_op_div(EvalCall *c); bool eval_op_div_(EvalCall *c);
+bool eval_op_where(EvalCall *c); bool eval_op_clamp(EvalCall *c); bool eval_op_clamp_(EvalCall *c);
+bool eval_op_clamp_min(EvalCall *c); bool eval_op_clamp_min_(EvalCall *c);
+bool eval_op_clamp_max(EvalCall *c); bool eval_op_clamp_max_(EvalCall *c);
+bool eval_op_lerp(EvalCall *c); bool eval_op_neg(EvalCall *c); bool eval_op_neg_(EvalCall *c);
+bool eval_op_abs(EvalCall *c); bool eval_op_abs_(EvalCall *c); bool eval_op_exp(EvalCall *c);
+bool eval_op_exp_(EvalCall *c); bool eval_op_log2(EvalCall *c); bool eval_op_log2_(EvalCall *c);
+bool eval_op_log1p(EvalCall *c); bool eval_op_log1p_(EvalCall *c); bool eval_op_expm1(EvalCall *c);
+bool eval_op_expm1_(EvalCall *c); bool eval_op_sqrt(EvalCall *c); bool eval_op_sqrt_(EvalCall *c);
+bool eval_op_rsqrt(EvalCall *c); bool eval_op_rsqrt_(EvalCall *c); bool eval_op_sin(EvalCall *c);
+bool eval_op_sin_(EvalCall *c); bool eval_op_cos(EvalCall *c); bool eval_op_cos_(EvalCall *c);
+bool eval_op_tan(EvalCall *c); bool eval_op_tan_(EvalCall *c); bool eval_op_tanh(EvalCall *c);
+bool eval_op_tanh_(EvalCall *c); bool eval_op_erf(EvalCall *c); bool eval_op_erf_(EvalCall *c);
+bool eval_op_sigmoid(EvalCall *c); bool eval_op_sigmoid_(EvalCall *c); bool eval_op_relu(EvalCall *c);
+bool eval_op_relu_(EvalCall *c); bool eval_op_relu6(EvalCall *c); bool eval_op_relu6_(EvalCall *c);
+bool eval_op_silu(EvalCall *c); bool eval_op_silu_(EvalCall *c); bool eval_op_hardsigmoid(EvalCall *c);
+bool eval_op_hardsigmoid_(EvalCall *c); bool eval_op_hardswish(EvalCall *c);
+bool eval_op_hardswish_(EvalCall *c); bool eval_op_floor(EvalCall *c); bool eval_op_floor_(EvalCall *c);
+bool eval_op_ceil(EvalCall *c); bool eval_op_ceil_(EvalCall *c); bool eval_op_trunc(EvalCall *c);
+bool eval_op_trunc_(EvalCall *c); bool eval_op_sign(EvalCall *c); bool eval_op_sign_(EvalCall *c);
+bool eval_op_reciprocal(EvalCall *c); bool eval_op_reciprocal_(EvalCall *c);
+bool eval_op_logical_not(EvalCall *c); bool eval_op_logical_not_(EvalCall *c);
+bool eval_op_bitwise_not(EvalCall *c); bool eval_op_bitwise_not_(EvalCall *c);
+bool eval_op_mul(EvalCall *c); bool eval_op_mul_(EvalCall *c); bool eval_op_floor_divide(EvalCall *c);
+bool eval_op_floor_divide_(EvalCall *c); bool eval_op_remainder(EvalCall *c);
+bool eval_op_remainder_(EvalCall *c); bool eval_op_fmod(EvalCall *c); bool eval_op_fmod_(EvalCall *c);
+bool eval_op_pow(EvalCall *c); bool eval_op_pow_(EvalCall *c); bool eval_op_maximum(EvalCall *c);
+bool eval_op_minimum(EvalCall *c); bool eval_op_atan2(EvalCall *c); bool eval_op_eq(EvalCall *c);
+bool eval_op_eq_(EvalCall *c); bool eval_op_ne(EvalCall *c); bool eval_op_ne_(EvalCall *c);
+bool eval_op_lt(EvalCall *c); bool eval_op_lt_(EvalCall *c); bool eval_op_le(EvalCall *c);
+bool eval_op_le_(EvalCall *c); bool eval_op_gt(EvalCall *c); bool eval_op_gt_(EvalCall *c);
+bool eval_op_ge(EvalCall *c); bool eval_op_ge_(EvalCall *c); bool eval_op_logical_and(EvalCall *c);
+bool eval_op_logical_and_(EvalCall *c); bool eval_op_logical_or(EvalCall *c);
+bool eval_op_logical_or_(EvalCall *c); bool eval_op_logical_xor(EvalCall *c);
+bool eval_op_logical_xor_(EvalCall *c); bool eval_op_bitwise_and(EvalCall *c);
+bool eval_op_bitwise_and_(EvalCall *c); bool eval_op_bitwise_or(EvalCall *c);
+bool eval_op_bitwise_or_(EvalCall *c); bool eval_op_bitwise_xor(EvalCall *c);
+bool eval_op_bitwise_xor_(EvalCall *c); bool eval_op_and(EvalCall *c); bool eval_op_or(EvalCall *c);
+bool eval_op_xor(EvalCall *c);
+
+/* ops_index.c */
+bool eval_op_index(EvalCall *c); bool eval_op_index_put(EvalCall *c);
+bool eval_op_index_put_(EvalCall *c); bool eval_op_index_select(EvalCall *c);
+bool eval_op_masked_select(EvalCall *c); bool eval_op_gather(EvalCall *c);
+bool eval_op_masked_fill(EvalCall *c); bool eval_op_masked_fill_(EvalCall *c);
+bool eval_op_scatter(EvalCall *c); bool eval_op_scatter_(EvalCall *c); bool eval_op_copy_(EvalCall *c);
+bool eval_op_clone(EvalCall *c); bool eval_op_fill_(EvalCall *c); bool eval_op_zero_(EvalCall *c);
+
+/* ops_nn.c */
+bool eval_op_mm(EvalCall *c); bool eval_op_bmm(EvalCall *c); bool eval_op_matmul(EvalCall *c);
+bool eval_op_dot(EvalCall *c); bool eval_op_outer(EvalCall *c); bool eval_op_addmm(EvalCall *c);
+bool eval_op_linear(EvalCall *c); bool eval_op_conv2d(EvalCall *c); bool eval_op_conv1d(EvalCall *c);
+bool eval_op_convolution(EvalCall *c); bool eval_op_batch_norm(EvalCall *c);
+bool eval_op_layer_norm(EvalCall *c); bool eval_op_group_norm(EvalCall *c);
+bool eval_op_max_pool2d(EvalCall *c); bool eval_op_avg_pool2d(EvalCall *c);
+bool eval_op_adaptive_avg_pool2d(EvalCall *c); bool eval_op_embedding(EvalCall *c);
+bool eval_op_dropout(EvalCall *c); bool eval_op_cat(EvalCall *c); bool eval_op_stack(EvalCall *c);
+bool eval_op_repeat(EvalCall *c); bool eval_op_flip(EvalCall *c); bool eval_op_roll(EvalCall *c);
+bool eval_op_tril(EvalCall *c); bool eval_op_triu(EvalCall *c);
+bool eval_op_constant_pad_nd(EvalCall *c); bool eval_op_pad(EvalCall *c);
+bool eval_op_lstm_cell(EvalCall *c); bool eval_op_gru_cell(EvalCall *c);
+bool eval_op_rnn_tanh_cell(EvalCall *c);
+
+/* ops_reduce.c */
+bool eval_op_sum(EvalCall *c); bool eval_op_mean(EvalCall *c); bool eval_op_prod(EvalCall *c);
+bool eval_op_max(EvalCall *c); bool eval_op_min(EvalCall *c); bool eval_op_argmax(EvalCall *c);
+bool eval_op_argmin(EvalCall *c); bool eval_op_amax(EvalCall *c); bool eval_op_amin(EvalCall *c);
+bool eval_op_softmax(EvalCall *c); bool eval_op_log_softmax(EvalCall *c);
+bool eval_op_cumsum(EvalCall *c); bool eval_op_cumprod(EvalCall *c); bool eval_op_all(EvalCall *c);
+bool eval_op_any(EvalCall *c); bool eval_op_topk(EvalCall *c); bool eval_op_sort(EvalCall *c);
+bool eval_op_argsort(EvalCall *c); bool eval_op_nonzero(EvalCall *c); bool eval_op_norm(EvalCall *c);
+bool eval_op_var(EvalCall *c); bool eval_op_std(EvalCall *c); bool eval_op_logsumexp(EvalCall *c);
+
+/* ops_view.c */
+bool eval_op_select(EvalCall *c); bool eval_op_slice(EvalCall *c); bool eval_op_narrow(EvalCall *c);
+bool eval_op_view(EvalCall *c); bool eval_op_view_as(EvalCall *c); bool eval_op_reshape(EvalCall *c);
+bool eval_op_reshape_as(EvalCall *c); bool eval_op_squeeze(EvalCall *c);
+bool eval_op_unsqueeze(EvalCall *c); bool eval_op_expand(EvalCall *c);
+bool eval_op_expand_as(EvalCall *c); bool eval_op_permute(EvalCall *c);
+bool eval_op_transpose(EvalCall *c); bool eval_op_t(EvalCall *c); bool eval_op_numpy_t(EvalCall *c);
+bool eval_op_movedim(EvalCall *c); bool eval_op_contiguous(EvalCall *c);
+bool eval_op_flatten(EvalCall *c); bool eval_op_unflatten(EvalCall *c);
+bool eval_op_diagonal(EvalCall *c); bool eval_op_alias(EvalCall *c); bool eval_op_chunk(EvalCall *c);
+bool eval_op_split(EvalCall *c); bool eval_op_split_with_sizes(EvalCall *c);
+bool eval_op_unbind(EvalCall *c);
+
+/* scalar_ops.c */
+bool eval_scalar_op(EvalCall *c); bool eval_op_floordiv(EvalCall *c);
+bool eval_op_list_construct(EvalCall *c); bool eval_op_tuple_construct(EvalCall *c);
+bool eval_op_list_unpack(EvalCall *c); bool eval_op_tuple_unpack(EvalCall *c);
+bool eval_op_tuple_index(EvalCall *c); bool eval_op_getitem(EvalCall *c);
+bool eval_sequence_slice(EvalCall *c); bool eval_op_len(EvalCall *c); bool eval_op_append(EvalCall *c);
+bool eval_op_set_item(EvalCall *c); bool eval_op_extend(EvalCall *c); bool eval_op_insert(EvalCall *c);
+bool eval_op_pop(EvalCall *c); bool eval_op_list(EvalCall *c); bool eval_op_contains(EvalCall *c);
+bool eval_list_index_of(EvalCall *c);
+bool eval_list_reduce(EvalCall *c); bool eval_op_prim_min(EvalCall *c);
+bool eval_op_prim_max(EvalCall *c); bool eval_op_prim_abs(EvalCall *c); bool eval_op_is(EvalCall *c);
+bool eval_op_isnot(EvalCall *c); bool eval_op_not(EvalCall *c); bool eval_op_int(EvalCall *c);
+bool eval_op_float_scalar(EvalCall *c); bool eval_op_bool_scalar(EvalCall *c);
+bool eval_op_scalar_implicit(EvalCall *c); bool eval_op_int_implicit(EvalCall *c);
+bool eval_op_float_implicit(EvalCall *c); bool eval_op_item(EvalCall *c);
+bool eval_op_num_to_tensor(EvalCall *c); bool eval_op_size(EvalCall *c); bool eval_op_shape(EvalCall *c);
+bool eval_op_dim(EvalCall *c); bool eval_op_numel(EvalCall *c); bool eval_op_dtype(EvalCall *c);
+bool eval_op_device(EvalCall *c); bool eval_op_layout(EvalCall *c);
+bool eval_op_false_query(EvalCall *c); bool eval_op_unchecked_cast(EvalCall *c);
+bool eval_op_data(EvalCall *c); bool eval_op_uninitialized(EvalCall *c); bool eval_op_str(EvalCall *c);
+bool eval_op_format(EvalCall *c); bool eval_op_print(EvalCall *c); bool eval_op_warn(EvalCall *c);
+bool eval_op_raise_exception(EvalCall *c); bool eval_op_range_length(EvalCall *c);
+bool eval_op_derive_index(EvalCall *c);
+
+#endif

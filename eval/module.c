@@ -1,0 +1,209 @@
+/* module.c — prim::GetAttr: module attributes from the weights file.
+ *
+ * A module value (RT_OBJECT) is its dotted path from the root ("" for %self,
+ * then "backbone", "backbone.0"). prim::GetAttr[name="weight"] on it reads
+ * the attribute "backbone.0.weight", by the type the graph gives the result:
+ *   a class type       another module: the longer path;
+ *   Tensor             the tensor of that name in the safetensors file (the
+ *                      same tensor on every read, so in-place updates of a
+ *                      buffer persist, as in PyTorch); a missing one is an
+ *                      error naming it, or None for an Optional[Tensor];
+ *   bool/int/float/str the string stored under that name in the file's
+ *                      __metadata__ map, parsed by the type ("true"/"false",
+ *                      Python int and float literals, strings verbatim;
+ *                      "None" for an Optional); lists and tuples of numbers
+ *                      as "[1, 2]". An absent `training` is false: the ref
+ *                      backend runs modules in inference mode.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/eval_internal.h"
+#include "eval/eval_ops.h"
+
+Tensor *eval_weight(const EvalRun *run, const char *name)
+{
+    return run->weights ? safetensors_get(run->weights, name) : NULL;
+}
+
+static const char *metadata(const EvalRun *run, const char *name)
+{
+    return run->weights ? safetensors_metadata(run->weights, name) : NULL;
+}
+
+static const char *skip_space(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    return s;
+}
+
+/* One scalar of the given type from text [s, end); NULL if it does not parse. */
+static RtValue *parse_scalar(const char *s, size_t len, IrTypeKind kind)
+{
+    char buf[128];
+    while (len > 0 && isspace((unsigned char)*s))
+        s++, len--;
+    while (len > 0 && isspace((unsigned char)s[len - 1]))
+        len--;
+    if (len == 0 || len >= sizeof buf)
+        return NULL;
+    memcpy(buf, s, len);
+    buf[len] = '\0';
+    char *end;
+    switch (kind) {
+    case TY_BOOL:
+        if (strcmp(buf, "true") == 0 || strcmp(buf, "True") == 0)
+            return rt_bool(true);
+        if (strcmp(buf, "false") == 0 || strcmp(buf, "False") == 0)
+            return rt_bool(false);
+        return NULL;
+    case TY_INT: {
+        errno = 0;
+        long long v = strtoll(buf, &end, 10);
+        if (*end || errno)
+            return NULL;
+        return rt_int(v);
+    }
+    case TY_FLOAT: {
+        double v = strtod(buf, &end);
+        if (*end)
+            return NULL;
+        return rt_float(v);
+    }
+    case TY_NUMBER:
+    case TY_ANY: {
+        RtValue *v = parse_scalar(buf, len, TY_INT);
+        if (!v)
+            v = parse_scalar(buf, len, TY_FLOAT);
+        if (!v)
+            v = parse_scalar(buf, len, TY_BOOL);
+        return v;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* "[a, b, ...]" (or "(a, b)") of elements typed by the list/tuple type. */
+static RtValue *parse_sequence(const char *text, const IrType *type)
+{
+    const char *p = skip_space(text);
+    char close = *p == '[' ? ']' : *p == '(' ? ')' : '\0';
+    if (!close)
+        return NULL;
+    p++;
+    RtValue *seq = rt_list(type->kind == TY_TUPLE ? RT_TUPLE : RT_LIST, 0, NULL);
+    int index = 0;
+    while (*(p = skip_space(p)) != close) {
+        const char *item_end = p;
+        while (*item_end && *item_end != ',' && *item_end != close)
+            item_end++;
+        if (!*item_end)
+            break;
+        const IrType *elem = type->kind == TY_LIST ? type->elems[0]
+                           : index < type->nelems  ? type->elems[index]
+                                                   : NULL;
+        RtValue *item = elem ? parse_scalar(p, (size_t)(item_end - p), elem->kind) : NULL;
+        if (!item) {
+            rt_release(seq);
+            return NULL;
+        }
+        rt_list_append(seq, item);
+        rt_release(item);
+        index++;
+        p = *item_end == ',' ? item_end + 1 : item_end;
+    }
+    if (*p != close || *skip_space(p + 1) || (type->kind == TY_TUPLE && index != type->nelems)) {
+        rt_release(seq);
+        return NULL;
+    }
+    return seq;
+}
+
+static bool attribute_from_metadata(EvalCall *c, const char *path, const IrType *declared)
+{
+    const IrType *type = declared;
+    bool optional = false;
+    while (type->kind == TY_OPTIONAL && type->nelems > 0) {
+        type = type->elems[0];
+        optional = true;
+    }
+    const char *text = metadata(c->run, path);
+    if (!text) {
+        const char *last = strrchr(path, '.');
+        if (strcmp(last ? last + 1 : path, "training") == 0 && type->kind == TY_BOOL)
+            return eval_out_value(c, 0, rt_bool(false));
+        if (optional)
+            return eval_out_value(c, 0, rt_none());
+        return eval_fail(c, "module attribute '%s' is not in the weights file's __metadata__", path);
+    }
+    if (strcmp(text, "None") == 0 && (optional || type->kind == TY_NONE))
+        return eval_out_value(c, 0, rt_none());
+    RtValue *v = NULL;
+    switch (type->kind) {
+    case TY_STR:
+        v = rt_str(text);
+        break;
+    case TY_DEVICE:
+        v = rt_device(text);
+        break;
+    case TY_LIST:
+    case TY_TUPLE:
+        if (type->kind == TY_TUPLE || type->nelems == 1)
+            v = parse_sequence(text, type);
+        break;
+    default:
+        v = parse_scalar(text, strlen(text), type->kind);
+        break;
+    }
+    if (!v)
+        return eval_fail(c, "module attribute '%s' = \"%s\" does not parse as the graph's type %s",
+                        path, text, ir_type_kind_name(type->kind));
+    return eval_out_value(c, 0, v);
+}
+
+/* prim::GetAttr[name="..."](module) */
+bool eval_op_getattr(EvalCall *c)
+{
+    const IrAttr *name = ir_attr_find(c->node, "name");
+    if (!eval_nargs(c, 1, 1))
+        return false;
+    if (!name || name->kind != ATTR_STR)
+        return eval_fail(c, "prim::GetAttr without a name");
+    if (eval_kind(c, 0) != RT_OBJECT)
+        return eval_fail(c, "attribute '%s' of a %s (not a module)", name->u.s,
+                        rt_kind_name(eval_kind(c, 0)));
+    const char *base = c->args[0]->u.s;
+    TextBuf path = {0};
+    textbuf_printf(&path, "%s%s%s", base, base[0] ? "." : "", name->u.s);
+
+    const IrType *declared = eval_out_type(c, 0);
+    const IrType *type = declared;
+    bool optional = false;
+    while (type->kind == TY_OPTIONAL && type->nelems > 0) {
+        type = type->elems[0];
+        optional = true;
+    }
+    bool ok;
+    if (type->kind == TY_CLASS) {
+        ok = eval_out_value(c, 0, rt_object(textbuf_cstr(&path)));
+    } else if (type->kind == TY_TENSOR) {
+        Tensor *t = eval_weight(c->run, textbuf_cstr(&path));
+        const char *text = metadata(c->run, textbuf_cstr(&path));
+        if (t)
+            ok = eval_out_tensor(c, 0, t);
+        else if (optional || (text && strcmp(text, "None") == 0))
+            ok = eval_out_value(c, 0, rt_none());
+        else if (!c->run->weights)
+            ok = eval_fail(c, "weight '%s' is needed but no --weights file was given", textbuf_cstr(&path));
+        else
+            ok = eval_fail(c, "weight '%s' is not in the weights file", textbuf_cstr(&path));
+    } else {
+        ok = attribute_from_metadata(c, textbuf_cstr(&path), declared);
+    }
+    textbuf_release(&path);
+    return ok;
+}

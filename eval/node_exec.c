@@ -1,0 +1,99 @@
+/* node_exec.c — single nodes and blocks on the evaluator's bindings (see
+ * include/tssa/eval.h).
+ *
+ * A NodeExec owns the value slots of one graph; nodes and blocks run through
+ * the interpreter's own runner (eval_node_run, eval_block_run in interp.c), so
+ * every op, prim::If and prim::Loop behave exactly as on the oracle.
+ */
+#include <stdlib.h>
+
+#include "eval/eval_internal.h"
+#include "tssa/eval.h"
+
+struct NodeExec {
+    EvalRun run;
+    uint32_t nvalues, nnodes;
+};
+
+NodeExec *node_exec_new(IrGraph *g, const Safetensors *weights, FILE *err)
+{
+    NodeExec *x = xcalloc(1, sizeof *x);
+    x->nvalues = g->nvalues;
+    x->nnodes = g->nnodes;
+    x->run.graph = g;
+    x->run.weights = weights;
+    x->run.slots = xcalloc(g->nvalues ? g->nvalues : 1, sizeof(RtValue *));
+    x->run.constants = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(RtValue *));
+    x->run.err = err;
+    return x;
+}
+
+NodeExec *node_exec_clone(const NodeExec *x)
+{
+    NodeExec *copy = node_exec_new(x->run.graph, x->run.weights, x->run.err);
+    for (uint32_t i = 0; i < x->nvalues; i++)
+        if (x->run.slots[i])
+            copy->run.slots[i] = rt_retain(x->run.slots[i]);
+    return copy;
+}
+
+void node_exec_free(NodeExec *x)
+{
+    if (!x)
+        return;
+    for (uint32_t i = 0; i < x->nvalues; i++)
+        rt_release(x->run.slots[i]);
+    for (uint32_t i = 0; i < x->nnodes; i++)
+        rt_release(x->run.constants[i]);
+    free(x->run.slots);
+    free(x->run.constants);
+    free(x->run.message);
+    free(x);
+}
+
+void node_exec_set_err(NodeExec *x, FILE *err)
+{
+    x->run.err = err;
+}
+
+void node_exec_set(NodeExec *x, const IrValue *v, RtValue *value)
+{
+    rt_release(x->run.slots[v->id]);
+    x->run.slots[v->id] = value;
+}
+
+RtValue *node_exec_get(const NodeExec *x, const IrValue *v)
+{
+    return x->run.slots[v->id];
+}
+
+void node_exec_clear(NodeExec *x, const IrValue *v)
+{
+    node_exec_set(x, v, NULL);
+}
+
+static void clear_block(NodeExec *x, const IrBlock *b)
+{
+    for (int i = 0; i < ir_block_nparams(b); i++)
+        node_exec_clear(x, ir_block_param(b, i));
+    IR_FOREACH_NODE(n, b)
+        node_exec_clear_node(x, n);
+}
+
+void node_exec_clear_node(NodeExec *x, const IrNode *n)
+{
+    for (int i = 0; i < n->noutputs; i++)
+        node_exec_clear(x, n->outputs[i]);
+    for (int b = 0; b < n->nblocks; b++)
+        clear_block(x, n->blocks[b]);
+}
+
+bool node_exec_node(NodeExec *x, IrNode *n)
+{
+    return eval_node_run(&x->run, n, x->run.err);
+}
+
+bool node_exec_block(NodeExec *x, IrBlock *b)
+{
+    return eval_block_run(&x->run, b, x->run.err);
+}

@@ -1,0 +1,215 @@
+/* ops_index.c — bindings of advanced indexing and the in-place writes:
+ * index, index_select, masked_select, gather, index_put(_), masked_fill(_),
+ * scatter(_), and the copies copy_, clone, fill_, zero_.
+ *
+ * In-place forms write through self (which may be a view: the write reaches
+ * every alias) and return self itself. Out-of-place forms are PyTorch's
+ * definitions: a copy of self (for masked_fill, self broadcast against the
+ * mask first) followed by the in-place kernel.
+ */
+#include <stdlib.h>
+
+#include "eval/eval_internal.h"
+#include "eval/eval_ops.h"
+
+/* index(Tensor self, Tensor?[] indices), or list.index(x) on a list. */
+bool eval_op_index(EvalCall *c)
+{
+    if (eval_kind(c, 0) == RT_LIST)
+        return eval_list_index_of(c);
+    Tensor *self, **indices;
+    int n;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_tensor(c, 0, &self) ||
+        !eval_arg_tensor_list(c, 1, true, &indices, &n))
+        return false;
+    bool ok = eval_out_tensor(c, 0, tensor_index(self, indices, n));
+    free(indices);
+    return ok;
+}
+
+/* index_put(_)(Tensor self, Tensor?[] indices, Tensor values, bool accumulate=False) */
+static bool index_put(EvalCall *c, bool inplace)
+{
+    Tensor *self, **indices = NULL, *values = NULL;
+    bool accumulate = false;
+    int n;
+    if (!eval_nargs(c, 3, 4) || !eval_arg_tensor(c, 0, &self) ||
+        (c->nargs > 3 && !eval_arg_bool(c, 3, &accumulate)) ||
+        !eval_arg_tensor_list(c, 1, true, &indices, &n))
+        return false;
+    bool ok = eval_arg_operand(c, 2, &values);
+    if (ok && inplace) {
+        ok = (tensor_index_put_(self, indices, n, values, accumulate) ||
+              eval_fail_kernel(c, "index_put_ failed")) &&
+             eval_out_arg(c, 0, 0);
+    } else if (ok) {
+        Tensor *copy = tensor_clone_preserve(self); /* PyTorch: clone(preserve_format) */
+        ok = copy && tensor_index_put_(copy, indices, n, values, accumulate);
+        if (ok)
+            ok = eval_out_tensor(c, 0, copy);
+        else {
+            tensor_release(copy);
+            ok = eval_fail_kernel(c, "index_put failed");
+        }
+    }
+    tensor_release(values);
+    free(indices);
+    return ok;
+}
+bool eval_op_index_put(EvalCall *c) { return index_put(c, false); }
+bool eval_op_index_put_(EvalCall *c) { return index_put(c, true); }
+
+/* index_select(Tensor self, int dim, Tensor index) */
+bool eval_op_index_select(EvalCall *c)
+{
+    Tensor *self, *index;
+    int64_t dim;
+    return eval_nargs(c, 3, 3) && eval_arg_tensor(c, 0, &self) && eval_arg_int(c, 1, &dim) &&
+           eval_arg_tensor(c, 2, &index) &&
+           eval_out_tensor(c, 0, tensor_index_select(self, dim, index));
+}
+
+bool eval_op_masked_select(EvalCall *c)
+{
+    Tensor *self, *mask;
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &mask) &&
+           eval_out_tensor(c, 0, tensor_masked_select(self, mask));
+}
+
+/* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) */
+bool eval_op_gather(EvalCall *c)
+{
+    Tensor *self, *index;
+    int64_t dim;
+    return eval_nargs(c, 3, 4) && eval_arg_tensor(c, 0, &self) && eval_arg_int(c, 1, &dim) &&
+           eval_arg_tensor(c, 2, &index) && eval_out_tensor(c, 0, tensor_gather(self, dim, index));
+}
+
+/* masked_fill(_)(Tensor self, Tensor mask, Scalar|Tensor value) */
+static bool masked_fill(EvalCall *c, bool inplace)
+{
+    Tensor *self, *mask, *value = NULL;
+    if (!eval_nargs(c, 3, 3) || !eval_arg_tensor(c, 0, &self) || !eval_arg_tensor(c, 1, &mask) ||
+        !eval_arg_operand(c, 2, &value))
+        return false;
+    bool ok;
+    if (value->ndim != 0) {
+        ok = eval_fail(c, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
+                         "with %d dimension(s).", value->ndim);
+    } else if (inplace) {
+        ok =
+            (tensor_masked_fill_(self, mask, value) || eval_fail_kernel(c, "masked_fill_ failed")) &&
+            eval_out_arg(c, 0, 0);
+    } else {
+        /* The result has the broadcast shape of self and mask. */
+        int64_t shape[TENSOR_MAX_DIMS];
+        int nd = tensor_broadcast_shape(self->ndim, self->sizes, mask->ndim, mask->sizes, shape);
+        Tensor *expanded = nd < 0 ? NULL : tensor_expand(self, nd, shape);
+        Tensor *copy = expanded ? tensor_clone(expanded) : NULL;
+        tensor_release(expanded);
+        ok = copy && tensor_masked_fill_(copy, mask, value);
+        if (ok) {
+            ok = eval_out_tensor(c, 0, copy);
+        } else {
+            tensor_release(copy);
+            ok = eval_fail_kernel(c, "masked_fill failed");
+        }
+    }
+    tensor_release(value);
+    return ok;
+}
+bool eval_op_masked_fill(EvalCall *c) { return masked_fill(c, false); }
+bool eval_op_masked_fill_(EvalCall *c) { return masked_fill(c, true); }
+
+/* scatter(_)(Tensor self, int dim, Tensor index, Tensor src|Scalar value
+ * [, str reduce]) */
+static bool scatter(EvalCall *c, bool inplace)
+{
+    Tensor *self, *index, *src = NULL;
+    int64_t dim;
+    const char *reduce = NULL;
+    if (!eval_nargs(c, 4, 5) || !eval_arg_tensor(c, 0, &self) || !eval_arg_int(c, 1, &dim) ||
+        !eval_arg_tensor(c, 2, &index) || (c->nargs > 4 && !eval_arg_str_opt(c, 4, &reduce)) ||
+        !eval_arg_operand(c, 3, &src))
+        return false;
+    bool ok;
+    if (inplace) {
+        ok = (tensor_scatter_(self, dim, index, src, reduce) ||
+              eval_fail_kernel(c, "scatter_ failed")) &&
+             eval_out_arg(c, 0, 0);
+    } else {
+        Tensor *copy = tensor_clone(self);
+        ok = copy && tensor_scatter_(copy, dim, index, src, reduce);
+        if (ok) {
+            ok = eval_out_tensor(c, 0, copy);
+        } else {
+            tensor_release(copy);
+            ok = eval_fail_kernel(c, "scatter failed");
+        }
+    }
+    tensor_release(src);
+    return ok;
+}
+bool eval_op_scatter(EvalCall *c) { return scatter(c, false); }
+bool eval_op_scatter_(EvalCall *c) { return scatter(c, true); }
+
+/* ---------------------------------------------------------------- copies */
+
+/* copy_(Tensor self, Tensor src, bool non_blocking=False): any dtype casts,
+ * src broadcasts to self. */
+bool eval_op_copy_(EvalCall *c)
+{
+    Tensor *self, *src;
+    if (!eval_nargs(c, 2, 3) || !eval_arg_tensor(c, 0, &self) || !eval_arg_tensor(c, 1, &src))
+        return false;
+    return (tensor_copy_(self, src) || eval_fail_kernel(c, "copy_ failed")) && eval_out_arg(c, 0, 0);
+}
+
+/* clone(Tensor self, *, MemoryFormat? memory_format=None): None (preserve)
+ * keeps a dense tensor's strides, as PyTorch does, which decides whether a
+ * later view() of the copy works; contiguous_format (0) gives row-major. */
+bool eval_op_clone(EvalCall *c)
+{
+    Tensor *self;
+    int64_t format = 1;
+    bool has_format;
+    if (!eval_nargs(c, 1, 2) || !eval_arg_tensor(c, 0, &self) ||
+        !eval_arg_int_opt(c, 1, &format, &has_format))
+        return false;
+    return eval_out_tensor(c, 0, has_format && format == 0 ? tensor_clone(self)
+                                                          : tensor_clone_preserve(self));
+}
+
+/* fill_(Tensor self, Scalar|Tensor value); a tensor value must be 0-d. */
+bool eval_op_fill_(EvalCall *c)
+{
+    Tensor *self;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_tensor(c, 0, &self))
+        return false;
+    const RtValue *v = c->args[1];
+    bool done;
+    if (v->kind == RT_TENSOR) {
+        const Tensor *value = v->u.t;
+        if (value->ndim != 0)
+            return eval_fail(c, "fill_ only supports 0-dimension value tensor but got tensor with "
+                               "%d dimensions.", value->ndim);
+        done = dtype_is_float(value->dtype) ? tensor_fill_(self, tensor_item(value))
+                                            : tensor_fill_int_(self, tensor_item_int(value));
+    } else if (v->kind == RT_FLOAT) {
+        done = tensor_fill_(self, v->u.f);
+    } else if (v->kind == RT_INT || v->kind == RT_BOOL) {
+        done = tensor_fill_int_(self, v->u.i);
+    } else {
+        return eval_fail(c, "fill_ value must be a number or a tensor, got %s",
+                        rt_kind_name(v->kind));
+    }
+    return (done || eval_fail_kernel(c, "fill_ failed")) && eval_out_arg(c, 0, 0);
+}
+
+bool eval_op_zero_(EvalCall *c)
+{
+    Tensor *self;
+    return eval_nargs(c, 1, 1) && eval_arg_tensor(c, 0, &self) &&
+           (tensor_fill_int_(self, 0) || eval_fail_kernel(c, "zero_ failed")) &&
+           eval_out_arg(c, 0, 0);
+}

@@ -1,0 +1,500 @@
+/* ops_nn.c — bindings of linear algebra and the neural-network ops:
+ * mm, bmm, matmul, addmm, linear, dot, outer, conv1d/conv2d/_convolution,
+ * batch_norm, layer_norm, group_norm, pooling, embedding, dropout, cat,
+ * stack, repeat, flip, roll, tril/triu, padding, and the RNN cells.
+ *
+ * The ref backend is for inference: batch_norm in training mode and
+ * dropout with train=True (random) are errors; dropout with train=False
+ * returns its input itself, as PyTorch does. The RNN cells are composed
+ * from the tensor library's linear, elementwise and chunk kernels in the
+ * order ATen's RNN.cpp evaluates them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/eval_internal.h"
+#include "eval/eval_ops.h"
+
+/* ---------------------------------------------------------------- linear algebra */
+
+typedef Tensor *(*TensorPairFn)(const Tensor *, const Tensor *);
+
+static bool tensor_pair(EvalCall *c, TensorPairFn fn)
+{
+    Tensor *a, *b;
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &a) && eval_arg_tensor(c, 1, &b) &&
+           eval_out_tensor(c, 0, fn(a, b));
+}
+bool eval_op_mm(EvalCall *c) { return tensor_pair(c, tensor_mm); }
+bool eval_op_bmm(EvalCall *c) { return tensor_pair(c, tensor_bmm); }
+bool eval_op_matmul(EvalCall *c) { return tensor_pair(c, tensor_matmul); }
+bool eval_op_dot(EvalCall *c) { return tensor_pair(c, tensor_dot); }
+bool eval_op_outer(EvalCall *c) { return tensor_pair(c, tensor_outer); }
+
+/* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
+bool eval_op_addmm(EvalCall *c)
+{
+    Tensor *self, *a, *b;
+    double beta = 1, alpha = 1;
+    return eval_nargs(c, 3, 5) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &a) &&
+           eval_arg_tensor(c, 2, &b) && (c->nargs < 4 || eval_arg_double(c, 3, &beta)) &&
+           (c->nargs < 5 || eval_arg_double(c, 4, &alpha)) &&
+           eval_out_tensor(c, 0, tensor_addmm(self, a, b, beta, alpha));
+}
+
+/* linear(Tensor input, Tensor weight, Tensor? bias=None) */
+bool eval_op_linear(EvalCall *c)
+{
+    Tensor *x, *w, *bias;
+    return eval_nargs(c, 2, 3) && eval_arg_tensor(c, 0, &x) && eval_arg_tensor(c, 1, &w) &&
+           eval_arg_tensor_opt(c, 2, &bias) && eval_out_tensor(c, 0, tensor_linear(x, w, bias));
+}
+
+/* ---------------------------------------------------------------- convolution */
+
+/* Convolution over `spatial` dims (1 or 2) with integer or "valid"/"same"
+ * padding. "same" pads dilation * (kernel - 1) in total per dim, the odd
+ * element on the right, as PyTorch does. */
+static bool convolution(EvalCall *c, int spatial, Tensor *x, Tensor *w, Tensor *bias, int stride_arg,
+                        int padding_arg, int dilation_arg, int64_t groups)
+{
+    int64_t stride[2], padding[2] = {0, 0}, dilation[2];
+    if (!eval_arg_ints_fixed(c, stride_arg, stride, spatial) ||
+        !eval_arg_ints_fixed(c, dilation_arg, dilation, spatial))
+        return false;
+    if (w->ndim != spatial + 2)
+        return eval_fail(c, "expected a %d-d weight, got %d-d", spatial + 2, w->ndim);
+    Tensor *input = tensor_retain(x);
+    if (eval_kind(c, padding_arg) == RT_STR) {
+        const char *mode = c->args[padding_arg]->u.s;
+        if (strcmp(mode, "same") == 0) {
+            for (int d = 0; d < spatial; d++)
+                if (stride[d] != 1) {
+                    tensor_release(input);
+                    return eval_fail(c, "padding='same' is not supported for strided convolutions");
+                }
+            /* pad pairs start from the last dim, as F.pad */
+            int64_t pad[4] = {0, 0, 0, 0};
+            bool asymmetric = false;
+            for (int d = 0; d < spatial; d++) {
+                int64_t total = dilation[d] * (w->sizes[2 + d] - 1);
+                padding[d] = total / 2;
+                int64_t extra = total - 2 * padding[d];
+                pad[2 * (spatial - 1 - d) + 1] = extra;
+                asymmetric = asymmetric || extra != 0;
+            }
+            if (asymmetric) {
+                Tensor *padded = tensor_constant_pad(input, 2 * spatial, pad, 0);
+                tensor_release(input);
+                if (!padded)
+                    return eval_fail_kernel(c, "padding failed");
+                input = padded;
+            }
+        } else if (strcmp(mode, "valid") != 0) {
+            tensor_release(input);
+            return eval_fail(c, "Invalid padding string: '%s'", mode);
+        }
+    } else if (!eval_arg_ints_fixed(c, padding_arg, padding, spatial)) {
+        tensor_release(input);
+        return false;
+    }
+    Tensor *r = spatial == 2
+                    ? tensor_conv2d(input, w, bias, stride, padding, dilation, groups)
+                    : tensor_conv1d(input, w, bias, stride[0], padding[0], dilation[0], groups);
+    tensor_release(input);
+    return eval_out_tensor(c, 0, r);
+}
+
+/* conv2d/conv1d(Tensor input, Tensor weight, Tensor? bias, int[] stride,
+ * int[]|str padding, int[] dilation, int groups) */
+static bool conv_nd(EvalCall *c, int spatial)
+{
+    Tensor *x, *w, *bias;
+    int64_t groups = 1;
+    return eval_nargs(c, 7, 7) && eval_arg_tensor(c, 0, &x) && eval_arg_tensor(c, 1, &w) &&
+           eval_arg_tensor_opt(c, 2, &bias) && eval_arg_int(c, 6, &groups) &&
+           convolution(c, spatial, x, w, bias, 3, 4, 5, groups);
+}
+bool eval_op_conv2d(EvalCall *c) { return conv_nd(c, 2); }
+bool eval_op_conv1d(EvalCall *c) { return conv_nd(c, 1); }
+
+/* _convolution(input, weight, bias?, stride, padding, dilation, bool
+ * transposed, output_padding, groups, benchmark, deterministic,
+ * cudnn_enabled[, allow_tf32]) */
+bool eval_op_convolution(EvalCall *c)
+{
+    Tensor *x, *w, *bias;
+    bool transposed;
+    int64_t groups;
+    if (!eval_nargs(c, 12, 13) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 1, &w) ||
+        !eval_arg_tensor_opt(c, 2, &bias) || !eval_arg_bool(c, 6, &transposed) ||
+        !eval_arg_int(c, 8, &groups))
+        return false;
+    if (transposed)
+        return eval_fail(c, "transposed convolution is not supported");
+    if (w->ndim != 3 && w->ndim != 4)
+        return eval_fail(c, "only 1-d and 2-d convolutions are supported (weight is %d-d)", w->ndim);
+    return convolution(c, w->ndim - 2, x, w, bias, 3, 4, 5, groups);
+}
+
+/* ---------------------------------------------------------------- normalization */
+
+/* batch_norm(input, weight?, bias?, running_mean?, running_var?, bool
+ * training, float momentum, float eps, bool cudnn_enabled) */
+bool eval_op_batch_norm(EvalCall *c)
+{
+    Tensor *x, *weight, *bias, *mean, *var;
+    bool training;
+    double eps;
+    if (!eval_nargs(c, 9, 9) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor_opt(c, 1, &weight) ||
+        !eval_arg_tensor_opt(c, 2, &bias) || !eval_arg_tensor_opt(c, 3, &mean) ||
+        !eval_arg_tensor_opt(c, 4, &var) || !eval_arg_bool(c, 5, &training) ||
+        !eval_arg_double(c, 7, &eps))
+        return false;
+    if (training)
+        return eval_fail(c, "batch_norm in training mode is not supported (the ref backend runs "
+                           "inference; put the module in eval mode)");
+    if (!mean || !var)
+        return eval_fail(c, "batch_norm in eval mode needs running_mean and running_var");
+    return eval_out_tensor(c, 0, tensor_batch_norm(x, weight, bias, mean, var, eps));
+}
+
+/* layer_norm(input, int[] normalized_shape, weight?, bias?, float eps, bool cudnn_enable) */
+bool eval_op_layer_norm(EvalCall *c)
+{
+    Tensor *x, *weight, *bias;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int n;
+    double eps = 1e-5;
+    return eval_nargs(c, 2, 6) && eval_arg_tensor(c, 0, &x) &&
+           eval_arg_ints(c, 1, shape, TENSOR_MAX_DIMS, &n) && eval_arg_tensor_opt(c, 2, &weight) &&
+           eval_arg_tensor_opt(c, 3, &bias) && (c->nargs < 5 || eval_arg_double(c, 4, &eps)) &&
+           eval_out_tensor(c, 0, tensor_layer_norm(x, n, shape, weight, bias, eps));
+}
+
+/* group_norm(input, int num_groups, weight?, bias?, float eps, bool cudnn_enabled) */
+bool eval_op_group_norm(EvalCall *c)
+{
+    Tensor *x, *weight, *bias;
+    int64_t groups;
+    double eps = 1e-5;
+    return eval_nargs(c, 2, 6) && eval_arg_tensor(c, 0, &x) && eval_arg_int(c, 1, &groups) &&
+           eval_arg_tensor_opt(c, 2, &weight) && eval_arg_tensor_opt(c, 3, &bias) &&
+           (c->nargs < 5 || eval_arg_double(c, 4, &eps)) &&
+           eval_out_tensor(c, 0, tensor_group_norm(x, groups, weight, bias, eps));
+}
+
+/* ---------------------------------------------------------------- pooling */
+
+/* stride=[] means stride = kernel_size. */
+static bool pool_stride(EvalCall *c, int i, const int64_t kernel[2], int64_t stride[2])
+{
+    if (eval_kind(c, i) == RT_LIST && c->args[i]->u.list.n == 0) {
+        stride[0] = kernel[0];
+        stride[1] = kernel[1];
+        return true;
+    }
+    return eval_arg_ints_fixed(c, i, stride, 2);
+}
+
+/* max_pool2d(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+ * int[2] dilation=1, bool ceil_mode=False) */
+bool eval_op_max_pool2d(EvalCall *c)
+{
+    Tensor *x;
+    int64_t kernel[2], stride[2], padding[2] = {0, 0}, dilation[2] = {1, 1};
+    bool ceil_mode = false;
+    if (!eval_nargs(c, 2, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_ints_fixed(c, 1, kernel, 2))
+        return false;
+    stride[0] = kernel[0];
+    stride[1] = kernel[1];
+    return (c->nargs < 3 || pool_stride(c, 2, kernel, stride)) &&
+           (c->nargs < 4 || eval_arg_ints_fixed(c, 3, padding, 2)) &&
+           (c->nargs < 5 || eval_arg_ints_fixed(c, 4, dilation, 2)) &&
+           (c->nargs < 6 || eval_arg_bool(c, 5, &ceil_mode)) &&
+           eval_out_tensor(c, 0, tensor_max_pool2d(x, kernel, stride, padding, dilation, ceil_mode));
+}
+
+/* avg_pool2d(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
+ * bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) */
+bool eval_op_avg_pool2d(EvalCall *c)
+{
+    Tensor *x;
+    int64_t kernel[2], stride[2], padding[2] = {0, 0}, divisor = 0;
+    bool ceil_mode = false, count_include_pad = true, has_divisor = false;
+    if (!eval_nargs(c, 2, 7) || !eval_arg_tensor(c, 0, &x) || !eval_arg_ints_fixed(c, 1, kernel, 2))
+        return false;
+    stride[0] = kernel[0];
+    stride[1] = kernel[1];
+    if ((c->nargs > 2 && !pool_stride(c, 2, kernel, stride)) ||
+        (c->nargs > 3 && !eval_arg_ints_fixed(c, 3, padding, 2)) ||
+        (c->nargs > 4 && !eval_arg_bool(c, 4, &ceil_mode)) ||
+        (c->nargs > 5 && !eval_arg_bool(c, 5, &count_include_pad)) ||
+        (c->nargs > 6 && !eval_arg_int_opt(c, 6, &divisor, &has_divisor)))
+        return false;
+    if (has_divisor && divisor == 0)
+        return eval_fail(c, "divisor must be not zero");
+    return eval_out_tensor(c, 0, tensor_avg_pool2d(x, kernel, stride, padding, ceil_mode,
+                                                  count_include_pad, has_divisor ? divisor : 0));
+}
+
+/* adaptive_avg_pool2d(self, int[2] output_size) */
+bool eval_op_adaptive_avg_pool2d(EvalCall *c)
+{
+    Tensor *x;
+    int64_t size[2];
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &x) && eval_arg_ints_fixed(c, 1, size, 2) &&
+           eval_out_tensor(c, 0, tensor_adaptive_avg_pool2d(x, size));
+}
+
+/* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool
+ * scale_grad_by_freq=False, bool sparse=False) */
+bool eval_op_embedding(EvalCall *c)
+{
+    Tensor *w, *idx;
+    return eval_nargs(c, 2, 5) && eval_arg_tensor(c, 0, &w) && eval_arg_tensor(c, 1, &idx) &&
+           eval_out_tensor(c, 0, tensor_embedding(w, idx));
+}
+
+/* dropout(Tensor input, float p, bool train) */
+bool eval_op_dropout(EvalCall *c)
+{
+    Tensor *x;
+    double p;
+    bool train;
+    if (!eval_nargs(c, 3, 3) || !eval_arg_tensor(c, 0, &x) || !eval_arg_double(c, 1, &p) ||
+        !eval_arg_bool(c, 2, &train))
+        return false;
+    if (p < 0 || p > 1)
+        return eval_fail(c, "dropout probability has to be between 0 and 1, but got %g", p);
+    if (!train || p == 0 || tensor_numel(x) == 0)
+        return eval_out_arg(c, 0, 0);
+    return eval_fail(c, "dropout in training mode (random) is not supported; the ref backend "
+                       "runs inference");
+}
+
+/* ---------------------------------------------------------------- joining and shaping */
+
+typedef Tensor *(*TensorListFn)(Tensor *const *, int, int64_t);
+
+/* cat/stack(Tensor[] tensors, int dim=0) */
+static bool tensor_list_op(EvalCall *c, TensorListFn fn)
+{
+    Tensor **ts;
+    int n;
+    int64_t dim = 0;
+    if (!eval_nargs(c, 1, 2) || (c->nargs > 1 && !eval_arg_int(c, 1, &dim)) ||
+        !eval_arg_tensor_list(c, 0, false, &ts, &n))
+        return false;
+    bool ok = eval_out_tensor(c, 0, fn(ts, n, dim));
+    free(ts);
+    return ok;
+}
+bool eval_op_cat(EvalCall *c) { return tensor_list_op(c, tensor_cat); }
+bool eval_op_stack(EvalCall *c) { return tensor_list_op(c, tensor_stack); }
+
+bool eval_op_repeat(EvalCall *c)
+{
+    Tensor *x;
+    int64_t repeats[TENSOR_MAX_DIMS];
+    int n;
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &x) &&
+           eval_arg_ints(c, 1, repeats, TENSOR_MAX_DIMS, &n) &&
+           eval_out_tensor(c, 0, tensor_repeat(x, n, repeats));
+}
+
+bool eval_op_flip(EvalCall *c)
+{
+    Tensor *x;
+    int64_t dims[TENSOR_MAX_DIMS];
+    int n;
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &x) &&
+           eval_arg_ints(c, 1, dims, TENSOR_MAX_DIMS, &n) &&
+           eval_out_tensor(c, 0, tensor_flip(x, n, dims));
+}
+
+/* roll(Tensor self, int[1] shifts, int[1] dims=[]) */
+bool eval_op_roll(EvalCall *c)
+{
+    Tensor *x;
+    int64_t shifts[TENSOR_MAX_DIMS], dims[TENSOR_MAX_DIMS];
+    int ns, nd = 0;
+    return eval_nargs(c, 2, 3) && eval_arg_tensor(c, 0, &x) &&
+           eval_arg_ints(c, 1, shifts, TENSOR_MAX_DIMS, &ns) &&
+           (c->nargs < 3 || eval_arg_ints(c, 2, dims, TENSOR_MAX_DIMS, &nd)) &&
+           eval_out_tensor(c, 0, tensor_roll(x, ns, shifts, nd, dims));
+}
+
+/* tril/triu(Tensor self, int diagonal=0) */
+static bool triangle(EvalCall *c, bool lower)
+{
+    Tensor *x;
+    int64_t diagonal = 0;
+    return eval_nargs(c, 1, 2) && eval_arg_tensor(c, 0, &x) &&
+           (c->nargs < 2 || eval_arg_int(c, 1, &diagonal)) &&
+           eval_out_tensor(c, 0, lower ? tensor_tril(x, diagonal) : tensor_triu(x, diagonal));
+}
+bool eval_op_tril(EvalCall *c) { return triangle(c, true); }
+bool eval_op_triu(EvalCall *c) { return triangle(c, false); }
+
+/* constant_pad_nd(Tensor self, int[] pad, Scalar value=0) */
+bool eval_op_constant_pad_nd(EvalCall *c)
+{
+    Tensor *x;
+    int64_t pad[2 * TENSOR_MAX_DIMS];
+    int n;
+    double value = 0;
+    return eval_nargs(c, 2, 3) && eval_arg_tensor(c, 0, &x) &&
+           eval_arg_ints(c, 1, pad, 2 * TENSOR_MAX_DIMS, &n) &&
+           (c->nargs < 3 || eval_arg_double(c, 2, &value)) &&
+           eval_out_tensor(c, 0, tensor_constant_pad(x, n, pad, value));
+}
+
+/* pad(Tensor self, int[] pad, str mode="constant", float? value=None) */
+bool eval_op_pad(EvalCall *c)
+{
+    Tensor *x;
+    int64_t pad[2 * TENSOR_MAX_DIMS];
+    int n;
+    const char *mode = "constant";
+    double value = 0;
+    bool has_value;
+    if (!eval_nargs(c, 2, 4) || !eval_arg_tensor(c, 0, &x) ||
+        !eval_arg_ints(c, 1, pad, 2 * TENSOR_MAX_DIMS, &n) ||
+        (c->nargs > 2 && !eval_arg_str(c, 2, &mode)) ||
+        (c->nargs > 3 && !eval_arg_double_opt(c, 3, &value, &has_value)))
+        return false;
+    if (strcmp(mode, "constant") != 0)
+        return eval_fail(c, "padding mode '%s' is not supported (only 'constant')", mode);
+    return eval_out_tensor(c, 0, tensor_constant_pad(x, n, pad, value));
+}
+
+/* ---------------------------------------------------------------- RNN cells */
+
+/* linear(x, w, b) + linear(h, w_h, b_h), the gate pre-activations. */
+static Tensor *gates(const Tensor *hidden_part, const Tensor *input_part)
+{
+    if (!hidden_part || !input_part)
+        return NULL;
+    return tensor_add(hidden_part, input_part, 1);
+}
+
+/* lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih,
+ * Tensor? b_hh) -> (Tensor hy, Tensor cy) */
+bool eval_op_lstm_cell(EvalCall *c)
+{
+    Tensor *x, *w_ih, *w_hh, *b_ih, *b_hh, **hx;
+    int nhx;
+    if (!eval_nargs(c, 4, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 2, &w_ih) ||
+        !eval_arg_tensor(c, 3, &w_hh) || !eval_arg_tensor_opt(c, 4, &b_ih) ||
+        !eval_arg_tensor_opt(c, 5, &b_hh) || !eval_arg_tensor_list(c, 1, false, &hx, &nhx))
+        return false;
+    if (nhx != 2 || c->nouts != 2) {
+        free(hx);
+        return eval_fail(c, "lstm_cell takes (h, c) and returns (hy, cy)");
+    }
+    Tensor *lh = tensor_linear(hx[0], w_hh, b_hh);
+    Tensor *li = tensor_linear(x, w_ih, b_ih);
+    Tensor *g = gates(lh, li);
+    tensor_release(lh);
+    tensor_release(li);
+    int n = 0;
+    Tensor **chunks = g ? tensor_chunk(g, 4, 1, &n) : NULL;
+    tensor_release(g);
+    Tensor *hy = NULL, *cy = NULL;
+    if (chunks && n == 4) {
+        Tensor *in = tensor_unary(UN_SIGMOID, chunks[0], 0, 0);
+        Tensor *forget = tensor_unary(UN_SIGMOID, chunks[1], 0, 0);
+        Tensor *cell = tensor_unary(UN_TANH, chunks[2], 0, 0);
+        Tensor *out = tensor_unary(UN_SIGMOID, chunks[3], 0, 0);
+        if (in && forget && cell && out) {
+            Tensor *fc = tensor_binary(BIN_MUL, forget, hx[1]);
+            Tensor *ic = tensor_binary(BIN_MUL, in, cell);
+            cy = fc && ic ? tensor_add(fc, ic, 1) : NULL;
+            tensor_release(fc);
+            tensor_release(ic);
+            Tensor *tc = cy ? tensor_unary(UN_TANH, cy, 0, 0) : NULL;
+            hy = tc ? tensor_binary(BIN_MUL, out, tc) : NULL;
+            tensor_release(tc);
+        }
+        tensor_release(in);
+        tensor_release(forget);
+        tensor_release(cell);
+        tensor_release(out);
+    }
+    for (int i = 0; chunks && i < n; i++)
+        tensor_release(chunks[i]);
+    free(chunks);
+    free(hx);
+    if (!hy || !cy) {
+        tensor_release(hy);
+        tensor_release(cy);
+        return eval_fail_kernel(c, "lstm_cell failed");
+    }
+    return eval_out_tensor(c, 0, hy) && eval_out_tensor(c, 1, cy);
+}
+
+/* gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih,
+ * Tensor? b_hh) -> Tensor */
+bool eval_op_gru_cell(EvalCall *c)
+{
+    Tensor *x, *h, *w_ih, *w_hh, *b_ih, *b_hh;
+    if (!eval_nargs(c, 4, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 1, &h) ||
+        !eval_arg_tensor(c, 2, &w_ih) || !eval_arg_tensor(c, 3, &w_hh) ||
+        !eval_arg_tensor_opt(c, 4, &b_ih) || !eval_arg_tensor_opt(c, 5, &b_hh))
+        return false;
+    Tensor *gi = tensor_linear(x, w_ih, b_ih), *gh = tensor_linear(h, w_hh, b_hh);
+    int ni = 0, nh = 0;
+    Tensor **ci = gi ? tensor_chunk(gi, 3, 1, &ni) : NULL;
+    Tensor **ch = gh ? tensor_chunk(gh, 3, 1, &nh) : NULL;
+    tensor_release(gi);
+    tensor_release(gh);
+    Tensor *hy = NULL;
+    if (ci && ch && ni == 3 && nh == 3) {
+        Tensor *sum_r = tensor_add(ch[0], ci[0], 1);
+        Tensor *r = sum_r ? tensor_unary(UN_SIGMOID, sum_r, 0, 0) : NULL;
+        tensor_release(sum_r);
+        Tensor *sum_z = tensor_add(ch[1], ci[1], 1);
+        Tensor *z = sum_z ? tensor_unary(UN_SIGMOID, sum_z, 0, 0) : NULL;
+        tensor_release(sum_z);
+        Tensor *rh = r ? tensor_binary(BIN_MUL, ch[2], r) : NULL;
+        Tensor *sum_n = rh ? tensor_add(ci[2], rh, 1) : NULL;
+        Tensor *newgate = sum_n ? tensor_unary(UN_TANH, sum_n, 0, 0) : NULL;
+        Tensor *diff = newgate ? tensor_sub(h, newgate, 1) : NULL;
+        Tensor *scaled = diff && z ? tensor_binary(BIN_MUL, diff, z) : NULL;
+        hy = scaled ? tensor_add(scaled, newgate, 1) : NULL;
+        tensor_release(r);
+        tensor_release(z);
+        tensor_release(rh);
+        tensor_release(sum_n);
+        tensor_release(newgate);
+        tensor_release(diff);
+        tensor_release(scaled);
+    }
+    for (int i = 0; ci && i < ni; i++)
+        tensor_release(ci[i]);
+    for (int i = 0; ch && i < nh; i++)
+        tensor_release(ch[i]);
+    free(ci);
+    free(ch);
+    return hy ? eval_out_tensor(c, 0, hy) : eval_fail_kernel(c, "gru_cell failed");
+}
+
+/* rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor?
+ * b_ih, Tensor? b_hh) -> Tensor: tanh(linear(hx) + linear(input)) */
+bool eval_op_rnn_tanh_cell(EvalCall *c)
+{
+    Tensor *x, *h, *w_ih, *w_hh, *b_ih, *b_hh;
+    if (!eval_nargs(c, 4, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 1, &h) ||
+        !eval_arg_tensor(c, 2, &w_ih) || !eval_arg_tensor(c, 3, &w_hh) ||
+        !eval_arg_tensor_opt(c, 4, &b_ih) || !eval_arg_tensor_opt(c, 5, &b_hh))
+        return false;
+    Tensor *lh = tensor_linear(h, w_hh, b_hh);
+    Tensor *li = tensor_linear(x, w_ih, b_ih);
+    Tensor *g = gates(lh, li);
+    tensor_release(lh);
+    tensor_release(li);
+    Tensor *hy = g ? tensor_unary(UN_TANH, g, 0, 0) : NULL;
+    tensor_release(g);
+    return eval_out_tensor(c, 0, hy);
+}

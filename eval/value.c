@@ -1,0 +1,279 @@
+/* value.c — RtValue: the reference-counted values that flow along graph
+ * edges at run time, and their Python-style printing.
+ *
+ * Every constructor returns a value with refcount 1. Lists and tuples hold a
+ * reference to each item; releasing the last reference of a container
+ * releases its items, so a whole nested value goes away with one
+ * rt_release. Lists are shared by reference (aten::append mutates the list
+ * every holder sees), as in TorchScript; TorchScript's typed lists cannot
+ * contain themselves, so reference counting never meets a cycle.
+ *
+ * rt_format_str spells a value the way TorchScript's str() and aten::format
+ * do (which differs from Python in places: floats print "2." and 17
+ * significant digits, strings inside lists print without quotes).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "eval/eval_internal.h"
+#include "tssa/diag.h"
+
+/* ---------------------------------------------------------------- constructors */
+
+static RtValue *rt_new(RtKind kind)
+{
+    RtValue *v = xcalloc(1, sizeof *v);
+    v->refcount = 1;
+    v->kind = kind;
+    return v;
+}
+
+RtValue *rt_none(void) { return rt_new(RT_NONE); }
+RtValue *rt_uninit(void) { return rt_new(RT_UNINIT); }
+
+RtValue *rt_tensor(Tensor *t)
+{
+    RtValue *v = rt_new(RT_TENSOR);
+    v->u.t = tensor_retain(t);
+    return v;
+}
+
+RtValue *rt_tensor_take(Tensor *t)
+{
+    if (!t)
+        return NULL;
+    RtValue *v = rt_new(RT_TENSOR);
+    v->u.t = t;
+    return v;
+}
+
+RtValue *rt_int(int64_t i)
+{
+    RtValue *v = rt_new(RT_INT);
+    v->u.i = i;
+    return v;
+}
+
+RtValue *rt_float(double f)
+{
+    RtValue *v = rt_new(RT_FLOAT);
+    v->u.f = f;
+    return v;
+}
+
+RtValue *rt_bool(bool b)
+{
+    RtValue *v = rt_new(RT_BOOL);
+    v->u.i = b ? 1 : 0;
+    return v;
+}
+
+static RtValue *rt_string_kind(RtKind kind, const char *s)
+{
+    RtValue *v = rt_new(kind);
+    v->u.s = xstrdup(s);
+    return v;
+}
+
+RtValue *rt_str(const char *s) { return rt_string_kind(RT_STR, s); }
+RtValue *rt_device(const char *s) { return rt_string_kind(RT_DEVICE, s); }
+RtValue *rt_object(const char *path) { return rt_string_kind(RT_OBJECT, path); }
+
+RtValue *rt_list(RtKind kind, int n, RtValue **items)
+{
+    RtValue *v = rt_new(kind);
+    v->u.list.cap = n > 4 ? n : 4;
+    v->u.list.items = xmalloc((size_t)v->u.list.cap * sizeof(RtValue *));
+    for (int i = 0; i < n; i++)
+        v->u.list.items[i] = rt_retain(items[i]);
+    v->u.list.n = n;
+    return v;
+}
+
+void rt_list_append(RtValue *list, RtValue *item)
+{
+    if (list->u.list.n == list->u.list.cap) {
+        list->u.list.cap *= 2;
+        list->u.list.items = xrealloc(list->u.list.items,
+                                          (size_t)list->u.list.cap * sizeof(RtValue *));
+    }
+    list->u.list.items[list->u.list.n++] = rt_retain(item);
+}
+
+RtValue *rt_retain(RtValue *v)
+{
+    if (v)
+        v->refcount++;
+    return v;
+}
+
+void rt_release(RtValue *v)
+{
+    if (!v || --v->refcount > 0)
+        return;
+    switch (v->kind) {
+    case RT_TENSOR:
+        tensor_release(v->u.t);
+        break;
+    case RT_STR:
+    case RT_DEVICE:
+    case RT_OBJECT:
+        free(v->u.s);
+        break;
+    case RT_LIST:
+    case RT_TUPLE:
+        for (int i = 0; i < v->u.list.n; i++)
+            rt_release(v->u.list.items[i]);
+        free(v->u.list.items);
+        break;
+    default:
+        break;
+    }
+    free(v);
+}
+
+/* ---------------------------------------------------------------- queries */
+
+const char *rt_kind_name(RtKind kind)
+{
+    switch (kind) {
+    case RT_NONE: return "None";
+    case RT_TENSOR: return "Tensor";
+    case RT_INT: return "int";
+    case RT_FLOAT: return "float";
+    case RT_BOOL: return "bool";
+    case RT_STR: return "str";
+    case RT_DEVICE: return "Device";
+    case RT_LIST: return "list";
+    case RT_TUPLE: return "tuple";
+    case RT_OBJECT: return "module";
+    case RT_UNINIT: return "uninitialized value";
+    }
+    return "?";
+}
+
+bool rt_is_number(const RtValue *v)
+{
+    return v->kind == RT_INT || v->kind == RT_FLOAT || v->kind == RT_BOOL;
+}
+
+double rt_number(const RtValue *v)
+{
+    return v->kind == RT_FLOAT ? v->u.f : (double)v->u.i;
+}
+
+/* ---------------------------------------------------------------- strings */
+
+/* TorchScript prints an integral float that fits an int64 as the integer
+ * followed by '.' ("2.", also "0." for -0.0), anything else with 17
+ * significant digits ("0.10000000000000001", "1e+20"). */
+void rt_format_float(TextBuf *sb, double v)
+{
+    if (isfinite(v) && v == floor(v) && v >= -9223372036854775808.0 && v < 9223372036854775808.0) {
+        textbuf_printf(sb, "%lld.", (long long)v);
+        return;
+    }
+    if (isnan(v)) {
+        textbuf_puts(sb, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        textbuf_puts(sb, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    textbuf_printf(sb, "%.17g", v);
+}
+
+void rt_format_str(TextBuf *sb, const RtValue *v)
+{
+    switch (v->kind) {
+    case RT_NONE:
+        textbuf_puts(sb, "None");
+        break;
+    case RT_TENSOR:
+        tensor_format_repr(sb, v->u.t);
+        break;
+    case RT_INT:
+        textbuf_printf(sb, "%lld", (long long)v->u.i);
+        break;
+    case RT_FLOAT:
+        rt_format_float(sb, v->u.f);
+        break;
+    case RT_BOOL:
+        textbuf_puts(sb, v->u.i ? "True" : "False");
+        break;
+    case RT_STR:
+    case RT_DEVICE:
+        textbuf_puts(sb, v->u.s);
+        break;
+    case RT_LIST:
+    case RT_TUPLE:
+        textbuf_puts(sb, v->kind == RT_LIST ? "[" : "(");
+        for (int i = 0; i < v->u.list.n; i++) {
+            if (i)
+                textbuf_puts(sb, ", ");
+            rt_format_str(sb, v->u.list.items[i]);
+        }
+        if (v->kind == RT_TUPLE && v->u.list.n == 1)
+            textbuf_puts(sb, ",");
+        textbuf_puts(sb, v->kind == RT_LIST ? "]" : ")");
+        break;
+    case RT_OBJECT:
+        textbuf_printf(sb, "<module %s>", v->u.s[0] ? v->u.s : "self");
+        break;
+    case RT_UNINIT:
+        textbuf_puts(sb, "<uninitialized>");
+        break;
+    }
+}
+
+/* ---------------------------------------------------------------- summaries */
+
+static void rt_print_shape(FILE *out, const Tensor *t)
+{
+    fprintf(out, "Tensor %s[", dtype_name(t->dtype));
+    for (int d = 0; d < t->ndim; d++)
+        fprintf(out, "%s%lld", d ? ", " : "", (long long)t->sizes[d]);
+    fputc(']', out);
+}
+
+void rt_print(FILE *out, const RtValue *v)
+{
+    switch (v->kind) {
+    case RT_TENSOR:
+        rt_print_shape(out, v->u.t);
+        break;
+    case RT_INT:
+        fprintf(out, "int %lld", (long long)v->u.i);
+        break;
+    case RT_BOOL:
+        fprintf(out, "bool %s", v->u.i ? "true" : "false");
+        break;
+    case RT_FLOAT: {
+        TextBuf sb = {0};
+        rt_format_float(&sb, v->u.f);
+        fprintf(out, "float %s", textbuf_cstr(&sb));
+        textbuf_release(&sb);
+        break;
+    }
+    case RT_STR:
+        fprintf(out, "str \"%s\"", v->u.s);
+        break;
+    case RT_DEVICE:
+        fprintf(out, "Device %s", v->u.s);
+        break;
+    case RT_LIST:
+    case RT_TUPLE:
+        fprintf(out, "%s of %d", rt_kind_name(v->kind), v->u.list.n);
+        break;
+    case RT_OBJECT:
+        fprintf(out, "module %s", v->u.s[0] ? v->u.s : "self");
+        break;
+    case RT_NONE:
+    case RT_UNINIT:
+        fputs(rt_kind_name(v->kind), out);
+        break;
+    }
+}

@@ -1,0 +1,316 @@
+/* bindings.c — the command line's NAME=VALUE bindings (and --weights)
+ * resolved against the graph's inputs.
+ *
+ * NAME is an input's debug name without its ".N" suffix (%a.1 is `a`).
+ * VALUE is read according to the input's declared type:
+ *   Tensor          a path ending in .npy; a refined type (Float(*, 3)) must
+ *                   agree with the file's dtype and rank
+ *   int             an int literal;  float: a float or int literal (inf,
+ *                   nan, 1e-3);  bool: true/false;  Scalar: int or float
+ *   str             the text itself;  Device: its name ("cpu")
+ *   T?              "none" (or "None") for None, else as T
+ *   a class type    the module from --weights (%self); it takes no binding
+ * Anything that does not fit — a missing or unknown name, a duplicate, a
+ * literal for a tensor, a .npy for an int, a module input without weights —
+ * is reported with the input's name and resolution fails (the driver exits
+ * 2). All checks run before any input is used, and nothing leaks on failure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tssa/diag.h"
+#include "tssa/frontend.h"
+#include "tssa/io.h"
+#include "tssa/util.h"
+#include "tssa/value.h"
+
+typedef struct Binder {
+    IrGraph *graph;
+    FILE *err;
+} Binder;
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static const char *graph_file(const Binder *b)
+{
+    return b->graph->file ? b->graph->file : "<graph>";
+}
+
+static void type_text(TextBuf *sb, const IrType *t)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (mem) {
+        ir_type_print(mem, t);
+        fclose(mem);
+        textbuf_puts(sb, buf ? buf : "?");
+        free(buf);
+    } else {
+        textbuf_puts(sb, ir_type_kind_name(t->kind));
+    }
+}
+
+static bool input_error(const Binder *b, const char *name, const IrType *type, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static bool input_error(const Binder *b, const char *name, const IrType *type, const char *fmt, ...)
+{
+    TextBuf what = {0}, ty = {0};
+    if (type)
+        type_text(&ty, type);
+    textbuf_printf(&what, "input '%s'%s%s%s: ", name, type ? " (" : "", type ? textbuf_cstr(&ty) : "",
+              type ? ")" : "");
+    va_list ap;
+    va_start(ap, fmt);
+    textbuf_vprintf(&what, fmt, ap);
+    va_end(ap);
+    diag_error(b->err, graph_file(b), "%s", textbuf_cstr(&what));
+    textbuf_release(&what);
+    textbuf_release(&ty);
+    return false;
+}
+
+/* ---------------------------------------------------------------- literals */
+
+static bool parse_int(const char *s, int64_t *v)
+{
+    char *end;
+    errno = 0;
+    long long x = strtoll(s, &end, 10);
+    if (end == s || *end || errno)
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool parse_float(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (end == s || *end || (errno && isfinite(x) && x != 0))
+        return false;
+    *v = x;
+    return true;
+}
+
+static bool is_none_literal(const char *s)
+{
+    return strcmp(s, "none") == 0 || strcmp(s, "None") == 0;
+}
+
+/* ---------------------------------------------------------------- values */
+
+static bool tensor_fits(const Binder *b, const char *name, const IrType *type, const Tensor *t)
+{
+    const IrTensorType *tt = &type->tensor;
+    if (tt->dtype >= 0 && tt->dtype != (int)t->dtype)
+        return input_error(b, name, type, "the graph declares %s, the file holds %s",
+                           dtype_ts_name((TensorDType)tt->dtype), dtype_name(t->dtype));
+    if (tt->rank >= 0 && tt->rank != t->ndim)
+        return input_error(b, name, type, "the graph declares %d dims, the file holds %d",
+                           tt->rank, t->ndim);
+    return true;
+}
+
+/* The value of `text` for an input of the given type, or NULL after a message. */
+static RtValue *value_for_type(const Binder *b, const char *name, const IrType *type,
+                               const char *text)
+{
+    bool npy = ends_with(text, ".npy");
+    int64_t i;
+    double f;
+    switch (type->kind) {
+    case TY_OPTIONAL:
+        if (is_none_literal(text))
+            return rt_none();
+        return type->nelems ? value_for_type(b, name, type->elems[0], text) : NULL;
+    case TY_TENSOR: {
+        if (!npy) {
+            input_error(b, name, type, "a tensor input takes a .npy file, got '%s'", text);
+            return NULL;
+        }
+        Tensor *t = npy_read(text, b->err);
+        if (!t) {
+            input_error(b, name, type, "cannot read '%s'", text);
+            return NULL;
+        }
+        if (!tensor_fits(b, name, type, t)) {
+            tensor_release(t);
+            return NULL;
+        }
+        return rt_tensor_take(t);
+    }
+    case TY_INT:
+        if (!npy && parse_int(text, &i))
+            return rt_int(i);
+        input_error(b, name, type, "expected an int literal, got '%s'", text);
+        return NULL;
+    case TY_FLOAT:
+        if (!npy && parse_float(text, &f))
+            return rt_float(f);
+        input_error(b, name, type, "expected a float literal, got '%s'", text);
+        return NULL;
+    case TY_BOOL:
+        if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0)
+            return rt_bool(text[0] == 't');
+        input_error(b, name, type, "expected true or false, got '%s'", text);
+        return NULL;
+    case TY_NUMBER:
+        if (!npy && parse_int(text, &i))
+            return rt_int(i);
+        if (!npy && parse_float(text, &f))
+            return rt_float(f);
+        input_error(b, name, type, "expected a number, got '%s'", text);
+        return NULL;
+    case TY_STR:
+        return rt_str(text);
+    case TY_DEVICE:
+        return rt_device(text);
+    case TY_NONE:
+        if (is_none_literal(text))
+            return rt_none();
+        input_error(b, name, type, "expected none, got '%s'", text);
+        return NULL;
+    case TY_ANY:
+        if (npy) {
+            Tensor *t = npy_read(text, b->err);
+            if (!t) {
+                input_error(b, name, type, "cannot read '%s'", text);
+                return NULL;
+            }
+            return rt_tensor_take(t);
+        }
+        if (strcmp(text, "true") == 0 || strcmp(text, "false") == 0)
+            return rt_bool(text[0] == 't');
+        if (parse_int(text, &i))
+            return rt_int(i);
+        if (parse_float(text, &f))
+            return rt_float(f);
+        if (is_none_literal(text))
+            return rt_none();
+        return rt_str(text);
+    default:
+        input_error(b, name, type, "this type cannot be bound from the command line");
+        return NULL;
+    }
+}
+
+/* ---------------------------------------------------------------- resolution */
+
+static bool is_module_type(const IrType *t)
+{
+    return t->kind == TY_CLASS;
+}
+
+bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_path,
+                      RtValue ***inputs, int *ninputs, Safetensors **weights, FILE *err)
+{
+    Binder b = {g, err};
+    IrBlock *top = g->top;
+    int n = ir_block_nparams(top);
+    *inputs = NULL;
+    *ninputs = 0;
+    *weights = NULL;
+
+    char **names = xcalloc((size_t)n, sizeof *names);
+    const char **given = xcalloc((size_t)n, sizeof *given);
+    RtValue **values = xcalloc((size_t)n, sizeof *values);
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        char buf[256];
+        names[i] = xstrdup(ir_value_base_name(ir_block_param(top, i), buf, sizeof buf));
+    }
+
+    /* Match each NAME=VALUE to one input. */
+    for (int k = 0; k < nbind && ok; k++) {
+        const char *eq = strchr(bind[k], '=');
+        if (!eq || eq == bind[k]) {
+            diag_error(err, graph_file(&b), "binding '%s' is not NAME=VALUE", bind[k]);
+            ok = false;
+            break;
+        }
+        size_t len = (size_t)(eq - bind[k]);
+        int match = -1, matches = 0;
+        for (int i = 0; i < n; i++)
+            if (strlen(names[i]) == len && strncmp(names[i], bind[k], len) == 0) {
+                if (match < 0)
+                    match = i;
+                matches++;
+            }
+        if (match < 0) {
+            TextBuf list = {0};
+            textbuf_puts(&list, "");
+            for (int i = 0; i < n; i++)
+                textbuf_printf(&list, "%s%s", i ? ", " : "", names[i]);
+            diag_error(err, graph_file(&b), "no graph input named '%.*s' (the inputs are: %s)",
+                       (int)len, bind[k], n ? textbuf_cstr(&list) : "none");
+            textbuf_release(&list);
+            ok = false;
+        } else if (matches > 1) {
+            ok = input_error(&b, names[match], NULL, "%d graph inputs share this name", matches);
+        } else if (given[match]) {
+            ok = input_error(&b, names[match], NULL, "bound twice ('%s' and '%s')", given[match],
+                             eq + 1);
+        } else if (is_module_type(ir_block_param(top, match)->type)) {
+            ok = input_error(&b, names[match], ir_block_param(top, match)->type,
+                             "a module input takes its value from --weights, not a binding");
+        } else {
+            given[match] = eq + 1;
+        }
+    }
+
+    /* Every input needs a value; modules need the weights. */
+    bool has_module = false;
+    for (int i = 0; i < n && ok; i++) {
+        const IrType *type = ir_block_param(top, i)->type;
+        if (is_module_type(type)) {
+            has_module = true;
+            if (!weights_path)
+                ok = input_error(&b, names[i], type,
+                                 "a module input needs --weights FILE.safetensors");
+        } else if (!given[i]) {
+            ok = input_error(&b, names[i], type, "missing binding: pass %s=VALUE", names[i]);
+        }
+    }
+    if (ok && weights_path) {
+        *weights = safetensors_open(weights_path, err);
+        if (!*weights) {
+            ok = false;
+        } else if (!has_module && err) {
+            /* Harmless, but likely a mistake on the command line. */
+            fprintf(err, "%s: warning: --weights given, but the graph has no module input\n",
+                    graph_file(&b));
+        }
+    }
+    for (int i = 0; i < n && ok; i++) {
+        const IrType *type = ir_block_param(top, i)->type;
+        values[i] = is_module_type(type) ? rt_object("")
+                                         : value_for_type(&b, names[i], type, given[i]);
+        ok = values[i] != NULL;
+    }
+
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    free(given);
+    if (!ok) {
+        for (int i = 0; i < n; i++)
+            rt_release(values[i]);
+        free(values);
+        safetensors_close(*weights);
+        *weights = NULL;
+        return false;
+    }
+    *inputs = values;
+    *ninputs = n;
+    return true;
+}

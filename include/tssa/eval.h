@@ -1,0 +1,59 @@
+/* eval.h — the evaluator: PyTorch's semantics for single IR nodes and
+ * blocks, shared by everything that runs IR (the ref backend runs a whole
+ * graph with it, the lowering evaluates a program's compile-time slice with
+ * it, the cpu backend's firings run their filters' regions with it).
+ *
+ * A NodeExec holds one value slot per IrValue of its graph (by dense id).
+ * The caller puts values into slots (node_exec_set), runs nodes or blocks,
+ * reads results (node_exec_get) and clears the slots it no longer needs, so
+ * that values reach a node only along the paths the caller chose (the cpu
+ * backend: channels). prim::If and prim::Loop run their blocks with the
+ * interpreter's semantics (eval/interp.c); every other op goes through the
+ * op binding table (eval/dispatch.c), one binding per op family file.
+ *
+ * Aliasing is exact: a slot holds a reference to the very RtValue (and
+ * Tensor) an op returned, so views made by one op and in-place writes made
+ * by another share storage exactly as in PyTorch.
+ *
+ * Errors are reported as "FILE:LINE: error: KIND: WHAT", once, where the
+ * failing node is (FILE:LINE from the node's source comment when it has one).
+ */
+#ifndef TSSA_EVAL_H
+#define TSSA_EVAL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tssa/io.h"
+#include "tssa/ir.h"
+#include "tssa/value.h"
+
+typedef struct NodeExec NodeExec;
+
+/* A context for nodes of g. The graph must not get new nodes or values
+ * afterwards (slots are sized by g's counts now). */
+NodeExec *node_exec_new(IrGraph *g, const Safetensors *weights, FILE *err);
+void node_exec_free(NodeExec *x);
+/* Where failures and warnings go from now on (NULL: nowhere). */
+void node_exec_set_err(NodeExec *x, FILE *err);
+
+/* Stores value (takes the caller's reference) as v's current value. */
+void node_exec_set(NodeExec *x, const IrValue *v, RtValue *value);
+/* v's current value (borrowed), or NULL. */
+RtValue *node_exec_get(const NodeExec *x, const IrValue *v);
+/* Drops v's current value. */
+void node_exec_clear(NodeExec *x, const IrValue *v);
+/* Drops the value of every output of n and of every value defined inside
+ * its blocks. */
+void node_exec_clear_node(NodeExec *x, const IrNode *n);
+
+/* Runs n (its inputs must have values; values used inside its blocks too)
+ * and stores its outputs. False after reporting the failure. */
+bool node_exec_node(NodeExec *x, IrNode *n);
+/* Runs the nodes of b in order (its params must have values). */
+bool node_exec_block(NodeExec *x, IrBlock *b);
+/* A new context for the same graph holding new references to every value
+ * x holds now (a program's compile-time values, handed to an executor). */
+NodeExec *node_exec_clone(const NodeExec *x);
+
+#endif

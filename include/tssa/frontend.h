@@ -1,0 +1,55 @@
+/* frontend.h — what comes in from outside and goes back out: TorchScript
+ * graph text (lexer, parser, printer), the command line's NAME=VALUE
+ * bindings resolved against a graph's inputs, and the outputs written as
+ * .npy files (frontend/). The tensor file formats themselves (.npy,
+ * safetensors) are in io.h; the IR the parser builds is in ir.h.
+ */
+#ifndef TSSA_FRONTEND_H
+#define TSSA_FRONTEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "tssa/io.h"
+#include "tssa/ir.h"
+#include "tssa/value.h"
+
+/* ---------------------------------------------------------------- graph text */
+
+/* Parses TorchScript graph text. On error writes
+ * "FILE:LINE:COL: error: WHAT", the line and a caret to err and returns NULL.
+ * `file` names the input in messages. */
+IrGraph *ir_parse(const char *text, size_t len, const char *file, FILE *err);
+IrGraph *ir_parse_file(const char *path, FILE *err);
+/* Prints g in the syntax ir_parse reads (TorchScript's own). */
+void ir_print(FILE *out, const IrGraph *g);
+void ir_print_node(FILE *out, const IrNode *n, int indent);   /* indent: spaces (2 at top) */
+/* Prints a float the way TorchScript does (17 significant digits, "1." for
+ * integral values). */
+void ir_print_double(FILE *out, double v);
+
+/* ---------------------------------------------------------------- bindings */
+
+/* Resolves the command-line bindings ("x=in.npy", "n=3", "flag=true") and the
+ * weights file against the graph's inputs. Fills inputs[0..ninputs-1] (one per
+ * graph input, in order; the caller releases them). On a missing or extra
+ * input, an unreadable file, a value that does not fit the input's type
+ * (a float for an int, a tensor whose dtype or rank contradicts a refined
+ * type) or a module input without --weights: writes a message naming the
+ * input to err and returns false (the driver exits 2). */
+bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_path,
+                      RtValue ***inputs, int *ninputs, Safetensors **weights, FILE *err);
+
+/* ---------------------------------------------------------------- outputs */
+
+/* Writes outputs flattened (tuples and lists in order, recursively) as
+ * DIR/out0.npy, DIR/out1.npy, ...; ints as 0-d int64, floats as 0-d float64,
+ * bools as 0-d bool. Creates DIR if needed. Values that cannot be written
+ * (strings, None, modules) are an error naming the output, reported before any
+ * file is written. Returns false after writing a message to err. */
+bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err);
+/* Prints a one-line summary per flattened output (no -o). */
+void outputs_summarize(FILE *out, RtValue **outputs, int noutputs);
+
+#endif

@@ -1,0 +1,134 @@
+/* util.h — the utilities every layer uses: arena allocation, checked
+ * allocation, a string-keyed hash map, a growable text buffer, UTF-8
+ * recognition and whole-file reading (util/). Diagnostics are in diag.h.
+ * Nothing here knows about graphs, tensors or streams.
+ */
+#ifndef TSSA_UTIL_H
+#define TSSA_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---------------------------------------------------------------- checked allocation */
+/* malloc and friends that never return NULL: running out of memory stops the
+ * program through diag_die with the size asked for. A zero size is served as
+ * one byte, and xcalloc/xmallocn refuse a count whose product overflows. */
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t size);
+/* count * size bytes, uninitialized; an overflowing product is out of memory. */
+void *xmallocn(size_t count, size_t size);
+char *xstrdup(const char *s);
+
+/* ---------------------------------------------------------------- arena */
+/* Bump allocation for structures that die together (a graph, a stream
+ * graph): nothing is freed one by one; arena_free releases everything. */
+
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t size);          /* zeroed, 16-aligned */
+char *arena_strdup(Arena *a, const char *s);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+
+/* ---------------------------------------------------------------- string map */
+/* A hash map from byte strings to pointers.
+ *
+ * Open addressing with linear probing and backward-shift deletion, so there
+ * are no tombstones and a lookup never walks more than the cluster it hashes
+ * into. Keys are not copied: the caller keeps each key alive (graph keys live
+ * in the graph's arena). Lookups take (pointer, length) so the parser can
+ * look a name up straight from the input text.
+ */
+/* 24 bytes: large maps (a million names) are bound by cache misses, so
+ * slots stay small; the low 32 bits of the hash pick the slot, all 32 are
+ * compared before the key is. */
+typedef struct StrMapSlot {
+    const char *key;        /* NULL: empty slot */
+    void *value;
+    uint32_t hash;
+    uint32_t len;
+} StrMapSlot;
+
+typedef struct StrMap {
+    StrMapSlot *slots;
+    size_t cap;             /* power of two, or 0 */
+    size_t count;
+} StrMap;
+
+uint64_t strmap_hash(const char *key, size_t len);
+/* Keys are at most STRMAP_MAX_KEY bytes (longer ones are a caller bug). */
+#define STRMAP_MAX_KEY 0xffffffffu
+void strmap_init(StrMap *m);
+void strmap_release(StrMap *m);
+/* The value stored under key, or NULL. */
+void *strmap_get(const StrMap *m, const char *key, size_t len);
+/* The key pointer stored under an equal key, or NULL (used for interning). */
+const char *strmap_get_key(const StrMap *m, const char *key, size_t len);
+/* Inserts or replaces. value must not be NULL. */
+void strmap_put(StrMap *m, const char *key, size_t len, void *value);
+/* Inserts key -> value unless key is present; returns the value already
+ * there, or NULL when it inserted (one probe instead of a get and a put). */
+void *strmap_put_if_absent(StrMap *m, const char *key, size_t len, void *value);
+/* Removes key if present; returns whether it was. */
+int strmap_remove(StrMap *m, const char *key, size_t len);
+
+/* ---------------------------------------------------------------- text buffer */
+/* A growable byte buffer, for printers and messages. A zeroed TextBuf is
+ * empty and ready (no flush target).
+ *
+ * The printer formats a whole graph into one buffer and writes it with a
+ * single fwrite per chunk, which is several times faster than a call into
+ * stdio per token on million-node graphs. When `out` is set the buffer is
+ * flushed to it whenever it passes TEXTBUF_FLUSH bytes.
+ */
+typedef struct TextBuf {
+    char *data;
+    size_t len, cap;
+    FILE *out;              /* flush target, or NULL to keep everything */
+} TextBuf;
+
+enum { TEXTBUF_FLUSH = 1 << 16 };
+
+void textbuf_init(TextBuf *sb, FILE *out);
+void textbuf_release(TextBuf *sb);        /* flushes to out (if any) and frees */
+void textbuf_flush(TextBuf *sb);
+void textbuf_reserve(TextBuf *sb, size_t extra);
+void textbuf_putn(TextBuf *sb, const char *s, size_t n);
+void textbuf_puts(TextBuf *sb, const char *s);
+void textbuf_printf(TextBuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void textbuf_vprintf(TextBuf *sb, const char *fmt, va_list ap);
+void textbuf_int(TextBuf *sb, int64_t v);
+void textbuf_spaces(TextBuf *sb, int n);
+static inline void textbuf_putc(TextBuf *sb, char c)
+{
+    if (sb->len + 1 > sb->cap)
+        textbuf_reserve(sb, 1);
+    sb->data[sb->len++] = c;
+}
+/* NUL-terminates the contents (not counted in len) and returns them. */
+const char *textbuf_cstr(TextBuf *sb);
+
+/* ---------------------------------------------------------------- UTF-8 */
+/* Recognising well-formed UTF-8, shared by the graph-text lexer
+ * (which rejects malformed input) and the diagnostics printer (which shows
+ * malformed bytes as '?' so the caret under an echoed line stays aligned).
+ */
+/* Length of the well-formed UTF-8 sequence at s (at most n bytes, n >= 1),
+ * or 0 when the bytes there are not one: overlong encodings, surrogates and
+ * code points above U+10FFFF count as invalid. */
+size_t utf8_sequence_length(const unsigned char *s, size_t n);
+
+/* ---------------------------------------------------------------- files */
+
+/* Reads the whole file at path into a malloc'd buffer (NUL-terminated; the
+ * terminator is not counted in *len). On failure writes
+ * "PATH: error: cannot open: REASON" (or "cannot read") to err (may be NULL)
+ * and returns false. */
+bool file_read_all(const char *path, char **text, size_t *len, FILE *err);
+
+#endif

@@ -1,0 +1,82 @@
+/* value.h — run-time values: what flows along a graph edge when a program
+ * runs (eval/value.c).
+ *
+ * An RtValue is a tensor, a Python scalar, a string, None, a device or dtype,
+ * a list or tuple of values, or a module object (the %self input, resolved
+ * through the weights file). RtValues are reference counted; lists are
+ * mutable (aten::append) and shared by reference, as in TorchScript.
+ */
+#ifndef TSSA_VALUE_H
+#define TSSA_VALUE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tssa/tensor.h"
+#include "tssa/util.h"
+
+typedef enum RtKind {
+    RT_NONE,
+    RT_TENSOR,
+    RT_INT,
+    RT_FLOAT,
+    RT_BOOL,
+    RT_STR,
+    RT_DEVICE,      /* s holds "cpu", "cuda:0" */
+    RT_LIST,
+    RT_TUPLE,
+    RT_OBJECT,      /* a module: its dotted path in the weights file */
+    RT_UNINIT,      /* prim::Uninitialized */
+} RtKind;
+
+typedef struct RtValue RtValue;
+struct RtValue {
+    int refcount;
+    RtKind kind;
+    union {
+        Tensor *t;
+        int64_t i;      /* RT_INT, RT_BOOL */
+        double f;
+        char *s;        /* RT_STR, RT_DEVICE, RT_OBJECT (dotted path, "" for the root) */
+        struct {
+            RtValue **items;
+            int n, cap;
+        } list;         /* RT_LIST, RT_TUPLE */
+    } u;
+};
+
+RtValue *rt_none(void);
+RtValue *rt_tensor(Tensor *t);          /* takes a new reference to t */
+RtValue *rt_int(int64_t v);
+RtValue *rt_float(double v);
+RtValue *rt_bool(bool v);
+RtValue *rt_str(const char *s);
+RtValue *rt_list(RtKind kind /* RT_LIST or RT_TUPLE */, int n, RtValue **items); /* retains items */
+RtValue *rt_retain(RtValue *v);
+void rt_release(RtValue *v);            /* NULL is fine */
+void rt_print(FILE *out, const RtValue *v);     /* short summary: "Tensor float32[2, 3]" */
+
+const char *rt_kind_name(RtKind kind);
+RtValue *rt_device(const char *s);
+RtValue *rt_object(const char *path);
+RtValue *rt_uninit(void);
+/* rt_tensor that takes over the caller's reference to t (NULL stays NULL). */
+RtValue *rt_tensor_take(Tensor *t);
+/* Appends item (retained) to a list. */
+void rt_list_append(RtValue *list, RtValue *item);
+/* True if v is an int, float or bool (a Python number). */
+bool rt_is_number(const RtValue *v);
+double rt_number(const RtValue *v);             /* int, float or bool as double */
+
+/* str() of a value as TorchScript prints it: floats as "1." or 17
+ * significant digits, lists "[1, 2]", tuples "(1,)", bools "True", strings
+ * unquoted even inside lists, tensors as ATen's C++ printer does. */
+void rt_format_str(TextBuf *sb, const RtValue *v);
+/* A tensor as ATen's operator<< prints it, ending "[ CPUFloatType{2} ]"
+ * (tensor_repr.c). */
+void tensor_format_repr(TextBuf *sb, const Tensor *t);
+/* A float as TorchScript's str() spells it. */
+void rt_format_float(TextBuf *sb, double v);
+
+#endif

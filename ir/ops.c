@@ -1,0 +1,73 @@
+/* ops.c — the op table (expanded from the TSSA_OPS X-macro in ops.h) and the
+ * lookup from a kind string to its OpId.
+ *
+ * Lookup is a fixed-size open-addressing hash table over the names, built
+ * once on first use (pthread_once, so concurrent first lookups are safe).
+ * The functional variant of an in-place op is found by name: "aten::add_"
+ * maps to "aten::add" when both are listed.
+ */
+#include <pthread.h>
+#include <string.h>
+
+#include "tssa/ops.h"
+#include "tssa/util.h"
+
+const OpInfo op_table[OP_COUNT] = {
+    [OP_UNKNOWN] = {"<unknown>", OPC_SCALAR, NOMUT, ALIAS_NONE},
+#define X(id, name, cls, mut, alias) [OP_##id] = {name, cls, mut, alias},
+    TSSA_OPS(X)
+#undef X
+};
+
+/* Power of two, more than twice OP_COUNT, so probe runs stay short. */
+enum { OP_HASH_SLOTS = 2048 };
+_Static_assert(OP_COUNT * 2 < OP_HASH_SLOTS, "grow OP_HASH_SLOTS with the op table");
+
+static unsigned short op_hash_slots[OP_HASH_SLOTS];   /* OpId, 0 = empty */
+static OpId op_functional[OP_COUNT];
+static pthread_once_t op_tables_once = PTHREAD_ONCE_INIT;
+
+static OpId op_hash_find(const char *name, size_t len)
+{
+    size_t mask = OP_HASH_SLOTS - 1;
+    for (size_t i = strmap_hash(name, len) & mask;; i = (i + 1) & mask) {
+        OpId op = (OpId)op_hash_slots[i];
+        if (op == OP_UNKNOWN)
+            return OP_UNKNOWN;
+        if (strncmp(op_table[op].name, name, len) == 0 && op_table[op].name[len] == '\0')
+            return op;
+    }
+}
+
+static void op_build_tables(void)
+{
+    size_t mask = OP_HASH_SLOTS - 1;
+    for (int op = 1; op < OP_COUNT; op++) {
+        const char *name = op_table[op].name;
+        size_t i = strmap_hash(name, strlen(name)) & mask;
+        while (op_hash_slots[i])
+            i = (i + 1) & mask;
+        op_hash_slots[i] = (unsigned short)op;
+    }
+    for (int op = 1; op < OP_COUNT; op++) {
+        const char *name = op_table[op].name;
+        size_t len = strlen(name);
+        op_functional[op] = OP_UNKNOWN;
+        if (op_table[op].mutates >= 0 && len > 1 && name[len - 1] == '_')
+            op_functional[op] = op_hash_find(name, len - 1);
+    }
+}
+
+OpId op_lookup(const char *name)
+{
+    pthread_once(&op_tables_once, op_build_tables);
+    return op_hash_find(name, strlen(name));
+}
+
+OpId op_functional_variant(OpId op)
+{
+    if (op <= OP_UNKNOWN || op >= OP_COUNT)
+        return OP_UNKNOWN;
+    pthread_once(&op_tables_once, op_build_tables);
+    return op_functional[op];
+}

@@ -1,0 +1,187 @@
+/* creation.c — tensors made from ranges: arange, linspace, eye, meshgrid.
+ *
+ * The values reproduce ATen's CPU kernels bit for bit where that is cheap:
+ * arange computes start + step * i in int64 for integer dtypes (start and
+ * step truncated first, so a step that truncates to 0 is an error) and in
+ * double for floating ones, then casts; linspace computes in the output
+ * dtype (float32 in float) from both ends towards the middle. meshgrid
+ * returns expanded views of its inputs, as PyTorch does.
+ */
+#include <inttypes.h>
+#include <math.h>
+
+#include "tensor/tensor_impl.h"
+
+Tensor *tensor_arange(double start, double end, double step, TensorDType dt)
+{
+    bool integral = !dtype_is_float(dt);
+    /* Scalar::to<acc type>: int64 for every integer dtype, double otherwise. */
+    if (integral && (!tensor_scalar_fits(start, DT_I64) || !tensor_scalar_fits(end, DT_I64) ||
+                     !tensor_scalar_fits(step, DT_I64)))
+        return NULL;
+    int64_t istart = integral ? (int64_t)start : 0;
+    int64_t iend = integral ? (int64_t)end : 0;
+    int64_t istep = integral ? (int64_t)step : 0;
+    double xstart = integral ? (double)istart : start;
+    double xend = integral ? (double)iend : end;
+    double xstep = integral ? (double)istep : step;
+    if (!(xstep > 0 || xstep < 0)) {
+        tensor_set_error("step must be nonzero");
+        return NULL;
+    }
+    if (!isfinite(xstart) || !isfinite(xend)) {
+        tensor_set_error("unsupported range: %g -> %g", xstart, xend);
+        return NULL;
+    }
+    if (!((xstep > 0 && xend >= xstart) || (xstep < 0 && xend <= xstart))) {
+        tensor_set_error("upper bound and larger bound inconsistent with step sign");
+        return NULL;
+    }
+    double size_d;
+    if (dt == DT_I64) {
+        int64_t span;
+        if (__builtin_sub_overflow(iend, istart, &span)) {
+            tensor_set_error("invalid size, possible overflow?");
+            return NULL;
+        }
+        size_d = ceil((double)span / (double)istep);
+    } else {
+        size_d = ceil((end - start) / step);
+    }
+    if (!(size_d >= 0 && size_d < 9223372036854775808.0)) {
+        tensor_set_error("invalid size, possible overflow?");
+        return NULL;
+    }
+    int64_t size = (int64_t)size_d;
+    Tensor *t = tensor_empty(dt, 1, &size);
+    if (!t)
+        return NULL;
+    for (int64_t i = 0; i < size; i++) {
+        if (integral) {
+            /* Wrapping int64 arithmetic, as the kernel's (done unsigned here
+             * to stay defined). */
+            uint64_t v = (uint64_t)istart + (uint64_t)istep * (uint64_t)i;
+            tensor_write_i64(t, i, (int64_t)v);
+        } else {
+            tensor_write_f64(t, i, start + step * (double)i);
+        }
+    }
+    return t;
+}
+
+Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDType dt)
+{
+    if (steps < 0) {
+        tensor_set_error("number of steps must be non-negative");
+        return NULL;
+    }
+    if (!tensor_scalar_fits(start, dt) || !tensor_scalar_fits(end, dt))
+        return NULL;
+    Tensor *t = tensor_empty(dt, 1, &steps);
+    if (!t)
+        return NULL;
+    if (steps == 1) {
+        tensor_write_f64(t, 0, start);
+        return t;
+    }
+    int64_t halfway = steps / 2;
+    if (dt == DT_F32) {
+        float fstart = (float)start, fend = (float)end;
+        float fstep = (fend - fstart) / (float)(steps - 1);
+        for (int64_t i = 0; i < steps; i++)
+            tensor_write_f64(t, i, i < halfway ? fstart + fstep * (float)i
+                                               : fend - fstep * (float)(steps - i - 1));
+    } else {
+        /* Integer dtypes take start/end as that type, step in double. */
+        double xstart = start, xend = end;
+        if (!dtype_is_float(dt)) {
+            xstart = (double)tensor_double_to_int(start, dt);
+            xend = (double)tensor_double_to_int(end, dt);
+        }
+        double step = (xend - xstart) / (double)(steps - 1);
+        for (int64_t i = 0; i < steps; i++)
+            tensor_write_f64(t, i, i < halfway ? xstart + step * (double)i
+                                               : xend - step * (double)(steps - i - 1));
+    }
+    return t;
+}
+
+/* m == -1 stands for aten::eye(n), which is square; other negatives are
+ * errors as in PyTorch. */
+Tensor *tensor_eye(int64_t n, int64_t m, TensorDType dt)
+{
+    if (m == -1)
+        m = n;
+    if (n < 0) {
+        tensor_set_error("n must be greater or equal to 0, got %" PRId64, n);
+        return NULL;
+    }
+    if (m < 0) {
+        tensor_set_error("m must be greater or equal to 0, got %" PRId64, m);
+        return NULL;
+    }
+    int64_t sizes[2] = {n, m};
+    Tensor *t = tensor_zeros(dt, 2, sizes);
+    if (!t)
+        return NULL;
+    int64_t diag = n < m ? n : m;
+    for (int64_t i = 0; i < diag; i++)
+        tensor_write_i64(t, i * m + i, 1);
+    return t;
+}
+
+bool tensor_meshgrid(Tensor *const *ts, int n, bool xy, Tensor **out)
+{
+    if (n <= 0) {
+        tensor_set_error("meshgrid expects a non-empty TensorList");
+        return false;
+    }
+    if (n > TENSOR_MAX_DIMS) {
+        tensor_set_error("meshgrid of %d tensors is not supported (at most %d)", n,
+                         TENSOR_MAX_DIMS);
+        return false;
+    }
+    for (int i = 0; i < n; i++) {
+        if (ts[i]->ndim > 1) {
+            tensor_set_error("torch.meshgrid: Expected 0D or 1D tensor in the tensor list but got "
+                             "a %d-D tensor", ts[i]->ndim);
+            return false;
+        }
+        if (ts[i]->dtype != ts[0]->dtype) {
+            tensor_set_error("meshgrid expects all tensors to have the same dtype");
+            return false;
+        }
+    }
+    /* "xy" is "ij" with the first two inputs (and outputs) swapped. */
+    Tensor *inputs[TENSOR_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        inputs[i] = ts[i];
+    bool swap = xy && n >= 2;
+    if (swap) {
+        inputs[0] = ts[1];
+        inputs[1] = ts[0];
+    }
+    int64_t shape[TENSOR_MAX_DIMS], view_shape[TENSOR_MAX_DIMS];
+    for (int i = 0; i < n; i++) {
+        shape[i] = tensor_numel(inputs[i]);
+        view_shape[i] = 1;
+    }
+    for (int i = 0; i < n; i++) {
+        view_shape[i] = -1;
+        Tensor *v = tensor_view(inputs[i], n, view_shape);
+        out[i] = v ? tensor_expand(v, n, shape) : NULL;
+        tensor_release(v);
+        view_shape[i] = 1;
+        if (!out[i]) {
+            for (int j = 0; j < i; j++)
+                tensor_release(out[j]);
+            return false;
+        }
+    }
+    if (swap) {
+        Tensor *tmp = out[0];
+        out[0] = out[1];
+        out[1] = tmp;
+    }
+    return true;
+}

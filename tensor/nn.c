@@ -1,0 +1,812 @@
+/* nn.c — convolution, normalization, pooling and embedding with PyTorch's
+ * (1.13, CPU) semantics and error messages.
+ *
+ * Convolution is im2col + GEMM: for every image and group the receptive
+ * fields are unrolled into a (C/groups * kH * kW, oH * oW) matrix (zeros
+ * where the window covers padding) and multiplied by the group's weight
+ * rows, writing straight into the output. conv1d is conv2d on a view with a
+ * height of 1; unbatched inputs are a batch of one. Integer dtypes work too
+ * (PyTorch's slow CPU path accepts them) through kern_gemm's integer loops.
+ *
+ * Normalizations and pools compute in double and round once to the input's
+ * dtype. Pools follow ATen's index arithmetic exactly: the output size rule
+ * (with ceil_mode's "last window must start inside the input or the left
+ * padding"), max pooling that ignores padding and propagates NaN, average
+ * pooling's divisor (count_include_pad, divisor_override, windows clipped
+ * at the padded border), and adaptive pooling's floor/ceil window bounds.
+ */
+#include "tensor/tensor_impl.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "torch.FloatTensor" etc., as some ATen messages name dtypes. */
+static const char *legacy_type_name(TensorDType dt)
+{
+    switch (dt) {
+    case DT_BOOL: return "torch.BoolTensor";
+    case DT_U8: return "torch.ByteTensor";
+    case DT_I8: return "torch.CharTensor";
+    case DT_I16: return "torch.ShortTensor";
+    case DT_F32: return "torch.FloatTensor";
+    case DT_F64: return "torch.DoubleTensor";
+    case DT_I32: return "torch.IntTensor";
+    default: return "torch.LongTensor";
+    }
+}
+
+/* ---------------------------------------------------------------- convolution */
+
+typedef struct ConvGeom {
+    int64_t n, c, h, w;            /* input (as 4-d) */
+    int64_t o, kh, kw;             /* weight */
+    int64_t sh, sw, ph, pw, dh, dw;
+    int64_t oh, ow;
+    int64_t groups;
+} ConvGeom;
+
+static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int spatial, const int64_t *stride,
+                       const int64_t *padding, const int64_t *dilation, int64_t groups, ConvGeom *g)
+{
+    char xb[TENSOR_SHAPE_BUF], wb[TENSOR_SHAPE_BUF], bb[TENSOR_SHAPE_BUF];
+    if (x->ndim != spatial + 1 && x->ndim != spatial + 2) {
+        tensor_set_error("Expected %dD (unbatched) or %dD (batched) input to conv%dd, but got input of size: %s",
+                         spatial + 1, spatial + 2, spatial, tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+        return false;
+    }
+    if (w->ndim != spatial + 2) {
+        int64_t ones[2] = {1, 1};
+        if (w->ndim < 3)
+            tensor_set_error("weight should have at least three dimensions");
+        else
+            tensor_set_error("expected stride to be a single integer value or a list of %d values to match the "
+                             "convolution dimensions, but got stride=%s", w->ndim - 2,
+                             tensor_format_shape(spatial, ones, xb, sizeof xb));
+        return false;
+    }
+    for (int i = 0; i < spatial; i++)
+        if (dilation[i] <= 0) {
+            tensor_set_error("non-positive dilation is not supported");
+            return false;
+        }
+    if (groups <= 0) {
+        tensor_set_error("non-positive groups is not supported");
+        return false;
+    }
+    if (bias && bias->dtype != x->dtype) {
+        tensor_set_error("Input type (%s) and bias type (%s) should be the same", kern_ctype_name(x->dtype),
+                         kern_ctype_name(bias->dtype));
+        return false;
+    }
+    for (int i = 0; i < spatial; i++) {
+        if (padding[i] < 0) {
+            tensor_set_error("negative padding is not supported");
+            return false;
+        }
+        if (stride[i] <= 0) {
+            tensor_set_error("non-positive stride is not supported");
+            return false;
+        }
+    }
+    /* the input as (N, C, H, W) */
+    bool batched = x->ndim == spatial + 2;
+    int64_t xs[4] = {1, 1, 1, 1};
+    int k = 0;
+    xs[k++] = batched ? x->sizes[0] : 1;
+    for (int d = batched ? 1 : 0; d < x->ndim; d++) {
+        xs[k++] = x->sizes[d];
+        if (spatial == 1 && k == 2)
+            xs[k++] = 1;
+    }
+    g->n = xs[0], g->c = xs[1], g->h = xs[2], g->w = xs[3];
+    g->o = w->sizes[0];
+    g->kh = spatial == 2 ? w->sizes[2] : 1;
+    g->kw = w->sizes[spatial + 1];
+    g->sh = spatial == 2 ? stride[0] : 1, g->sw = stride[spatial - 1];
+    g->ph = spatial == 2 ? padding[0] : 0, g->pw = padding[spatial - 1];
+    g->dh = spatial == 2 ? dilation[0] : 1, g->dw = dilation[spatial - 1];
+    g->groups = groups;
+    tensor_format_shape(w->ndim, w->sizes, wb, sizeof wb);
+    if (g->o < groups) {
+        tensor_set_error("Given groups=%" PRId64 ", expected weight to be at least %" PRId64
+                         " at dimension 0, but got weight of size %s instead", groups, groups, wb);
+        return false;
+    }
+    if (g->o % groups != 0) {
+        tensor_set_error("Given groups=%" PRId64 ", expected weight to be divisible by %" PRId64
+                         " at dimension 0, but got weight of size [%s] instead", groups, groups, wb);
+        return false;
+    }
+    if (g->c != w->sizes[1] * groups) {
+        int64_t shown[TENSOR_MAX_DIMS];
+        shown[0] = batched ? x->sizes[0] : 1;
+        memcpy(shown + 1, x->sizes + (batched ? 1 : 0), (size_t)(spatial + 1) * sizeof *shown);
+        tensor_set_error("Given groups=%" PRId64 ", weight of size %s, expected input%s to have %" PRId64
+                         " channels, but got %" PRId64 " channels instead", groups, wb,
+                         tensor_format_shape(spatial + 2, shown, xb, sizeof xb), w->sizes[1] * groups, g->c);
+        return false;
+    }
+    if (bias && (bias->ndim != 1 || bias->sizes[0] != g->o)) {
+        tensor_set_error("Given weight of size %s, expected bias to be 1-dimensional with %" PRId64
+                         " elements, but got bias of size %s instead", wb, g->o,
+                         tensor_format_shape(bias->ndim, bias->sizes, bb, sizeof bb));
+        return false;
+    }
+    int64_t padded_h, padded_w, ext_h, ext_w;
+    if (__builtin_mul_overflow(g->ph, 2, &padded_h) || __builtin_add_overflow(padded_h, g->h, &padded_h) ||
+        __builtin_mul_overflow(g->pw, 2, &padded_w) || __builtin_add_overflow(padded_w, g->w, &padded_w) ||
+        __builtin_mul_overflow(g->dh, g->kh - 1, &ext_h) || __builtin_add_overflow(ext_h, 1, &ext_h) ||
+        __builtin_mul_overflow(g->dw, g->kw - 1, &ext_w) || __builtin_add_overflow(ext_w, 1, &ext_w)) {
+        tensor_set_error("conv%dd: padding or dilation too large (int64 overflow)", spatial);
+        return false;
+    }
+    if (padded_h < ext_h || padded_w < ext_w) {
+        if (spatial == 2)
+            tensor_set_error("Calculated padded input size per channel: (%" PRId64 " x %" PRId64 "). Kernel size: (%"
+                             PRId64 " x %" PRId64 "). Kernel size can't be greater than actual input size",
+                             padded_h, padded_w, ext_h, ext_w);
+        else
+            tensor_set_error("Calculated padded input size per channel: (%" PRId64 "). Kernel size: (%" PRId64
+                             "). Kernel size can't be greater than actual input size", padded_w, ext_w);
+        return false;
+    }
+    if (w->dtype != x->dtype) {
+        tensor_set_error("Input type (%s) and weight type (%s) should be the same or input should be a MKLDNN tensor "
+                         "and weight is a dense tensor", legacy_type_name(x->dtype), legacy_type_name(w->dtype));
+        return false;
+    }
+    if (x->dtype == DT_BOOL) {
+        tensor_set_error("\"slow_conv2d_cpu\" not implemented for 'Bool'");
+        return false;
+    }
+    g->oh = (padded_h - ext_h) / g->sh + 1;
+    g->ow = (padded_w - ext_w) / g->sw + 1;
+    return true;
+}
+
+/* Unrolls image n, channels [c0, c0 + cg) of x (viewed through `xg`, the
+ * input as 4-d) into col (cg * kh * kw, oh * ow), zero where the window
+ * reads padding. */
+static void im2col(const Tensor *xg, const ConvGeom *g, int64_t n, int64_t c0, int64_t cg, Tensor *col)
+{
+    size_t es = dtype_size(xg->dtype);
+    char *dst = tensor_data(col);
+    const int64_t *st = xg->strides;
+    for (int64_t c = 0; c < cg; c++)
+        for (int64_t ki = 0; ki < g->kh; ki++)
+            for (int64_t kj = 0; kj < g->kw; kj++)
+                for (int64_t oi = 0; oi < g->oh; oi++) {
+                    int64_t ih = oi * g->sh - g->ph + ki * g->dh;
+                    bool row_in = ih >= 0 && ih < g->h;
+                    int64_t row_off = xg->offset + n * st[0] + (c0 + c) * st[1] + ih * st[2];
+                    for (int64_t oj = 0; oj < g->ow; oj++, dst += es) {
+                        int64_t iw = oj * g->sw - g->pw + kj * g->dw;
+                        if (row_in && iw >= 0 && iw < g->w)
+                            memcpy(dst, tensor_elem_ptr(xg, row_off + iw * st[3]), es);
+                        else
+                            memset(dst, 0, es);
+                    }
+                }
+}
+
+/* out[:, o, ...] += bias[o] */
+static void add_channel_bias(Tensor *out, const Tensor *bias, int64_t n, int64_t o, int64_t plane)
+{
+    bool is_float = dtype_is_float(out->dtype);
+    char *base = tensor_data(out);
+    size_t es = dtype_size(out->dtype);
+    for (int64_t c = 0; c < o; c++) {
+        const void *bp = tensor_elem_ptr(bias, bias->offset + c * bias->strides[0]);
+        double bf = tensor_load_f64(bias->dtype, bp);
+        int64_t bi = tensor_load_i64(bias->dtype, bp);
+        for (int64_t i = 0; i < n; i++) {
+            char *p = base + (size_t)((i * o + c) * plane) * es;
+            for (int64_t j = 0; j < plane; j++, p += es) {
+                if (is_float)
+                    tensor_store_f64(out->dtype, p, tensor_load_f64(out->dtype, p) + bf);
+                else
+                    tensor_store_i64(out->dtype, p, (int64_t)((uint64_t)tensor_load_i64(out->dtype, p) + (uint64_t)bi));
+            }
+        }
+    }
+}
+
+static Tensor *conv_nd(const Tensor *x, const Tensor *w, const Tensor *bias, int spatial, const int64_t *stride,
+                       const int64_t *padding, const int64_t *dilation, int64_t groups)
+{
+    ConvGeom g;
+    if (!conv_check(x, w, bias, spatial, stride, padding, dilation, groups, &g))
+        return NULL;
+    /* x as (N, C, H, W) */
+    int64_t xs[4] = {g.n, g.c, g.h, g.w}, xst[4];
+    bool batched = x->ndim == spatial + 2;
+    int src = 0;
+    xst[0] = batched ? x->strides[src++] : 0;
+    xst[1] = x->strides[src++];
+    xst[2] = spatial == 2 ? x->strides[src++] : 0;
+    xst[3] = x->strides[src];
+    Tensor *xg = tensor_make_view(x, 4, xs, xst, x->offset);
+    Tensor *wc = tensor_contiguous((Tensor *)w);
+    int64_t os[4] = {g.n, g.o, g.oh, g.ow};
+    Tensor *out = xg && wc ? tensor_empty(x->dtype, 4, os) : NULL;
+    /* the products below fit: out and w exist with these sizes */
+    int64_t cg = g.c / groups, og = g.o / groups, plane = out ? g.oh * g.ow : 0;
+    int64_t krows = cg * g.kh * g.kw;
+    int64_t cs[2] = {krows, plane};
+    Tensor *col = out ? tensor_empty(x->dtype, 2, cs) : NULL;
+    bool ok = col != NULL;
+    for (int64_t n = 0; ok && n < g.n; n++)
+        for (int64_t gi = 0; ok && gi < groups; gi++) {
+            im2col(xg, &g, n, gi * cg, cg, col);
+            int64_t ws[2] = {og, krows}, wst[2] = {krows, 1};
+            int64_t ys[2] = {og, plane}, yst[2] = {plane, 1};
+            Tensor *wv = tensor_make_view(wc, 2, ws, wst, wc->offset + gi * og * krows);
+            Tensor *yv = tensor_make_view(out, 2, ys, yst, (n * g.o + gi * og) * plane);
+            ok = wv && yv && kern_gemm(wv, col, yv);
+            tensor_release(wv);
+            tensor_release(yv);
+        }
+    if (ok && bias)
+        add_channel_bias(out, bias, g.n, g.o, plane);
+    tensor_release(xg);
+    tensor_release(wc);
+    tensor_release(col);
+    if (!ok) {
+        tensor_release(out);
+        return NULL;
+    }
+    if (batched && spatial == 2)
+        return out;
+    /* drop the batch dim (unbatched input) and/or the height (conv1d) */
+    int64_t rs[4], rst[4];
+    int nd = 0;
+    for (int d = 0; d < 4; d++) {
+        if ((d == 0 && !batched) || (d == 2 && spatial == 1))
+            continue;
+        rs[nd] = out->sizes[d];
+        rst[nd++] = out->strides[d];
+    }
+    Tensor *r = tensor_make_view(out, nd, rs, rst, out->offset);
+    tensor_release(out);
+    return r;
+}
+
+Tensor *tensor_conv2d(const Tensor *x, const Tensor *w, const Tensor *bias, const int64_t stride[2],
+                      const int64_t padding[2], const int64_t dilation[2], int64_t groups)
+{
+    return conv_nd(x, w, bias, 2, stride, padding, dilation, groups);
+}
+
+Tensor *tensor_conv1d(const Tensor *x, const Tensor *w, const Tensor *bias, int64_t stride, int64_t padding,
+                      int64_t dilation, int64_t groups)
+{
+    return conv_nd(x, w, bias, 1, &stride, &padding, &dilation, groups);
+}
+
+/* ---------------------------------------------------------------- normalization */
+
+static bool float_only(const Tensor *x, const char *kernel)
+{
+    if (dtype_is_float(x->dtype))
+        return true;
+    tensor_set_error("\"%s\" not implemented for '%s'", kernel, dtype_ts_name(x->dtype));
+    return false;
+}
+
+/* Per-channel parameter p[c] as double (default when p is NULL). */
+static double *channel_params(const Tensor *p, int64_t c, double dflt)
+{
+    if (p)
+        return kern_read_all_f64(p);
+    double *v = kern_malloc((size_t)c, sizeof *v);
+    if (v)
+        for (int64_t i = 0; i < c; i++)
+            v[i] = dflt;
+    return v;
+}
+
+static bool check_param_numel(const Tensor *p, const char *name, int64_t c)
+{
+    if (!p || tensor_numel(p) == c)
+        return true;
+    tensor_set_error("%s should contain %" PRId64 " elements not %" PRId64, name, c, tensor_numel(p));
+    return false;
+}
+
+/* y = x * scale[c] + shift[c] for channel c = dim 1, into a fresh tensor. */
+static Tensor *apply_channel_affine(const Tensor *x, const double *scale, const double *shift)
+{
+    int64_t c = x->sizes[1], inner = 1, n = tensor_numel(x);
+    for (int d = 2; d < x->ndim; d++)
+        inner *= x->sizes[d];
+    Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
+    double *v = out ? kern_read_all_f64(x) : NULL;
+    if (!v) {
+        tensor_release(out);
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++) {
+        int64_t ch = inner > 0 ? (i / inner) % c : 0;
+        v[i] = v[i] * scale[ch] + shift[ch];
+    }
+    kern_write_all_f64(out, v);
+    free(v);
+    return out;
+}
+
+Tensor *tensor_batch_norm(const Tensor *x, const Tensor *weight, const Tensor *bias, const Tensor *running_mean,
+                          const Tensor *running_var, double eps)
+{
+    char xb[TENSOR_SHAPE_BUF];
+    if (x->ndim < 2) {
+        tensor_set_error("batch_norm: expected an input with at least 2 dims (N, C, ...), but got input of size %s",
+                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+        return NULL;
+    }
+    int64_t c = x->sizes[1];
+    if (!running_mean) {
+        tensor_set_error("running_mean must be defined in evaluation mode");
+        return NULL;
+    }
+    if (!running_var) {
+        tensor_set_error("running_var must be defined in evaluation mode");
+        return NULL;
+    }
+    if (!check_param_numel(running_mean, "running_mean", c) || !check_param_numel(running_var, "running_var", c) ||
+        !check_param_numel(weight, "weight", c) || !check_param_numel(bias, "bias", c) ||
+        !float_only(x, "batch_norm"))
+        return NULL;
+    double *w = channel_params(weight, c, 1.0), *b = channel_params(bias, c, 0.0);
+    double *mean = kern_read_all_f64(running_mean), *var = kern_read_all_f64(running_var);
+    Tensor *out = NULL;
+    if (w && b && mean && var) {
+        /* PyTorch's inference form: alpha = w / sqrt(var + eps), beta = b - mean * alpha */
+        for (int64_t i = 0; i < c; i++) {
+            double alpha = w[i] / sqrt(var[i] + eps);
+            w[i] = alpha;
+            b[i] = b[i] - mean[i] * alpha;
+        }
+        out = apply_channel_affine(x, w, b);
+    }
+    free(w);
+    free(b);
+    free(mean);
+    free(var);
+    return out;
+}
+
+/* Normalizes every line [o * inner, (o + 1) * inner) of v to zero mean and
+ * unit (population) variance: (v - mean) / sqrt(var + eps). */
+static void normalize_lines(double *v, int64_t lines, int64_t inner, double eps)
+{
+    for (int64_t o = 0; o < lines; o++) {
+        double *line = v + o * inner;
+        double mean = 0.0, ss = 0.0;
+        for (int64_t i = 0; i < inner; i++)
+            mean += line[i];
+        mean /= (double)inner;
+        for (int64_t i = 0; i < inner; i++)
+            ss += (line[i] - mean) * (line[i] - mean);
+        double rstd = 1.0 / sqrt(ss / (double)inner + eps);
+        for (int64_t i = 0; i < inner; i++)
+            line[i] = (line[i] - mean) * rstd;
+    }
+}
+
+Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shape, const Tensor *weight,
+                          const Tensor *bias, double eps)
+{
+    char nb[TENSOR_SHAPE_BUF], pb[TENSOR_SHAPE_BUF], xb[TENSOR_SHAPE_BUF];
+    tensor_format_shape(n, normalized_shape, nb, sizeof nb);
+    if (n < 1) {
+        tensor_set_error("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                         "element, but got normalized_shape = %s", nb);
+        return NULL;
+    }
+    const Tensor *params[2] = {weight, bias};
+    const char *names[2] = {"weight", "bias"};
+    for (int k = 0; k < 2; k++) {
+        const Tensor *p = params[k];
+        if (p && (p->ndim != n || memcmp(p->sizes, normalized_shape, (size_t)n * sizeof *normalized_shape) != 0)) {
+            tensor_set_error("Expected %s to be of same shape as normalized_shape, but got %s of shape %s and "
+                             "normalized_shape = %s", names[k], names[k], tensor_format_shape(p->ndim, p->sizes, pb, sizeof pb),
+                             nb);
+            return NULL;
+        }
+    }
+    bool match = x->ndim >= n;
+    for (int k = 0; match && k < n; k++)
+        match = x->sizes[x->ndim - n + k] == normalized_shape[k];
+    if (!match) {
+        tensor_set_error("Given normalized_shape=%s, expected input with shape [*, %s, but got input of size%s", nb,
+                         nb + 1, tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+        return NULL;
+    }
+    if (!float_only(x, "LayerNormKernelImpl"))
+        return NULL;
+    int64_t inner = 1, total = tensor_numel(x);
+    for (int k = 0; k < n; k++)
+        inner *= normalized_shape[k];
+    Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
+    double *v = out ? kern_read_all_f64(x) : NULL;
+    double *w = weight ? kern_read_all_f64(weight) : NULL, *b = bias ? kern_read_all_f64(bias) : NULL;
+    if (!v || (weight && !w) || (bias && !b)) {
+        tensor_release(out);
+        out = NULL;
+    } else if (inner > 0) {
+        normalize_lines(v, total / inner, inner, eps);
+        for (int64_t i = 0; i < total; i++)
+            v[i] = v[i] * (w ? w[i % inner] : 1.0) + (b ? b[i % inner] : 0.0);
+        kern_write_all_f64(out, v);
+    }
+    free(v);
+    free(w);
+    free(b);
+    return out;
+}
+
+Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight, const Tensor *bias, double eps)
+{
+    char xb[TENSOR_SHAPE_BUF], pb[TENSOR_SHAPE_BUF];
+    if (x->ndim < 2) {
+        tensor_set_error("Expected at least 2 dimensions for input tensor but received %d", x->ndim);
+        return NULL;
+    }
+    int64_t c = x->sizes[1];
+    if (groups <= 0) {
+        tensor_set_error("group_norm: num_groups must be positive, but got num_groups=%" PRId64, groups);
+        return NULL;
+    }
+    tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb);
+    if (c % groups != 0) {
+        tensor_set_error("Expected number of channels in input to be divisible by num_groups, but got input of shape "
+                         "%s and num_groups=%" PRId64, xb, groups);
+        return NULL;
+    }
+    const Tensor *params[2] = {weight, bias};
+    const char *names[2] = {"weight", "bias"};
+    for (int k = 0; k < 2; k++) {
+        const Tensor *p = params[k];
+        if (p && (p->ndim != 1 || p->sizes[0] != c)) {
+            tensor_set_error("Expected %s to be a vector of size equal to the number of channels in input, but got "
+                             "%s of shape %s and input of shape %s", names[k], names[k],
+                             tensor_format_shape(p->ndim, p->sizes, pb, sizeof pb), xb);
+            return NULL;
+        }
+    }
+    if (!float_only(x, "GroupNormKernelImpl"))
+        return NULL;
+    int64_t total = tensor_numel(x), n = x->sizes[0];
+    int64_t group_len = n * groups > 0 ? total / (n * groups) : 0;
+    int64_t hw = c > 0 ? total / (n > 0 ? n : 1) / c : 0;
+    Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
+    double *v = out ? kern_read_all_f64(x) : NULL;
+    double *w = channel_params(weight, c, 1.0), *b = channel_params(bias, c, 0.0);
+    if (!v || !w || !b) {
+        tensor_release(out);
+        out = NULL;
+    } else if (total > 0) {
+        if (group_len > 0)
+            normalize_lines(v, n * groups, group_len, eps);
+        for (int64_t i = 0; i < total; i++) {
+            int64_t ch = hw > 0 ? (i / hw) % c : 0;
+            v[i] = v[i] * w[ch] + b[ch];
+        }
+        kern_write_all_f64(out, v);
+    }
+    free(v);
+    free(w);
+    free(b);
+    return out;
+}
+
+/* ---------------------------------------------------------------- pooling */
+
+/* ATen's pooling_output_shape (with its 1.13 argument checks). */
+static bool pool_output_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode,
+                             int64_t *out)
+{
+    if (stride == 0) {
+        tensor_set_error("stride should not be zero");
+        return false;
+    }
+    if (pad < 0) {
+        tensor_set_error("pad must be non-negative, but got pad: %" PRId64, pad);
+        return false;
+    }
+    if (pad > k / 2) {
+        tensor_set_error("pad should be at most half of kernel size, but got pad=%" PRId64 " and kernel_size=%" PRId64,
+                         pad, k);
+        return false;
+    }
+    /* parameters are within +-2^40 (pool_check), so nothing below overflows */
+    int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+    /* floor division (div_rtn) */
+    int64_t q = num / stride;
+    if ((num % stride != 0) && ((num < 0) != (stride < 0)))
+        q--;
+    int64_t size = q + 1;
+    if (ceil_mode && (size - 1) * stride >= in + pad)
+        size--;
+    *out = size;
+    return true;
+}
+
+typedef struct PoolGeom {
+    int64_t planes, h, w, oh, ow;
+    int64_t kh, kw, sh, sw, ph, pw, dh, dw;
+} PoolGeom;
+
+static bool pool_check(const Tensor *x, const int64_t *kernel, const int64_t *stride, const int64_t *padding,
+                       const int64_t *dilation, bool ceil_mode, PoolGeom *g)
+{
+    char xb[TENSOR_SHAPE_BUF];
+    if (x->ndim != 3 && x->ndim != 4) {
+        tensor_set_error("non-empty 3D or 4D (batch mode) tensor expected for input");
+        return false;
+    }
+    const int64_t limit = (int64_t)1 << 40;
+    for (int i = 0; i < 2; i++) {
+        int64_t vals[4] = {kernel[i], stride ? stride[i] : 1, padding[i], dilation ? dilation[i] : 1};
+        for (int k = 0; k < 4; k++)
+            if (vals[k] > limit || vals[k] < -limit) {
+                tensor_set_error("pooling: kernel, stride, padding or dilation out of range (%" PRId64 ")", vals[k]);
+                return false;
+            }
+    }
+    g->kh = kernel[0], g->kw = kernel[1];
+    g->sh = stride ? stride[0] : kernel[0], g->sw = stride ? stride[1] : kernel[1];
+    g->ph = padding[0], g->pw = padding[1];
+    g->dh = dilation ? dilation[0] : 1, g->dw = dilation ? dilation[1] : 1;
+    int nd = x->ndim;
+    g->h = x->sizes[nd - 2], g->w = x->sizes[nd - 1];
+    if (!pool_output_size(g->h, g->kh, g->ph, g->sh, g->dh, ceil_mode, &g->oh) ||
+        !pool_output_size(g->w, g->kw, g->pw, g->sw, g->dw, ceil_mode, &g->ow))
+        return false;
+    if (g->kw <= 0 || g->kh <= 0) {
+        tensor_set_error("kernel size should be greater than zero, but got kH: %" PRId64 " kW: %" PRId64, g->kh, g->kw);
+        return false;
+    }
+    if (g->sw <= 0 || g->sh <= 0) {
+        tensor_set_error("stride should be greater than zero, but got dH: %" PRId64 " dW: %" PRId64, g->sh, g->sw);
+        return false;
+    }
+    if (g->dw <= 0 || g->dh <= 0) {
+        tensor_set_error("dilation should be greater than zero, but got dilationH: %" PRId64 " dilationW: %" PRId64,
+                         g->dh, g->dw);
+        return false;
+    }
+    bool valid = x->sizes[nd - 3] != 0 && g->h != 0 && g->w != 0 && (nd == 4 || x->sizes[0] != 0);
+    if (!valid) {
+        tensor_set_error("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
+                         tensor_format_shape(nd, x->sizes, xb, sizeof xb));
+        return false;
+    }
+    if (g->oh < 1 || g->ow < 1) {
+        tensor_set_error("Given input size: (%" PRId64 "x%" PRId64 "x%" PRId64 "). Calculated output size: (%" PRId64
+                         "x%" PRId64 "x%" PRId64 "). Output size is too small", x->sizes[nd - 3], g->h, g->w,
+                         x->sizes[nd - 3], g->oh, g->ow);
+        return false;
+    }
+    g->planes = tensor_numel(x) / (g->h * g->w);
+    return true;
+}
+
+static Tensor *pool_output(const Tensor *x, int64_t oh, int64_t ow)
+{
+    int64_t sizes[4];
+    memcpy(sizes, x->sizes, (size_t)x->ndim * sizeof *sizes);
+    sizes[x->ndim - 2] = oh;
+    sizes[x->ndim - 1] = ow;
+    return tensor_empty(x->dtype, x->ndim, sizes);
+}
+
+Tensor *tensor_max_pool2d(const Tensor *x, const int64_t kernel[2], const int64_t stride[2], const int64_t padding[2],
+                          const int64_t dilation[2], bool ceil_mode)
+{
+    PoolGeom g;
+    if (!pool_check(x, kernel, stride, padding, dilation, ceil_mode, &g) || !float_only(x, "max_pool2d"))
+        return NULL;
+    Tensor *out = pool_output(x, g.oh, g.ow);
+    double *v = out ? kern_read_all_f64(x) : NULL;
+    double *r = v ? kern_malloc((size_t)(g.planes * g.oh * g.ow), sizeof *r) : NULL;
+    if (!r) {
+        free(v);
+        tensor_release(out);
+        return NULL;
+    }
+    for (int64_t p = 0; p < g.planes; p++) {
+        const double *plane = v + p * g.h * g.w;
+        for (int64_t oi = 0; oi < g.oh; oi++)
+            for (int64_t oj = 0; oj < g.ow; oj++) {
+                double m = -INFINITY;
+                for (int64_t ki = 0; ki < g.kh; ki++) {
+                    int64_t ih = oi * g.sh - g.ph + ki * g.dh;
+                    if (ih < 0 || ih >= g.h)
+                        continue;
+                    for (int64_t kj = 0; kj < g.kw; kj++) {
+                        int64_t iw = oj * g.sw - g.pw + kj * g.dw;
+                        if (iw < 0 || iw >= g.w)
+                            continue;
+                        double val = plane[ih * g.w + iw];
+                        if (val > m || isnan(val))
+                            m = val;
+                    }
+                }
+                r[(p * g.oh + oi) * g.ow + oj] = m;
+            }
+    }
+    kern_write_all_f64(out, r);
+    free(v);
+    free(r);
+    return out;
+}
+
+Tensor *tensor_avg_pool2d(const Tensor *x, const int64_t kernel[2], const int64_t stride[2], const int64_t padding[2],
+                          bool ceil_mode, bool count_include_pad, int64_t divisor_override)
+{
+    PoolGeom g;
+    if (!pool_check(x, kernel, stride, padding, NULL, ceil_mode, &g))
+        return NULL;
+    if (x->dtype == DT_BOOL) {
+        tensor_set_error("\"avg_pool2d_out_frame\" not implemented for 'Bool'");
+        return NULL;
+    }
+    bool is_float = dtype_is_float(x->dtype);
+    Tensor *out = pool_output(x, g.oh, g.ow);
+    double *v = out && is_float ? kern_read_all_f64(x) : NULL;
+    int64_t *iv = out && !is_float ? kern_read_all_i64(x) : NULL;
+    int64_t count = out ? g.planes * g.oh * g.ow : 0;     /* fits: out exists */
+    double *r = (v || iv) ? kern_malloc((size_t)count, sizeof *r) : NULL;
+    int64_t *ir = (v || iv) ? kern_malloc((size_t)count, sizeof *ir) : NULL;
+    if (!r || !ir) {
+        free(v);
+        free(iv);
+        free(r);
+        free(ir);
+        tensor_release(out);
+        return NULL;
+    }
+    for (int64_t p = 0; p < g.planes; p++)
+        for (int64_t oi = 0; oi < g.oh; oi++)
+            for (int64_t oj = 0; oj < g.ow; oj++) {
+                /* ATen's window: clipped to the padded input for the
+                 * count_include_pad divisor, then to the input itself. */
+                int64_t h0 = oi * g.sh - g.ph, w0 = oj * g.sw - g.pw;
+                int64_t h1 = h0 + g.kh < g.h + g.ph ? h0 + g.kh : g.h + g.ph;
+                int64_t w1 = w0 + g.kw < g.w + g.pw ? w0 + g.kw : g.w + g.pw;
+                int64_t pool_size = (h1 - h0) * (w1 - w0);
+                h0 = h0 > 0 ? h0 : 0;
+                w0 = w0 > 0 ? w0 : 0;
+                h1 = h1 < g.h ? h1 : g.h;
+                w1 = w1 < g.w ? w1 : g.w;
+                int64_t at = (p * g.oh + oi) * g.ow + oj;
+                r[at] = 0.0;
+                ir[at] = 0;
+                if (h0 >= h1 || w0 >= w1)
+                    continue;
+                int64_t divisor = divisor_override > 0 ? divisor_override
+                                  : count_include_pad ? pool_size : (h1 - h0) * (w1 - w0);
+                double s = 0.0;
+                uint64_t is = 0;
+                for (int64_t ih = h0; ih < h1; ih++)
+                    for (int64_t iw = w0; iw < w1; iw++) {
+                        int64_t k = p * g.h * g.w + ih * g.w + iw;
+                        if (is_float)
+                            s += v[k];
+                        else
+                            is += (uint64_t)iv[k];
+                    }
+                r[at] = s / (double)divisor;
+                ir[at] = (int64_t)is / divisor;      /* C++ integer division, as ATen */
+            }
+    if (is_float)
+        kern_write_all_f64(out, r);
+    else
+        kern_write_all_i64(out, ir);
+    free(v);
+    free(iv);
+    free(r);
+    free(ir);
+    return out;
+}
+
+Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, const int64_t out_size[2])
+{
+    char xb[TENSOR_SHAPE_BUF];
+    if (out_size[0] < 0 || out_size[1] < 0) {
+        tensor_set_error("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                         "received {%" PRId64 ", %" PRId64 "}", out_size[0], out_size[1]);
+        return NULL;
+    }
+    if (x->ndim != 3 && x->ndim != 4) {
+        tensor_set_error("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s",
+                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+        return NULL;
+    }
+    for (int d = x->ndim - 2; d < x->ndim; d++)
+        if (x->sizes[d] <= 0) {
+            tensor_set_error("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
+                             "but input has sizes %s with dimension %d being empty",
+                             tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb), d);
+            return NULL;
+        }
+    if (!float_only(x, "adaptive_avg_pool2d"))
+        return NULL;
+    int64_t h = x->sizes[x->ndim - 2], w = x->sizes[x->ndim - 1], oh = out_size[0], ow = out_size[1];
+    int64_t planes = tensor_numel(x) / (h * w);
+    Tensor *out = pool_output(x, oh, ow);
+    if (!out || tensor_numel(out) == 0)
+        return out;
+    if (h > INT64_MAX / (oh + 1) || w > INT64_MAX / (ow + 1)) {
+        tensor_set_error("adaptive_avg_pool2d: output size too large");
+        tensor_release(out);
+        return NULL;
+    }
+    double *v = kern_read_all_f64(x);
+    double *r = v ? kern_malloc((size_t)tensor_numel(out), sizeof *r) : NULL;
+    if (!r) {
+        free(v);
+        tensor_release(out);
+        return NULL;
+    }
+    for (int64_t p = 0; p < planes; p++)
+        for (int64_t oi = 0; oi < oh; oi++) {
+            int64_t h0 = oi * h / oh, h1 = ((oi + 1) * h + oh - 1) / oh;
+            for (int64_t oj = 0; oj < ow; oj++) {
+                int64_t w0 = oj * w / ow, w1 = ((oj + 1) * w + ow - 1) / ow;
+                double s = 0.0;
+                for (int64_t ih = h0; ih < h1; ih++)
+                    for (int64_t iw = w0; iw < w1; iw++)
+                        s += v[p * h * w + ih * w + iw];
+                r[(p * oh + oi) * ow + oj] = s / (double)((h1 - h0) * (w1 - w0));
+            }
+        }
+    kern_write_all_f64(out, r);
+    free(v);
+    free(r);
+    return out;
+}
+
+/* ---------------------------------------------------------------- embedding */
+
+Tensor *tensor_embedding(const Tensor *weight, const Tensor *indices)
+{
+    if (weight->ndim != 2) {
+        tensor_set_error("'weight' must be 2-D");
+        return NULL;
+    }
+    if (indices->dtype != DT_I64 && indices->dtype != DT_I32) {
+        tensor_set_error("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
+                         "Int; but got %s instead (while checking arguments for embedding)",
+                         legacy_type_name(indices->dtype));
+        return NULL;
+    }
+    if (indices->ndim + 1 > TENSOR_MAX_DIMS) {
+        tensor_set_error("embedding: indices have too many dims (%d)", indices->ndim);
+        return NULL;
+    }
+    /* index_select on the flattened indices, then indices.shape + (dim,) */
+    Tensor *flat_src = tensor_contiguous((Tensor *)indices);
+    int64_t n = tensor_numel(indices), one = 1;
+    Tensor *flat = flat_src ? tensor_make_view(flat_src, 1, &n, &one, flat_src->offset) : NULL;
+    Tensor *rows = flat ? tensor_index_select(weight, 0, flat) : NULL;
+    Tensor *out = NULL;
+    if (rows) {
+        int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+        int64_t d = weight->sizes[1];
+        memcpy(sizes, indices->sizes, (size_t)indices->ndim * sizeof *sizes);
+        sizes[indices->ndim] = d;
+        strides[indices->ndim] = 1;
+        for (int k = indices->ndim - 1; k >= 0; k--)
+            strides[k] = strides[k + 1] * sizes[k + 1];
+        out = tensor_make_view(rows, indices->ndim + 1, sizes, strides, rows->offset);
+    }
+    tensor_release(flat_src);
+    tensor_release(flat);
+    tensor_release(rows);
+    return out;
+}

@@ -1,0 +1,49 @@
+/* xalloc.c — checked allocation; see include/tssa/util.h.
+ *
+ * One family for the whole program: running out of memory in the compiler's
+ * own bookkeeping is not something a caller can recover from, so it stops
+ * with the size that was asked for instead of returning NULL to be checked
+ * (or forgotten) at every call.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tssa/diag.h"
+#include "tssa/util.h"
+
+void *xmalloc(size_t size)
+{
+    void *p = malloc(size ? size : 1);
+    if (!p)
+        diag_die("out of memory (%zu bytes)", size);
+    return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+    void *p = calloc(count ? count : 1, size ? size : 1);
+    if (!p)
+        diag_die("out of memory (%zu x %zu bytes)", count, size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t size)
+{
+    void *q = realloc(p, size ? size : 1);
+    if (!q)
+        diag_die("out of memory (%zu bytes)", size);
+    return q;
+}
+
+void *xmallocn(size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        diag_die("out of memory (%zu x %zu bytes overflows)", count, size);
+    return xmalloc(count * size);
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
