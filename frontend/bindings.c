@@ -43,21 +43,6 @@ static const char *graph_file(const Binder *b)
     return b->graph->file ? b->graph->file : "<graph>";
 }
 
-static void type_text(TextBuf *sb, const IrType *t)
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&buf, &len);
-    if (mem) {
-        ir_type_print(mem, t);
-        fclose(mem);
-        textbuf_puts(sb, buf ? buf : "?");
-        free(buf);
-    } else {
-        textbuf_puts(sb, ir_type_kind_name(t->kind));
-    }
-}
-
 static bool input_error(const Binder *b, const char *name, const IrType *type, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -65,7 +50,7 @@ static bool input_error(const Binder *b, const char *name, const IrType *type, c
 {
     TextBuf what = {0}, ty = {0};
     if (type)
-        type_text(&ty, type);
+        ir_type_format(&ty, type);
     textbuf_printf(&what, "input '%s'%s%s%s: ", name, type ? " (" : "", type ? textbuf_cstr(&ty) : "",
               type ? ")" : "");
     va_list ap;

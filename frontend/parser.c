@@ -27,7 +27,6 @@
  * Identical type texts share one IrType (a cache keyed by the text), which
  * keeps million-node graphs small and fast to read.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -882,37 +881,11 @@ IrGraph *ir_parse(const char *text, size_t len, const char *file, FILE *err)
 
 IrGraph *ir_parse_file(const char *path, FILE *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        diag_error(err, path, "cannot open: %s", strerror(errno));
+    char *text;
+    size_t len;
+    if (!file_read_all(path, &text, &len, err))
         return NULL;
-    }
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        diag_die("out of memory reading %s", path);
-    for (;;) {
-        if (len == cap) {
-            cap *= 2;
-            char *nb = realloc(buf, cap);
-            if (!nb)
-                diag_die("out of memory reading %s", path);
-            buf = nb;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool failed = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (failed) {
-        diag_error(err, path, "cannot read: %s", strerror(saved));
-        free(buf);
-        return NULL;
-    }
-    IrGraph *g = ir_parse(buf, len, path, err);
-    free(buf);
+    IrGraph *g = ir_parse(text, len, path, err);
+    free(text);
     return g;
 }

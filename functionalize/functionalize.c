@@ -24,6 +24,7 @@
 #include "tssa/ir.h"
 #include "tssa/ops.h"
 #include "tssa/value.h"
+#include "tssa/util.h"
 
 void tssa_options_default(TssaOptions *o)
 {
@@ -56,9 +57,7 @@ static void collect_storages(Storages *s, const RtValue *v, int depth)
     if (v->kind == RT_TENSOR && v->u.t) {
         if (s->n == s->cap) {
             s->cap = s->cap ? s->cap * 2 : 16;
-            const void **p = realloc(s->items, sizeof *s->items * s->cap);
-            if (!p)
-                abort();
+            const void **p = xrealloc(s->items, sizeof *s->items * s->cap);
             s->items = p;
         }
         s->items[s->n++] = v->u.t->storage;

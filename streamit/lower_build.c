@@ -175,9 +175,7 @@ static void scratch_push(Build *b, IrValue *v)
 {
     if (b->nscratch == b->cap_scratch) {
         b->cap_scratch = b->cap_scratch ? 2 * b->cap_scratch : 64;
-        b->scratch = realloc(b->scratch, (size_t)b->cap_scratch * sizeof *b->scratch);
-        if (!b->scratch)
-            abort();
+        b->scratch = xrealloc(b->scratch, (size_t)b->cap_scratch * sizeof *b->scratch);
     }
     b->scratch[b->nscratch++] = v;
 }
@@ -338,17 +336,13 @@ static bool build_layers(Build *b, StreamNode *root)
             maxlevel = b->units[i].level;
 
     /* Units bucketed by level, program order within a level. */
-    int *first = calloc((size_t)maxlevel + 2, sizeof *first);
-    int *order = malloc(((size_t)nunits + 1) * sizeof *order);
-    if (!first || !order)
-        abort();
+    int *first = xcalloc((size_t)maxlevel + 2, sizeof *first);
+    int *order = xmalloc(((size_t)nunits + 1) * sizeof *order);
     for (int i = 0; i < nunits; i++)
         first[b->units[i].level + 1]++;
     for (int l = 0; l <= maxlevel; l++)
         first[l + 1] += first[l];
-    int *fill = calloc((size_t)maxlevel + 2, sizeof *fill);
-    if (!fill)
-        abort();
+    int *fill = xcalloc((size_t)maxlevel + 2, sizeof *fill);
     for (int i = 0; i < nunits; i++) {
         int l = b->units[i].level;
         order[first[l] + fill[l]++] = i;
@@ -357,21 +351,17 @@ static bool build_layers(Build *b, StreamNode *root)
 
     /* Live lists: at most every value once. */
     size_t cap = (size_t)g->nvalues + 1;
-    IrValue **live = malloc(cap * sizeof *live), **next = malloc(cap * sizeof *next);
-    IrValue **need = malloc(cap * sizeof *need);
+    IrValue **live = xmalloc(cap * sizeof *live), **next = xmalloc(cap * sizeof *next);
+    IrValue **need = xmalloc(cap * sizeof *need);
     int nlive = 0;
-    if (!live || !next || !need)
-        abort();
     for (int k = 0; k < p->nin; k++)
         live[nlive++] = ir_block_param(g->top, p->in_map[k]);
 
     for (int l = 0; l <= maxlevel; l++) {
         int nnext = 0, nneed = 0, nbranches = 0, max_branches = nlive + first[l + 1] - first[l];
-        StreamNode **branches = malloc((size_t)(max_branches + 1) * sizeof *branches);
-        int64_t *pops = malloc((size_t)(max_branches + 1) * sizeof *pops);
-        int64_t *pushes = malloc((size_t)(max_branches + 1) * sizeof *pushes);
-        if (!branches || !pops || !pushes)
-            abort();
+        StreamNode **branches = xmalloc((size_t)(max_branches + 1) * sizeof *branches);
+        int64_t *pops = xmalloc((size_t)(max_branches + 1) * sizeof *pops);
+        int64_t *pushes = xmalloc((size_t)(max_branches + 1) * sizeof *pushes);
         for (int i = 0; i < nlive; i++)
             if (b->last_level[live[i]->id] > l) {
                 char pass[STREAM_MAX_NAME];
@@ -524,10 +514,8 @@ static void add_stream_runs(LowerProgram *p, int64_t *runs, const StreamNode *s)
 void lower_count_node_runs(LowerProgram *p)
 {
     IrGraph *g = p->g;
-    int64_t *lowered = calloc((size_t)g->nnodes + 1, sizeof *lowered);
-    int64_t *original = calloc((size_t)g->nnodes + 1, sizeof *original);
-    if (!lowered || !original)
-        abort();
+    int64_t *lowered = xcalloc((size_t)g->nnodes + 1, sizeof *lowered);
+    int64_t *original = xcalloc((size_t)g->nnodes + 1, sizeof *original);
     IR_FOREACH_NODE(n, g->top) {
         add_node_runs(p, original, n, 1);
         /* Compile-time values ran once, when the program was specialized. */
@@ -558,13 +546,11 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
     Build b = {.p = p};
     b.sg = p->sg = stream_graph_new();
     size_t nv = (size_t)g->nvalues + 1;
-    b.def_level = malloc(nv * sizeof *b.def_level);
-    b.last_level = calloc(nv, sizeof *b.last_level);
-    b.inside = calloc(nv, sizeof *b.inside);
-    b.seen = calloc(nv, sizeof *b.seen);
-    b.pos = calloc(nv, sizeof *b.pos);
-    if (!b.def_level || !b.last_level || !b.inside || !b.seen || !b.pos)
-        abort();
+    b.def_level = xmalloc(nv * sizeof *b.def_level);
+    b.last_level = xcalloc(nv, sizeof *b.last_level);
+    b.inside = xcalloc(nv, sizeof *b.inside);
+    b.seen = xcalloc(nv, sizeof *b.seen);
+    b.pos = xcalloc(nv, sizeof *b.pos);
     for (size_t i = 0; i < nv; i++) {
         b.def_level[i] = -1;
         b.last_level[i] = -1;
@@ -584,9 +570,7 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
             if (!is_static)
                 cap++;
         }
-        b.units = calloc((size_t)cap + 1, sizeof *b.units);
-        if (!b.units)
-            abort();
+        b.units = xcalloc((size_t)cap + 1, sizeof *b.units);
         IR_FOREACH_NODE(n, g->top) {
             bool is_static = n->noutputs > 0;
             for (int i = 0; i < n->noutputs; i++)

@@ -71,6 +71,8 @@
 #include "streamit/lower_internal.h"
 #include "tssa/eval.h"
 #include "tssa/value.h"
+#include "tssa/diag.h"
+#include "tssa/util.h"
 
 #define LOOP_MAX_BRANCHES 1024
 /* The serial plan's limits: steps, and steps x body nodes. Step t pushes
@@ -152,9 +154,7 @@ static bool arg_int(const RtValue *v, int64_t *out, int64_t dflt, bool none_ok)
 static bool writes_disjoint(LowerProgram *p, LoopPlan *plan, IrNode *w, const char **why)
 {
     IrBlock *body = plan->loop->blocks[0];
-    Region *r = malloc((size_t)plan->trips * sizeof *r);
-    if (!r)
-        abort();
+    Region *r = xmalloc((size_t)plan->trips * sizeof *r);
     bool ok = true;
     int64_t dim0 = 0;
     node_exec_set_err(p->exec, NULL);
@@ -268,10 +268,8 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     int nbody = 0;
     IR_FOREACH_NODE(n, body)
         nbody++;
-    bool *mark = calloc((size_t)p->g->nnodes + 1, sizeof *mark);
-    IrNode **taken = malloc(((size_t)nbody + 1) * sizeof *taken);
-    if (!mark || !taken)
-        abort();
+    bool *mark = xcalloc((size_t)p->g->nnodes + 1, sizeof *mark);
+    IrNode **taken = xmalloc(((size_t)nbody + 1) * sizeof *taken);
     for (int k = 0; k < ncarried; k++) {
         IrValue *c = ir_block_param(body, 1 + k), *r = ir_block_return(body, 1 + k);
         plan->carried[k] = LOOP_CARRIED_STATE;
@@ -304,9 +302,7 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
 
     /* Nodes for Assemble (index arithmetic) and for the iterations: every
      * other body node, and index nodes that something else needs too. */
-    bool *index_only = calloc((size_t)p->g->nnodes + 1, sizeof *index_only);
-    if (!index_only)
-        abort();
+    bool *index_only = xcalloc((size_t)p->g->nnodes + 1, sizeof *index_only);
     for (IrNode *n = body->ret->prev; n != body->param; n = n->prev)
         index_only[n->id] = mark[n->id] && only_indexes(plan, n, index_only);
     plan->index_nodes = lower_alloc(p, (size_t)nbody * sizeof *plan->index_nodes);
@@ -360,10 +356,8 @@ static void plan_items(LowerProgram *p, LoopPlan *plan, IrValue **pops, int npop
     plan->nunit_pops = npops;
     plan->init_pos = lower_alloc(p, (size_t)ncarried * sizeof *plan->init_pos);
     plan->kept = lower_alloc(p, (size_t)npops * sizeof *plan->kept);
-    bool *read = calloc((size_t)p->g->nvalues + 1, sizeof *read);
-    bool *keep = calloc((size_t)npops + 1, sizeof *keep);
-    if (!read || !keep)
-        abort();
+    bool *read = xcalloc((size_t)p->g->nvalues + 1, sizeof *read);
+    bool *keep = xcalloc((size_t)npops + 1, sizeof *keep);
     if (plan->serial)
         mark_reads(loop->blocks[0], read);
     for (int k = 0; k < ncarried; k++) {
@@ -372,7 +366,7 @@ static void plan_items(LowerProgram *p, LoopPlan *plan, IrValue **pops, int npop
             if (pops[j] == loop->inputs[2 + k])
                 plan->init_pos[k] = j;
         if (plan->init_pos[k] < 0 && !p->is_static[loop->inputs[2 + k]->id])
-            abort();    /* the build pops every run-time value a unit reads */
+            diag_die("loop plan: carried value %d is neither popped nor static", k);
         if (plan->init_pos[k] >= 0 && plan->carried[k] != LOOP_CARRIED_STATE)
             keep[plan->init_pos[k]] = true;
     }

@@ -38,6 +38,7 @@
 #include "streamit/str_lexer.h"
 #include "streamit/stream_internal.h"
 #include "tssa/stream.h"
+#include "tssa/util.h"
 
 typedef struct Parser {
     StrLexer lx;
@@ -343,11 +344,7 @@ static void weights_push(Weights *w, int64_t v)
 {
     if (w->count == w->cap) {
         w->cap = w->cap ? 2 * w->cap : 8;
-        int64_t *grown = realloc(w->w, (size_t)w->cap * sizeof *grown);
-        if (!grown) {
-            fprintf(stderr, "tssa-stream: out of memory\n");
-            abort();
-        }
+        int64_t *grown = xrealloc(w->w, (size_t)w->cap * sizeof *grown);
         w->w = grown;
     }
     w->w[w->count++] = v;
@@ -563,7 +560,7 @@ StreamGraph *str_parse(const char *text, size_t len, const char *file, FILE *err
 {
     StreamGraph *g = stream_graph_new();
     const char *name = file ? file : "<input>";
-    g->file = stream_pool_strndup(g, name, strlen(name));
+    g->file = arena_strndup(g->arena, name, strlen(name));
     /* Columns and lines are ints; a larger text is not a stream graph anyone wrote. */
     if (len > (size_t)1 << 30) {
         if (err)
@@ -571,7 +568,7 @@ StreamGraph *str_parse(const char *text, size_t len, const char *file, FILE *err
         stream_graph_free(g);
         return NULL;
     }
-    g->source = stream_pool_strndup(g, text, len);
+    g->source = arena_strndup(g->arena, text, len);
     g->source_len = len;
     Parser p = {.g = g};
     str_lexer_init(&p.lx, g->source, len, g->file, err);
@@ -591,40 +588,10 @@ StreamGraph *str_parse(const char *text, size_t len, const char *file, FILE *err
 
 StreamGraph *str_parse_file(const char *path, FILE *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (err)
-            fprintf(err, "%s: error: cannot open the stream graph file\n", path);
+    char *text;
+    size_t len;
+    if (!file_read_all(path, &text, &len, err))
         return NULL;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? 2 * cap : 65536;
-            char *grown = realloc(text, cap);
-            if (!grown) {
-                free(text);
-                fclose(f);
-                if (err)
-                    fprintf(err, "%s: error: out of memory reading the file\n", path);
-                return NULL;
-            }
-            text = grown;
-        }
-        size_t got = fread(text + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    bool read_failed = ferror(f);
-    fclose(f);
-    if (read_failed) {
-        free(text);
-        if (err)
-            fprintf(err, "%s: error: cannot read the stream graph file\n", path);
-        return NULL;
-    }
     StreamGraph *g = str_parse(text, len, path, err);
     free(text);
     return g;

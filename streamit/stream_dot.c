@@ -16,6 +16,7 @@
 
 #include "streamit/stream_internal.h"
 #include "tssa/stream.h"
+#include "tssa/util.h"
 
 typedef struct DotMap {
     const StreamFlat *f;
@@ -113,11 +114,7 @@ void stream_print_dot(FILE *out, const StreamNode *root)
     StreamFlat *f = stream_flatten(root);
     int nnodes = root->graph->nnodes;
     DotMap m = {.f = f};
-    m.filter_actor = malloc((size_t)nnodes * 3 * sizeof(int));
-    if (!m.filter_actor) {
-        fprintf(stderr, "tssa-stream: out of memory (dot)\n");
-        abort();
-    }
+    m.filter_actor = xmalloc((size_t)nnodes * 3 * sizeof(int));
     m.split_actor = m.filter_actor + nnodes;
     m.join_actor = m.split_actor + nnodes;
     for (int a = 0; a < f->nactors; a++) {

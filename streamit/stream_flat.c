@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "tssa/stream.h"
+#include "tssa/util.h"
 
 typedef struct End {
     int actor, port;
@@ -35,28 +36,18 @@ typedef struct Builder {
     int64_t *in_offset, *out_offset;    /* per actor, into f->ports */
 } Builder;
 
-static void *grow(void *p, size_t count, size_t size)
-{
-    void *q = realloc(p, count * size);
-    if (!q) {
-        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
-        abort();
-    }
-    return q;
-}
-
 static int add_actor(Builder *b, StreamActorKind kind, const StreamNode *node, int nin, int nout)
 {
     StreamFlat *f = b->f;
     if (f->nactors == b->cap_actors) {
         b->cap_actors = b->cap_actors ? 2 * b->cap_actors : 64;
-        f->actors = grow(f->actors, (size_t)b->cap_actors, sizeof *f->actors);
-        b->in_offset = grow(b->in_offset, (size_t)b->cap_actors, sizeof *b->in_offset);
-        b->out_offset = grow(b->out_offset, (size_t)b->cap_actors, sizeof *b->out_offset);
+        f->actors = xreallocn(f->actors, (size_t)b->cap_actors, sizeof *f->actors);
+        b->in_offset = xreallocn(b->in_offset, (size_t)b->cap_actors, sizeof *b->in_offset);
+        b->out_offset = xreallocn(b->out_offset, (size_t)b->cap_actors, sizeof *b->out_offset);
     }
     while (f->nports + nin + nout > b->cap_ports) {
         b->cap_ports = b->cap_ports ? 2 * b->cap_ports : 256;
-        f->ports = grow(f->ports, (size_t)b->cap_ports, sizeof *f->ports);
+        f->ports = xreallocn(f->ports, (size_t)b->cap_ports, sizeof *f->ports);
     }
     int a = f->nactors++;
     StreamActor *actor = &f->actors[a];
@@ -134,7 +125,7 @@ static void connect(Builder *b, End from, End to, int64_t initial, bool feedback
     StreamFlat *f = b->f;
     if (f->nchannels == b->cap_channels) {
         b->cap_channels = b->cap_channels ? 2 * b->cap_channels : 64;
-        f->channels = grow(f->channels, (size_t)b->cap_channels, sizeof *f->channels);
+        f->channels = xreallocn(f->channels, (size_t)b->cap_channels, sizeof *f->channels);
     }
     int c = f->nchannels++;
     StreamChannel *ch = &f->channels[c];
@@ -190,11 +181,7 @@ static void flatten_node(Builder *b, const StreamNode *n, End *entry, End *exit)
     }
     case STREAM_SPLITJOIN: {
         int split = add_actor(b, ACTOR_SPLITTER, n, 1, n->nchildren);
-        End *exits = malloc((size_t)n->nchildren * sizeof *exits);
-        if (!exits) {
-            fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
-            abort();
-        }
+        End *exits = xmalloc((size_t)n->nchildren * sizeof *exits);
         for (int k = 0; k < n->nchildren; k++) {
             End e;
             flatten(b, n->children[k], &e, &exits[k]);
@@ -232,12 +219,8 @@ static void flatten_node(Builder *b, const StreamNode *n, End *entry, End *exit)
 static void number_channels_by_producer(Builder *b)
 {
     StreamFlat *f = b->f;
-    int *new_index = malloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *new_index);
-    StreamChannel *sorted = malloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *sorted);
-    if (!new_index || !sorted) {
-        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
-        abort();
-    }
+    int *new_index = xmalloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *new_index);
+    StreamChannel *sorted = xmalloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *sorted);
     int next = 0;
     for (int a = 0; a < f->nactors; a++)
         for (int p = 0; p < f->actors[a].nout; p++) {
@@ -254,19 +237,11 @@ static void number_channels_by_producer(Builder *b)
 
 StreamFlat *stream_flatten(const StreamNode *root)
 {
-    StreamFlat *f = calloc(1, sizeof *f);
-    if (!f) {
-        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
-        abort();
-    }
+    StreamFlat *f = xcalloc(1, sizeof *f);
     f->root = root;
     size_t nnodes = (size_t)root->graph->nnodes;
-    f->first_actor = malloc((nnodes ? nnodes : 1) * sizeof *f->first_actor);
-    f->last_actor = malloc((nnodes ? nnodes : 1) * sizeof *f->last_actor);
-    if (!f->first_actor || !f->last_actor) {
-        fprintf(stderr, "tssa-stream: out of memory (flat stream graph)\n");
-        abort();
-    }
+    f->first_actor = xmalloc((nnodes ? nnodes : 1) * sizeof *f->first_actor);
+    f->last_actor = xmalloc((nnodes ? nnodes : 1) * sizeof *f->last_actor);
     for (size_t i = 0; i < nnodes; i++)
         f->first_actor[i] = f->last_actor[i] = -1;
     Builder b = {.f = f};

@@ -1,7 +1,7 @@
 /* stream_graph.c — the stream graph's storage and its builder API.
  *
- * Nodes and strings live in a pool of large chunks owned by the graph
- * (a million filters cost a few hundred allocations, not a million), and
+ * Nodes and strings live in the graph's arena (a million filters cost a
+ * few hundred allocations, not a million), and
  * every node is also listed in g->nodes by id so that the growable arrays
  * it owns (children, weights) can be released. Containers' arrays grow by
  * doubling with realloc.
@@ -22,54 +22,13 @@
 #include "tssa/stream.h"
 #include "tssa/util.h"
 
-/* ---------------------------------------------------------------- pool */
-
-typedef struct PoolChunk {
-    struct PoolChunk *next;
-    size_t used, size;
-    _Alignas(16) unsigned char data[];
-} PoolChunk;
-
-struct StreamPool {
-    PoolChunk *chunks;
-};
-
-enum { POOL_CHUNK_BYTES = 256 * 1024 };
-
-void *stream_pool_alloc(StreamGraph *g, size_t size)
-{
-    size = (size + 15) & ~(size_t)15;
-    PoolChunk *c = g->pool->chunks;
-    if (!c || c->size - c->used < size) {
-        size_t bytes = size > POOL_CHUNK_BYTES ? size : POOL_CHUNK_BYTES;
-        c = xmalloc(sizeof(PoolChunk) + bytes);
-        c->used = 0;
-        c->size = bytes;
-        c->next = g->pool->chunks;
-        g->pool->chunks = c;
-    }
-    void *p = c->data + c->used;
-    c->used += size;
-    memset(p, 0, size);
-    return p;
-}
-
-char *stream_pool_strndup(StreamGraph *g, const char *s, size_t n)
-{
-    char *copy = stream_pool_alloc(g, n + 1);
-    memcpy(copy, s, n);
-    copy[n] = '\0';
-    return copy;
-}
-
 /* ---------------------------------------------------------------- graph */
 
 StreamGraph *stream_graph_new(void)
 {
     StreamGraph *g = xmalloc(sizeof *g);
     memset(g, 0, sizeof *g);
-    g->pool = xmalloc(sizeof *g->pool);
-    g->pool->chunks = NULL;
+    g->arena = arena_new();
     return g;
 }
 
@@ -86,11 +45,7 @@ void stream_graph_free(StreamGraph *g)
         }
     }
     free(g->nodes);
-    for (PoolChunk *c = g->pool->chunks, *next; c; c = next) {
-        next = c->next;
-        free(c);
-    }
-    free(g->pool);
+    arena_free(g->arena);
     free(g);
 }
 
@@ -142,7 +97,7 @@ static void builder_bug(const char *what, const char *name)
 
 static StreamNode *node_new(StreamGraph *g, StreamKind kind, const char *name, const char *default_name)
 {
-    StreamNode *n = stream_pool_alloc(g, sizeof *n);
+    StreamNode *n = arena_alloc(g->arena, sizeof *n);
     n->kind = kind;
     n->id = g->nnodes;
     n->graph = g;
@@ -151,7 +106,7 @@ static StreamNode *node_new(StreamGraph *g, StreamKind kind, const char *name, c
     size_t cap = strlen(given) + 2;
     if (cap > STREAM_MAX_NAME + 1)
         cap = STREAM_MAX_NAME + 1;      /* the reader's limit */
-    char *buf = stream_pool_alloc(g, cap);
+    char *buf = arena_alloc(g->arena, cap);
     stream_name_sanitize(given, buf, cap);
     n->name = buf;
     if (g->nnodes == g->cap_nodes) {
@@ -216,7 +171,7 @@ void stream_filter_set_work_op(StreamNode *filter, const char *op)
     if (n > STREAM_MAX_NAME - 1)
         n = STREAM_MAX_NAME - 1;        /* the reader's limit, with a '_' prefix */
     bool prefix = n == 0 || !(is_ident_char(op[0]) && !(op[0] >= '0' && op[0] <= '9'));
-    char *copy = stream_pool_alloc(filter->graph, n + 2);
+    char *copy = arena_alloc(filter->graph->arena, n + 2);
     size_t k = 0;
     if (prefix)
         copy[k++] = '_';

@@ -11,11 +11,6 @@
 
 #include "tssa/stream.h"
 
-/* Zeroed, 16-aligned storage that lives as long as the graph. */
-void *stream_pool_alloc(StreamGraph *g, size_t size);
-/* A NUL-terminated copy of s[0..n-1] in the graph's pool. */
-char *stream_pool_strndup(StreamGraph *g, const char *s, size_t n);
-
 /* Writes "FILE:LINE:COL: error: MESSAGE", the source line and a caret under
  * column COL (characters, as tssa/diag.h counts them) when the text is known;
  * otherwise just "error: MESSAGE". */

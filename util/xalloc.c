@@ -42,6 +42,13 @@ void *xmallocn(size_t count, size_t size)
     return xmalloc(count * size);
 }
 
+void *xreallocn(void *p, size_t count, size_t size)
+{
+    if (size && count > SIZE_MAX / size)
+        diag_die("out of memory (%zu x %zu bytes overflows)", count, size);
+    return xrealloc(p, count * size);
+}
+
 char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;

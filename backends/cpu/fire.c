@@ -79,8 +79,8 @@ static RtValue **unit_from_kept(const LoopPlan *plan, RtValue **popped, int64_t 
                                 RtValue *small[UNIT_SMALL])
 {
     RtValue **unit = small;
-    if (plan->nunit_pops > UNIT_SMALL && !(unit = malloc((size_t)plan->nunit_pops * sizeof *unit)))
-        abort();
+    if (plan->nunit_pops > UNIT_SMALL)
+        unit = xmallocn((size_t)plan->nunit_pops, sizeof *unit);
     for (int j = 0; j < plan->nunit_pops; j++)
         unit[j] = NULL;
     for (int i = 0; i < plan->nkept; i++)

@@ -36,6 +36,7 @@
 #include <stdio.h>
 
 #include "tssa/ir.h"
+#include "tssa/util.h"
 
 typedef struct StreamGraph StreamGraph;
 typedef struct StreamNode StreamNode;
@@ -113,7 +114,7 @@ struct StreamGraph {
     int nnodes;
     StreamNode **nodes;         /* every node, by id */
     int cap_nodes;
-    struct StreamPool *pool;    /* node and string storage */
+    Arena *arena;               /* node and string storage */
 };
 
 /* ---------------------------------------------------------------- building */

@@ -20,8 +20,10 @@
 void *xmalloc(size_t size);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t size);
-/* count * size bytes, uninitialized; an overflowing product is out of memory. */
+/* count * size bytes, uninitialized (or p resized to them); an overflowing
+ * product is out of memory. */
 void *xmallocn(size_t count, size_t size);
+void *xreallocn(void *p, size_t count, size_t size);
 char *xstrdup(const char *s);
 
 /* ---------------------------------------------------------------- arena */
