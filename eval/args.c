@@ -289,6 +289,23 @@ bool eval_out_arg(EvalCall *c, int i, int j)
     return eval_out_value(c, i, rt_retain(c->args[j]));
 }
 
+bool eval_out_self(EvalCall *c, bool done, const char *fallback)
+{
+    return (done || eval_fail_kernel(c, fallback)) && eval_out_arg(c, 0, 0);
+}
+
+bool eval_out_tensor_list(EvalCall *c, Tensor **ts, int n)
+{
+    RtValue *list = rt_list(RT_LIST, 0, NULL);
+    for (int i = 0; i < n; i++) {
+        RtValue *item = rt_tensor_take(ts[i]);
+        rt_list_append(list, item);
+        rt_release(item);
+    }
+    free(ts);
+    return eval_out_value(c, 0, list);
+}
+
 RtValue *eval_number_for_output(EvalCall *c, int i, double v, bool is_int, int64_t iv)
 {
     IrTypeKind kind = i < c->nouts ? eval_out_type(c, i)->kind : TY_NUMBER;
@@ -305,4 +322,39 @@ RtValue *eval_number_for_output(EvalCall *c, int i, double v, bool is_int, int64
     if (kind == TY_BOOL)
         return rt_bool(is_int ? iv != 0 : v != 0);
     return is_int ? rt_int(iv) : rt_float(v);
+}
+
+/* ---------------------------------------------------------------- call shapes */
+
+bool eval_call_tensor_pair(EvalCall *c, EvalTensorPairFn fn)
+{
+    Tensor *self = NULL, *other = NULL;
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &other) &&
+           eval_out_tensor(c, 0, fn(self, other));
+}
+
+bool eval_args_tensor_ints(EvalCall *c, int hi, Tensor **self, int64_t *list, int *n)
+{
+    return eval_nargs(c, 2, hi) && eval_arg_tensor(c, 0, self) &&
+           eval_arg_ints(c, 1, list, TENSOR_MAX_DIMS, n);
+}
+
+/* (Tensor self, int[] list) -> fn(self, ...) or, without fn, view(self, ...). */
+static bool call_tensor_ints(EvalCall *c, EvalTensorIntsFn fn, EvalViewIntsFn view)
+{
+    Tensor *self = NULL;
+    int64_t list[TENSOR_MAX_DIMS];
+    int n = 0;
+    return eval_args_tensor_ints(c, 2, &self, list, &n) &&
+           eval_out_tensor(c, 0, fn ? fn(self, n, list) : view(self, n, list));
+}
+
+bool eval_call_tensor_ints(EvalCall *c, EvalTensorIntsFn fn)
+{
+    return call_tensor_ints(c, fn, NULL);
+}
+
+bool eval_call_view_ints(EvalCall *c, EvalViewIntsFn fn)
+{
+    return call_tensor_ints(c, NULL, fn);
 }

@@ -12,8 +12,8 @@
  *
  * Bindings are grouped by family, one file each (scalar_ops.c,
  * ops_creation.c, ops_view.c, ops_elementwise.c, ops_reduce.c, ops_index.c,
- * ops_nn.c, module.c); args.c holds the argument decoding they share, so
- * that every binding reads like its TorchScript schema.
+ * ops_nn.c, module.c); args.c holds the argument decoding and the call
+ * shapes they share, so that every binding reads like its TorchScript schema.
  */
 #ifndef TSSA_EVAL_INTERNAL_H
 #define TSSA_EVAL_INTERNAL_H
@@ -117,13 +117,33 @@ bool eval_out_value(EvalCall *c, int i, RtValue *v);
 /* Output i is input j itself (in-place ops return self). */
 bool eval_out_arg(EvalCall *c, int i, int j);
 
+/* Output 0 is self (input 0) after an in-place kernel that returned `done`;
+ * when it failed, the kernel's message (or `fallback`). */
+bool eval_out_self(EvalCall *c, bool done, const char *fallback);
+/* Output 0 is a list of the n tensors: takes their references, frees ts. */
+bool eval_out_tensor_list(EvalCall *c, Tensor **ts, int n);
+
 /* Converts a Python number to the graph's declared result type (int, float,
  * bool or number) of output i; NULL after eval_fail for an unrepresentable int. */
 RtValue *eval_number_for_output(EvalCall *c, int i, double v, bool is_int, int64_t iv);
 
-/* ---------------------------------------------------------------- modules */
+/* ---------------------------------------------------------------- call shapes */
+/* Whole bindings for schemas that many ops share: each checks the argument
+ * count, decodes the arguments, calls fn and stores its tensor as output 0,
+ * so that a binding is one line naming its kernel. */
 
-/* The tensor stored under `name` in the weights, or NULL (weights absent). */
-Tensor *eval_weight(const EvalRun *run, const char *name);
+typedef Tensor *(*EvalTensorPairFn)(const Tensor *, const Tensor *);
+typedef Tensor *(*EvalTensorIntsFn)(const Tensor *, int, const int64_t *);
+/* The view kernels take self as non-const (the view shares its storage). */
+typedef Tensor *(*EvalViewIntsFn)(Tensor *, int, const int64_t *);
+
+/* (Tensor self, Tensor other) -> fn(self, other) */
+bool eval_call_tensor_pair(EvalCall *c, EvalTensorPairFn fn);
+/* (Tensor self, int[] list) -> fn(self, n, list) */
+bool eval_call_tensor_ints(EvalCall *c, EvalTensorIntsFn fn);
+bool eval_call_view_ints(EvalCall *c, EvalViewIntsFn fn);
+/* Their decoding, for schemas that go on: (Tensor self, int[] list, ...)
+ * with 2 to hi arguments; list holds TENSOR_MAX_DIMS entries. */
+bool eval_args_tensor_ints(EvalCall *c, int hi, Tensor **self, int64_t *list, int *n);
 
 #endif

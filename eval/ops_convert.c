@@ -33,47 +33,39 @@ static bool convert(EvalCall *c, Tensor *self, int dt, bool copy)
     return eval_out_tensor(c, 0, tensor_to_dtype(self, (TensorDType)dt));
 }
 
+/* The dtype (ScalarType? at argument dt_arg; none when dt_arg < 0) and the
+ * copy flag (bool at argument copy_arg) of an aten::to overload. */
+static bool dtype_copy_args(EvalCall *c, int dt_arg, int copy_arg, int *dt, bool *copy)
+{
+    return (dt_arg < 0 || eval_arg_dtype_opt(c, dt_arg, dt)) && eval_arg_bool(c, copy_arg, copy);
+}
+
 bool eval_op_to(EvalCall *c)
 {
     Tensor *self, *other;
     int dt = -1;
-    bool copy = false;
+    bool copy = false, ok;
     if (!eval_arg_tensor(c, 0, &self))
         return false;
     switch (c->nargs) {
-    case 3:
-        if (!eval_arg_bool(c, 2, &copy))
-            return false;
-        break;
-    case 4:
-        if (!eval_arg_dtype_opt(c, 1, &dt) || !eval_arg_bool(c, 3, &copy))
-            return false;
-        break;
+    case 3: ok = dtype_copy_args(c, -1, 2, &dt, &copy); break; /* prim_other */
+    case 4: ok = dtype_copy_args(c, 1, 3, &dt, &copy); break;  /* prim_dtype */
     case 5:
-        if (eval_is_tensor(c, 1)) {
-            if (!eval_arg_tensor(c, 1, &other) || !eval_arg_bool(c, 3, &copy))
-                return false;
-            dt = (int)other->dtype;
-        } else if (eval_kind(c, 1) == RT_INT) {
-            if (!eval_arg_dtype_opt(c, 1, &dt) || !eval_arg_bool(c, 3, &copy))
-                return false;
-        } else {
-            if (!eval_arg_dtype_opt(c, 2, &dt) || !eval_arg_bool(c, 4, &copy))
-                return false;
+        if (eval_is_tensor(c, 1)) { /* other */
+            ok = eval_arg_tensor(c, 1, &other) && dtype_copy_args(c, -1, 3, &dt, &copy);
+            if (ok)
+                dt = (int)other->dtype;
+        } else if (eval_kind(c, 1) == RT_INT) { /* dtype */
+            ok = dtype_copy_args(c, 1, 3, &dt, &copy);
+        } else { /* prim_Device */
+            ok = dtype_copy_args(c, 2, 4, &dt, &copy);
         }
         break;
-    case 6:
-        if (!eval_arg_dtype_opt(c, 2, &dt) || !eval_arg_bool(c, 4, &copy))
-            return false;
-        break;
-    case 8:
-        if (!eval_arg_dtype_opt(c, 1, &dt) || !eval_arg_bool(c, 6, &copy))
-            return false;
-        break;
-    default:
-        return eval_fail(c, "no aten::to overload takes %d arguments", c->nargs);
+    case 6: ok = dtype_copy_args(c, 2, 4, &dt, &copy); break; /* device */
+    case 8: ok = dtype_copy_args(c, 1, 6, &dt, &copy); break; /* dtype_layout */
+    default: return eval_fail(c, "no aten::to overload takes %d arguments", c->nargs);
     }
-    return convert(c, self, dt, copy);
+    return ok && convert(c, self, dt, copy);
 }
 
 /* type_as(Tensor self, Tensor other) */

@@ -31,13 +31,33 @@ static TensorDType dtype_of_number(const RtValue *v)
     return v->kind == RT_FLOAT ? dtype_default_float() : v->kind == RT_BOOL ? DT_BOOL : DT_I64;
 }
 
-static bool check_sizes(EvalCall *c, int n, const int64_t *sizes)
+/* int[] size at argument i: at most TENSOR_MAX_DIMS entries, none negative. */
+static bool size_arg(EvalCall *c, int i, int64_t *sizes, int *n)
 {
-    for (int i = 0; i < n; i++)
-        if (sizes[i] < 0)
+    if (!eval_arg_ints(c, i, sizes, TENSOR_MAX_DIMS, n))
+        return false;
+    for (int k = 0; k < *n; k++)
+        if (sizes[k] < 0)
             return eval_fail(c, "Trying to create tensor with negative dimension %lld",
-                            (long long)sizes[i]);
+                            (long long)sizes[k]);
     return true;
+}
+
+/* Scalar fill_value at argument i. */
+static bool fill_value_arg(EvalCall *c, int i)
+{
+    if (!rt_is_number(c->args[i]))
+        return eval_fail(c, "fill_value must be a number, got %s", rt_kind_name(eval_kind(c, i)));
+    return true;
+}
+
+/* Output 0 is a new tensor of the given shape: zeros (fill 0), ones (fill
+ * 1) or uninitialized (fill -1). */
+static bool out_sized(EvalCall *c, TensorDType d, int n, const int64_t *sizes, int fill)
+{
+    if (fill < 0)
+        return eval_out_tensor(c, 0, tensor_empty(d, n, sizes));
+    return eval_out_tensor(c, 0, fill ? tensor_full(d, n, sizes, 1) : tensor_zeros(d, n, sizes));
 }
 
 /* zeros/ones/empty(int[] size, ScalarType? dtype, Layout?, Device?, bool? pin
@@ -46,13 +66,9 @@ static bool sized(EvalCall *c, int fill /* 0, 1, or -1 for empty */)
 {
     int64_t sizes[TENSOR_MAX_DIMS];
     int n, dt;
-    if (!eval_nargs(c, 1, 6) || !eval_arg_ints(c, 0, sizes, TENSOR_MAX_DIMS, &n) ||
-        !check_sizes(c, n, sizes) || !eval_arg_dtype_opt(c, 1, &dt))
+    if (!eval_nargs(c, 1, 6) || !size_arg(c, 0, sizes, &n) || !eval_arg_dtype_opt(c, 1, &dt))
         return false;
-    TensorDType d = dt < 0 ? dtype_default_float() : (TensorDType)dt;
-    if (fill < 0)
-        return eval_out_tensor(c, 0, tensor_empty(d, n, sizes));
-    return eval_out_tensor(c, 0, fill ? tensor_full(d, n, sizes, 1) : tensor_zeros(d, n, sizes));
+    return out_sized(c, dt < 0 ? dtype_default_float() : (TensorDType)dt, n, sizes, fill);
 }
 bool eval_op_zeros(EvalCall *c) { return sized(c, 0); }
 bool eval_op_ones(EvalCall *c) { return sized(c, 1); }
@@ -63,11 +79,9 @@ bool eval_op_full(EvalCall *c)
 {
     int64_t sizes[TENSOR_MAX_DIMS];
     int n, dt;
-    if (!eval_nargs(c, 2, 6) || !eval_arg_ints(c, 0, sizes, TENSOR_MAX_DIMS, &n) ||
-        !check_sizes(c, n, sizes) || !eval_arg_dtype_opt(c, 2, &dt))
+    if (!eval_nargs(c, 2, 6) || !size_arg(c, 0, sizes, &n) || !eval_arg_dtype_opt(c, 2, &dt) ||
+        !fill_value_arg(c, 1))
         return false;
-    if (!rt_is_number(c->args[1]))
-        return eval_fail(c, "fill_value must be a number, got %s", rt_kind_name(eval_kind(c, 1)));
     TensorDType d = dt < 0 ? dtype_of_number(c->args[1]) : (TensorDType)dt;
     return eval_out_tensor(c, 0, filled(d, n, sizes, c->args[1]));
 }
@@ -80,11 +94,7 @@ static bool like(EvalCall *c, int fill)
     int dt;
     if (!eval_nargs(c, 1, 6) || !eval_arg_tensor(c, 0, &self) || !eval_arg_dtype_opt(c, 1, &dt))
         return false;
-    TensorDType d = dt < 0 ? self->dtype : (TensorDType)dt;
-    if (fill < 0)
-        return eval_out_tensor(c, 0, tensor_empty(d, self->ndim, self->sizes));
-    return eval_out_tensor(c, 0, fill ? tensor_full(d, self->ndim, self->sizes, 1)
-                                     : tensor_zeros(d, self->ndim, self->sizes));
+    return out_sized(c, dt < 0 ? self->dtype : (TensorDType)dt, self->ndim, self->sizes, fill);
 }
 bool eval_op_zeros_like(EvalCall *c) { return like(c, 0); }
 bool eval_op_ones_like(EvalCall *c) { return like(c, 1); }
@@ -96,10 +106,9 @@ bool eval_op_full_like(EvalCall *c)
 {
     Tensor *self;
     int dt;
-    if (!eval_nargs(c, 2, 7) || !eval_arg_tensor(c, 0, &self) || !eval_arg_dtype_opt(c, 2, &dt))
+    if (!eval_nargs(c, 2, 7) || !eval_arg_tensor(c, 0, &self) || !eval_arg_dtype_opt(c, 2, &dt) ||
+        !fill_value_arg(c, 1))
         return false;
-    if (!rt_is_number(c->args[1]))
-        return eval_fail(c, "fill_value must be a number, got %s", rt_kind_name(eval_kind(c, 1)));
     TensorDType d = dt < 0 ? self->dtype : (TensorDType)dt;
     return eval_out_tensor(c, 0, filled(d, self->ndim, self->sizes, c->args[1]));
 }
@@ -111,14 +120,10 @@ static bool new_sized(EvalCall *c, int fill)
     Tensor *self;
     int64_t sizes[TENSOR_MAX_DIMS];
     int n, dt;
-    if (!eval_nargs(c, 2, 6) || !eval_arg_tensor(c, 0, &self) ||
-        !eval_arg_ints(c, 1, sizes, TENSOR_MAX_DIMS, &n) || !check_sizes(c, n, sizes) ||
+    if (!eval_nargs(c, 2, 6) || !eval_arg_tensor(c, 0, &self) || !size_arg(c, 1, sizes, &n) ||
         !eval_arg_dtype_opt(c, 2, &dt))
         return false;
-    TensorDType d = dt < 0 ? self->dtype : (TensorDType)dt;
-    if (fill < 0)
-        return eval_out_tensor(c, 0, tensor_empty(d, n, sizes));
-    return eval_out_tensor(c, 0, fill ? tensor_full(d, n, sizes, 1) : tensor_zeros(d, n, sizes));
+    return out_sized(c, dt < 0 ? self->dtype : (TensorDType)dt, n, sizes, fill);
 }
 bool eval_op_new_zeros(EvalCall *c) { return new_sized(c, 0); }
 bool eval_op_new_ones(EvalCall *c) { return new_sized(c, 1); }
@@ -130,12 +135,9 @@ bool eval_op_new_full(EvalCall *c)
     Tensor *self;
     int64_t sizes[TENSOR_MAX_DIMS];
     int n, dt;
-    if (!eval_nargs(c, 3, 7) || !eval_arg_tensor(c, 0, &self) ||
-        !eval_arg_ints(c, 1, sizes, TENSOR_MAX_DIMS, &n) || !check_sizes(c, n, sizes) ||
-        !eval_arg_dtype_opt(c, 3, &dt))
+    if (!eval_nargs(c, 3, 7) || !eval_arg_tensor(c, 0, &self) || !size_arg(c, 1, sizes, &n) ||
+        !eval_arg_dtype_opt(c, 3, &dt) || !fill_value_arg(c, 2))
         return false;
-    if (!rt_is_number(c->args[2]))
-        return eval_fail(c, "fill_value must be a number, got %s", rt_kind_name(eval_kind(c, 2)));
     TensorDType d = dt < 0 ? self->dtype : (TensorDType)dt;
     return eval_out_tensor(c, 0, filled(d, n, sizes, c->args[2]));
 }
@@ -258,18 +260,18 @@ static void data_fill(Tensor *t, const RtValue *v, int64_t *next)
         tensor_set_flat_int(t, (*next)++, v->u.i);
 }
 
-/* A tensor from a number or nested lists of numbers; dt < 0 infers. */
-static Tensor *tensor_from_data(EvalCall *c, const RtValue *data, int dt)
+/* Output 0 is a tensor from a number or nested lists of numbers at
+ * argument 0; dt < 0 infers the dtype. */
+static bool out_from_data(EvalCall *c, int dt)
 {
+    const RtValue *data = c->args[0];
     int64_t sizes[TENSOR_MAX_DIMS];
     int ndim = 0;
     /* The shape comes from the first path down; data_check verifies the rest. */
     const RtValue *v = data;
     while (v->kind == RT_LIST || v->kind == RT_TUPLE) {
-        if (ndim == TENSOR_MAX_DIMS) {
-            eval_fail(c, "tensor data nests deeper than %d levels", TENSOR_MAX_DIMS);
-            return NULL;
-        }
+        if (ndim == TENSOR_MAX_DIMS)
+            return eval_fail(c, "tensor data nests deeper than %d levels", TENSOR_MAX_DIMS);
         sizes[ndim++] = v->u.list.n;
         if (v->u.list.n == 0)
             break;
@@ -278,26 +280,21 @@ static Tensor *tensor_from_data(EvalCall *c, const RtValue *data, int dt)
     /* An empty list has no elements to say their kind: float, as PyTorch. */
     TensorDType widest = ndim > 0 && sizes[ndim - 1] == 0 ? dtype_default_float() : DT_BOOL;
     if (!data_check(c, data, 0, sizes, ndim, &widest))
-        return NULL;
+        return false;
     TensorDType d = dt < 0 ? widest : (TensorDType)dt;
     Tensor *t = tensor_zeros(d, ndim, sizes);
-    if (!t) {
-        eval_fail_kernel(c, "cannot allocate the tensor");
-        return NULL;
-    }
+    if (!t)
+        return eval_fail_kernel(c, "cannot allocate the tensor");
     int64_t next = 0;
     data_fill(t, data, &next);
-    return t;
+    return eval_out_tensor(c, 0, t);
 }
 
 /* tensor(t data, ScalarType? dtype, Device? device, bool requires_grad) */
 bool eval_op_tensor(EvalCall *c)
 {
     int dt;
-    if (!eval_nargs(c, 1, 4) || !eval_arg_dtype_opt(c, 1, &dt))
-        return false;
-    Tensor *t = tensor_from_data(c, c->args[0], dt);
-    return t ? eval_out_tensor(c, 0, t) : false;
+    return eval_nargs(c, 1, 4) && eval_arg_dtype_opt(c, 1, &dt) && out_from_data(c, dt);
 }
 
 /* as_tensor(t data, ScalarType? dtype, Device? device): a tensor argument
@@ -313,8 +310,7 @@ bool eval_op_as_tensor(EvalCall *c)
             return eval_out_arg(c, 0, 0);
         return eval_out_tensor(c, 0, tensor_to_dtype(self, (TensorDType)dt));
     }
-    Tensor *t = tensor_from_data(c, c->args[0], dt);
-    return t ? eval_out_tensor(c, 0, t) : false;
+    return out_from_data(c, dt);
 }
 
 /* scalar_tensor(Scalar s, ScalarType? dtype, Layout?, Device?, bool? pin) */
@@ -350,12 +346,5 @@ bool eval_op_meshgrid(EvalCall *c)
         free(out);
         return eval_fail_kernel(c, "meshgrid failed");
     }
-    RtValue *list = rt_list(RT_LIST, 0, NULL);
-    for (int i = 0; i < n; i++) {
-        RtValue *item = rt_tensor_take(out[i]);
-        rt_list_append(list, item);
-        rt_release(item);
-    }
-    free(out);
-    return eval_out_value(c, 0, list);
+    return eval_out_tensor_list(c, out, n);
 }

@@ -12,7 +12,6 @@
  * which check that the result dtype can be cast to self's (PyTorch's rule),
  * and return self: the very RtValue that came in, so aliasing is exact.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "eval/eval_internal.h"
@@ -26,6 +25,22 @@ static bool any_tensor(const EvalCall *c, int n)
     return false;
 }
 
+/* Operands i and i + 1 (Tensor or number each) as new references; both
+ * NULL where decoding stopped, so drop_operands can always follow. */
+static bool operands(EvalCall *c, int i, Tensor **a, Tensor **b)
+{
+    *a = *b = NULL;
+    return eval_arg_operand(c, i, a) && eval_arg_operand(c, i + 1, b);
+}
+
+/* Releases the operands and passes ok on. */
+static bool drop_operands(bool ok, Tensor *a, Tensor *b)
+{
+    tensor_release(a);
+    tensor_release(b);
+    return ok;
+}
+
 /* ---------------------------------------------------------------- unary */
 
 static bool unary_op(EvalCall *c, UnaryOp op, bool inplace, double p0, double p1)
@@ -36,8 +51,7 @@ static bool unary_op(EvalCall *c, UnaryOp op, bool inplace, double p0, double p1
     if (!eval_arg_tensor(c, 0, &t))
         return false;
     if (inplace)
-        return (tensor_unary_(op, t, p0, p1) || eval_fail_kernel(c, "in-place kernel failed")) &&
-               eval_out_arg(c, 0, 0);
+        return eval_out_self(c, tensor_unary_(op, t, p0, p1), "in-place kernel failed");
     return eval_out_tensor(c, 0, tensor_unary(op, t, p0, p1));
 }
 
@@ -174,18 +188,13 @@ static bool binary_op(EvalCall *c, BinaryOp op, bool inplace)
     Tensor *a = NULL, *b = NULL;
     bool ok;
     if (inplace) {
-        ok = eval_arg_tensor(c, 0, &a) && eval_arg_operand(c, 1, &b);
-        if (ok)
-            ok = (tensor_binary_(op, a, b) || eval_fail_kernel(c, "in-place kernel failed")) &&
-                 eval_out_arg(c, 0, 0);
+        ok = eval_arg_tensor(c, 0, &a) && eval_arg_operand(c, 1, &b) &&
+             eval_out_self(c, tensor_binary_(op, a, b), "in-place kernel failed");
         tensor_release(b);
         return ok;
     }
-    ok = eval_arg_operand(c, 0, &a) && eval_arg_operand(c, 1, &b) &&
-         eval_out_tensor(c, 0, tensor_binary(op, a, b));
-    tensor_release(a);
-    tensor_release(b);
-    return ok;
+    ok = operands(c, 0, &a, &b) && eval_out_tensor(c, 0, tensor_binary(op, a, b));
+    return drop_operands(ok, a, b);
 }
 
 #define BINARY_ONLY(name, BIN) \
@@ -247,19 +256,15 @@ static bool add_sub(EvalCall *c, bool sub, bool inplace)
     Tensor *a = NULL, *b = NULL;
     bool ok;
     if (inplace) {
-        ok = eval_arg_tensor(c, 0, &a) && eval_arg_operand(c, 1, &b);
-        if (ok) {
-            bool done = sub ? tensor_sub_(a, b, alpha) : tensor_add_(a, b, alpha);
-            ok = (done || eval_fail_kernel(c, "in-place kernel failed")) && eval_out_arg(c, 0, 0);
-        }
+        ok = eval_arg_tensor(c, 0, &a) && eval_arg_operand(c, 1, &b) &&
+             eval_out_self(c, sub ? tensor_sub_(a, b, alpha) : tensor_add_(a, b, alpha),
+                           "in-place kernel failed");
         tensor_release(b);
         return ok;
     }
-    ok = eval_arg_operand(c, 0, &a) && eval_arg_operand(c, 1, &b) &&
+    ok = operands(c, 0, &a, &b) &&
          eval_out_tensor(c, 0, sub ? tensor_sub(a, b, alpha) : tensor_add(a, b, alpha));
-    tensor_release(a);
-    tensor_release(b);
-    return ok;
+    return drop_operands(ok, a, b);
 }
 bool eval_op_add(EvalCall *c) { return add_sub(c, false, false); }
 bool eval_op_add_(EvalCall *c) { return add_sub(c, false, true); }
@@ -272,12 +277,9 @@ bool eval_op_rsub(EvalCall *c)
     double alpha = 1;
     if (!eval_nargs(c, 2, 3) || (c->nargs == 3 && !eval_arg_double(c, 2, &alpha)))
         return false;
-    Tensor *a = NULL, *b = NULL;
-    bool ok = eval_arg_operand(c, 0, &a) && eval_arg_operand(c, 1, &b) &&
-              eval_out_tensor(c, 0, tensor_sub(b, a, alpha));
-    tensor_release(a);
-    tensor_release(b);
-    return ok;
+    Tensor *a, *b;
+    bool ok = operands(c, 0, &a, &b) && eval_out_tensor(c, 0, tensor_sub(b, a, alpha));
+    return drop_operands(ok, a, b);
 }
 
 /* div(Tensor self, Tensor|Scalar other) / div(..., *, str? rounding_mode) */
@@ -321,23 +323,13 @@ bool eval_op_where(EvalCall *c)
         tensor_release(nz);
         if (!cols)
             return eval_fail_kernel(c, "unbind failed");
-        RtValue *list = rt_list(RT_LIST, 0, NULL);
-        for (int i = 0; i < n; i++) {
-            RtValue *item = rt_tensor_take(cols[i]);
-            rt_list_append(list, item);
-            rt_release(item);
-        }
-        free(cols);
-        return eval_out_value(c, 0, list);
+        return eval_out_tensor_list(c, cols, n);
     }
     if (!eval_nargs(c, 3, 3))
         return false;
-    Tensor *a = NULL, *b = NULL;
-    bool ok = eval_arg_operand(c, 1, &a) && eval_arg_operand(c, 2, &b) &&
-              eval_out_tensor(c, 0, tensor_where(cond, a, b));
-    tensor_release(a);
-    tensor_release(b);
-    return ok;
+    Tensor *a, *b;
+    bool ok = operands(c, 1, &a, &b) && eval_out_tensor(c, 0, tensor_where(cond, a, b));
+    return drop_operands(ok, a, b);
 }
 
 /* Optional Scalar or Tensor bound of clamp: NULL when None. */
@@ -358,8 +350,7 @@ static bool clamp_op(EvalCall *c, int min_arg, int max_arg, bool inplace)
     if (ok && !lo && !hi)
         ok = eval_fail(c, "At least one of 'min' or 'max' must not be None");
     if (ok && inplace)
-        ok = (tensor_clamp_(self, lo, hi) || eval_fail_kernel(c, "clamp_ failed")) &&
-             eval_out_arg(c, 0, 0);
+        ok = eval_out_self(c, tensor_clamp_(self, lo, hi), "clamp_ failed");
     else if (ok)
         ok = eval_out_tensor(c, 0, tensor_clamp(self, lo, hi));
     tensor_release(lo);

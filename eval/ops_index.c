@@ -12,6 +12,17 @@
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 
+/* Output 0 is copy, a copy of self that an in-place kernel wrote into
+ * (`done` when it succeeded); on failure copy (or NULL) is released and the
+ * kernel's message (or `fallback`) reported. */
+static bool out_written_copy(EvalCall *c, Tensor *copy, bool done, const char *fallback)
+{
+    if (done)
+        return eval_out_tensor(c, 0, copy);
+    tensor_release(copy);
+    return eval_fail_kernel(c, fallback);
+}
+
 /* index(Tensor self, Tensor?[] indices), or list.index(x) on a list. */
 bool eval_op_index(EvalCall *c)
 {
@@ -39,18 +50,12 @@ static bool index_put(EvalCall *c, bool inplace)
         return false;
     bool ok = eval_arg_operand(c, 2, &values);
     if (ok && inplace) {
-        ok = (tensor_index_put_(self, indices, n, values, accumulate) ||
-              eval_fail_kernel(c, "index_put_ failed")) &&
-             eval_out_arg(c, 0, 0);
+        ok = eval_out_self(c, tensor_index_put_(self, indices, n, values, accumulate),
+                           "index_put_ failed");
     } else if (ok) {
         Tensor *copy = tensor_clone_preserve(self); /* PyTorch: clone(preserve_format) */
-        ok = copy && tensor_index_put_(copy, indices, n, values, accumulate);
-        if (ok)
-            ok = eval_out_tensor(c, 0, copy);
-        else {
-            tensor_release(copy);
-            ok = eval_fail_kernel(c, "index_put failed");
-        }
+        bool done = copy && tensor_index_put_(copy, indices, n, values, accumulate);
+        ok = out_written_copy(c, copy, done, "index_put failed");
     }
     tensor_release(values);
     free(indices);
@@ -69,12 +74,8 @@ bool eval_op_index_select(EvalCall *c)
            eval_out_tensor(c, 0, tensor_index_select(self, dim, index));
 }
 
-bool eval_op_masked_select(EvalCall *c)
-{
-    Tensor *self, *mask;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &mask) &&
-           eval_out_tensor(c, 0, tensor_masked_select(self, mask));
-}
+/* masked_select(Tensor self, Tensor mask) */
+bool eval_op_masked_select(EvalCall *c) { return eval_call_tensor_pair(c, tensor_masked_select); }
 
 /* gather(Tensor self, int dim, Tensor index, *, bool sparse_grad=False) */
 bool eval_op_gather(EvalCall *c)
@@ -97,9 +98,7 @@ static bool masked_fill(EvalCall *c, bool inplace)
         ok = eval_fail(c, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
                          "with %d dimension(s).", value->ndim);
     } else if (inplace) {
-        ok =
-            (tensor_masked_fill_(self, mask, value) || eval_fail_kernel(c, "masked_fill_ failed")) &&
-            eval_out_arg(c, 0, 0);
+        ok = eval_out_self(c, tensor_masked_fill_(self, mask, value), "masked_fill_ failed");
     } else {
         /* The result has the broadcast shape of self and mask. */
         int64_t shape[TENSOR_MAX_DIMS];
@@ -107,13 +106,8 @@ static bool masked_fill(EvalCall *c, bool inplace)
         Tensor *expanded = nd < 0 ? NULL : tensor_expand(self, nd, shape);
         Tensor *copy = expanded ? tensor_clone(expanded) : NULL;
         tensor_release(expanded);
-        ok = copy && tensor_masked_fill_(copy, mask, value);
-        if (ok) {
-            ok = eval_out_tensor(c, 0, copy);
-        } else {
-            tensor_release(copy);
-            ok = eval_fail_kernel(c, "masked_fill failed");
-        }
+        bool done = copy && tensor_masked_fill_(copy, mask, value);
+        ok = out_written_copy(c, copy, done, "masked_fill failed");
     }
     tensor_release(value);
     return ok;
@@ -134,18 +128,11 @@ static bool scatter(EvalCall *c, bool inplace)
         return false;
     bool ok;
     if (inplace) {
-        ok = (tensor_scatter_(self, dim, index, src, reduce) ||
-              eval_fail_kernel(c, "scatter_ failed")) &&
-             eval_out_arg(c, 0, 0);
+        ok = eval_out_self(c, tensor_scatter_(self, dim, index, src, reduce), "scatter_ failed");
     } else {
         Tensor *copy = tensor_clone(self);
-        ok = copy && tensor_scatter_(copy, dim, index, src, reduce);
-        if (ok) {
-            ok = eval_out_tensor(c, 0, copy);
-        } else {
-            tensor_release(copy);
-            ok = eval_fail_kernel(c, "scatter failed");
-        }
+        bool done = copy && tensor_scatter_(copy, dim, index, src, reduce);
+        ok = out_written_copy(c, copy, done, "scatter failed");
     }
     tensor_release(src);
     return ok;
@@ -162,7 +149,7 @@ bool eval_op_copy_(EvalCall *c)
     Tensor *self, *src;
     if (!eval_nargs(c, 2, 3) || !eval_arg_tensor(c, 0, &self) || !eval_arg_tensor(c, 1, &src))
         return false;
-    return (tensor_copy_(self, src) || eval_fail_kernel(c, "copy_ failed")) && eval_out_arg(c, 0, 0);
+    return eval_out_self(c, tensor_copy_(self, src), "copy_ failed");
 }
 
 /* clone(Tensor self, *, MemoryFormat? memory_format=None): None (preserve)
@@ -203,13 +190,12 @@ bool eval_op_fill_(EvalCall *c)
         return eval_fail(c, "fill_ value must be a number or a tensor, got %s",
                         rt_kind_name(v->kind));
     }
-    return (done || eval_fail_kernel(c, "fill_ failed")) && eval_out_arg(c, 0, 0);
+    return eval_out_self(c, done, "fill_ failed");
 }
 
 bool eval_op_zero_(EvalCall *c)
 {
     Tensor *self;
     return eval_nargs(c, 1, 1) && eval_arg_tensor(c, 0, &self) &&
-           (tensor_fill_int_(self, 0) || eval_fail_kernel(c, "zero_ failed")) &&
-           eval_out_arg(c, 0, 0);
+           eval_out_self(c, tensor_fill_int_(self, 0), "zero_ failed");
 }

@@ -17,19 +17,12 @@
 
 /* ---------------------------------------------------------------- linear algebra */
 
-typedef Tensor *(*TensorPairFn)(const Tensor *, const Tensor *);
-
-static bool tensor_pair(EvalCall *c, TensorPairFn fn)
-{
-    Tensor *a, *b;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &a) && eval_arg_tensor(c, 1, &b) &&
-           eval_out_tensor(c, 0, fn(a, b));
-}
-bool eval_op_mm(EvalCall *c) { return tensor_pair(c, tensor_mm); }
-bool eval_op_bmm(EvalCall *c) { return tensor_pair(c, tensor_bmm); }
-bool eval_op_matmul(EvalCall *c) { return tensor_pair(c, tensor_matmul); }
-bool eval_op_dot(EvalCall *c) { return tensor_pair(c, tensor_dot); }
-bool eval_op_outer(EvalCall *c) { return tensor_pair(c, tensor_outer); }
+/* mm/bmm/matmul/dot/outer(Tensor self, Tensor other) */
+bool eval_op_mm(EvalCall *c) { return eval_call_tensor_pair(c, tensor_mm); }
+bool eval_op_bmm(EvalCall *c) { return eval_call_tensor_pair(c, tensor_bmm); }
+bool eval_op_matmul(EvalCall *c) { return eval_call_tensor_pair(c, tensor_matmul); }
+bool eval_op_dot(EvalCall *c) { return eval_call_tensor_pair(c, tensor_dot); }
+bool eval_op_outer(EvalCall *c) { return eval_call_tensor_pair(c, tensor_outer); }
 
 /* addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) */
 bool eval_op_addmm(EvalCall *c)
@@ -139,6 +132,15 @@ bool eval_op_convolution(EvalCall *c)
 
 /* ---------------------------------------------------------------- normalization */
 
+/* The affine arguments of layer_norm and group_norm: (..., Tensor? weight,
+ * Tensor? bias, float eps=1e-05, ...). */
+static bool norm_affine(EvalCall *c, Tensor **weight, Tensor **bias, double *eps)
+{
+    *eps = 1e-5;
+    return eval_arg_tensor_opt(c, 2, weight) && eval_arg_tensor_opt(c, 3, bias) &&
+           (c->nargs < 5 || eval_arg_double(c, 4, eps));
+}
+
 /* batch_norm(input, weight?, bias?, running_mean?, running_var?, bool
  * training, float momentum, float eps, bool cudnn_enabled) */
 bool eval_op_batch_norm(EvalCall *c)
@@ -165,10 +167,8 @@ bool eval_op_layer_norm(EvalCall *c)
     Tensor *x, *weight, *bias;
     int64_t shape[TENSOR_MAX_DIMS];
     int n;
-    double eps = 1e-5;
-    return eval_nargs(c, 2, 6) && eval_arg_tensor(c, 0, &x) &&
-           eval_arg_ints(c, 1, shape, TENSOR_MAX_DIMS, &n) && eval_arg_tensor_opt(c, 2, &weight) &&
-           eval_arg_tensor_opt(c, 3, &bias) && (c->nargs < 5 || eval_arg_double(c, 4, &eps)) &&
+    double eps;
+    return eval_args_tensor_ints(c, 6, &x, shape, &n) && norm_affine(c, &weight, &bias, &eps) &&
            eval_out_tensor(c, 0, tensor_layer_norm(x, n, shape, weight, bias, eps));
 }
 
@@ -177,24 +177,26 @@ bool eval_op_group_norm(EvalCall *c)
 {
     Tensor *x, *weight, *bias;
     int64_t groups;
-    double eps = 1e-5;
+    double eps;
     return eval_nargs(c, 2, 6) && eval_arg_tensor(c, 0, &x) && eval_arg_int(c, 1, &groups) &&
-           eval_arg_tensor_opt(c, 2, &weight) && eval_arg_tensor_opt(c, 3, &bias) &&
-           (c->nargs < 5 || eval_arg_double(c, 4, &eps)) &&
+           norm_affine(c, &weight, &bias, &eps) &&
            eval_out_tensor(c, 0, tensor_group_norm(x, groups, weight, bias, eps));
 }
 
 /* ---------------------------------------------------------------- pooling */
 
-/* stride=[] means stride = kernel_size. */
-static bool pool_stride(EvalCall *c, int i, const int64_t kernel[2], int64_t stride[2])
+/* The leading arguments of the 2-d poolings, with 2 to hi arguments:
+ * (Tensor self, int[2] kernel_size, int[2] stride=[], ...); an absent or
+ * empty stride means stride = kernel_size. */
+static bool pool_args(EvalCall *c, int hi, Tensor **x, int64_t kernel[2], int64_t stride[2])
 {
-    if (eval_kind(c, i) == RT_LIST && c->args[i]->u.list.n == 0) {
-        stride[0] = kernel[0];
-        stride[1] = kernel[1];
+    if (!eval_nargs(c, 2, hi) || !eval_arg_tensor(c, 0, x) || !eval_arg_ints_fixed(c, 1, kernel, 2))
+        return false;
+    stride[0] = kernel[0];
+    stride[1] = kernel[1];
+    if (c->nargs < 3 || (eval_kind(c, 2) == RT_LIST && c->args[2]->u.list.n == 0))
         return true;
-    }
-    return eval_arg_ints_fixed(c, i, stride, 2);
+    return eval_arg_ints_fixed(c, 2, stride, 2);
 }
 
 /* max_pool2d(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
@@ -204,11 +206,7 @@ bool eval_op_max_pool2d(EvalCall *c)
     Tensor *x;
     int64_t kernel[2], stride[2], padding[2] = {0, 0}, dilation[2] = {1, 1};
     bool ceil_mode = false;
-    if (!eval_nargs(c, 2, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_ints_fixed(c, 1, kernel, 2))
-        return false;
-    stride[0] = kernel[0];
-    stride[1] = kernel[1];
-    return (c->nargs < 3 || pool_stride(c, 2, kernel, stride)) &&
+    return pool_args(c, 6, &x, kernel, stride) &&
            (c->nargs < 4 || eval_arg_ints_fixed(c, 3, padding, 2)) &&
            (c->nargs < 5 || eval_arg_ints_fixed(c, 4, dilation, 2)) &&
            (c->nargs < 6 || eval_arg_bool(c, 5, &ceil_mode)) &&
@@ -222,11 +220,7 @@ bool eval_op_avg_pool2d(EvalCall *c)
     Tensor *x;
     int64_t kernel[2], stride[2], padding[2] = {0, 0}, divisor = 0;
     bool ceil_mode = false, count_include_pad = true, has_divisor = false;
-    if (!eval_nargs(c, 2, 7) || !eval_arg_tensor(c, 0, &x) || !eval_arg_ints_fixed(c, 1, kernel, 2))
-        return false;
-    stride[0] = kernel[0];
-    stride[1] = kernel[1];
-    if ((c->nargs > 2 && !pool_stride(c, 2, kernel, stride)) ||
+    if (!pool_args(c, 7, &x, kernel, stride) ||
         (c->nargs > 3 && !eval_arg_ints_fixed(c, 3, padding, 2)) ||
         (c->nargs > 4 && !eval_arg_bool(c, 4, &ceil_mode)) ||
         (c->nargs > 5 && !eval_arg_bool(c, 5, &count_include_pad)) ||
@@ -293,25 +287,9 @@ static bool tensor_list_op(EvalCall *c, TensorListFn fn)
 bool eval_op_cat(EvalCall *c) { return tensor_list_op(c, tensor_cat); }
 bool eval_op_stack(EvalCall *c) { return tensor_list_op(c, tensor_stack); }
 
-bool eval_op_repeat(EvalCall *c)
-{
-    Tensor *x;
-    int64_t repeats[TENSOR_MAX_DIMS];
-    int n;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &x) &&
-           eval_arg_ints(c, 1, repeats, TENSOR_MAX_DIMS, &n) &&
-           eval_out_tensor(c, 0, tensor_repeat(x, n, repeats));
-}
-
-bool eval_op_flip(EvalCall *c)
-{
-    Tensor *x;
-    int64_t dims[TENSOR_MAX_DIMS];
-    int n;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &x) &&
-           eval_arg_ints(c, 1, dims, TENSOR_MAX_DIMS, &n) &&
-           eval_out_tensor(c, 0, tensor_flip(x, n, dims));
-}
+/* repeat(Tensor self, int[] repeats), flip(Tensor self, int[] dims) */
+bool eval_op_repeat(EvalCall *c) { return eval_call_tensor_ints(c, tensor_repeat); }
+bool eval_op_flip(EvalCall *c) { return eval_call_tensor_ints(c, tensor_flip); }
 
 /* roll(Tensor self, int[1] shifts, int[1] dims=[]) */
 bool eval_op_roll(EvalCall *c)
@@ -319,8 +297,7 @@ bool eval_op_roll(EvalCall *c)
     Tensor *x;
     int64_t shifts[TENSOR_MAX_DIMS], dims[TENSOR_MAX_DIMS];
     int ns, nd = 0;
-    return eval_nargs(c, 2, 3) && eval_arg_tensor(c, 0, &x) &&
-           eval_arg_ints(c, 1, shifts, TENSOR_MAX_DIMS, &ns) &&
+    return eval_args_tensor_ints(c, 3, &x, shifts, &ns) &&
            (c->nargs < 3 || eval_arg_ints(c, 2, dims, TENSOR_MAX_DIMS, &nd)) &&
            eval_out_tensor(c, 0, tensor_roll(x, ns, shifts, nd, dims));
 }
@@ -371,33 +348,47 @@ bool eval_op_pad(EvalCall *c)
 
 /* ---------------------------------------------------------------- RNN cells */
 
-/* linear(x, w, b) + linear(h, w_h, b_h), the gate pre-activations. */
-static Tensor *gates(const Tensor *hidden_part, const Tensor *input_part)
+/* The arguments every cell shares: (Tensor input, hx, Tensor w_ih, Tensor
+ * w_hh, Tensor? b_ih, Tensor? b_hh). */
+typedef struct CellArgs {
+    Tensor *x, *w_ih, *w_hh, *b_ih, *b_hh;
+} CellArgs;
+
+/* Decodes them, and hx into *h when it is one Tensor (h NULL: the caller
+ * decodes hx after). */
+static bool cell_args(EvalCall *c, CellArgs *args, Tensor **h)
 {
-    if (!hidden_part || !input_part)
-        return NULL;
-    return tensor_add(hidden_part, input_part, 1);
+    return eval_nargs(c, 4, 6) && eval_arg_tensor(c, 0, &args->x) &&
+           (!h || eval_arg_tensor(c, 1, h)) && eval_arg_tensor(c, 2, &args->w_ih) &&
+           eval_arg_tensor(c, 3, &args->w_hh) && eval_arg_tensor_opt(c, 4, &args->b_ih) &&
+           eval_arg_tensor_opt(c, 5, &args->b_hh);
+}
+
+/* linear(h, w_hh, b_hh) + linear(x, w_ih, b_ih), the gate pre-activations. */
+static Tensor *gates(const CellArgs *args, const Tensor *h)
+{
+    Tensor *lh = tensor_linear(h, args->w_hh, args->b_hh);
+    Tensor *li = tensor_linear(args->x, args->w_ih, args->b_ih);
+    Tensor *g = lh && li ? tensor_add(lh, li, 1) : NULL;
+    tensor_release(lh);
+    tensor_release(li);
+    return g;
 }
 
 /* lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih,
  * Tensor? b_hh) -> (Tensor hy, Tensor cy) */
 bool eval_op_lstm_cell(EvalCall *c)
 {
-    Tensor *x, *w_ih, *w_hh, *b_ih, *b_hh, **hx;
+    CellArgs args;
+    Tensor **hx;
     int nhx;
-    if (!eval_nargs(c, 4, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 2, &w_ih) ||
-        !eval_arg_tensor(c, 3, &w_hh) || !eval_arg_tensor_opt(c, 4, &b_ih) ||
-        !eval_arg_tensor_opt(c, 5, &b_hh) || !eval_arg_tensor_list(c, 1, false, &hx, &nhx))
+    if (!cell_args(c, &args, NULL) || !eval_arg_tensor_list(c, 1, false, &hx, &nhx))
         return false;
     if (nhx != 2 || c->nouts != 2) {
         free(hx);
         return eval_fail(c, "lstm_cell takes (h, c) and returns (hy, cy)");
     }
-    Tensor *lh = tensor_linear(hx[0], w_hh, b_hh);
-    Tensor *li = tensor_linear(x, w_ih, b_ih);
-    Tensor *g = gates(lh, li);
-    tensor_release(lh);
-    tensor_release(li);
+    Tensor *g = gates(&args, hx[0]);
     int n = 0;
     Tensor **chunks = g ? tensor_chunk(g, 4, 1, &n) : NULL;
     tensor_release(g);
@@ -438,12 +429,12 @@ bool eval_op_lstm_cell(EvalCall *c)
  * Tensor? b_hh) -> Tensor */
 bool eval_op_gru_cell(EvalCall *c)
 {
-    Tensor *x, *h, *w_ih, *w_hh, *b_ih, *b_hh;
-    if (!eval_nargs(c, 4, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 1, &h) ||
-        !eval_arg_tensor(c, 2, &w_ih) || !eval_arg_tensor(c, 3, &w_hh) ||
-        !eval_arg_tensor_opt(c, 4, &b_ih) || !eval_arg_tensor_opt(c, 5, &b_hh))
+    CellArgs args;
+    Tensor *h;
+    if (!cell_args(c, &args, &h))
         return false;
-    Tensor *gi = tensor_linear(x, w_ih, b_ih), *gh = tensor_linear(h, w_hh, b_hh);
+    Tensor *gi = tensor_linear(args.x, args.w_ih, args.b_ih);
+    Tensor *gh = tensor_linear(h, args.w_hh, args.b_hh);
     int ni = 0, nh = 0;
     Tensor **ci = gi ? tensor_chunk(gi, 3, 1, &ni) : NULL;
     Tensor **ch = gh ? tensor_chunk(gh, 3, 1, &nh) : NULL;
@@ -484,16 +475,11 @@ bool eval_op_gru_cell(EvalCall *c)
  * b_ih, Tensor? b_hh) -> Tensor: tanh(linear(hx) + linear(input)) */
 bool eval_op_rnn_tanh_cell(EvalCall *c)
 {
-    Tensor *x, *h, *w_ih, *w_hh, *b_ih, *b_hh;
-    if (!eval_nargs(c, 4, 6) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 1, &h) ||
-        !eval_arg_tensor(c, 2, &w_ih) || !eval_arg_tensor(c, 3, &w_hh) ||
-        !eval_arg_tensor_opt(c, 4, &b_ih) || !eval_arg_tensor_opt(c, 5, &b_hh))
+    CellArgs args;
+    Tensor *h;
+    if (!cell_args(c, &args, &h))
         return false;
-    Tensor *lh = tensor_linear(h, w_hh, b_hh);
-    Tensor *li = tensor_linear(x, w_ih, b_ih);
-    Tensor *g = gates(lh, li);
-    tensor_release(lh);
-    tensor_release(li);
+    Tensor *g = gates(&args, h);
     Tensor *hy = g ? tensor_unary(UN_TANH, g, 0, 0) : NULL;
     tensor_release(g);
     return eval_out_tensor(c, 0, hy);

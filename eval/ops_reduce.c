@@ -122,23 +122,35 @@ static bool arg_extreme(EvalCall *c, bool is_max)
 bool eval_op_argmax(EvalCall *c) { return arg_extreme(c, true); }
 bool eval_op_argmin(EvalCall *c) { return arg_extreme(c, false); }
 
-/* amax/amin(Tensor self, int[1] dim=[], bool keepdim=False) */
-static bool amax_amin(EvalCall *c, bool is_max)
+/* (Tensor self, int[1] dim, bool keepdim=False), dim required or, when
+ * optional, None or [] for every dim (ndims 0). */
+static bool dims_keepdim_args(EvalCall *c, bool dim_required, Tensor **self, int64_t *dims,
+                              int *ndims, bool *keepdim)
+{
+    bool has_dims;
+    *keepdim = false;
+    return eval_nargs(c, dim_required ? 2 : 1, 3) && eval_arg_tensor(c, 0, self) &&
+           (dim_required ? eval_arg_ints(c, 1, dims, TENSOR_MAX_DIMS, ndims)
+                         : eval_arg_ints_opt(c, 1, dims, TENSOR_MAX_DIMS, ndims, &has_dims)) &&
+           (c->nargs < 3 || eval_arg_bool(c, 2, keepdim));
+}
+
+typedef Tensor *(*DimsKeepdimFn)(const Tensor *, const int64_t *, int, bool);
+
+/* amax/amin(Tensor self, int[1] dim=[], bool keepdim=False),
+ * logsumexp(Tensor self, int[1] dim, bool keepdim=False) */
+static bool dims_keepdim(EvalCall *c, bool dim_required, DimsKeepdimFn fn)
 {
     Tensor *self;
     int64_t dims[TENSOR_MAX_DIMS];
-    int ndims = 0;
-    bool keepdim = false, has_dims;
-    if (!eval_nargs(c, 1, 3) || !eval_arg_tensor(c, 0, &self) ||
-        !eval_arg_ints_opt(c, 1, dims, TENSOR_MAX_DIMS, &ndims, &has_dims) ||
-        (c->nargs > 2 && !eval_arg_bool(c, 2, &keepdim)))
-        return false;
-    const int64_t *d = ndims ? dims : NULL;
-    return eval_out_tensor(c, 0, is_max ? tensor_amax(self, d, ndims, keepdim)
-                                       : tensor_amin(self, d, ndims, keepdim));
+    int ndims;
+    bool keepdim;
+    return dims_keepdim_args(c, dim_required, &self, dims, &ndims, &keepdim) &&
+           eval_out_tensor(c, 0, fn(self, ndims ? dims : NULL, ndims, keepdim));
 }
-bool eval_op_amax(EvalCall *c) { return amax_amin(c, true); }
-bool eval_op_amin(EvalCall *c) { return amax_amin(c, false); }
+bool eval_op_amax(EvalCall *c) { return dims_keepdim(c, false, tensor_amax); }
+bool eval_op_amin(EvalCall *c) { return dims_keepdim(c, false, tensor_amin); }
+bool eval_op_logsumexp(EvalCall *c) { return dims_keepdim(c, true, tensor_logsumexp); }
 
 /* softmax/log_softmax/cumsum/cumprod(Tensor self, int dim, ScalarType? dtype) */
 typedef Tensor *(*DimScan)(const Tensor *, int64_t, int);
@@ -164,11 +176,9 @@ static bool all_any(EvalCall *c, bool is_all)
         return eval_list_reduce(c);
     Tensor *self;
     int64_t dims[TENSOR_MAX_DIMS];
-    int ndims = 0;
-    bool keepdim = false, has_dims;
-    if (!eval_nargs(c, 1, 3) || !eval_arg_tensor(c, 0, &self) ||
-        !eval_arg_ints_opt(c, 1, dims, TENSOR_MAX_DIMS, &ndims, &has_dims) ||
-        (c->nargs > 2 && !eval_arg_bool(c, 2, &keepdim)))
+    int ndims;
+    bool keepdim;
+    if (!dims_keepdim_args(c, false, &self, dims, &ndims, &keepdim))
         return false;
     if (ndims > 1)
         return eval_fail(c, "all/any over several dims is not supported");
@@ -353,16 +363,3 @@ static bool var_std(EvalCall *c, bool is_std)
 }
 bool eval_op_var(EvalCall *c) { return var_std(c, false); }
 bool eval_op_std(EvalCall *c) { return var_std(c, true); }
-
-/* logsumexp(Tensor self, int[1] dim, bool keepdim=False) */
-bool eval_op_logsumexp(EvalCall *c)
-{
-    Tensor *self;
-    int64_t dims[TENSOR_MAX_DIMS];
-    int ndims;
-    bool keepdim = false;
-    return eval_nargs(c, 2, 3) && eval_arg_tensor(c, 0, &self) &&
-           eval_arg_ints(c, 1, dims, TENSOR_MAX_DIMS, &ndims) &&
-           (c->nargs < 3 || eval_arg_bool(c, 2, &keepdim)) &&
-           eval_out_tensor(c, 0, tensor_logsumexp(self, ndims ? dims : NULL, ndims, keepdim));
-}

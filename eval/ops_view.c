@@ -21,14 +21,15 @@ static bool out_tensor_list(EvalCall *c, Tensor **ts, int n)
         if (n != 0 || (e && *e))
             return eval_fail_kernel(c, "the view kernel failed");
     }
-    RtValue *list = rt_list(RT_LIST, 0, NULL);
-    for (int i = 0; i < n; i++) {
-        RtValue *item = rt_tensor_take(ts[i]);
-        rt_list_append(list, item);
-        rt_release(item);
-    }
-    free(ts);
-    return eval_out_value(c, 0, list);
+    return eval_out_tensor_list(c, ts, n);
+}
+
+/* view_as/reshape_as/expand_as(Tensor self, Tensor other): fn to other's shape. */
+static bool view_as(EvalCall *c, EvalViewIntsFn fn)
+{
+    Tensor *self, *other;
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &other) &&
+           eval_out_tensor(c, 0, fn(self, other->ndim, other->sizes));
 }
 
 /* select(Tensor self, int dim, int index) */
@@ -86,40 +87,16 @@ bool eval_op_narrow(EvalCall *c)
  * bit reinterpretation the tensor library does not offer. */
 bool eval_op_view(EvalCall *c)
 {
-    Tensor *self;
-    int64_t sizes[TENSOR_MAX_DIMS];
-    int n;
-    if (!eval_nargs(c, 2, 2) || !eval_arg_tensor(c, 0, &self))
-        return false;
-    if (eval_kind(c, 1) == RT_INT)
+    if (c->nargs == 2 && eval_is_tensor(c, 0) && eval_kind(c, 1) == RT_INT)
         return eval_fail(c, "view(dtype) (reinterpreting the bits) is not supported");
-    return eval_arg_ints(c, 1, sizes, TENSOR_MAX_DIMS, &n) &&
-           eval_out_tensor(c, 0, tensor_view(self, n, sizes));
+    return eval_call_view_ints(c, tensor_view);
 }
 
-bool eval_op_view_as(EvalCall *c)
-{
-    Tensor *self, *other;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &other) &&
-           eval_out_tensor(c, 0, tensor_view(self, other->ndim, other->sizes));
-}
+bool eval_op_view_as(EvalCall *c) { return view_as(c, tensor_view); }
 
-bool eval_op_reshape(EvalCall *c)
-{
-    Tensor *self;
-    int64_t sizes[TENSOR_MAX_DIMS];
-    int n;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) &&
-           eval_arg_ints(c, 1, sizes, TENSOR_MAX_DIMS, &n) &&
-           eval_out_tensor(c, 0, tensor_reshape(self, n, sizes));
-}
-
-bool eval_op_reshape_as(EvalCall *c)
-{
-    Tensor *self, *other;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &other) &&
-           eval_out_tensor(c, 0, tensor_reshape(self, other->ndim, other->sizes));
-}
+/* reshape(Tensor self, int[] shape) */
+bool eval_op_reshape(EvalCall *c) { return eval_call_view_ints(c, tensor_reshape); }
+bool eval_op_reshape_as(EvalCall *c) { return view_as(c, tensor_reshape); }
 
 static int compare_desc(const void *a, const void *b)
 {
@@ -174,27 +151,14 @@ bool eval_op_expand(EvalCall *c)
     Tensor *self;
     int64_t sizes[TENSOR_MAX_DIMS];
     int n;
-    return eval_nargs(c, 2, 3) && eval_arg_tensor(c, 0, &self) &&
-           eval_arg_ints(c, 1, sizes, TENSOR_MAX_DIMS, &n) &&
+    return eval_args_tensor_ints(c, 3, &self, sizes, &n) &&
            eval_out_tensor(c, 0, tensor_expand(self, n, sizes));
 }
 
-bool eval_op_expand_as(EvalCall *c)
-{
-    Tensor *self, *other;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &other) &&
-           eval_out_tensor(c, 0, tensor_expand(self, other->ndim, other->sizes));
-}
+bool eval_op_expand_as(EvalCall *c) { return view_as(c, tensor_expand); }
 
-bool eval_op_permute(EvalCall *c)
-{
-    Tensor *self;
-    int64_t dims[TENSOR_MAX_DIMS];
-    int n;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) &&
-           eval_arg_ints(c, 1, dims, TENSOR_MAX_DIMS, &n) &&
-           eval_out_tensor(c, 0, tensor_permute(self, n, dims));
-}
+/* permute(Tensor self, int[] dims) */
+bool eval_op_permute(EvalCall *c) { return eval_call_view_ints(c, tensor_permute); }
 
 bool eval_op_transpose(EvalCall *c)
 {
