@@ -206,6 +206,9 @@ static int parse_args(int argc, char **argv, Options *o)
         if (o->nbind > 0 || o->weights || o->out_dir)
             return usage_error("%s: a stream graph (.str) takes no bindings, --weights or -o", o->model);
     }
+    /* An output directory that cannot be used is refused before any work. */
+    if (o->out_dir && !outputs_check_dir(o->out_dir, stderr))
+        return EXIT_USAGE;
     return -1;
 }
 
@@ -273,6 +276,12 @@ static bool read_graph(Run *r)                  /* frontend: parse and verify */
 {
     r->graph = ir_parse_file(r->o->model, stderr);
     return r->graph ? true : stop(r, EXIT_USAGE);
+}
+
+/* Every stage after printing needs to know what each op means. */
+static bool verify_ops(Run *r)                  /* ir: the graph against the op table */
+{
+    return ir_check_ops(r->graph, stderr) ? true : stop(r, EXIT_USAGE);
 }
 
 static bool read_stream_text(Run *r)            /* streamit: .str reader */
@@ -387,7 +396,7 @@ static int run_pipeline(const Options *o)
         (void)(read_stream_text(&r)
                && emit_stop(&r, EMIT_STREAM) && emit_stop(&r, EMIT_DOT)
                && schedule(&r) && emit_stop(&r, EMIT_SCHEDULE));
-    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r)) {
+    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && verify_ops(&r) && bind_inputs(&r)) {
         if (o->backend == BACKEND_REF && o->emit == EMIT_NONE)
             (void)(run_reference(&r) && write_outputs(&r));
         else

@@ -23,16 +23,6 @@
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 
-Tensor *eval_weight(const EvalRun *run, const char *name)
-{
-    return run->weights ? safetensors_get(run->weights, name) : NULL;
-}
-
-static const char *metadata(const EvalRun *run, const char *name)
-{
-    return run->weights ? safetensors_metadata(run->weights, name) : NULL;
-}
-
 static const char *skip_space(const char *s)
 {
     while (isspace((unsigned char)*s))
@@ -123,7 +113,9 @@ static RtValue *parse_sequence(const char *text, const IrType *type)
     return seq;
 }
 
-static bool attribute_from_metadata(EvalCall *c, const char *path, const IrType *declared)
+/* A non-module, non-tensor attribute from the file's __metadata__. */
+static RtValue *attribute_from_metadata(const Safetensors *weights, const char *path,
+                                        const IrType *declared, char **why)
 {
     const IrType *type = declared;
     bool optional = false;
@@ -131,17 +123,20 @@ static bool attribute_from_metadata(EvalCall *c, const char *path, const IrType 
         type = type->elems[0];
         optional = true;
     }
-    const char *text = metadata(c->run, path);
+    const char *text = weights ? safetensors_metadata(weights, path) : NULL;
     if (!text) {
         const char *last = strrchr(path, '.');
         if (strcmp(last ? last + 1 : path, "training") == 0 && type->kind == TY_BOOL)
-            return eval_out_value(c, 0, rt_bool(false));
+            return rt_bool(false);
         if (optional)
-            return eval_out_value(c, 0, rt_none());
-        return eval_fail(c, "module attribute '%s' is not in the weights file's __metadata__", path);
+            return rt_none();
+        *why = xprintf(weights ? "module attribute '%s' is not in the weights file's __metadata__"
+                               : "module attribute '%s' is needed but no --weights file was given",
+                       path);
+        return NULL;
     }
     if (strcmp(text, "None") == 0 && (optional || type->kind == TY_NONE))
-        return eval_out_value(c, 0, rt_none());
+        return rt_none();
     RtValue *v = NULL;
     switch (type->kind) {
     case TY_STR:
@@ -160,9 +155,34 @@ static bool attribute_from_metadata(EvalCall *c, const char *path, const IrType 
         break;
     }
     if (!v)
-        return eval_fail(c, "module attribute '%s' = \"%s\" does not parse as the graph's type %s",
-                        path, text, ir_type_kind_name(type->kind));
-    return eval_out_value(c, 0, v);
+        *why = xprintf("module attribute '%s' = \"%s\" does not parse as the graph's type %s", path,
+                       text, ir_type_kind_name(type->kind));
+    return v;
+}
+
+RtValue *eval_module_attribute(const Safetensors *weights, const char *path, const IrType *declared,
+                               char **why)
+{
+    *why = NULL;
+    const IrType *type = declared;
+    bool optional = false;
+    while (type->kind == TY_OPTIONAL && type->nelems > 0) {
+        type = type->elems[0];
+        optional = true;
+    }
+    if (type->kind == TY_CLASS)
+        return rt_object(path);
+    if (type->kind != TY_TENSOR)
+        return attribute_from_metadata(weights, path, declared, why);
+    Tensor *t = weights ? safetensors_get(weights, path) : NULL;
+    const char *text = weights ? safetensors_metadata(weights, path) : NULL;
+    if (t)
+        return rt_tensor_take(t);
+    if (optional || (text && strcmp(text, "None") == 0))
+        return rt_none();
+    *why = xprintf(weights ? "weight '%s' is not in the weights file"
+                           : "weight '%s' is needed but no --weights file was given", path);
+    return NULL;
 }
 
 /* prim::GetAttr[name="..."](module) */
@@ -179,31 +199,10 @@ bool eval_op_getattr(EvalCall *c)
     const char *base = c->args[0]->u.s;
     TextBuf path = {0};
     textbuf_printf(&path, "%s%s%s", base, base[0] ? "." : "", name->u.s);
-
-    const IrType *declared = eval_out_type(c, 0);
-    const IrType *type = declared;
-    bool optional = false;
-    while (type->kind == TY_OPTIONAL && type->nelems > 0) {
-        type = type->elems[0];
-        optional = true;
-    }
-    bool ok;
-    if (type->kind == TY_CLASS) {
-        ok = eval_out_value(c, 0, rt_object(textbuf_cstr(&path)));
-    } else if (type->kind == TY_TENSOR) {
-        Tensor *t = eval_weight(c->run, textbuf_cstr(&path));
-        const char *text = metadata(c->run, textbuf_cstr(&path));
-        if (t)
-            ok = eval_out_tensor(c, 0, t);
-        else if (optional || (text && strcmp(text, "None") == 0))
-            ok = eval_out_value(c, 0, rt_none());
-        else if (!c->run->weights)
-            ok = eval_fail(c, "weight '%s' is needed but no --weights file was given", textbuf_cstr(&path));
-        else
-            ok = eval_fail(c, "weight '%s' is not in the weights file", textbuf_cstr(&path));
-    } else {
-        ok = attribute_from_metadata(c, textbuf_cstr(&path), declared);
-    }
+    char *why = NULL;
+    RtValue *v = eval_module_attribute(c->run->weights, textbuf_cstr(&path), eval_out_type(c, 0), &why);
     textbuf_release(&path);
+    bool ok = v ? eval_out_value(c, 0, v) : eval_fail(c, "%s", why);
+    free(why);
     return ok;
 }

@@ -288,9 +288,22 @@ static int sequence_compare(const RtValue *a, const RtValue *b, bool *ok)
     return a->u.list.n < b->u.list.n ? -1 : a->u.list.n > b->u.list.n;
 }
 
-static RtValue *sequence_concat(const RtValue *a, const RtValue *b)
+/* The runtime error for a list a program grows past what fits. */
+static bool list_too_large(EvalCall *c, int64_t items)
+{
+    return eval_fail(c, "out of memory: a list of %lld items (%llu bytes) does not fit",
+                     (long long)items, (unsigned long long)items * sizeof(RtValue *));
+}
+
+/* a + b for lists and tuples; NULL after the error when it cannot fit. */
+static RtValue *sequence_concat(EvalCall *c, const RtValue *a, const RtValue *b)
 {
     RtValue *out = rt_list(a->kind, a->u.list.n, a->u.list.items);
+    if (!rt_list_reserve(out, (int64_t)a->u.list.n + b->u.list.n)) {
+        list_too_large(c, (int64_t)a->u.list.n + b->u.list.n);
+        rt_release(out);
+        return NULL;
+    }
     for (int i = 0; i < b->u.list.n; i++)
         rt_list_append(out, b->u.list.items[i]);
     return out;
@@ -384,13 +397,21 @@ bool eval_scalar_op(EvalCall *c)
         textbuf_release(&sb);
         return eval_out_value(c, 0, s);
     }
-    if (op == OP_ATEN_ADD && (x->kind == RT_LIST || x->kind == RT_TUPLE) && x->kind == y->kind)
-        return eval_out_value(c, 0, sequence_concat(x, y));
+    if (op == OP_ATEN_ADD && (x->kind == RT_LIST || x->kind == RT_TUPLE) && x->kind == y->kind) {
+        RtValue *sum = sequence_concat(c, x, y);
+        return sum && eval_out_value(c, 0, sum);
+    }
     if (op == OP_ATEN_MUL && (x->kind == RT_LIST || y->kind == RT_LIST)) {
         const RtValue *list = x->kind == RT_LIST ? x : y, *times = x->kind == RT_LIST ? y : x;
         if (!is_intlike(times))
             return eval_fail(c, "a list can only be repeated an int number of times");
         RtValue *out = rt_list(RT_LIST, 0, NULL);
+        int64_t total;
+        if (times->u.i > 0 && (!ckd_mul_i64(&total, times->u.i, list->u.list.n) ||
+                               !rt_list_reserve(out, total))) {
+            rt_release(out);
+            return list_too_large(c, ckd_mul_i64(&total, times->u.i, list->u.list.n) ? total : INT64_MAX);
+        }
         for (int64_t k = 0; k < times->u.i; k++)
             for (int i = 0; i < list->u.list.n; i++)
                 rt_list_append(out, list->u.list.items[i]);
@@ -554,6 +575,8 @@ bool eval_op_append(EvalCall *c)
     RtValue *list;
     if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list))
         return false;
+    if (!rt_list_reserve(list, (int64_t)list->u.list.n + 1))
+        return list_too_large(c, (int64_t)list->u.list.n + 1);
     rt_list_append(list, c->args[1]);
     return eval_out_arg(c, 0, 0);
 }
@@ -582,6 +605,8 @@ bool eval_op_extend(EvalCall *c)
     if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list) || !eval_arg_list(c, 1, &other))
         return false;
     int n = other->u.list.n; /* l.extend(l) appends the original items once */
+    if (!rt_list_reserve(list, (int64_t)list->u.list.n + n))
+        return list_too_large(c, (int64_t)list->u.list.n + n);
     for (int i = 0; i < n; i++)
         rt_list_append(list, other->u.list.items[i]);
     return true;
@@ -600,6 +625,8 @@ bool eval_op_insert(EvalCall *c)
         i = i + n < 0 ? 0 : i + n;
     if (i > n)
         i = n;
+    if (!rt_list_reserve(list, n + 1))
+        return list_too_large(c, n + 1);
     rt_list_append(list, c->args[2]); /* grows the list; the item moves below */
     RtValue **items = list->u.list.items;
     memmove(items + i + 1, items + i, (size_t)(n - i) * sizeof *items);

@@ -92,13 +92,27 @@ RtValue *rt_list(RtKind kind, int n, RtValue **items)
     return v;
 }
 
+bool rt_list_reserve(RtValue *list, int64_t n)
+{
+    if (n <= list->u.list.cap)
+        return true;
+    if (n > RT_LIST_MAX_ITEMS || (uint64_t)n * sizeof(RtValue *) > physical_memory_bytes())
+        return false;
+    int64_t cap = list->u.list.cap;
+    while (cap < n)
+        cap = cap > RT_LIST_MAX_ITEMS / 2 ? RT_LIST_MAX_ITEMS : 2 * cap;
+    RtValue **items = realloc(list->u.list.items, (size_t)cap * sizeof *items);
+    if (!items)
+        return false;
+    list->u.list.items = items;
+    list->u.list.cap = (int)cap;
+    return true;
+}
+
 void rt_list_append(RtValue *list, RtValue *item)
 {
-    if (list->u.list.n == list->u.list.cap) {
-        list->u.list.cap *= 2;
-        list->u.list.items = xrealloc(list->u.list.items,
-                                          (size_t)list->u.list.cap * sizeof(RtValue *));
-    }
+    if (list->u.list.n == list->u.list.cap && !rt_list_reserve(list, (int64_t)list->u.list.n + 1))
+        diag_die("out of memory growing a list of %d items", list->u.list.n);
     list->u.list.items[list->u.list.n++] = rt_retain(item);
 }
 

@@ -10,6 +10,7 @@
  * exact text (a different float spelling, an unusual escape), the text is
  * kept in `spelling` so printing reproduces the input.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,12 @@ static bool is_space(char c)
     return c == ' ' || c == '\t' || c == '\r';
 }
 
-static bool parse_int(const char *s, size_t n, int64_t *out)
+typedef enum IntParse { INT_NOT, INT_OK, INT_OUT_OF_RANGE } IntParse;
+
+/* -?digits as an int64: INT_OUT_OF_RANGE for an integer literal that does
+ * not fit (TorchScript prints only int64 values, so such a literal is an
+ * error, not a float). */
+static IntParse parse_int(const char *s, size_t n, int64_t *out)
 {
     size_t i = 0;
     bool neg = false;
@@ -33,20 +39,22 @@ static bool parse_int(const char *s, size_t n, int64_t *out)
         i++;
     }
     if (i == n)
-        return false;
+        return INT_NOT;
     uint64_t mag = 0;
+    bool overflow = false;
     for (; i < n; i++) {
         if (s[i] < '0' || s[i] > '9')
-            return false;
+            return INT_NOT;
         uint64_t d = (uint64_t)(s[i] - '0');
         if (mag > (UINT64_MAX - d) / 10)
-            return false;
-        mag = mag * 10 + d;
+            overflow = true;
+        else
+            mag = mag * 10 + d;
     }
-    if (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX)
-        return false;
+    if (overflow || (neg ? mag > (uint64_t)INT64_MAX + 1 : mag > (uint64_t)INT64_MAX))
+        return INT_OUT_OF_RANGE;
     *out = neg ? (int64_t)(0 - mag) : (int64_t)mag;
-    return true;
+    return INT_OK;
 }
 
 /* -?digits[.digits*][e[+-]digits] with at least one digit, or inf/-inf/nan. */
@@ -227,7 +235,7 @@ static bool parse_list(IrGraph *g, IrAttr *a, const char *s, size_t n)
         int64_t iv;
         double fv;
         const char *e = s + starts[i];
-        bool is_int = parse_int(e, lens[i], &iv);
+        bool is_int = parse_int(e, lens[i], &iv) == INT_OK;
         bool is_num = is_int || parse_float(e, lens[i], &fv);
         all_int = all_int && is_int;
         all_num = all_num && is_num;
@@ -245,7 +253,7 @@ static bool parse_list(IrGraph *g, IrAttr *a, const char *s, size_t n)
         a->u.fs = arena_alloc(g->arena, sizeof *a->u.fs * (size_t)(count + 1));
         for (int i = 0; i < count; i++) {
             int64_t iv;
-            if (parse_int(s + starts[i], lens[i], &iv))
+            if (parse_int(s + starts[i], lens[i], &iv) == INT_OK)
                 a->u.fs[i] = (double)iv;
             else
                 parse_float(s + starts[i], lens[i], &a->u.fs[i]);
@@ -299,7 +307,51 @@ static size_t matching_close(const char *s, size_t n)
     return n;
 }
 
-void ir_attr_from_text(IrGraph *g, IrAttr *a, const char *text, size_t len)
+/* The deepest bracket nesting in s[0..n) outside string literals. */
+static int nesting_depth(const char *s, size_t n)
+{
+    int depth = 0, most = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') {
+            for (i++; i < n && s[i] != '"'; i++)
+                if (s[i] == '\\')
+                    i++;
+            continue;
+        }
+        if (s[i] == '[' || s[i] == '{' || s[i] == '(')
+            most = ++depth > most ? depth : most;
+        else if (s[i] == ']' || s[i] == '}' || s[i] == ')')
+            depth--;
+    }
+    return most;
+}
+
+/* Any integer literal in a list or tuple literal that does not fit int64. */
+static bool has_out_of_range_int(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"') {
+            for (i++; i < n && s[i] != '"'; i++)
+                if (s[i] == '\\')
+                    i++;
+            continue;
+        }
+        bool starts = (s[i] >= '0' && s[i] <= '9') || (s[i] == '-' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9');
+        if (!starts || (i > 0 && (isalnum((unsigned char)s[i - 1]) || s[i - 1] == '.' || s[i - 1] == '_')))
+            continue;
+        size_t j = i + (s[i] == '-');
+        while (j < n && s[j] >= '0' && s[j] <= '9')
+            j++;
+        bool whole = j == n || !(isalnum((unsigned char)s[j]) || s[j] == '.' || s[j] == '_');
+        int64_t v;
+        if (whole && parse_int(s + i, j - i, &v) == INT_OUT_OF_RANGE)
+            return true;
+        i = j;
+    }
+    return false;
+}
+
+const char *ir_attr_from_text(IrGraph *g, IrAttr *a, const char *text, size_t len)
 {
     size_t b = 0, e = len;
     while (b < e && is_space(text[b]))
@@ -311,8 +363,12 @@ void ir_attr_from_text(IrGraph *g, IrAttr *a, const char *text, size_t len)
     memset(&a->u, 0, sizeof a->u);
     a->n = 0;
     a->spelling = NULL;
+    if (nesting_depth(s, n) > ATTR_MAX_NESTING)
+        return "the attribute value nests brackets deeper than " ATTR_MAX_NESTING_TEXT " levels";
+    if (has_out_of_range_int(s, n))
+        return "integer literal out of the range of int64";
     const char *verbatim = arena_strndup(g->arena, text, len);
-    if (parse_int(s, n, &a->u.i)) {
+    if (parse_int(s, n, &a->u.i) == INT_OK) {
         a->kind = ATTR_INT;
     } else if (parse_float(s, n, &a->u.f)) {
         a->kind = ATTR_FLOAT;
@@ -325,11 +381,11 @@ void ir_attr_from_text(IrGraph *g, IrAttr *a, const char *text, size_t len)
         a->kind = ATTR_TENSOR;
         a->u.t.tensor = NULL;
         a->u.t.text = verbatim;
-        return;
+        return NULL;
     } else {
         a->kind = ATTR_RAW;
         a->u.raw = verbatim;
-        return;
+        return NULL;
     }
     /* Keep the source text when the canonical spelling differs from it. */
     TextBuf tb;
@@ -338,4 +394,5 @@ void ir_attr_from_text(IrGraph *g, IrAttr *a, const char *text, size_t len)
     if (tb.len != len || memcmp(tb.data, text, len) != 0)
         a->spelling = verbatim;
     textbuf_release(&tb);
+    return NULL;
 }

@@ -13,7 +13,11 @@
  * Anything that does not fit — a missing or unknown name, a duplicate, a
  * literal for a tensor, a .npy for an int, a module input without weights —
  * is reported with the input's name and resolution fails (the driver exits
- * 2). All checks run before any input is used, and nothing leaks on failure.
+ * 2). So is a module attribute the graph reads (a prim::GetAttr chain from
+ * the module input) that the weights file lacks or whose __metadata__ text
+ * does not parse as the declared type: the user's input is wrong, and it is
+ * found before any work rather than halfway through a run. All checks run
+ * before any input is used, and nothing leaks on failure.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,6 +26,7 @@
 #include <string.h>
 
 #include "tssa/diag.h"
+#include "tssa/eval.h"
 #include "tssa/frontend.h"
 #include "tssa/io.h"
 #include "tssa/util.h"
@@ -196,6 +201,55 @@ static bool is_module_type(const IrType *t)
     return t->kind == TY_CLASS;
 }
 
+/* Every module attribute the graph reads (prim::GetAttr chains from a
+ * module input, in any block) must be in the weights file and parse as the
+ * type the graph declares, or the run would stop halfway: checked here,
+ * before any work, with prim::GetAttr's own semantics. */
+typedef struct AttrCheck {
+    const Binder *b;
+    const Safetensors *weights;
+    char **path;            /* by value id: the module path it holds, or NULL */
+    bool ok;
+} AttrCheck;
+
+static void check_attribute(IrNode *n, void *ctx)
+{
+    AttrCheck *c = ctx;
+    const IrAttr *name = ir_attr_find(n, "name");
+    if (!c->ok || n->op != OP_PRIM_GETATTR || n->ninputs != 1 || n->noutputs != 1 || !name ||
+        name->kind != ATTR_STR || !c->path[n->inputs[0]->id])
+        return;
+    const char *base = c->path[n->inputs[0]->id];
+    char *path = xprintf("%s%s%s", base, base[0] ? "." : "", name->u.s);
+    char *why = NULL;
+    RtValue *v = eval_module_attribute(c->weights, path, n->outputs[0]->type, &why);
+    if (!v) {
+        if (c->b->err)
+            fprintf(c->b->err, "%s:%d: error: prim::GetAttr: %s\n", graph_file(c->b), n->line, why);
+        c->ok = false;
+    } else if (v->kind == RT_OBJECT) {
+        c->path[n->outputs[0]->id] = path;
+        path = NULL;
+    }
+    rt_release(v);
+    free(why);
+    free(path);
+}
+
+static bool check_module_attributes(const Binder *b, IrGraph *g, const Safetensors *weights)
+{
+    AttrCheck c = {.b = b, .weights = weights, .ok = true,
+                   .path = xcalloc((size_t)g->nvalues + 1, sizeof(char *))};
+    for (int i = 0; i < ir_block_nparams(g->top); i++)
+        if (is_module_type(ir_block_param(g->top, i)->type))
+            c.path[ir_block_param(g->top, i)->id] = xstrdup("");
+    ir_walk(g->top, check_attribute, &c);
+    for (uint32_t i = 0; i <= g->nvalues; i++)
+        free(c.path[i]);
+    free(c.path);
+    return c.ok;
+}
+
 bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_path,
                       RtValue ***inputs, int *ninputs, Safetensors **weights, FILE *err)
 {
@@ -276,6 +330,8 @@ bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_pa
                     graph_file(&b));
         }
     }
+    if (ok && has_module)
+        ok = check_module_attributes(&b, g, *weights);
     for (int i = 0; i < n && ok; i++) {
         const IrType *type = ir_block_param(top, i)->type;
         values[i] = is_module_type(type) ? rt_object("")

@@ -4,16 +4,17 @@
  * The graph's outputs are flattened in order, tuples and lists recursively
  * (an empty list contributes nothing), which is how the corpus generator
  * flattens PyTorch's results. Every leaf is checked before the first file is
- * written, so an unwritable output (a string, None, a module) leaves no
- * partial result behind. Python numbers become 0-d arrays: int -> int64,
- * float -> float64, bool -> bool. Each file appears atomically (npy_write
- * writes a temporary file and renames it).
+ * written, and the files are written all or nothing (outputs_write), so a
+ * failed run leaves no partial result behind. Python numbers become 0-d
+ * arrays: int -> int64, float -> float64, bool -> bool.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "tssa/diag.h"
 #include "tssa/frontend.h"
@@ -53,8 +54,9 @@ static bool writable(const RtValue *v)
     return v->kind == RT_TENSOR || rt_is_number(v);
 }
 
-/* mkdir -p */
-static bool make_dirs(const char *dir, FILE *err)
+/* mkdir -p that remembers what it made (made[], deepest last), so a failed
+ * run can take it away again. */
+static bool make_dirs(const char *dir, char ***made, int *nmade, FILE *err)
 {
     char *path = xstrdup(dir);
     size_t len = strlen(path);
@@ -65,14 +67,77 @@ static bool make_dirs(const char *dir, FILE *err)
         char saved = path[i];
         path[i] = '\0';
         struct stat st;
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        if (mkdir(path, 0777) == 0) {
+            *made = xreallocn(*made, (size_t)*nmade + 1, sizeof **made);
+            (*made)[(*nmade)++] = xstrdup(path);
+        } else if (errno != EEXIST) {
             diag_error(err, path, "cannot create the output directory: %s", strerror(errno));
             ok = false;
-        } else if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        }
+        if (ok && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))) {
             diag_error(err, path, "exists and is not a directory");
             ok = false;
         }
         path[i] = saved;
+    }
+    free(path);
+    return ok;
+}
+
+static void remove_made_dirs(char **made, int nmade, bool remove)
+{
+    for (int i = nmade - 1; i >= 0; i--) {
+        if (remove)
+            rmdir(made[i]);
+        free(made[i]);
+    }
+    free(made);
+}
+
+bool outputs_check_dir(const char *dir, FILE *err)
+{
+    if (!dir || !*dir) {
+        diag_error(err, "-o", "the output directory is empty");
+        return false;
+    }
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            diag_error(err, dir, "the output path exists and is not a directory");
+            return false;
+        }
+        if (access(dir, W_OK | X_OK) != 0) {
+            diag_error(err, dir, "cannot write into the output directory: %s", strerror(errno));
+            return false;
+        }
+        return true;
+    }
+    /* It will be made: the nearest existing ancestor must be a writable
+     * directory. dirname ends at "." or "/", which exist. */
+    char *path = xstrdup(dir);
+    bool ok = false;
+    for (;;) {
+        char *copy = xstrdup(path);
+        const char *parent = dirname(copy);
+        if (stat(parent, &st) == 0) {
+            if (!S_ISDIR(st.st_mode))
+                diag_error(err, dir, "cannot create the output directory: %s is not a directory", parent);
+            else if (access(parent, W_OK | X_OK) != 0)
+                diag_error(err, dir, "cannot create the output directory in %s: %s", parent,
+                           strerror(errno));
+            else
+                ok = true;
+            free(copy);
+            break;
+        }
+        if (errno != ENOENT || strcmp(parent, path) == 0) {
+            diag_error(err, dir, "cannot create the output directory: %s", strerror(errno));
+            free(copy);
+            break;
+        }
+        free(path);
+        path = xstrdup(parent);
+        free(copy);
     }
     free(path);
     return ok;
@@ -90,6 +155,18 @@ static Tensor *leaf_tensor(const RtValue *v)
     }
 }
 
+static char *join(const char *dir, const char *name, int index)
+{
+    TextBuf path = {0};
+    textbuf_printf(&path, "%s/%s%d.npy", dir, name, index);
+    textbuf_cstr(&path);
+    return path.data;
+}
+
+/* Every output is written into a staging directory inside DIR first; only
+ * when all of them are there are they renamed into place, so a run that
+ * fails while writing (a full disk, an output that cannot be made) leaves
+ * DIR as it was, directories it had to create included. */
 bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err)
 {
     Leaves l = leaves_of(outputs, noutputs);
@@ -100,23 +177,64 @@ bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err)
                                  "written as .npy", i, rt_kind_name(l.items[i]->kind));
             ok = false;
         }
-    if (ok)
-        ok = make_dirs(dir, err);
-    for (int i = 0; i < l.n && ok; i++) {
-        TextBuf path = {0};
-        textbuf_printf(&path, "%s/out%d.npy", dir, i);
+    char **made = NULL;
+    int nmade = 0;
+    ok = ok && make_dirs(dir, &made, &nmade, err);
+    char *stage = NULL;
+    if (ok) {
+        TextBuf t = {0};
+        textbuf_printf(&t, "%s/.tssa-stream-XXXXXX", dir);
+        textbuf_cstr(&t);
+        stage = t.data;
+        if (!mkdtemp(stage)) {
+            diag_error(err, dir, "cannot write into the output directory: %s", strerror(errno));
+            free(stage);
+            stage = NULL;
+            ok = false;
+        }
+    }
+    int written = 0;
+    for (int i = 0; i < l.n && ok; i++, written++) {
+        char *path = join(stage, "out", i);
         Tensor *t = leaf_tensor(l.items[i]);
         if (!t) {
             const char *e = tensor_last_error();
-            diag_error(err, textbuf_cstr(&path), "cannot make the output tensor: %s",
-                       e && *e ? e : "out of memory");
+            diag_error(err, path, "cannot make the output tensor: %s", e && *e ? e : "out of memory");
             ok = false;
         } else {
-            ok = npy_write(textbuf_cstr(&path), t, err);
+            ok = npy_write(path, t, err);
         }
         tensor_release(t);
-        textbuf_release(&path);
+        free(path);
     }
+    for (int i = 0; i < l.n && ok; i++) {
+        char *target = join(dir, "out", i);
+        struct stat st;
+        if (lstat(target, &st) == 0 && S_ISDIR(st.st_mode)) {
+            diag_error(err, target, "cannot write: is a directory");
+            ok = false;
+        }
+        free(target);
+    }
+    for (int i = 0; i < l.n && ok; i++) {
+        char *from = join(stage, "out", i), *to = join(dir, "out", i);
+        if (rename(from, to) != 0) {
+            diag_error(err, to, "cannot move the output into place: %s", strerror(errno));
+            ok = false;
+        }
+        free(from);
+        free(to);
+    }
+    if (stage) {
+        for (int i = 0; i < written; i++) {
+            char *path = join(stage, "out", i);
+            unlink(path);   /* those not moved into place */
+            free(path);
+        }
+        rmdir(stage);
+        free(stage);
+    }
+    remove_made_dirs(made, nmade, !ok);
     free(l.items);
     return ok;
 }

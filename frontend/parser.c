@@ -477,7 +477,9 @@ static void parse_attrs(Parser *p, IrNode *n)
         if (ve == vs)
             FAIL(p, vs, "missing value for attribute '%s'", key);
         IrAttr *a = ir_attr_add(n, key, ATTR_RAW);
-        ir_attr_from_text(p->g, a, p->lx.text + vs, ve - vs);
+        const char *bad = ir_attr_from_text(p->g, a, p->lx.text + vs, ve - vs);
+        if (bad)
+            FAIL(p, vs, "%s", bad);
         Token sep = lex_next(&p->lx);
         if (is_punct(&sep, ']'))
             return;
@@ -708,6 +710,8 @@ static void parse_stmt(Parser *p, IrBlock *b)
     if (n->op == OP_PRIM_PARAM || n->op == OP_PRIM_RETURN)
         FAIL(p, ns.start, "%s is internal to blocks and cannot be written as a node", kind);
     n->line = line;
+    int kind_line;
+    diag_locate(&p->fail.src, ns.start, &kind_line, &n->col);
     if (is_punct(lex_peek(&p->lx), '[') && adjacent(p, &name))
         parse_attrs(p, n);
     parse_refs(p, n, "in the node's inputs");
@@ -883,7 +887,7 @@ IrGraph *ir_parse_file(const char *path, FILE *err)
 {
     char *text;
     size_t len;
-    if (!file_read_all(path, &text, &len, err))
+    if (!file_read_all(path, TEXT_INPUT_LIMIT, &text, &len, err))
         return NULL;
     IrGraph *g = ir_parse(text, len, path, err);
     free(text);

@@ -27,6 +27,7 @@
 #include "tssa/io.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
+#include "tssa/util.h"
 
 typedef struct Fold {
     IrGraph *g;
@@ -241,9 +242,9 @@ static bool fold_scalar(Fold *f, IrNode *n)
             return false;
         if (!both_ints(n, &a, &b))
             return fold_int_identity(f, n);
-        if (n->op == OP_ATEN_ADD ? __builtin_add_overflow(a, b, &r)
-            : n->op == OP_ATEN_SUB ? __builtin_sub_overflow(a, b, &r)
-            : n->op == OP_ATEN_MUL ? __builtin_mul_overflow(a, b, &r)
+        if (n->op == OP_ATEN_ADD ? !ckd_add_i64(&r, a, b)
+            : n->op == OP_ATEN_SUB ? !ckd_sub_i64(&r, a, b)
+            : n->op == OP_ATEN_MUL ? !ckd_mul_i64(&r, a, b)
             : (b == 0 || (a == INT64_MIN && b == -1)))
             return false;
         if (n->op == OP_ATEN_FLOORDIV)

@@ -71,3 +71,20 @@ OpId op_functional_variant(OpId op)
     pthread_once(&op_tables_once, op_build_tables);
     return op_functional[op];
 }
+
+static const bool op_builtin_forms[OP_COUNT] = {
+#define Y(id) [OP_##id] = true,
+    OPS_WITH_BUILTIN_FORMS(Y)
+#undef Y
+};
+
+bool op_returns_tensors_only(OpId op)
+{
+    switch (op_table[op].cls) {
+    case OPC_CREATION: case OPC_VIEW: case OPC_INDEX: case OPC_ELEMENTWISE: case OPC_REDUCTION:
+    case OPC_LINALG: case OPC_NN: case OPC_COPY: case OPC_ACCESS: case OPC_ASSIGN:
+        return !op_builtin_forms[op];
+    default:
+        return false;
+    }
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "scheduler/rational.h"
+#include "tssa/util.h"
 
 static int64_t abs64(int64_t a)
 {
@@ -31,12 +32,12 @@ int64_t gcd64(int64_t a, int64_t b)
 
 bool mul64(int64_t a, int64_t b, int64_t *out)
 {
-    return !__builtin_mul_overflow(a, b, out) && *out != INT64_MIN;
+    return ckd_mul_i64(out, a, b) && *out != INT64_MIN;
 }
 
 bool add64(int64_t a, int64_t b, int64_t *out)
 {
-    return !__builtin_add_overflow(a, b, out) && *out != INT64_MIN;
+    return ckd_add_i64(out, a, b) && *out != INT64_MIN;
 }
 
 bool lcm64(int64_t a, int64_t b, int64_t *out)

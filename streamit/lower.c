@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "streamit/lower_internal.h"
+#include "tssa/util.h"
 
 static void count_stream(LowerProgram *p, const StreamNode *n)
 {
@@ -36,6 +37,9 @@ static void count_stream(LowerProgram *p, const StreamNode *n)
  * to the outputs (the tree unfolding), each unit weighted by the IR nodes
  * one run of it executes: an upper bound on the thesis's replication (see
  * LowerStats). */
+/* Path counts grow exponentially in a deep fan-out: they saturate here. */
+#define PATHS_CAP (INT64_MAX / 4)
+
 static void count_thesis(LowerProgram *p)
 {
     IrGraph *g = p->g;
@@ -59,15 +63,14 @@ static void count_thesis(LowerProgram *p)
             continue;
         int64_t through = 0;
         for (int i = 0; i < n->noutputs; i++)
-            through = through + paths[n->outputs[i]->id] < INT64_MAX / 4
-                          ? through + paths[n->outputs[i]->id] : INT64_MAX / 4;
+            through = sat_add_i64(through, paths[n->outputs[i]->id], PATHS_CAP);
         if (through == 0)
             through = 1;    /* dead outputs: a separator, still one run */
         for (int i = 0; i < n->ninputs; i++) {
             int64_t *q = &paths[n->inputs[i]->id];
-            *q = *q + through < INT64_MAX / 4 ? *q + through : INT64_MAX / 4;
+            *q = sat_add_i64(*q, through, PATHS_CAP);
         }
-        total += through;
+        total = sat_add_i64(total, through, PATHS_CAP);
     }
     p->stats.executed_replicated = total;
     free(paths);

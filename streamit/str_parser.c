@@ -590,7 +590,7 @@ StreamGraph *str_parse_file(const char *path, FILE *err)
 {
     char *text;
     size_t len;
-    if (!file_read_all(path, &text, &len, err))
+    if (!file_read_all(path, TEXT_INPUT_LIMIT, &text, &len, err))
         return NULL;
     StreamGraph *g = str_parse(text, len, path, err);
     free(text);

@@ -69,7 +69,7 @@ static int add_actor(Builder *b, StreamActorKind kind, const StreamNode *node, i
 static int64_t saturating_add(int64_t a, int64_t b)
 {
     int64_t sum;
-    return __builtin_add_overflow(a, b, &sum) ? INT64_MAX : sum;
+    return ckd_add_i64(&sum, a, b) ? sum : INT64_MAX;
 }
 
 /* Items actor a pushes on output port `port` per firing. */

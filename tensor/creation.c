@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "tensor/tensor_impl.h"
+#include "tssa/util.h"
 
 Tensor *tensor_arange(double start, double end, double step, TensorDType dt)
 {
@@ -40,7 +41,7 @@ Tensor *tensor_arange(double start, double end, double step, TensorDType dt)
     double size_d;
     if (dt == DT_I64) {
         int64_t span;
-        if (__builtin_sub_overflow(iend, istart, &span)) {
+        if (!ckd_sub_i64(&span, iend, istart)) {
             tensor_set_error("invalid size, possible overflow?");
             return NULL;
         }

@@ -9,6 +9,7 @@
  * Element conversions are tensor_impl.h's tensor_load_* / tensor_store_*.
  */
 #include "tensor/tensor_impl.h"
+#include "tssa/util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -45,11 +46,10 @@ static bool mul_size(int64_t a, int64_t b, int64_t *out)
         tensor_set_error("negative size in a size product (%" PRId64 " * %" PRId64 ")", a, b);
         return false;
     }
-    if (a != 0 && b > INT64_MAX / a) {
+    if (!ckd_mul_i64(out, a, b)) {
         tensor_set_error("tensor size overflows int64 (%" PRId64 " * %" PRId64 ")", a, b);
         return false;
     }
-    *out = a * b;
     return true;
 }
 
@@ -97,11 +97,12 @@ void *kern_malloc(size_t count, size_t elem_size)
 {
     if (count == 0)
         count = 1;
-    if (elem_size != 0 && count > SIZE_MAX / elem_size) {
+    size_t bytes;
+    if (!ckd_mul_size(&bytes, count, elem_size)) {
         tensor_set_error("out of memory: buffer of %zu elements", count);
         return NULL;
     }
-    void *p = malloc(count * elem_size);
+    void *p = malloc(bytes);
     if (!p)
         tensor_set_error("out of memory: buffer of %zu bytes", count * elem_size);
     return p;

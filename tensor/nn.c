@@ -16,6 +16,7 @@
  * at the padded border), and adaptive pooling's floor/ceil window bounds.
  */
 #include "tensor/tensor_impl.h"
+#include "tssa/util.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -136,10 +137,10 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
         return false;
     }
     int64_t padded_h, padded_w, ext_h, ext_w;
-    if (__builtin_mul_overflow(g->ph, 2, &padded_h) || __builtin_add_overflow(padded_h, g->h, &padded_h) ||
-        __builtin_mul_overflow(g->pw, 2, &padded_w) || __builtin_add_overflow(padded_w, g->w, &padded_w) ||
-        __builtin_mul_overflow(g->dh, g->kh - 1, &ext_h) || __builtin_add_overflow(ext_h, 1, &ext_h) ||
-        __builtin_mul_overflow(g->dw, g->kw - 1, &ext_w) || __builtin_add_overflow(ext_w, 1, &ext_w)) {
+    if (!ckd_mul_i64(&padded_h, g->ph, 2) || !ckd_add_i64(&padded_h, padded_h, g->h) ||
+        !ckd_mul_i64(&padded_w, g->pw, 2) || !ckd_add_i64(&padded_w, padded_w, g->w) ||
+        !ckd_mul_i64(&ext_h, g->dh, g->kh - 1) || !ckd_add_i64(&ext_h, ext_h, 1) ||
+        !ckd_mul_i64(&ext_w, g->dw, g->kw - 1) || !ckd_add_i64(&ext_w, ext_w, 1)) {
         tensor_set_error("conv%dd: padding or dilation too large (int64 overflow)", spatial);
         return false;
     }

@@ -38,6 +38,7 @@
 #include "tssa/diag.h"
 #include "tssa/io.h"
 #include "tssa/tensor.h"
+#include "tssa/util.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "npy.c reads and writes little-endian data in place: it needs a little-endian host"
@@ -381,7 +382,7 @@ static bool npy_check_shape(const PyValue *shape, TensorDType dtype, const char 
     int64_t span = 1, numel = 1;
     for (int i = 0; i < shape->count; i++) {
         int64_t d = shape->items[i];
-        if (__builtin_mul_overflow(span, d > 0 ? d : 1, &span)) {
+        if (!ckd_mul_i64(&span, span, d > 0 ? d : 1)) {
             char text[512];
             diag_error(err, name, "shape %s is too large (its element count overflows 64 bits)",
                        npy_shape_text(text, sizeof text, shape->count, shape->items));
@@ -390,7 +391,7 @@ static bool npy_check_shape(const PyValue *shape, TensorDType dtype, const char 
         numel *= d;   /* <= span, cannot overflow */
     }
     int64_t nbytes;
-    if (__builtin_mul_overflow(numel, (int64_t)dtype_size(dtype), &nbytes) ||
+    if (!ckd_mul_i64(&nbytes, numel, (int64_t)dtype_size(dtype)) ||
         (uint64_t)nbytes > SIZE_MAX) {
         char text[512];
         diag_error(err, name, "shape %s is too large (its byte count overflows)",
@@ -638,7 +639,9 @@ static bool npy_stream_append(FILE *fp, unsigned char **buf, size_t *len, size_t
 {
     while (want > 0) {
         if (*len == *cap) {
-            size_t new_cap = *cap < 65536 ? 65536 : *cap <= SIZE_MAX / 2 ? *cap * 2 : SIZE_MAX;
+            size_t new_cap = 65536;
+            if (*cap >= new_cap && !ckd_mul_size(&new_cap, *cap, 2))
+                new_cap = SIZE_MAX;
             unsigned char *grown = new_cap > *cap ? realloc(*buf, new_cap) : NULL;
             if (!grown) {
                 diag_error(err, path, "out of memory reading the stream");
@@ -681,6 +684,13 @@ static Tensor *npy_read_stream(FILE *fp, const char *path, FILE *err)
         if (len >= header_end &&
             npy_decode_header((const char *)buf + pre.header_start, pre.header_len, path, NULL, &h) &&
             h.nbytes < SIZE_MAX - header_end) {
+            /* A stream has no size to check the header against: its
+             * declared data must at least fit in this machine's memory. */
+            if (h.nbytes > physical_memory_bytes()) {
+                diag_error(err, path, "the header's shape needs %zu bytes of data, more than "
+                                      "this machine's memory", h.nbytes);
+                goto done;
+            }
             size_t file_end = header_end + h.nbytes + 1;   /* one byte more reveals extra data */
             if (file_end > len && !npy_stream_append(fp, &buf, &len, &cap, file_end - len, path, err))
                 goto done;
@@ -769,9 +779,9 @@ static bool npy_view_in_storage(const Tensor *t)
     int64_t lo = t->offset, hi = t->offset;
     for (int i = 0; i < t->ndim; i++) {
         int64_t reach;
-        if (__builtin_mul_overflow(t->sizes[i] - 1, t->strides[i], &reach))
+        if (!ckd_mul_i64(&reach, t->sizes[i] - 1, t->strides[i]))
             return false;
-        if (__builtin_add_overflow(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi))
+        if (!ckd_add_i64(reach < 0 ? &lo : &hi, reach < 0 ? lo : hi, reach))
             return false;
     }
     size_t item = dtype_size(t->dtype);

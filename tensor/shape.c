@@ -10,6 +10,7 @@
  * zero the elements outside the band.
  */
 #include "tensor/tensor_impl.h"
+#include "tssa/util.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -161,7 +162,7 @@ Tensor *tensor_repeat(const Tensor *t, int n, const int64_t *repeats)
     for (int k = 0; k < n; k++) {
         src_sizes[k] = k < lead ? 1 : t->sizes[k - lead];
         src_strides[k] = k < lead ? 0 : t->strides[k - lead];
-        if (__builtin_mul_overflow(src_sizes[k], repeats[k], &out_sizes[k])) {
+        if (!ckd_mul_i64(&out_sizes[k], src_sizes[k], repeats[k])) {
             tensor_set_error("repeat: size of dimension %d overflows int64", k);
             return NULL;
         }

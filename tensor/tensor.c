@@ -17,9 +17,17 @@
 #include <stdlib.h>
 
 #include "tensor/tensor_impl.h"
+#include "tssa/util.h"
 
 static Storage *storage_new(size_t nbytes)
 {
+    /* Asking for more than the machine has would only succeed on paper
+     * (overcommit) and end with the process killed while it writes. */
+    if (nbytes > physical_memory_bytes()) {
+        tensor_set_error("out of memory: a tensor of %zu bytes is more than this machine's memory",
+                         nbytes);
+        return NULL;
+    }
     Storage *s = malloc(sizeof *s);
     /* malloc(0) may return NULL: keep one byte so data is always valid. */
     void *data = malloc(nbytes ? nbytes : 1);
@@ -80,7 +88,7 @@ bool tensor_checked_numel(int ndim, const int64_t *sizes, size_t elem_size, int6
                              sizes[d], tensor_format_shape(ndim, sizes, shape, sizeof shape));
             return false;
         }
-        if (__builtin_mul_overflow(n, sizes[d], &n))
+        if (!ckd_mul_i64(&n, n, sizes[d]))
             overflow = true;
     }
     /* A zero size anywhere makes the product 0 even if a prefix overflowed. */
@@ -88,7 +96,7 @@ bool tensor_checked_numel(int ndim, const int64_t *sizes, size_t elem_size, int6
         if (sizes[d] == 0)
             n = 0, overflow = false;
     int64_t bytes;
-    if (overflow || __builtin_mul_overflow(n, (int64_t)elem_size, &bytes)) {
+    if (overflow || !ckd_mul_i64(&bytes, n, (int64_t)elem_size)) {
         tensor_set_error("tensor of shape %s is too large (element count overflows int64)",
                          tensor_format_shape(ndim, sizes, shape, sizeof shape));
         return false;

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "tensor/tensor_impl.h"
+#include "tssa/util.h"
 
 #define SHAPE_BUF 512
 
@@ -117,7 +118,7 @@ Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t
     sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;  /* ceil(len / step) without overflow */
     /* A step wider than the dim leaves at most one element, whose stride is
      * never used; keep the product from overflowing then. */
-    if (__builtin_mul_overflow(t->strides[d], step, &strides[d]))
+    if (!ckd_mul_i64(&strides[d], t->strides[d], step))
         strides[d] = t->strides[d];
     return view_with(t, t->ndim, sizes, strides, t->offset + tensor_mul_wrap(start, t->strides[d]));
 }
@@ -158,7 +159,7 @@ static bool infer_shape(int n, const int64_t *shape, int64_t numel, int64_t *out
             }
             infer = i;
         } else if (shape[i] >= 0) {
-            if (__builtin_mul_overflow(known, shape[i], &known))
+            if (!ckd_mul_i64(&known, known, shape[i]))
                 overflow = true;
         } else {
             tensor_set_error("invalid shape dimension %" PRId64, shape[i]);
@@ -586,7 +587,7 @@ Tensor **tensor_split_sizes(Tensor *t, int n, const int64_t *sizes, int64_t dim,
                              "but got split_sizes=%s", tensor_format_shape(n, sizes, buf, sizeof buf));
             return NULL;
         }
-        overflow |= __builtin_add_overflow(total, sizes[i], &total);
+        overflow |= !ckd_add_i64(&total, total, sizes[i]);
     }
     if (overflow || total != t->sizes[d]) {
         tensor_set_error("split_with_sizes expects split_sizes to sum exactly to %" PRId64

@@ -55,6 +55,8 @@ static size_t line_start(const DiagSource *src, int line)
 
 static void echo_line(FILE *err, const DiagSource *src, int line, int col)
 {
+    if (!src->text)
+        return;     /* the text is gone: the location alone */
     const unsigned char *t = (const unsigned char *)src->text;
     size_t i = line_start(src, line), end = i;
     while (end < src->len && t[end] != '\n')

@@ -5,8 +5,11 @@
  * with the size that was asked for instead of returning NULL to be checked
  * (or forgotten) at every call.
  */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tssa/diag.h"
 #include "tssa/util.h"
@@ -53,4 +56,34 @@ char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     return memcpy(xmalloc(n), s, n);
+}
+
+char *xprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        diag_die("cannot format a message");
+    char *s = xmalloc((size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+size_t physical_memory_bytes(void)
+{
+    /* Asked once: every tensor allocation checks against it. Concurrent
+     * first calls compute the same value. */
+    static size_t cached;
+    if (cached)
+        return cached;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    size_t bytes;
+    if (pages <= 0 || page <= 0 || !ckd_mul_size(&bytes, (size_t)pages, (size_t)page))
+        bytes = SIZE_MAX;
+    cached = bytes;
+    return bytes;
 }

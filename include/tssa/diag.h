@@ -27,7 +27,8 @@
 #define DIAG_NORETURN
 #endif
 
-/* A text being read: its name for messages and its bytes. */
+/* A text being read: its name for messages and its bytes (text may be
+ * NULL once the text is gone: messages then give the location alone). */
 typedef struct DiagSource {
     const char *file;
     const char *text;

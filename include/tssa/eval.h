@@ -52,6 +52,18 @@ void node_exec_clear_node(NodeExec *x, const IrNode *n);
 bool node_exec_node(NodeExec *x, IrNode *n);
 /* Runs the nodes of b in order (its params must have values). */
 bool node_exec_block(NodeExec *x, IrBlock *b);
+/* The module attribute at dotted `path` ("backbone.0.weight"; "" is the
+ * module itself) read as the graph declares it (`declared`: the type of the
+ * prim::GetAttr result): a class type is a module (RT_OBJECT), a Tensor the
+ * tensor of that name in the weights (None when Optional or recorded as
+ * "None"), anything else the file's __metadata__ string parsed by the type
+ * (an absent `training` is false). NULL with a malloc'd *why when the file
+ * lacks it or it does not parse (weights may be NULL: no file given). The
+ * semantics of prim::GetAttr, shared by the op and by the binding stage,
+ * which checks every attribute a graph reads before anything runs. */
+RtValue *eval_module_attribute(const Safetensors *weights, const char *path, const IrType *declared,
+                               char **why);
+
 /* A new context for the same graph holding new references to every value
  * x holds now (a program's compile-time values, handed to an executor). */
 NodeExec *node_exec_clone(const NodeExec *x);

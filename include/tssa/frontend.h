@@ -45,10 +45,16 @@ bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_pa
 
 /* Writes outputs flattened (tuples and lists in order, recursively) as
  * DIR/out0.npy, DIR/out1.npy, ...; ints as 0-d int64, floats as 0-d float64,
- * bools as 0-d bool. Creates DIR if needed. Values that cannot be written
- * (strings, None, modules) are an error naming the output, reported before any
- * file is written. Returns false after writing a message to err. */
+ * bools as 0-d bool. Creates DIR if needed. All or nothing: the files are
+ * written into a staging directory inside DIR and renamed into place only
+ * when every one was written, so a failure (an output that is a string,
+ * None or a module; a full disk) leaves DIR as it was, and removes DIR
+ * again if this call made it. Returns false after writing a message to err. */
 bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err);
+/* Checks, before any work, that dir can hold the outputs: not empty, a
+ * writable directory or a path one can be made at. False after writing why
+ * to err (the driver exits 2). */
+bool outputs_check_dir(const char *dir, FILE *err);
 /* Prints a one-line summary per flattened output (no -o). */
 void outputs_summarize(FILE *out, RtValue **outputs, int noutputs);
 

@@ -178,6 +178,7 @@ struct IrNode {
     const char *comment;    /* trailing "# file.py:3:8" text without '#', or NULL */
     const char *scope;      /* traced graphs: the text after ", scope: ", or NULL */
     int line;               /* line in the graph text it was read from, 0 if made */
+    int col;                /* column of its kind on that line (characters, from 1) */
     uint32_t id;            /* dense index, for side tables in passes */
     bool dead;              /* destroyed; memory still in the arena */
     void *aux;              /* scratch pointer owned by the running pass */
@@ -294,6 +295,14 @@ size_t ir_graph_count_nodes(const IrGraph *g);
  * On failure writes one message per problem to err (may be NULL) and returns
  * false. */
 bool ir_verify(IrGraph *g, FILE *err);
+
+/* Checks the graph against the op table (ir/check_ops.c): every node's op
+ * is one the table lists (an unknown op could never run), and an op that
+ * only makes tensors declares no result of another type (%y : int =
+ * aten::relu(%x) is refused). Ops that double as Python builtins on
+ * numbers, lists or strings (op_has_builtin_forms) may return either.
+ * Writes "FILE:LINE:COL: error: WHAT" per problem and returns false. */
+bool ir_check_ops(const IrGraph *g, FILE *err);
 
 /* ---------------------------------------------------------------- for readers */
 /* What a reader of graph text (frontend/parser.c) needs beyond the building

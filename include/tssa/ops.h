@@ -301,6 +301,21 @@ typedef enum OpAlias {
     IMMUT_PAIR(X, DIAGONAL, "diagonal") IMMUT_PAIR(X, INDEX, "index") \
     IMMUT_PAIR(X, T, "t")
 
+/* Tensor ops whose names TorchScript also uses for Python builtins on
+ * numbers, lists or strings (aten::add(int, int) -> int, aten::sqrt(float),
+ * aten::max(int[]) -> int, list slicing and sorting, str.split): their
+ * results need not be tensors. Every other op of a tensor class returns
+ * tensors only (ir_check_ops). */
+#define OPS_WITH_BUILTIN_FORMS(Y) \
+    Y(ATEN_ADD) Y(ATEN_SUB) Y(ATEN_MUL) Y(ATEN_DIV) Y(ATEN_FLOOR_DIVIDE) Y(ATEN_REMAINDER) \
+    Y(ATEN_FMOD) Y(ATEN_NEG) Y(ATEN_ABS) Y(ATEN_EXP) Y(ATEN_LOG) Y(ATEN_LOG2) Y(ATEN_LOG1P) \
+    Y(ATEN_EXPM1) Y(ATEN_SQRT) Y(ATEN_POW) Y(ATEN_SIN) Y(ATEN_COS) Y(ATEN_TAN) Y(ATEN_TANH) \
+    Y(ATEN_ERF) Y(ATEN_FLOOR) Y(ATEN_CEIL) Y(ATEN_ROUND) Y(ATEN_TRUNC) Y(ATEN_SIGN) \
+    Y(ATEN_EQ) Y(ATEN_NE) Y(ATEN_LT) Y(ATEN_LE) Y(ATEN_GT) Y(ATEN_GE) Y(ATEN_AND) Y(ATEN_OR) \
+    Y(ATEN_XOR) Y(ATEN_INVERT) Y(ATEN_IAND) Y(ATEN_IOR) Y(ATEN_ATAN2) \
+    Y(ATEN_SLICE) Y(ATEN_SPLIT) Y(ATEN_INDEX) Y(ATEN_SUM) Y(ATEN_MAX) Y(ATEN_MIN) Y(ATEN_ALL) \
+    Y(ATEN_ANY) Y(ATEN_SORT)
+
 typedef enum OpId {
     OP_UNKNOWN = 0,
 #define X(id, name, cls, mut, alias) OP_##id,
@@ -325,5 +340,8 @@ static inline bool op_is_inplace(OpId op) { return op_table[op].mutates >= 0; }
 static inline bool op_is_view(OpId op) { return op_table[op].alias == ALIAS_VIEW || op_table[op].alias == ALIAS_MAYBE || op_table[op].alias == ALIAS_VIEWS; }
 /* For an in-place op "aten::add_", the out-of-place op "aten::add"; else OP_UNKNOWN. */
 OpId op_functional_variant(OpId op);
+/* Ops that only make tensors (their class says so and they have no builtin
+ * form): every result is a Tensor, a list, tuple or Optional of them. */
+bool op_returns_tensors_only(OpId op);
 
 #endif

@@ -25,6 +25,37 @@ void *xrealloc(void *p, size_t size);
 void *xmallocn(size_t count, size_t size);
 void *xreallocn(void *p, size_t count, size_t size);
 char *xstrdup(const char *s);
+/* A malloc'd string formatted like printf. */
+char *xprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---------------------------------------------------------------- checked arithmetic */
+/* Sizes, counts and literals that come from outside (a shape in a .npy
+ * header, an integer in graph text, a trip count) are combined through
+ * these: each returns true and stores the result when it fits, false on
+ * overflow (and *r is then unspecified). */
+
+static inline bool ckd_add_i64(int64_t *r, int64_t a, int64_t b) { return !__builtin_add_overflow(a, b, r); }
+static inline bool ckd_sub_i64(int64_t *r, int64_t a, int64_t b) { return !__builtin_sub_overflow(a, b, r); }
+static inline bool ckd_mul_i64(int64_t *r, int64_t a, int64_t b) { return !__builtin_mul_overflow(a, b, r); }
+static inline bool ckd_add_size(size_t *r, size_t a, size_t b) { return !__builtin_add_overflow(a, b, r); }
+static inline bool ckd_mul_size(size_t *r, size_t a, size_t b) { return !__builtin_mul_overflow(a, b, r); }
+/* a + b, or the bound `cap` when the sum would pass it (counts for reports:
+ * a saturated count is still a true lower bound). a, b >= 0. */
+static inline int64_t sat_add_i64(int64_t a, int64_t b, int64_t cap)
+{
+    int64_t r;
+    return ckd_add_i64(&r, a, b) && r < cap ? r : cap;
+}
+/* The product of sizes[0..n), the element count of a shape. */
+static inline bool ckd_product_i64(int64_t *r, const int64_t *sizes, int n)
+{
+    int64_t p = 1;
+    for (int i = 0; i < n; i++)
+        if (!ckd_mul_i64(&p, p, sizes[i]))
+            return false;
+    *r = p;
+    return true;
+}
 
 /* ---------------------------------------------------------------- arena */
 /* Bump allocation for structures that die together (a graph, a stream
@@ -127,10 +158,22 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n);
 
 /* ---------------------------------------------------------------- files */
 
-/* Reads the whole file at path into a malloc'd buffer (NUL-terminated; the
- * terminator is not counted in *len). On failure writes
- * "PATH: error: cannot open: REASON" (or "cannot read") to err (may be NULL)
- * and returns false. */
-bool file_read_all(const char *path, char **text, size_t *len, FILE *err);
+/* The bound on graph text and .str files: a model over it is refused before
+ * it is read in full (TorchScript's own printer writes about 100 bytes a
+ * node, so this is some ten million nodes). */
+#define TEXT_INPUT_LIMIT ((size_t)1 << 30)
+
+/* Reads the whole file at path, at most `limit` bytes, into a malloc'd
+ * buffer (NUL-terminated; the terminator is not counted in *len).
+ * Directories, devices and sockets are refused before reading; a regular
+ * file over the limit is refused from its size, a pipe once it has
+ * delivered more than the limit. On failure writes "PATH: error: WHAT" to
+ * err (may be NULL) and returns false. */
+bool file_read_all(const char *path, size_t limit, char **text, size_t *len, FILE *err);
+
+/* The machine's physical memory in bytes (SIZE_MAX when unknown): the bound
+ * on one allocation whose size comes from outside input or a running
+ * program, above which asking the system is pointless. */
+size_t physical_memory_bytes(void);
 
 #endif

@@ -9,6 +9,7 @@
 #ifndef TSSA_VALUE_H
 #define TSSA_VALUE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -63,7 +64,14 @@ RtValue *rt_object(const char *path);
 RtValue *rt_uninit(void);
 /* rt_tensor that takes over the caller's reference to t (NULL stays NULL). */
 RtValue *rt_tensor_take(Tensor *t);
-/* Appends item (retained) to a list. */
+/* Lists are indexed by int: they hold at most this many items. */
+#define RT_LIST_MAX_ITEMS (INT_MAX / 2)
+/* Makes room for n items in a list. False, changing nothing, when n is
+ * over RT_LIST_MAX_ITEMS or memory runs out: ops that let a program grow a
+ * list call it first and report a runtime error naming the node. */
+bool rt_list_reserve(RtValue *list, int64_t n);
+/* Appends item (retained) to a list; out of memory is an internal error
+ * here, so a list a program grows is reserved first (rt_list_reserve). */
 void rt_list_append(RtValue *list, RtValue *item);
 /* True if v is an int, float or bool (a Python number). */
 bool rt_is_number(const RtValue *v);
