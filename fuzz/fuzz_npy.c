@@ -4,7 +4,7 @@
  * the writer is fuzzed over every shape and dtype the reader accepts.
  *
  *   CC=clang cmake -S . -B build-fuzz -DTSSA_FUZZ=ON && cmake --build build-fuzz --target fuzz_npy
- *   build-fuzz/fuzz/fuzz_npy -max_total_time=60 tests/io/npy/valid tests/io/npy/bad
+ *   build-fuzz/fuzz/fuzz_npy -max_total_time=60 tests/tensor/io/npy/valid tests/tensor/io/npy/bad
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -3,7 +3,7 @@
  * an oversized allocation; every tensor it lists must be found by name.
  *
  *   CC=clang cmake -S . -B build-fuzz -DTSSA_FUZZ=ON && cmake --build build-fuzz --target fuzz_safetensors
- *   build-fuzz/fuzz/fuzz_safetensors -max_total_time=60 tests/io/safetensors/valid tests/io/safetensors/bad
+ *   build-fuzz/fuzz/fuzz_safetensors -max_total_time=60 tests/tensor/io/safetensors/valid tests/tensor/io/safetensors/bad
  */
 #include <stdint.h>
 #include <stdlib.h>

@@ -10,7 +10,7 @@
  * crash, hang, leak, sanitizer report or broken fixpoint aborts, so
  * libFuzzer records the input.
  *
- * Seed corpus: the .str files under tests/stream (graphs/ and golden/).
+ * Seed corpus: the .str files under tests/streamit (graphs/ and golden/).
  *   CC=clang cmake -S . -B build-fuzz -DTSSA_FUZZ=ON && cmake --build build-fuzz --target fuzz_str_parser
  *   build-fuzz/fuzz/fuzz_str_parser SEEDS -max_total_time=60
  */

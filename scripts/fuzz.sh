@@ -18,8 +18,9 @@ for target in build-fuzz/fuzz/fuzz_*; do
   case "$name" in
     fuzz_ir_parser) find tests -name '*.ir' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
     fuzz_npy) find tests -name '*.npy' -size -64k | head -200 | xargs -r cp -t "$seeds" 2>/dev/null || true ;;
-    fuzz_str_parser) find tests/stream -name '*.str' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
+    fuzz_str_parser) find tests/streamit -name '*.str' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
     fuzz_safetensors) find tests -name '*.safetensors' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
+    fuzz_bindings) printf 'n=3\nf=1.5\nb=true\ns=hello\nx=2\nd=cpu\no=none\ng=nan\n' > "$seeds/all" ;;
   esac
   echo "fuzz: $name for ${seconds}s"
   if ! "$target" -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \

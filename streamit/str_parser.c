@@ -1,7 +1,7 @@
 /* str_parser.c — reads the .str text form of a stream graph.
  *
  * A recursive-descent parser over the tokens of str_lexer.c that builds the
- * graph with the builder API. The grammar (also in tests/stream/FORMAT.md):
+ * graph with the builder API. The grammar (also in tests/streamit/FORMAT.md):
  *
  *   file         = stream EOF
  *   stream       = filter | identity | separator

@@ -1,4 +1,4 @@
-/* tensor_impl.h — private helpers shared by the files of backends/tensor/.
+/* tensor_impl.h — private helpers shared by the files of tensor/.
  *
  * Three things every kernel needs and nobody outside this folder should see:
  *

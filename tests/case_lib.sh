@@ -1,7 +1,84 @@
 # case_lib.sh — shell functions shared by the corpus case runners
-# (run_case.sh, run_tssa_case.sh). Source it; it runs nothing by itself.
-# The functions run in the case directory (expected/out*.npy are PyTorch's
-# outputs there).
+# (backends/ref/run_case.sh, backends/cpu/run_cpu_case.sh,
+# functionalize/run_tssa_case.sh). Source it; it runs nothing by itself.
+# A case directory (from tests/models/, tests/ops/ or a layer's cases/) holds
+# model.ir, args.txt (the bindings, one line, paths relative to the case),
+# inputs/, expected/out*.npy from PyTorch eager, and optionally
+# expect_error.txt (line 1: exit status, line 2: a substring of the message)
+# for cases that must fail. The functions after case_begin run in the case
+# directory.
+
+# case_begin CASE_DIR
+# Enters CASE_DIR (exit 2 if it cannot), reads its bindings into the array
+# `bindings`, makes a temporary directory `out` (removed on exit), and sets
+# the array `runner` that prefixes a tssa-stream run: valgrind when
+# TSSA_VALGRIND=1 (a memory error or a definite or indirect leak fails the
+# run with status 99), else nothing.
+case_begin() {
+  cd "$1" || exit 2
+  read -r -a bindings < args.txt || true
+  out=$(mktemp -d)
+  trap 'rm -rf "$out"' EXIT
+  runner=()
+  if [[ "${TSSA_VALGRIND:-0}" == 1 ]]; then
+    runner=(valgrind -q --error-exitcode=99 --leak-check=full
+            --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect)
+  fi
+}
+
+# case_verdict NPY_COMPARE STATUS ERR_FILE [--replaced]
+# The verdict on a run of the case that exited with STATUS, wrote its
+# messages to ERR_FILE and its outputs under $out/result. A case with
+# expect_error.txt must have failed as it says (check_expected_error); any
+# other must have exited 0 with outputs that match expected/
+# (compare_outputs). Prints a FAIL line per problem; returns 0 when the case
+# passes, else 1.
+case_verdict() {
+  local compare="$1" status="$2" err="$3" replaced="${4:-}"
+  if [[ -f expect_error.txt ]]; then
+    check_expected_error "$status" "$err" "$replaced"
+    return
+  fi
+  if [[ "$status" != 0 ]]; then
+    echo "FAIL: exit status $status"; cat "$err"; return 1
+  fi
+  compare_outputs "$compare" "$out/result"
+}
+
+# check_expected_error STATUS ERR_FILE [--replaced]
+# Checks a run of a case that must fail: STATUS must be expect_error.txt's
+# line 1, ERR_FILE must contain its line 2, and $out/result must hold no
+# file. With --replaced the run was of the functionalized graph, where a
+# failing write fails in the op that replaced it: for a message naming an op
+# (aten::add_), its out-of-place twin ("aten::add(" or "aten::add:") or an
+# immut:: access or assign counts too. Returns 0 when all holds, else 1.
+check_expected_error() {
+  local status="$1" err="$2" replaced="${3:-}"
+  local want_status want_text text found=0
+  want_status=$(sed -n 1p expect_error.txt)
+  want_text=$(sed -n 2p expect_error.txt)
+  # An empty message line would match any output.
+  if [[ -z "$want_status" || -z "$want_text" ]]; then
+    echo "FAIL: expect_error.txt needs a status line and a message line"; return 1
+  fi
+  if [[ "$status" != "$want_status" ]]; then
+    echo "FAIL: exit status $status, expected $want_status"; cat "$err"; return 1
+  fi
+  local accepted=("$want_text")
+  if [[ "$replaced" == --replaced && $want_text =~ ^aten::([A-Za-z0-9_]+)$ ]]; then
+    accepted+=("aten::${BASH_REMATCH[1]%_}(" "aten::${BASH_REMATCH[1]%_}:" "immut::")
+  fi
+  for text in "${accepted[@]}"; do
+    grep -qF -- "$text" "$err" && found=1
+  done
+  if [[ $found == 0 ]]; then
+    echo "FAIL: message lacks '$want_text':"; cat "$err"; return 1
+  fi
+  if [[ -d "$out/result" ]] && compgen -G "$out/result/*" >/dev/null; then
+    echo "FAIL: a failing run left output files"; return 1
+  fi
+  return 0
+}
 
 # compare_outputs NPY_COMPARE RESULT_DIR
 # Compares every expected/outN.npy with RESULT_DIR/outN.npy (NPY_COMPARE

@@ -187,7 +187,7 @@ bool stream_check(const StreamNode *root, FILE *err);
 /* ---------------------------------------------------------------- text form */
 
 /* Reads the .str text form (grammar: streamit/str_parser.c and
- * tests/stream/FORMAT.md). On error writes "FILE:LINE:COL: error: WHAT",
+ * tests/streamit/FORMAT.md). On error writes "FILE:LINE:COL: error: WHAT",
  * the line and a caret to err and returns NULL. `file` names the input in
  * messages. */
 StreamGraph *str_parse(const char *text, size_t len, const char *file, FILE *err);

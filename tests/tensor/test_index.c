@@ -1,5 +1,5 @@
 /* test_index.c — advanced indexing, index_put_, index_select, masked_select,
- * gather, masked_fill_, scatter_ (backends/tensor/index.c) against PyTorch
+ * gather, masked_fill_, scatter_ (tensor/index.c) against PyTorch
  * (tensor/data/kernels_index.txt, gen_index in gen_kernels_expected.py),
  * plus hand-derived checks of the documented deviation (index_put_ casts
  * values to self's dtype where PyTorch requires equal dtypes). */

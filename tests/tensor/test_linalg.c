@@ -1,5 +1,5 @@
 /* test_linalg.c — mm, bmm, matmul, addmm, linear, dot, outer
- * (backends/tensor/linalg.c) against PyTorch (tensor/data/kernels_linalg.txt,
+ * (tensor/linalg.c) against PyTorch (tensor/data/kernels_linalg.txt,
  * gen_linalg in gen_kernels_expected.py). */
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* test_nn.c — convolution, normalization, pooling and embedding
- * (backends/tensor/nn.c) against PyTorch (tensor/data/kernels_nn.txt,
+ * (tensor/nn.c) against PyTorch (tensor/data/kernels_nn.txt,
  * gen_nn in gen_kernels_expected.py). A NULL stride for a pool means
  * "stride = kernel", PyTorch's default. */
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* test_reduce.c — reductions (backends/tensor/reduce.c) against PyTorch.
+/* test_reduce.c — reductions (tensor/reduce.c) against PyTorch.
  * Expected values: tensor/data/kernels_reduce.txt, written by
  * gen_kernels_expected.py (gen_reduce); each call here mirrors one there. */
 #include <math.h>

@@ -1,5 +1,5 @@
 /* test_shape.c — cat, stack, repeat, flip, roll, tril, triu, constant_pad
- * (backends/tensor/shape.c) against PyTorch (tensor/data/kernels_shape.txt,
+ * (tensor/shape.c) against PyTorch (tensor/data/kernels_shape.txt,
  * gen_shape in gen_kernels_expected.py). */
 #include <stdint.h>
 

@@ -1,4 +1,4 @@
-/* test_sort.c — sort, argsort, topk, nonzero (backends/tensor/sort.c)
+/* test_sort.c — sort, argsort, topk, nonzero (tensor/sort.c)
  * against PyTorch (tensor/data/kernels_sort.txt, gen_sort in
  * gen_kernels_expected.py), plus hand-derived checks of the documented tie
  * order of topk. */

@@ -1,0 +1,27 @@
+# The backends (backends/ref, backends/cpu).
+#   ref_interp         the reference interpreter: aliasing of views and in-place
+#                      ops, loops, If, lists, scalar arithmetic, located runtime
+#                      errors (tests/backends/ref/test_interp.c)
+#   ref.<group>.<case> every corpus case on the ref backend, against PyTorch's
+#                      eager outputs (tests/backends/ref/run_case.sh)
+#   cpu.<group>.<case> every corpus case and the lowering's loop cases
+#                      (tests/streamit/cases) on the cpu backend, against
+#                      PyTorch (tests/backends/cpu/run_cpu_case.sh)
+tssa_unit_test(ref_interp ${TSSA_TESTS_DIR}/backends/ref/test_interp.c ${TSSA_TESTS_DIR}/test_util.c)
+
+foreach(case_dir ${TSSA_CORPUS_CASES})
+  tssa_case_id(${case_dir} id)
+  add_test(NAME ref.${id}
+           COMMAND ${TSSA_TESTS_DIR}/backends/ref/run_case.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${case_dir} --backend=ref)
+  set_tests_properties(ref.${id} PROPERTIES LABELS corpus)
+endforeach()
+
+tssa_case_dirs(TSSA_LOWER_LOOP_CASES ${TSSA_TESTS_DIR}/streamit/cases)
+foreach(case_dir ${TSSA_CORPUS_CASES} ${TSSA_LOWER_LOOP_CASES})
+  tssa_case_id(${case_dir} id)
+  add_test(NAME cpu.${id}
+           COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${case_dir})
+  set_tests_properties(cpu.${id} PROPERTIES LABELS "corpus;cpu")
+endforeach()

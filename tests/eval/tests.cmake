@@ -1,0 +1,7 @@
+# Op semantics (eval/), run through the ref backend:
+#   ref_repr         str() of tensors as TorchScript prints them (expected
+#                    strings from torch: tests/eval/gen_repr_cases.py)
+#   tssa_immut_ops   the immut:: ops against PyTorch
+#                    (tests/eval/gen_immut_cases.py)
+tssa_unit_test(ref_repr ${TSSA_TESTS_DIR}/eval/test_repr.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(tssa_immut_ops ${TSSA_TESTS_DIR}/eval/test_immut_ops.c ${TSSA_TESTS_DIR}/test_util.c)

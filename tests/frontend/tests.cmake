@@ -1,0 +1,12 @@
+# Frontend tests: TorchScript graph text in and out, bindings and outputs.
+#   frontend_roundtrip   torch-printed graphs (frontend/golden, models/*/model.ir)
+#                        print back byte for byte; printing is a fixpoint
+#   frontend_malformed   bad input gives a located FILE:LINE:COL error, never a crash
+#   ref_bindings         NAME=VALUE bindings and their errors, module attributes
+#                        from a safetensors file, writing outputs
+# ir_cat (parse + print files, exit 2 on bad input) is built for use by hand.
+tssa_unit_test(frontend_roundtrip ${TSSA_TESTS_DIR}/frontend/test_roundtrip.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(frontend_malformed ${TSSA_TESTS_DIR}/frontend/test_malformed.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(ref_bindings ${TSSA_TESTS_DIR}/frontend/test_bindings.c ${TSSA_TESTS_DIR}/test_util.c)
+add_executable(ir_cat ${TSSA_TESTS_DIR}/frontend/ir_cat.c)
+target_link_libraries(ir_cat PRIVATE tssa)

@@ -1,0 +1,232 @@
+"""Programs that stress TensorSSA: views read across writes, writes inside
+nested loops and branches, regions that do or do not overlap, values merged
+by control flow, tensors that escape into lists. Each CASES entry is
+(function, inputs); generate.py exports them with PyTorch's eager outputs.
+The functionalized graph must compute the same (or stay imperative where it
+cannot be proven to), which tests/functionalize/run_tssa_case.sh checks.
+"""
+from typing import List
+
+import torch
+
+
+def live_view_in_loop(x):
+    y = x.clone()
+    row = y[0]
+    acc = torch.zeros_like(row)
+    for i in range(y.size(0)):
+        acc = acc + row         # row is re-read: row 0 changes in the first iteration
+        y[i] += 1.0
+    return y, acc
+
+
+def nested_loop_write(x, n: int):
+    y = torch.zeros(n, n)
+    for i in range(n):
+        for j in range(n):
+            if (i + j) % 2 == 0:
+                y[i, j] = x[i] * j
+            else:
+                y[i][j] += 1.0
+    return y
+
+
+def disjoint_rows(x):
+    y = x.clone()
+    a = y[0]
+    b = y[1]
+    y[1] = 5.0                  # a's region is untouched, b's is written
+    c = a * 2.0
+    y[:, 2] = -1.0              # both rows are written
+    return c, a * 2.0, b * 2.0, y
+
+
+def strided_halves(x):
+    y = x.clone()
+    even = y[0::2]
+    odd = y[1::2]
+    even.mul_(10.0)             # odd is disjoint (same step, other residue)
+    return odd + 0.0, even + 0.0, y
+
+
+def merge_then_write(x, z, c: bool):
+    x = x.clone()
+    z = z.clone()
+    if c:
+        y = x
+    else:
+        y = z
+    y.add_(1.0)                 # writes x or z: only may-alias is known
+    return x, z, y
+
+
+def merge_fresh_write(x, c: bool):
+    if c:
+        y = x * 2.0
+    else:
+        y = x + 1.0
+    y.add_(1.0)
+    y[0] = 0.0
+    return y
+
+
+def loop_carried_write(x, n: int):
+    y = x.clone()
+    for i in range(n):
+        y = y * 2.0
+        y[0] = float(i)
+    return y
+
+
+def loop_carried_view(x):
+    y = x.clone()
+    z = y
+    for i in range(3):
+        z = z[1:]
+        z[0] += 1.0             # writes y through a carried view
+    return y, z
+
+
+def list_escape(x):
+    y = x.clone()
+    ys = [y, y * 2.0]
+    ys[0].add_(1.0)             # writes y through the list
+    return y, ys[1]
+
+
+def transpose_chain(x):
+    y = x.clone()
+    t = y.t()
+    c = t[1:, :2]
+    d = t[0]
+    c.mul_(3.0)
+    return y, d + 0.0, c + 0.0
+
+
+def chunk_write(x):
+    y = x.clone()
+    a, b, c = y.chunk(3, 0)
+    b.zero_()
+    c.add_(a)
+    return y, a + c
+
+
+def while_write(x):
+    y = x.clone()
+    i = 0
+    while float(y.sum()) < 100.0 and i < 50:
+        y[i % y.size(0)] += 3.0
+        i += 1
+    return y, i
+
+
+def if_in_loop_live_view(x, k: int):
+    y = x.clone()
+    first = y[0]
+    total = torch.zeros(y.size(1))
+    for i in range(y.size(0)):
+        if i % k == 0:
+            y[i].mul_(-1.0)
+        total = total + first
+    return y, total
+
+
+def masks(x):
+    y = x.clone()
+    m = y > 0
+    y[m] = 0.0
+    y.masked_fill_(y < -1.0, -1.0)
+    return y, m
+
+
+def inputs_written(x, y):
+    r = x[0]
+    x.add_(y)
+    return r * 1.0, x
+
+
+def expand_after_write(x):
+    y = x.clone()
+    e = y[0:1].expand(3, -1)
+    before = e + 0.0
+    y[0] = 7.0
+    return before, e + 0.0
+
+
+def diagonal_fill(x):
+    y = x.clone()
+    d = y.diagonal()
+    d.fill_(0.0)
+    return y, d + 1.0
+
+
+def promote_in_place(x):
+    y = torch.zeros(3)
+    y += x                      # float32 += float64 stays float32
+    z = y[1:]
+    z.mul_(x[1:])
+    return y
+
+
+def outputs_alias(x):
+    y = x.clone()
+    y[1] = 2.0
+    return y, y[1], y
+
+
+def unsqueeze_write(x):
+    y = x.clone()
+    u = y.unsqueeze(0)
+    u[0, 1] = 3.0
+    s = u.squeeze(0)
+    s[0].neg_()
+    return y, u + 0.0
+
+
+def loop_of_if_writes(x, n: int):
+    y = x.clone()
+    out = torch.zeros(n)
+    for i in range(n):
+        if i % 3 == 0:
+            y[0] = y[0] + 1.0
+        elif i % 3 == 1:
+            y[1].sub_(1.0)
+        out[i] = y.sum()
+    return y, out
+
+
+def select_of_loop_output(x, n: int):
+    y = x.clone()
+    for i in range(n):
+        y = y + 1.0
+    r = y[0]
+    y[0] = 0.0
+    return r + 0.0, y
+
+
+torch.manual_seed(0)     # the example inputs below are the same on every run
+CASES = {
+    "live_view_in_loop": (live_view_in_loop, {"x": torch.randn(4, 3)}),
+    "nested_loop_write": (nested_loop_write, {"x": torch.randn(4), "n": 4}),
+    "disjoint_rows": (disjoint_rows, {"x": torch.randn(3, 4)}),
+    "strided_halves": (strided_halves, {"x": torch.randn(6, 2)}),
+    "merge_then_write_t": (merge_then_write, {"x": torch.randn(3), "z": torch.randn(3), "c": True}),
+    "merge_then_write_f": (merge_then_write, {"x": torch.randn(3), "z": torch.randn(3), "c": False}),
+    "merge_fresh_write": (merge_fresh_write, {"x": torch.randn(3, 2), "c": False}),
+    "loop_carried_write": (loop_carried_write, {"x": torch.randn(3, 2), "n": 3}),
+    "loop_carried_view": (loop_carried_view, {"x": torch.randn(5, 2)}),
+    "list_escape": (list_escape, {"x": torch.randn(3)}),
+    "transpose_chain": (transpose_chain, {"x": torch.randn(3, 4)}),
+    "chunk_write": (chunk_write, {"x": torch.randn(6, 2)}),
+    "while_write": (while_write, {"x": torch.randn(4, 2)}),
+    "if_in_loop_live_view": (if_in_loop_live_view, {"x": torch.randn(5, 3), "k": 2}),
+    "masks": (masks, {"x": torch.randn(4, 4)}),
+    "inputs_written": (inputs_written, {"x": torch.randn(2, 3), "y": torch.randn(2, 3)}),
+    "expand_after_write": (expand_after_write, {"x": torch.randn(2, 4)}),
+    "diagonal_fill": (diagonal_fill, {"x": torch.randn(3, 3)}),
+    "promote_in_place": (promote_in_place, {"x": torch.randn(3, dtype=torch.float64)}),
+    "outputs_alias": (outputs_alias, {"x": torch.randn(3, 2)}),
+    "unsqueeze_write": (unsqueeze_write, {"x": torch.randn(3, 2)}),
+    "loop_of_if_writes": (loop_of_if_writes, {"x": torch.randn(2, 3), "n": 7}),
+    "select_of_loop_output": (select_of_loop_output, {"x": torch.randn(2, 3), "n": 2}),
+}

@@ -1,0 +1,335 @@
+/* test_stream_api.c — the builder API, the flat view, exact rationals, the
+ * JSON and placement columns of the schedule, and expanding folded phases.
+ *
+ * The graph built here (hand derivation):
+ *   Radio = Source (push 1) ; Low_Pass (pop 5, peek 64, push 1) ;
+ *           Eq = splitjoin roundrobin(1, 2) { B1 pop 1 push 2 ; B2 pop 2 push 1 }
+ *                joiner roundrobin(2, 1) ;
+ *           Echo = feedbackloop joiner (1, 1), body Add (pop 2, push 1),
+ *                  loop identity, duplicate splitter, 3 enqueued ;
+ *           _pop = separator pop 1
+ *   Eq: the splitter pops 3 and gives B1 1 (1 firing, pushes 2) and B2 2
+ *   (1 firing, pushes 1); the joiner takes 2 and 1 (1 firing): 3 in, 3 out.
+ *   Low_Pass pushes 1, so it fires 3 times per Eq; Source 15. Echo takes 1
+ *   per joiner firing: 3 firings of its joiner, Add, splitter and identity;
+ *   the separator 3. Init: Low_Pass needs 64 - 5 = 59 items: Source 59.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "scheduler/rational.h"
+#include "scheduler/stream_test_util.h"
+#include "test_util.h"
+#include "tssa/schedule.h"
+#include "tssa/stream.h"
+
+static void test_rationals(void)
+{
+    Rational r;
+    CHECK(gcd64(12, -18) == 6 && gcd64(0, 0) == 0 && gcd64(0, 7) == 7);
+    CHECK(rat_make(6, -4, &r) && r.num == -3 && r.den == 2);
+    CHECK(rat_make(0, 5, &r) && r.num == 0 && r.den == 1);
+    CHECK(!rat_make(1, 0, &r));
+    /* Cross reduction: (2^40 / 3) * (3 / 2^40) = 1 without forming 2^80. */
+    Rational a = rat_int(0), b = rat_int(0);
+    CHECK(rat_make((int64_t)1 << 40, 3, &a) && rat_make(3, (int64_t)1 << 40, &b));
+    CHECK(rat_mul(a, b, &r) && r.num == 1 && r.den == 1);
+    /* A product that does not fit is reported. */
+    CHECK(rat_make((int64_t)1 << 40, 1, &a));
+    CHECK(!rat_mul(a, a, &r));
+    CHECK(rat_scale(rat_int(3), 4, 6, &r) && r.num == 2 && r.den == 1);
+    CHECK(!rat_scale(rat_int(INT64_MAX), 2, 1, &r));
+    CHECK(rat_div(rat_int(1), rat_int(4), &r) && r.num == 1 && r.den == 4);
+    CHECK(!rat_div(rat_int(1), rat_int(0), &r));
+    int64_t v;
+    CHECK(lcm64(4, 6, &v) && v == 12);
+    CHECK(!lcm64(INT64_MAX, INT64_MAX - 1, &v));
+    CHECK(!mul64(INT64_MAX, 2, &v) && !add64(INT64_MAX, 1, &v) && add64(1, 2, &v) && v == 3);
+    /* 1/2, 1/3, 0, 5/6 -> 3, 2, 0, 5 */
+    Rational vec[4];
+    rat_make(1, 2, &vec[0]);
+    rat_make(1, 3, &vec[1]);
+    vec[2] = rat_int(0);
+    rat_make(5, 6, &vec[3]);
+    int64_t ints[4];
+    CHECK(rat_to_least_integers(vec, 4, ints) && ints[0] == 3 && ints[1] == 2 && ints[2] == 0 && ints[3] == 5);
+    /* 4, 6 -> 2, 3 (divided by the gcd) */
+    vec[0] = rat_int(4);
+    vec[1] = rat_int(6);
+    CHECK(rat_to_least_integers(vec, 2, ints) && ints[0] == 2 && ints[1] == 3);
+    /* denominators whose lcm overflows */
+    rat_make(1, INT64_MAX, &vec[0]);
+    rat_make(1, INT64_MAX - 1, &vec[1]);
+    CHECK(!rat_to_least_integers(vec, 2, ints));
+}
+
+static void test_names(void)
+{
+    char buf[64];
+    stream_name_sanitize("my filter", buf, sizeof buf);
+    CHECK(strcmp(buf, "my_filter") == 0);
+    stream_name_sanitize("pop", buf, sizeof buf);
+    CHECK(strcmp(buf, "_pop") == 0);
+    stream_name_sanitize("3d", buf, sizeof buf);
+    CHECK(strcmp(buf, "_3d") == 0);
+    stream_name_sanitize("", buf, sizeof buf);
+    CHECK(strcmp(buf, "_") == 0);
+    stream_name_sanitize("aten::add", buf, sizeof buf);
+    CHECK(strcmp(buf, "aten__add") == 0);
+    CHECK(stream_name_is_keyword("feedbackloop") && !stream_name_is_keyword("Feedbackloop"));
+}
+
+static StreamGraph *build_radio(StreamNode **low_pass)
+{
+    StreamGraph *g = stream_graph_new();
+    StreamNode *p = stream_pipeline_new(g, "Radio");
+    StreamNode *src = stream_filter_new(g, "Source", 0, 0, 1);
+    stream_filter_set_work_op(src, "aten::randn");
+    stream_pipeline_add(p, src);
+    *low_pass = stream_filter_new(g, "Low Pass", 5, 64, 1);
+    stream_pipeline_add(p, *low_pass);
+    StreamNode *eq = stream_splitjoin_new(g, "Eq", SPLIT_ROUNDROBIN);
+    stream_splitjoin_add(eq, stream_filter_new(g, "B1", 1, 1, 2), 1, 2);
+    stream_splitjoin_add(eq, stream_filter_new(g, "B2", 2, 2, 1), 2, 1);
+    stream_pipeline_add(p, eq);
+    StreamNode *fb = stream_feedbackloop_new(g, "Echo", stream_filter_new(g, "Add", 2, 2, 1),
+                                             stream_identity_new(g, NULL), 3);
+    stream_feedbackloop_set_joiner(fb, 1, 1);
+    stream_feedbackloop_set_splitter(fb, SPLIT_DUPLICATE, 0, 0);
+    stream_pipeline_add(p, fb);
+    stream_pipeline_add(p, stream_separator_new(g, "pop", 1));
+    stream_graph_set_root(g, p);
+    return g;
+}
+
+static const char radio_text[] =
+    "pipeline Radio {\n"
+    "  filter Source push 1 work aten::randn;\n"
+    "  filter Low_Pass pop 5 peek 64 push 1;\n"
+    "  splitjoin Eq {\n"
+    "    split roundrobin(1, 2);\n"
+    "    filter B1 pop 1 push 2;\n"
+    "    filter B2 pop 2 push 1;\n"
+    "    join roundrobin(2, 1);\n"
+    "  }\n"
+    "  feedbackloop Echo {\n"
+    "    join roundrobin(1, 1);\n"
+    "    body filter Add pop 2 push 1;\n"
+    "    loop identity;\n"
+    "    split duplicate;\n"
+    "    enqueue 3;\n"
+    "  }\n"
+    "  separator _pop pop 1;\n"
+    "}\n";
+
+static void test_builder_and_print(void)
+{
+    StreamNode *lp;
+    StreamGraph *g = build_radio(&lp);
+    char *text = stream_text(g->root);
+    CHECK(strcmp(text, radio_text) == 0);
+    if (strcmp(text, radio_text) != 0)
+        fprintf(stderr, "printed:\n%s", text);
+    /* The printed text reads back to the same print. */
+    StreamGraph *again = str_parse(text, strlen(text), "radio.str", stderr);
+    CHECK(again != NULL);
+    if (again) {
+        char *twice = stream_text(again->root);
+        CHECK(strcmp(twice, text) == 0);
+        free(twice);
+    }
+    free(text);
+    stream_graph_free(again);
+    CHECK(stream_node_depth(lp) == 1 && stream_node_depth(g->root) == 0);
+    CHECK(lp->filter.rank == -1 && lp->filter.device == -1 && lp->filter.work == NULL && lp->filter.nnodes == 0);
+    char *path = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&path, &len);
+    stream_node_print_path(m, g->root->children[3]->children[1]);
+    fclose(m);
+    CHECK(strcmp(path, "Radio/Echo/Identity") == 0);
+    free(path);
+    StreamNode *op = stream_filter_new(g, "x", 0, 0, 0);
+    stream_filter_set_work_op(op, "bad op!");
+    CHECK(strcmp(op->filter.work_op, "bad_op_") == 0);
+    stream_graph_free(g);
+}
+
+static void test_flatten(void)
+{
+    StreamNode *lp;
+    StreamGraph *g = build_radio(&lp);
+    StreamFlat *f = stream_flatten(g->root);
+    static const StreamActorKind kinds[] = {ACTOR_INPUT,  ACTOR_FILTER,   ACTOR_FILTER, ACTOR_SPLITTER, ACTOR_FILTER,
+                                            ACTOR_FILTER, ACTOR_JOINER,   ACTOR_JOINER, ACTOR_FILTER,   ACTOR_SPLITTER,
+                                            ACTOR_FILTER, ACTOR_FILTER,   ACTOR_OUTPUT};
+    CHECK(f->nactors == 13 && f->nchannels == 14);
+    for (int a = 0; a < 13 && a < f->nactors; a++)
+        CHECK(f->actors[a].kind == kinds[a]);
+    /* src, src_port, dst, dst_port, push, pop, peek, initial */
+    static const int64_t want[14][8] = {
+        {0, 0, 1, 0, 0, 0, 0, 0},   {1, 0, 2, 0, 1, 5, 64, 0}, {2, 0, 3, 0, 1, 3, 3, 0},  {3, 0, 4, 0, 1, 1, 1, 0},
+        {3, 1, 5, 0, 2, 2, 2, 0},   {4, 0, 6, 0, 2, 2, 2, 0},  {5, 0, 6, 1, 1, 1, 1, 0},  {6, 0, 7, 0, 3, 1, 1, 0},
+        {7, 0, 8, 0, 2, 2, 2, 0},   {8, 0, 9, 0, 1, 1, 1, 0},  {9, 0, 11, 0, 1, 1, 1, 0}, {9, 1, 10, 0, 1, 1, 1, 0},
+        {10, 0, 7, 1, 1, 1, 1, 3},  {11, 0, 12, 0, 0, 0, 0, 0},
+    };
+    for (int c = 0; c < 14 && c < f->nchannels; c++) {
+        const StreamChannel *ch = &f->channels[c];
+        int64_t got[8] = {ch->src, ch->src_port, ch->dst, ch->dst_port, ch->push, ch->pop, ch->peek, ch->initial};
+        CHECK(memcmp(got, want[c], sizeof got) == 0);
+        CHECK(ch->feedback == (c == 12));
+        CHECK(f->actors[ch->src].out[ch->src_port] == c && f->actors[ch->dst].in[ch->dst_port] == c);
+    }
+    stream_flat_free(f);
+    stream_graph_free(g);
+}
+
+static cJSON *find_actor(cJSON *actors, const char *path)
+{
+    cJSON *a;
+    cJSON_ArrayForEach(a, actors)
+    {
+        cJSON *p = cJSON_GetObjectItem(a, "path");
+        if (cJSON_IsString(p) && strcmp(p->valuestring, path) == 0)
+            return a;
+    }
+    return NULL;
+}
+
+static double number(cJSON *obj, const char *key)
+{
+    cJSON *v = cJSON_GetObjectItem(obj, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static void test_schedule_json_and_placement(void)
+{
+    StreamNode *lp;
+    StreamGraph *g = build_radio(&lp);
+    lp->filter.rank = 1;
+    lp->filter.device = 0;
+    Schedule *s = sched_build(g->root, stderr);
+    CHECK(s != NULL);
+    if (!s) {
+        stream_graph_free(g);
+        return;
+    }
+    static const int64_t reps[13] = {0, 15, 3, 1, 1, 1, 1, 3, 3, 3, 3, 3, 0};
+    for (int a = 0; a < 13; a++)
+        CHECK(s->repetitions[a] == reps[a]);
+    CHECK(s->init_firings[1] == 59);
+    char *json = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&json, &len);
+    sched_print_json(m, s);
+    fclose(m);
+    cJSON *root = cJSON_Parse(json);
+    CHECK(root != NULL);
+    if (root) {
+        cJSON *actors = cJSON_GetObjectItem(root, "actors");
+        /* input and output carry nothing: not listed */
+        CHECK(cJSON_GetArraySize(actors) == 11);
+        cJSON *low = find_actor(actors, "Radio/Low_Pass");
+        CHECK(low && number(low, "repetitions") == 3 && number(low, "init_firings") == 0);
+        CHECK(low && number(low, "rank") == 1 && number(low, "device") == 0);
+        cJSON *src = find_actor(actors, "Radio/Source");
+        CHECK(src && number(src, "repetitions") == 15 && number(src, "init_firings") == 59);
+        CHECK(src && cJSON_IsNull(cJSON_GetObjectItem(src, "rank")));
+        CHECK(src && strcmp(cJSON_GetObjectItem(src, "work")->valuestring, "aten::randn") == 0);
+        cJSON *id = find_actor(actors, "Radio/Echo/Identity");
+        CHECK(id && strcmp(cJSON_GetObjectItem(id, "kind")->valuestring, "identity") == 0);
+        cJSON *split = find_actor(actors, "Radio/Eq/split");
+        CHECK(split && cJSON_GetArraySize(cJSON_GetObjectItem(split, "push")) == 2);
+        CHECK(number(root, "items_in") == 0 && number(root, "items_out") == 0);
+        cJSON *channels = cJSON_GetObjectItem(root, "channels");
+        CHECK(cJSON_GetArraySize(channels) == 12);
+        int feedback = 0;
+        cJSON *c;
+        cJSON_ArrayForEach(c, channels)
+        {
+            if (cJSON_IsTrue(cJSON_GetObjectItem(c, "feedback"))) {
+                feedback++;
+                CHECK(number(c, "initial") == 3 && number(c, "buffer") == 3 && number(c, "fill_after_init") == 3);
+            }
+        }
+        CHECK(feedback == 1);
+        CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(root, "steady")) >= 11);
+        CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(root, "init")) == 1);
+    }
+    cJSON_Delete(root);
+    free(json);
+    /* The table shows the placement in the rank and device columns. */
+    char *table = NULL;
+    m = open_memstream(&table, &len);
+    sched_print_table(m, s);
+    fclose(m);
+    CHECK(strstr(table, "  2  Radio/Low_Pass       filter       5    64     1     3     0     1       0\n") != NULL);
+    if (!strstr(table, "Radio/Low_Pass       filter       5    64     1     3     0     1       0"))
+        fputs(table, stderr);
+    free(table);
+    sched_free(s);
+    stream_graph_free(g);
+}
+
+/* Repetitions that overflow 64 bits are an error, not a wrap. */
+static void test_overflow(void)
+{
+    StreamGraph *g = stream_graph_new();
+    StreamNode *p = stream_pipeline_new(g, "Big");
+    int64_t big = STREAM_MAX_RATE;
+    stream_pipeline_add(p, stream_filter_new(g, "A", 0, 0, big));
+    stream_pipeline_add(p, stream_filter_new(g, "B", 1, 1, big));
+    stream_pipeline_add(p, stream_filter_new(g, "C", 1, 1, 0));
+    char *out = NULL;
+    size_t len = 0;
+    FILE *err = open_memstream(&out, &len);
+    Schedule *s = sched_build(p, err);
+    fclose(err);
+    CHECK(s == NULL);
+    CHECK(strcmp(out, "error: pipeline Big: the rates overflow 64-bit arithmetic\n") == 0);
+    free(out);
+    stream_graph_free(g);
+}
+
+static void count_firings(int actor, int64_t firings, void *ctx)
+{
+    ((int64_t *)ctx)[actor] += firings;
+}
+
+/* sched_phases_run expands folded feedback loops: the nested loops of
+ * graphs/nested_loops.str fold their turns (the steady phase holds a
+ * repeat), and the expanded firings are the repetitions. */
+static void test_phases_run(void)
+{
+    StreamGraph *g = str_parse_file("streamit/graphs/nested_loops.str", stderr);
+    Schedule *s = g ? sched_build(g->root, stderr) : NULL;
+    CHECK(s != NULL);
+    if (s) {
+        int repeats = 0;
+        for (int i = 0; i < s->nsteady; i++)
+            repeats += s->steady[i].actor == SCHED_REPEAT;
+        CHECK(repeats > 0);
+        int64_t *fired = calloc((size_t)s->flat->nactors, sizeof *fired);
+        sched_phases_run(s->steady, s->nsteady, count_firings, fired);
+        for (int a = 0; a < s->flat->nactors; a++)
+            CHECK(fired[a] == s->repetitions[a]);
+        free(fired);
+    }
+    sched_free(s);
+    stream_graph_free(g);
+}
+
+int main(void)
+{
+    test_rationals();
+    test_names();
+    test_builder_and_print();
+    test_flatten();
+    test_schedule_json_and_placement();
+    test_overflow();
+    test_phases_run();
+    return test_report("stream_api");
+}
