@@ -291,8 +291,9 @@ static int sequence_compare(const RtValue *a, const RtValue *b, bool *ok)
 /* The runtime error for a list a program grows past what fits. */
 static bool list_too_large(EvalCall *c, int64_t items)
 {
-    return eval_fail(c, "out of memory: a list of %lld items (%llu bytes) does not fit",
-                     (long long)items, (unsigned long long)items * sizeof(RtValue *));
+    return eval_fail(c, "out of memory: a list of %lld items does not fit (a list holds at most "
+                        "%d items, %zu bytes each, within this machine's memory)",
+                     (long long)items, RT_LIST_MAX_ITEMS, sizeof(RtValue *));
 }
 
 /* a + b for lists and tuples; NULL after the error when it cannot fit. */

@@ -667,6 +667,17 @@ static int stmt_column(Parser *p, const Token *t)
     return t->col;
 }
 
+/* The column of t in characters from 1, as diagnostics count (t->col is
+ * in bytes): UTF-8 continuation bytes before it on its line do not count. */
+static int char_column(const Parser *p, const Token *t)
+{
+    const unsigned char *line = (const unsigned char *)p->lx.text + t->start - t->col;
+    int col = 1;
+    for (int i = 0; i < t->col; i++)
+        col += (line[i] & 0xc0) != 0x80;
+    return col;
+}
+
 /* stmt := [outs] '=' KIND [attrs] '(' refs ')' [COMMENT] NL {block} */
 static void parse_stmt(Parser *p, IrBlock *b)
 {
@@ -710,8 +721,7 @@ static void parse_stmt(Parser *p, IrBlock *b)
     if (n->op == OP_PRIM_PARAM || n->op == OP_PRIM_RETURN)
         FAIL(p, ns.start, "%s is internal to blocks and cannot be written as a node", kind);
     n->line = line;
-    int kind_line;
-    diag_locate(&p->fail.src, ns.start, &kind_line, &n->col);
+    n->col = char_column(p, &ns);
     if (is_punct(lex_peek(&p->lx), '[') && adjacent(p, &name))
         parse_attrs(p, n);
     parse_refs(p, n, "in the node's inputs");
