@@ -40,7 +40,7 @@ static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
 };
-/* cpu is the default until the cuda backend lands (DESIGN.md: cuda when a
+/* cpu is the default until the cuda backend lands (then: cuda when a
  * GPU is present, else cpu). */
 typedef enum Backend { BACKEND_CPU, BACKEND_REF } Backend;
 
@@ -103,7 +103,7 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-/* Stages and backends named in DESIGN.md that later issues deliver: refused
+/* Stages and backends planned in docs/ARCHITECTURE.md that later issues deliver: refused
  * with a clear word rather than silently ignored. */
 static const char *const later_emits[] = {"c", "cuda"};
 static const char *const later_backends[] = {"cuda"};

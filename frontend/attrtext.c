@@ -288,15 +288,23 @@ static bool looks_like_tensor_repr(const char *s, size_t n)
     return false;
 }
 
+/* Index of the quote closing the string literal that opens at s[i] (or n):
+ * the scanners below step over strings, whose brackets do not count. */
+static size_t string_end(const char *s, size_t n, size_t i)
+{
+    for (i++; i < n && s[i] != '"'; i++)
+        if (s[i] == '\\')
+            i++;
+    return i;
+}
+
 /* Index of the bracket closing s[0], or n when it does not close inside s. */
 static size_t matching_close(const char *s, size_t n)
 {
     int depth = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '"') {
-            for (i++; i < n && s[i] != '"'; i++)
-                if (s[i] == '\\')
-                    i++;
+            i = string_end(s, n, i);
             continue;
         }
         if (s[i] == '[' || s[i] == '{' || s[i] == '(')
@@ -313,9 +321,7 @@ static int nesting_depth(const char *s, size_t n)
     int depth = 0, most = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '"') {
-            for (i++; i < n && s[i] != '"'; i++)
-                if (s[i] == '\\')
-                    i++;
+            i = string_end(s, n, i);
             continue;
         }
         if (s[i] == '[' || s[i] == '{' || s[i] == '(')
@@ -331,9 +337,7 @@ static bool has_out_of_range_int(const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (s[i] == '"') {
-            for (i++; i < n && s[i] != '"'; i++)
-                if (s[i] == '\\')
-                    i++;
+            i = string_end(s, n, i);
             continue;
         }
         bool starts = (s[i] >= '0' && s[i] <= '9') || (s[i] == '-' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9');

@@ -5,7 +5,7 @@
  * Module attributes. With the weights file known, a prim::GetAttr chain
  * from the module input that yields a bool, int or float is read from the
  * file's __metadata__ under its dotted path ("conv1.1.training"); an absent
- * `training` is false, as at run time (DESIGN.md). Folding `training` kills
+ * `training` is false, as at run time (README: --weights). Folding `training` kills
  * the bookkeeping branch of batch norm (num_batches_tracked += 1), so the
  * inference graph holds no write to module state at all.
  *
