@@ -358,3 +358,14 @@ bool eval_call_view_ints(EvalCall *c, EvalViewIntsFn fn)
 {
     return call_tensor_ints(c, NULL, fn);
 }
+
+bool eval_fail_unimplemented(EvalCall *c)
+{
+    TextBuf kinds = {0};
+    for (int i = 0; i < c->nargs; i++)
+        textbuf_printf(&kinds, "%s%s", i ? ", " : "", rt_kind_name(c->args[i]->kind));
+    eval_fail(c, "not implemented on the %s backend (called as %s(%s))",
+              c->run->backend ? c->run->backend : "ref", c->node->kind, textbuf_cstr(&kinds));
+    textbuf_release(&kinds);
+    return false;
+}

@@ -240,6 +240,7 @@ bool eval_constant(EvalCall *c)
         break;
     }
     }
-    return eval_fail(c, "constant value %s is not supported by the ref backend",
-                    a->kind == ATTR_RAW && a->u.raw ? a->u.raw : "");
+    return eval_fail(c, "constant value %s is not implemented on the %s backend",
+                     a->kind == ATTR_RAW && a->u.raw ? a->u.raw : "",
+                     c->run->backend ? c->run->backend : "ref");
 }

@@ -71,6 +71,8 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_EXTEND] = eval_op_extend,
     [OP_ATEN_INSERT] = eval_op_insert,
     [OP_ATEN_POP] = eval_op_pop,
+    [OP_ATEN_REVERSE] = eval_op_reverse,
+    [OP_ATEN_IS_FLOATING_POINT] = eval_op_is_floating_point,
 
     /* creation */
     [OP_ATEN_ZEROS] = eval_op_zeros,
@@ -410,5 +412,5 @@ bool eval_dispatch(EvalCall *c)
         if (functional)
             return inplace_via_functional(c, functional);
     }
-    return eval_fail(c, "op not supported by the ref backend");
+    return eval_fail_unimplemented(c);
 }

@@ -38,6 +38,7 @@ typedef struct EvalRun {
     RtValue **constants;    /* tensor constants, cloned once per run, by node id */
     char *message;          /* what went wrong in the failing op (malloc'd) */
     FILE *err;              /* where warnings (aten::warn) go */
+    const char *backend;    /* who is running, for messages: "ref", "cpu" */
 } EvalRun;
 
 /* One call of a binding: the node, its arguments and its results. */
@@ -71,6 +72,9 @@ bool eval_block_run(EvalRun *run, IrBlock *b, FILE *err);
 
 /* Records the message of the failing op; always returns false. */
 bool eval_fail(EvalCall *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The failure of an op the evaluator has no binding for: names the backend
+ * that was running and the kinds of the arguments it was called with. */
+bool eval_fail_unimplemented(EvalCall *c);
 /* Records the tensor kernel's last error (or `fallback` if it left none). */
 bool eval_fail_kernel(EvalCall *c, const char *fallback);
 

@@ -183,7 +183,7 @@ bool eval_node_run(EvalRun *run, IrNode *n, FILE *err)
             break;
         default:
             if (n->nblocks > 0)
-                ok = eval_fail(&call, "op not supported by the ref backend");
+                ok = eval_fail_unimplemented(&call);
             else
                 ok = eval_dispatch(&call);
             break;

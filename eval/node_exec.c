@@ -25,12 +25,14 @@ NodeExec *node_exec_new(IrGraph *g, const Safetensors *weights, FILE *err)
     x->run.slots = xcalloc(g->nvalues ? g->nvalues : 1, sizeof(RtValue *));
     x->run.constants = xcalloc(g->nnodes ? g->nnodes : 1, sizeof(RtValue *));
     x->run.err = err;
+    x->run.backend = "ref";
     return x;
 }
 
 NodeExec *node_exec_clone(const NodeExec *x)
 {
     NodeExec *copy = node_exec_new(x->run.graph, x->run.weights, x->run.err);
+    copy->run.backend = x->run.backend;
     for (uint32_t i = 0; i < x->nvalues; i++)
         if (x->run.slots[i])
             copy->run.slots[i] = rt_retain(x->run.slots[i]);
@@ -49,6 +51,11 @@ void node_exec_free(NodeExec *x)
     free(x->run.constants);
     free(x->run.message);
     free(x);
+}
+
+void node_exec_set_backend(NodeExec *x, const char *name)
+{
+    x->run.backend = name;
 }
 
 void node_exec_set_err(NodeExec *x, FILE *err)

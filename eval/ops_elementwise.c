@@ -267,7 +267,14 @@ static bool add_sub(EvalCall *c, bool sub, bool inplace)
     return drop_operands(ok, a, b);
 }
 bool eval_op_add(EvalCall *c) { return add_sub(c, false, false); }
-bool eval_op_add_(EvalCall *c) { return add_sub(c, false, true); }
+/* add_ is also a list's `+=` (aten::add_(t[] self, t[] b) -> t[]): it
+ * extends the list in place and returns it. */
+bool eval_op_add_(EvalCall *c)
+{
+    if (c->nargs == 2 && eval_kind(c, 0) == RT_LIST)
+        return eval_op_extend(c) && eval_out_arg(c, 0, 0);
+    return add_sub(c, false, true);
+}
 bool eval_op_sub(EvalCall *c) { return add_sub(c, true, false); }
 bool eval_op_sub_(EvalCall *c) { return add_sub(c, true, true); }
 

@@ -654,6 +654,21 @@ bool eval_op_pop(EvalCall *c)
     return eval_out_value(c, 0, item); /* the list's reference moves to the result */
 }
 
+/* aten::reverse(t[] self): Python's list.reverse(), in place. */
+bool eval_op_reverse(EvalCall *c)
+{
+    RtValue *list;
+    if (!eval_nargs(c, 1, 1) || !eval_arg_list(c, 0, &list))
+        return false;
+    RtValue **items = list->u.list.items;
+    for (int i = 0, j = list->u.list.n - 1; i < j; i++, j--) {
+        RtValue *t = items[i];
+        items[i] = items[j];
+        items[j] = t;
+    }
+    return true;
+}
+
 bool eval_op_list(EvalCall *c)
 {
     if (!eval_nargs(c, 1, 1))
@@ -987,6 +1002,14 @@ bool eval_op_dim(EvalCall *c)
 {
     Tensor *t;
     return eval_nargs(c, 1, 1) && eval_arg_tensor(c, 0, &t) && eval_out_value(c, 0, rt_int(t->ndim));
+}
+
+/* aten::is_floating_point(Tensor self) -> bool */
+bool eval_op_is_floating_point(EvalCall *c)
+{
+    Tensor *t;
+    return eval_nargs(c, 1, 1) && eval_arg_tensor(c, 0, &t) &&
+           eval_out_value(c, 0, rt_bool(dtype_is_float(t->dtype)));
 }
 
 bool eval_op_numel(EvalCall *c)

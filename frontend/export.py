@@ -191,10 +191,16 @@ def format_attribute(value):
     return None
 
 
+# The private attributes every nn.Module has from its constructor (training,
+# the one public one, is exported like any attribute).
+MODULE_INTERNALS = frozenset(n for n in vars(torch.nn.Module()) if n.startswith("_"))
+
+
 def module_weights(module):
-    """(tensors, metadata) of a module tree under dotted paths: parameters and
-    buffers (persistent or not: a graph may read either), and every other
-    plain attribute of every submodule. A parameter or buffer that is None
+    """(tensors, metadata) of a module tree under dotted paths: parameters,
+    buffers (persistent or not: a graph may read either) and plain tensor
+    attributes, and every other plain attribute of every submodule, whatever
+    its name (leading underscores included). A parameter or buffer that is None
     (Conv2d(bias=False)) is recorded in the metadata as "None"."""
     tensors = {}
     metadata = {}
@@ -207,7 +213,14 @@ def module_weights(module):
                 else:
                     tensors[dot + name] = tensor.detach()
         for name, value in vars(sub).items():
-            if name.startswith("_") or isinstance(value, (torch.Tensor, torch.nn.Module)):
+            # nn.Module's own bookkeeping (_parameters, _forward_hooks, ...),
+            # not the user's attributes, which may start with "_" too
+            # (self._std_weight_position).
+            if name in MODULE_INTERNALS or isinstance(value, torch.nn.Module):
+                continue
+            if isinstance(value, torch.Tensor):
+                # A plain tensor attribute (neither parameter nor buffer).
+                tensors.setdefault(dot + name, value.detach())
                 continue
             text = format_attribute(value)
             if text is not None:

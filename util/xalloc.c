@@ -6,6 +6,7 @@
  * (or forgotten) at every call.
  */
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,14 +77,15 @@ char *xprintf(const char *fmt, ...)
 size_t physical_memory_bytes(void)
 {
     /* Asked once: every tensor allocation checks against it. Concurrent
-     * first calls compute the same value. */
-    static size_t cached;
-    if (cached)
-        return cached;
+     * first calls compute and store the same value. */
+    static _Atomic size_t cached;
+    size_t known = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (known)
+        return known;
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     size_t bytes;
     if (pages <= 0 || page <= 0 || !ckd_mul_size(&bytes, (size_t)pages, (size_t)page))
         bytes = SIZE_MAX;
-    cached = bytes;
+    atomic_store_explicit(&cached, bytes, memory_order_relaxed);
     return bytes;
 }

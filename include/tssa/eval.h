@@ -34,6 +34,9 @@ typedef struct NodeExec NodeExec;
  * afterwards (slots are sized by g's counts now). */
 NodeExec *node_exec_new(IrGraph *g, const Safetensors *weights, FILE *err);
 void node_exec_free(NodeExec *x);
+/* The backend running x, named in the message of an op it cannot run
+ * (default "ref"; a static string). */
+void node_exec_set_backend(NodeExec *x, const char *name);
 /* Where failures and warnings go from now on (NULL: nowhere). */
 void node_exec_set_err(NodeExec *x, FILE *err);
 

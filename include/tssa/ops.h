@@ -92,6 +92,7 @@ typedef enum OpAlias {
     X(ATEN_SIZE, "aten::size", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_DIM, "aten::dim", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_NUMEL, "aten::numel", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_IS_FLOATING_POINT, "aten::is_floating_point", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_FORMAT, "aten::format", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_STR, "aten::str", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_APPEND, "aten::append", OPC_SCALAR, 0, ALIAS_SELF) \
@@ -109,6 +110,7 @@ typedef enum OpAlias {
     X(ATEN_EXTEND, "aten::extend", OPC_SCALAR, 0, ALIAS_NONE) \
     X(ATEN_INSERT, "aten::insert", OPC_SCALAR, 0, ALIAS_NONE) \
     X(ATEN_POP, "aten::pop", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(ATEN_REVERSE, "aten::reverse", OPC_SCALAR, 0, ALIAS_NONE) \
     /* creation */ \
     X(ATEN_ZEROS, "aten::zeros", OPC_CREATION, NOMUT, ALIAS_NONE) \
     X(ATEN_ONES, "aten::ones", OPC_CREATION, NOMUT, ALIAS_NONE) \

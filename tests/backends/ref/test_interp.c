@@ -191,12 +191,13 @@ static void test_unsupported_op(void)
     CHECK(r.status == 1);
     CHECK(r.err &&
           strcmp(r.err,
-                 "model.py:7: error: aten::frobnicate: op not supported by the ref backend\n") ==
+                 "model.py:7: error: aten::frobnicate: not implemented on the ref backend "
+                 "(called as aten::frobnicate(Tensor))\n") ==
               0);
     RunResult s = run_graph(h, &in, 1, NULL);
     CHECK(s.status == 1);
     CHECK_CONTAINS(s.err,
-                   "test.ir:2: error: aten::frobnicate: op not supported by the ref backend");
+                   "test.ir:2: error: aten::frobnicate: not implemented on the ref backend");
     run_result_free(&r);
     run_result_free(&s);
     rt_release(in);
