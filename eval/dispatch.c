@@ -308,6 +308,14 @@ static const EvalOpFn bindings[OP_COUNT] = {
 
     /* linear algebra and nn */
     [OP_ATEN_MM] = eval_op_mm,
+    [OP_ATEN_LINALG_CHOLESKY] = eval_op_linalg_cholesky,
+    [OP_ATEN_CHOLESKY_SOLVE] = eval_op_cholesky_solve,
+    [OP_ATEN_LINALG_SOLVE] = eval_op_linalg_solve,
+    [OP_ATEN_LINALG_INV] = eval_op_linalg_inv,
+    [OP_ATEN_LINALG_DET] = eval_op_linalg_det,
+    [OP_ATEN_LINALG_SLOGDET] = eval_op_linalg_slogdet,
+    [OP_ATEN_LOGDET] = eval_op_logdet,
+    [OP_ATEN_DIAG] = eval_op_diag,
     [OP_ATEN_BMM] = eval_op_bmm,
     [OP_ATEN_MATMUL] = eval_op_matmul,
     [OP_ATEN_ADDMM] = eval_op_addmm,

@@ -83,6 +83,12 @@ bool eval_op_masked_fill(EvalCall *c); bool eval_op_masked_fill_(EvalCall *c);
 bool eval_op_scatter(EvalCall *c); bool eval_op_scatter_(EvalCall *c); bool eval_op_copy_(EvalCall *c);
 bool eval_op_clone(EvalCall *c); bool eval_op_fill_(EvalCall *c); bool eval_op_zero_(EvalCall *c);
 
+/* ops_linalg.c */
+bool eval_op_linalg_cholesky(EvalCall *c); bool eval_op_cholesky_solve(EvalCall *c);
+bool eval_op_linalg_solve(EvalCall *c); bool eval_op_linalg_inv(EvalCall *c);
+bool eval_op_linalg_det(EvalCall *c); bool eval_op_linalg_slogdet(EvalCall *c);
+bool eval_op_logdet(EvalCall *c); bool eval_op_diag(EvalCall *c);
+
 /* ops_nn.c */
 bool eval_op_mm(EvalCall *c); bool eval_op_bmm(EvalCall *c); bool eval_op_matmul(EvalCall *c);
 bool eval_op_dot(EvalCall *c); bool eval_op_outer(EvalCall *c); bool eval_op_addmm(EvalCall *c);

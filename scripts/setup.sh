@@ -5,7 +5,7 @@
 #   scripts/setup.sh --dev    also python3-torch, to regenerate the test corpus
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config libcjson-dev libopenblas-dev
+packages=(build-essential cmake pkg-config libcjson-dev libopenblas-dev liblapacke-dev
           valgrind clang libclang-rt-dev)
 if [[ "${1:-}" == "--dev" ]]; then
   packages+=(python3-torch python3-numpy)

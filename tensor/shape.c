@@ -408,3 +408,32 @@ Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double v
     tensor_release(cropped);
     return out;
 }
+
+Tensor *tensor_diag(const Tensor *t, int64_t offset)
+{
+    if (t->ndim != 1 && t->ndim != 2) {
+        tensor_set_error("diag(): Supports 1D or 2D tensors. Got %dD", t->ndim);
+        return NULL;
+    }
+    if (t->ndim == 2) {
+        Tensor *view = tensor_diagonal((Tensor *)t, offset, 0, 1);
+        Tensor *out = view ? tensor_clone(view) : NULL;
+        tensor_release(view);
+        return out;
+    }
+    int64_t n;
+    if (!ckd_add_i64(&n, t->sizes[0], offset < 0 ? -offset : offset)) {
+        tensor_set_error("diag(): offset %" PRId64 " is too large", offset);
+        return NULL;
+    }
+    int64_t sizes[2] = {n, n};
+    Tensor *out = tensor_zeros(t->dtype, 2, sizes);
+    Tensor *view = out ? tensor_diagonal(out, offset, 0, 1) : NULL;
+    bool ok = view && tensor_copy_(view, t);
+    tensor_release(view);
+    if (!ok) {
+        tensor_release(out);
+        return NULL;
+    }
+    return out;
+}

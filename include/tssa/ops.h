@@ -208,6 +208,14 @@ typedef enum OpAlias {
     X(ATEN_LINEAR, "aten::linear", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_DOT, "aten::dot", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_OUTER, "aten::outer", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_CHOLESKY, "aten::linalg_cholesky", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_CHOLESKY_SOLVE, "aten::cholesky_solve", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_SOLVE, "aten::linalg_solve", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_INV, "aten::linalg_inv", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_DET, "aten::linalg_det", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_SLOGDET, "aten::linalg_slogdet", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOGDET, "aten::logdet", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_DIAG, "aten::diag", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_CONV2D, "aten::conv2d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_CONV1D, "aten::conv1d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_CONVOLUTION, "aten::_convolution", OPC_NN, NOMUT, ALIAS_NONE) \

@@ -284,6 +284,22 @@ Tensor *tensor_linear(const Tensor *x, const Tensor *w, const Tensor *bias /* nu
 Tensor *tensor_dot(const Tensor *a, const Tensor *b);
 Tensor *tensor_outer(const Tensor *a, const Tensor *b);
 
+/* ---------------------------------------------------------------- linalg (LAPACK) */
+/* Batches of matrices in the last two dims (tensor/lapack.c); float32 and
+ * float64; PyTorch's errors for integer, non-square and singular inputs. */
+
+Tensor *tensor_linalg_cholesky(const Tensor *a, bool upper);
+/* X with (L L^T) X = b, L the Cholesky factor (upper: U^T U). */
+Tensor *tensor_cholesky_solve(const Tensor *b, const Tensor *l, bool upper);
+/* X with A X = B; B a batch of vectors or of matrices (torch.linalg.solve). */
+Tensor *tensor_linalg_solve(const Tensor *a, const Tensor *b);
+Tensor *tensor_linalg_inv(const Tensor *a);
+Tensor *tensor_linalg_det(const Tensor *a);
+bool tensor_linalg_slogdet(const Tensor *a, Tensor **sign, Tensor **logabsdet);
+/* torch.diag: a 1-d input becomes a matrix with it on diagonal `offset`;
+ * a 2-d input gives a copy of that diagonal. */
+Tensor *tensor_diag(const Tensor *t, int64_t offset);
+
 /* ---------------------------------------------------------------- nn */
 
 /* x: (N, C, H, W) or (C, H, W); w: (O, C/groups, kH, kW); bias nullable. */

@@ -670,6 +670,32 @@ R("repeat", "new_dims", "x", "x.repeat(2, 1, 2)", x=F(3))
 R("flip", "basic", "x", "torch.flip(x, [0, 1])", x=F(2, 3))
 R("roll", "basic", "x", "torch.roll(x, 1, 0)", x=F(4, 2))
 R("tril", "basic", "x", "torch.tril(x)", x=F(3, 4))
+# Linear algebra through LAPACK (tensor/lapack.c). A symmetric positive-
+# definite matrix is made inside the function: spd(x) = x x^T + n I.
+SPD = "a = x @ x.transpose(-2, -1) + x.size(-1) * torch.eye(x.size(-1), dtype=x.dtype)\n"
+R("linalg_cholesky", "basic", "x", SPD + "return torch.linalg.cholesky(a)", x=F(4, 4))
+R("linalg_cholesky", "upper_f64", "x", SPD + "return torch.linalg.cholesky(a, upper=True)", x=F64(3, 3))
+R("linalg_cholesky", "batched", "x", SPD + "return torch.linalg.cholesky(a)", x=F(2, 3, 3))
+R("cholesky_solve", "basic", "x, b", SPD + "return torch.cholesky_solve(b, torch.linalg.cholesky(a))",
+  x=F(4, 4), b=F(4, 2))
+R("cholesky_solve", "upper_broadcast", "x, b",
+  SPD + "return torch.cholesky_solve(b, torch.linalg.cholesky(a, upper=True), upper=True)",
+  x=F64(3, 3), b=F64(2, 3, 2))
+R("linalg_solve", "matrix", "x, b", SPD + "return torch.linalg.solve(a, b)", x=F(4, 4), b=F(4, 3))
+R("linalg_solve", "vector", "x, b", SPD + "return torch.linalg.solve(a, b)", x=F64(3, 3), b=F64(3))
+R("linalg_solve", "batched", "x, b", SPD + "return torch.linalg.solve(a, b)", x=F(2, 3, 3), b=F(2, 3))
+R("linalg_inv", "basic", "x", SPD + "return torch.linalg.inv(a)", x=F(4, 4))
+R("linalg_inv", "batched_f64", "x", SPD + "return torch.linalg.inv(a)", x=F64(2, 3, 3))
+R("linalg_det", "basic", "x", "torch.det(x)", x=F64(4, 4))
+R("linalg_det", "batched", "x", "torch.linalg.det(x)", x=F(3, 2, 2))
+R("linalg_det", "singular", "x", "torch.det(torch.stack([x, x]))", x=F64(2))
+R("linalg_slogdet", "basic", "x", "torch.linalg.slogdet(x)", x=F64(3, 3))
+R("linalg_slogdet", "batched", "x", "torch.linalg.slogdet(x)", x=F(2, 4, 4))
+R("logdet", "spd", "x", SPD + "return torch.logdet(a)", x=F64(3, 3))
+R("diag", "vector", "x", "torch.diag(x)", x=F(3))
+R("diag", "vector_offset", "x", "torch.diag(x, -2)", x=L(3))
+R("diag", "matrix", "x", "torch.diag(x, 1)", x=F(3, 4))
+
 R("triu", "offset", "x", "torch.triu(x, 1)", x=F(4, 3))
 R("pad", "constant", "x", "F.pad(x, (1, 2))", x=F(2, 3))
 R("pad", "two_dims_value", "x", "F.pad(x, [1, 0, 0, 2], value=-1.0)", x=F(2, 2))
@@ -735,6 +761,20 @@ R("str", "not_taken", "x, n: int", "if n < 0:\n    raise ValueError('negative: '
 # ------------------------------------------------------------------ errors (the case must fail)
 E("add", "shape_mismatch", "x, y", "x + y", (1, "aten::add"), x=F(2, 3), y=F(4))
 E("mm", "shape_mismatch", "x, y", "torch.mm(x, y)", (1, "aten::mm"), x=F(2, 3), y=F(2, 3))
+E("linalg_cholesky", "not_positive_definite", "x", "torch.linalg.cholesky(x - 10 * torch.eye(3))",
+  (1, "the leading minor of order 1 is not positive-definite"), x=F(3, 3))
+E("linalg_cholesky", "int", "x", "torch.linalg.cholesky(x)",
+  (1, "Expected a floating point or complex tensor as input. Got Long"), x=L(2, 2))
+E("linalg_cholesky", "not_square", "x", "torch.linalg.cholesky(x)",
+  (1, "A must be batches of square matrices, but they are 2 by 3 matrices"), x=F(2, 3))
+E("linalg_inv", "singular", "x", "torch.linalg.inv(x * 0)",
+  (1, "the inversion could not be completed because the input matrix is singular"), x=F(3, 3))
+E("linalg_solve", "singular", "x, b", "torch.linalg.solve(x * 0, b)",
+  (1, "The solver failed because the input matrix is singular"), x=F(3, 3), b=F(3))
+E("cholesky_solve", "size_mismatch", "b, l", "torch.cholesky_solve(b, l)",
+  (1, "Incompatible matrix sizes for cholesky_solve"), b=F(3, 2), l=F(2, 2))
+E("diag", "three_dims", "x", "torch.diag(x)", (1, "diag(): Supports 1D or 2D tensors. Got 3D"), x=F(2, 2, 2))
+
 E("view", "bad_shape", "x", "x.view(4, 2)", (1, "aten::view"), x=F(2, 3))
 E("view", "noncontiguous", "x", "x.t().view(-1)", (1, "aten::view"), x=F(2, 3))
 E("reshape", "bad_numel", "x", "x.reshape(5, -1)", (1, "aten::reshape"), x=F(2, 3))

@@ -1,0 +1,371 @@
+/* lapack.c — factorizations and solves through LAPACK (LAPACKE):
+ * linalg.cholesky, cholesky_solve, linalg.solve, linalg.inv, det, slogdet.
+ *
+ * Every op works on batches of matrices: the last two dims are the matrix,
+ * the leading ones the batch (broadcast between the two operands of a
+ * solve, as PyTorch does). The operands are copied into fresh contiguous
+ * row-major buffers of their own dtype, each matrix is handed to the
+ * single- or double-precision LAPACK routine (LAPACK_ROW_MAJOR), and the
+ * buffer becomes the result: float32 stays float32 through LAPACK, as in
+ * PyTorch, so results agree to the rounding of the same algorithm.
+ *
+ * Errors are PyTorch's: integer inputs, non-square or 1-d operands,
+ * incompatible shapes, and the numerical failures LAPACK reports (a matrix
+ * that is not positive-definite, a singular matrix), named by batch element
+ * when there is a batch.
+ */
+#include "tensor/tensor_impl.h"
+#include "tssa/util.h"
+
+#include <inttypes.h>
+#include <lapacke.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The common checks of a batch of square matrices: float dtype, at least
+ * 2 dims, square; *batch and *n describe it. */
+static bool square_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *n)
+{
+    if (!dtype_is_float(a->dtype)) {
+        tensor_set_error("%s: Expected a floating point or complex tensor as input. Got %s", op,
+                         dtype_ts_name(a->dtype));
+        return false;
+    }
+    if (a->ndim < 2) {
+        tensor_set_error("%s: The input tensor A must have at least 2 dimensions.", op);
+        return false;
+    }
+    int64_t rows = a->sizes[a->ndim - 2], cols = a->sizes[a->ndim - 1];
+    if (rows != cols) {
+        tensor_set_error("%s: A must be batches of square matrices, but they are %" PRId64
+                         " by %" PRId64 " matrices", op, rows, cols);
+        return false;
+    }
+    if (rows > INT_MAX / (rows ? rows : 1)) {
+        tensor_set_error("%s: matrices of %" PRId64 " rows are too large for LAPACK", op, rows);
+        return false;
+    }
+    *n = rows;
+    *batch = rows ? tensor_numel(a) / (rows * rows) : 0;
+    if (!rows)
+        ckd_product_i64(batch, a->sizes, a->ndim - 2);
+    return true;
+}
+
+/* "(Batch element 3): " when the operand has a batch, else "". */
+static void batch_prefix(char *buf, size_t cap, const Tensor *a, int64_t k)
+{
+    if (a->ndim > 2)
+        snprintf(buf, cap, "(Batch element %" PRId64 "): ", k);
+    else
+        buf[0] = '\0';
+}
+
+/* The i-th matrix of a contiguous batch, as float or double. */
+static void *matrix_at(Tensor *t, int64_t i, int64_t rows, int64_t cols)
+{
+    return (char *)tensor_data(t) + (size_t)(i * rows * cols) * dtype_size(t->dtype);
+}
+
+/* ---------------------------------------------------------------- cholesky */
+
+Tensor *tensor_linalg_cholesky(const Tensor *a, bool upper)
+{
+    int64_t batch, n;
+    if (!square_batch(a, "linalg.cholesky", &batch, &n))
+        return NULL;
+    Tensor *out = tensor_clone(a);
+    if (!out)
+        return NULL;
+    bool f32 = a->dtype == DT_F32;
+    for (int64_t k = 0; k < batch; k++) {
+        void *m = matrix_at(out, k, n, n);
+        char uplo = upper ? 'U' : 'L';
+        lapack_int info = f32 ? LAPACKE_spotrf(LAPACK_ROW_MAJOR, uplo, (lapack_int)n, m, (lapack_int)n)
+                              : LAPACKE_dpotrf(LAPACK_ROW_MAJOR, uplo, (lapack_int)n, m, (lapack_int)n);
+        if (info != 0) {
+            char prefix[48];
+            batch_prefix(prefix, sizeof prefix, a, k);
+            tensor_set_error("linalg.cholesky: %sThe factorization could not be completed because the "
+                             "input is not positive-definite (the leading minor of order %d is not "
+                             "positive-definite).", prefix, (int)info);
+            tensor_release(out);
+            return NULL;
+        }
+        /* LAPACK leaves the other triangle as it was: the factor has zeros there. */
+        for (int64_t i = 0; i < n; i++)
+            for (int64_t j = 0; j < n; j++)
+                if (upper ? j < i : j > i) {
+                    if (f32)
+                        ((float *)m)[i * n + j] = 0;
+                    else
+                        ((double *)m)[i * n + j] = 0;
+                }
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------- solves */
+
+/* A (*, n, n) and B (*, n, k) broadcast to one batch shape, as contiguous
+ * clones of A's dtype. Returns false after the error. */
+static bool broadcast_pair(const Tensor *a, const Tensor *b, const char *op, Tensor **a_out,
+                           Tensor **b_out, int64_t *batch)
+{
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int na = a->ndim - 2, nb = b->ndim - 2;
+    int nbatch = na > nb ? na : nb;
+    for (int i = 0; i < nbatch; i++) {
+        int64_t da = i - (nbatch - na) >= 0 ? a->sizes[i - (nbatch - na)] : 1;
+        int64_t db = i - (nbatch - nb) >= 0 ? b->sizes[i - (nbatch - nb)] : 1;
+        if (da != db && da != 1 && db != 1) {
+            tensor_set_error("%s: the batch dimensions of A and B cannot be broadcast "
+                             "(%" PRId64 " and %" PRId64 " at dim %d)", op, da, db, i);
+            return false;
+        }
+        sizes[i] = da == 1 ? db : da;
+    }
+    *batch = 1;
+    ckd_product_i64(batch, sizes, nbatch);
+    int64_t ea[TENSOR_MAX_DIMS], eb[TENSOR_MAX_DIMS];
+    memcpy(ea, sizes, sizeof(int64_t) * (size_t)nbatch);
+    memcpy(eb, sizes, sizeof(int64_t) * (size_t)nbatch);
+    ea[nbatch] = a->sizes[a->ndim - 2], ea[nbatch + 1] = a->sizes[a->ndim - 1];
+    eb[nbatch] = b->sizes[b->ndim - 2], eb[nbatch + 1] = b->sizes[b->ndim - 1];
+    Tensor *va = tensor_expand((Tensor *)a, nbatch + 2, ea);
+    Tensor *vb = tensor_expand((Tensor *)b, nbatch + 2, eb);
+    *a_out = va ? tensor_clone(va) : NULL;
+    *b_out = vb ? tensor_clone(vb) : NULL;
+    tensor_release(va);
+    tensor_release(vb);
+    if (*b_out && (*b_out)->dtype != a->dtype) {
+        Tensor *cast = tensor_to_dtype(*b_out, a->dtype);
+        tensor_release(*b_out);
+        *b_out = cast;
+    }
+    if (!*a_out || !*b_out) {
+        tensor_release(*a_out);
+        tensor_release(*b_out);
+        return false;
+    }
+    return true;
+}
+
+Tensor *tensor_cholesky_solve(const Tensor *b, const Tensor *l, bool upper)
+{
+    int64_t batch, n;
+    if (!square_batch(l, "cholesky_solve", &batch, &n))
+        return NULL;
+    if (b->ndim < 2 || b->sizes[b->ndim - 2] != n) {
+        if (b->ndim < 2)
+            tensor_set_error("b should have at least 2 dimensions, but has %d dimensions instead",
+                             b->ndim);
+        else
+            tensor_set_error("Incompatible matrix sizes for cholesky_solve: each A matrix is %" PRId64
+                             " by %" PRId64 " but each b matrix is %" PRId64 " by %" PRId64, n, n,
+                             b->sizes[b->ndim - 2], b->sizes[b->ndim - 1]);
+        return NULL;
+    }
+    if (b->dtype != l->dtype) {
+        tensor_set_error("Expected b and A to have the same dtype, but found b of type %s and A of "
+                         "type %s instead.", dtype_ts_name(b->dtype), dtype_ts_name(l->dtype));
+        return NULL;
+    }
+    Tensor *lc, *x;
+    if (!broadcast_pair(l, b, "cholesky_solve", &lc, &x, &batch))
+        return NULL;
+    int64_t k = b->sizes[b->ndim - 1];
+    bool f32 = l->dtype == DT_F32;
+    for (int64_t i = 0; i < batch && n > 0 && k > 0; i++) {
+        void *lm = matrix_at(lc, i, n, n), *xm = matrix_at(x, i, n, k);
+        char uplo = upper ? 'U' : 'L';
+        if (f32)
+            LAPACKE_spotrs(LAPACK_ROW_MAJOR, uplo, (lapack_int)n, (lapack_int)k, lm, (lapack_int)n,
+                           xm, (lapack_int)k);
+        else
+            LAPACKE_dpotrs(LAPACK_ROW_MAJOR, uplo, (lapack_int)n, (lapack_int)k, lm, (lapack_int)n,
+                           xm, (lapack_int)k);
+    }
+    tensor_release(lc);
+    return x;
+}
+
+Tensor *tensor_linalg_solve(const Tensor *a, const Tensor *b)
+{
+    int64_t batch, n;
+    if (!square_batch(a, "linalg.solve", &batch, &n))
+        return NULL;
+    if (b->dtype != a->dtype) {
+        tensor_set_error("linalg.solve: Expected A and B to have the same dtype, but found A of type "
+                         "%s and B of type %s instead", dtype_ts_name(a->dtype), dtype_ts_name(b->dtype));
+        return NULL;
+    }
+    /* B is a batch of vectors when it is 1-d, or has one dim fewer than A
+     * with A's batch shape (torch.linalg.solve's rule). */
+    bool vector = b->ndim == 1 ||
+                  (b->ndim == a->ndim - 1 && memcmp(b->sizes, a->sizes, sizeof(int64_t) * (size_t)(b->ndim - 1)) == 0);
+    Tensor *bm = vector ? tensor_unsqueeze((Tensor *)b, b->ndim) : tensor_retain((Tensor *)b);
+    if (!bm)
+        return NULL;
+    if (bm->ndim < 2 || bm->sizes[bm->ndim - 2] != n) {
+        tensor_set_error("linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+                         "(%" PRId64 "x%" PRId64 " and %" PRId64 "x%" PRId64 ")", n, n,
+                         bm->ndim >= 2 ? bm->sizes[bm->ndim - 2] : 0, bm->sizes[bm->ndim - 1]);
+        tensor_release(bm);
+        return NULL;
+    }
+    Tensor *ac, *x;
+    bool ok = broadcast_pair(a, bm, "linalg.solve", &ac, &x, &batch);
+    tensor_release(bm);
+    if (!ok)
+        return NULL;
+    int64_t k = x->sizes[x->ndim - 1];
+    bool f32 = a->dtype == DT_F32;
+    lapack_int *pivots = kern_malloc((size_t)(n ? n : 1), sizeof *pivots);
+    for (int64_t i = 0; ok && pivots && i < batch && n > 0 && k > 0; i++) {
+        void *am = matrix_at(ac, i, n, n), *xm = matrix_at(x, i, n, k);
+        lapack_int info = f32 ? LAPACKE_sgesv(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)k, am,
+                                              (lapack_int)n, pivots, xm, (lapack_int)k)
+                              : LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)k, am,
+                                              (lapack_int)n, pivots, xm, (lapack_int)k);
+        if (info > 0) {
+            char prefix[48];
+            batch_prefix(prefix, sizeof prefix, a, i);
+            tensor_set_error("torch.linalg.solve: %sThe solver failed because the input matrix is "
+                             "singular.", prefix);
+            ok = false;
+        }
+    }
+    ok = ok && pivots;
+    free(pivots);
+    tensor_release(ac);
+    if (ok && vector) {
+        Tensor *v = tensor_squeeze_dim(x, x->ndim - 1);
+        Tensor *c = v ? tensor_clone(v) : NULL;
+        tensor_release(v);
+        tensor_release(x);
+        return c;
+    }
+    if (!ok) {
+        tensor_release(x);
+        return NULL;
+    }
+    return x;
+}
+
+/* ---------------------------------------------------------------- inverse */
+
+Tensor *tensor_linalg_inv(const Tensor *a)
+{
+    int64_t batch, n;
+    if (!square_batch(a, "linalg.inv", &batch, &n))
+        return NULL;
+    Tensor *out = tensor_clone(a);
+    lapack_int *pivots = kern_malloc((size_t)(n ? n : 1), sizeof *pivots);
+    bool ok = out && pivots;
+    bool f32 = a->dtype == DT_F32;
+    for (int64_t k = 0; ok && k < batch && n > 0; k++) {
+        void *m = matrix_at(out, k, n, n);
+        lapack_int info = f32 ? LAPACKE_sgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
+                                               (lapack_int)n, pivots)
+                              : LAPACKE_dgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
+                                               (lapack_int)n, pivots);
+        if (info == 0)
+            info = f32 ? LAPACKE_sgetri(LAPACK_ROW_MAJOR, (lapack_int)n, m, (lapack_int)n, pivots)
+                       : LAPACKE_dgetri(LAPACK_ROW_MAJOR, (lapack_int)n, m, (lapack_int)n, pivots);
+        if (info > 0) {
+            char prefix[48];
+            batch_prefix(prefix, sizeof prefix, a, k);
+            tensor_set_error("linalg.inv: %sThe diagonal element %d is zero, the inversion could not "
+                             "be completed because the input matrix is singular.", prefix, (int)info);
+            ok = false;
+        }
+    }
+    free(pivots);
+    if (!ok) {
+        tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* ---------------------------------------------------------------- determinants */
+
+/* LU of each matrix: the sign of the determinant (from the pivots and the
+ * diagonal) and the log of its absolute value, or the determinant itself. */
+static bool lu_determinants(const Tensor *a, const char *op, Tensor **det, Tensor **sign,
+                            Tensor **logabs)
+{
+    int64_t batch, n;
+    if (!square_batch(a, op, &batch, &n))
+        return false;
+    Tensor *lu = tensor_clone(a);
+    int nbatch = a->ndim - 2;
+    Tensor *d = det ? tensor_empty(a->dtype, nbatch, a->sizes) : NULL;
+    Tensor *s = sign ? tensor_empty(a->dtype, nbatch, a->sizes) : NULL;
+    Tensor *l = logabs ? tensor_empty(a->dtype, nbatch, a->sizes) : NULL;
+    lapack_int *pivots = kern_malloc((size_t)(n ? n : 1), sizeof *pivots);
+    bool ok = lu && pivots && (!det || d) && (!sign || s) && (!logabs || l);
+    bool f32 = a->dtype == DT_F32;
+    for (int64_t k = 0; ok && k < batch; k++) {
+        /* det = (-1)^(row swaps) * prod(diag U); the sign from the swaps
+         * and the diagonal's signs, not from the product, which may
+         * underflow or overflow where the log does not. */
+        double swaps = 1, sgn = 1, logsum = 0, prod = 1;
+        if (n > 0) {
+            void *m = matrix_at(lu, k, n, n);
+            lapack_int info = f32 ? LAPACKE_sgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
+                                                   (lapack_int)n, pivots)
+                                  : LAPACKE_dgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
+                                                   (lapack_int)n, pivots);
+            (void)info;     /* a zero pivot is a zero determinant, not an error */
+            bool zero = false;
+            for (int64_t i = 0; i < n; i++) {
+                double u = f32 ? ((float *)m)[i * n + i] : ((double *)m)[i * n + i];
+                if (pivots[i] != i + 1)
+                    swaps = -swaps;
+                sgn = u < 0 ? -sgn : sgn;
+                zero = zero || u == 0;
+                prod *= u;
+                logsum += log(fabs(u));
+            }
+            prod *= swaps;
+            sgn = zero ? 0 : sgn * swaps;
+        }
+        if (d)
+            tensor_set_flat(d, k, n ? prod : 1);
+        if (s)
+            tensor_set_flat(s, k, sgn);
+        if (l)
+            tensor_set_flat(l, k, n ? logsum : 0);
+    }
+    free(pivots);
+    tensor_release(lu);
+    if (!ok) {
+        tensor_release(d);
+        tensor_release(s);
+        tensor_release(l);
+        return false;
+    }
+    if (det)
+        *det = d;
+    if (sign)
+        *sign = s;
+    if (logabs)
+        *logabs = l;
+    return true;
+}
+
+Tensor *tensor_linalg_det(const Tensor *a)
+{
+    Tensor *d = NULL;
+    return lu_determinants(a, "linalg.det", &d, NULL, NULL) ? d : NULL;
+}
+
+bool tensor_linalg_slogdet(const Tensor *a, Tensor **sign, Tensor **logabsdet)
+{
+    return lu_determinants(a, "linalg.slogdet", NULL, sign, logabsdet);
+}
