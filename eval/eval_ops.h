@@ -87,7 +87,10 @@ bool eval_op_clone(EvalCall *c); bool eval_op_fill_(EvalCall *c); bool eval_op_z
 bool eval_op_linalg_cholesky(EvalCall *c); bool eval_op_cholesky_solve(EvalCall *c);
 bool eval_op_linalg_solve(EvalCall *c); bool eval_op_linalg_inv(EvalCall *c);
 bool eval_op_linalg_det(EvalCall *c); bool eval_op_linalg_slogdet(EvalCall *c);
-bool eval_op_logdet(EvalCall *c); bool eval_op_diag(EvalCall *c);
+bool eval_op_logdet(EvalCall *c); bool eval_op_diag(EvalCall *c); bool eval_op_einsum(EvalCall *c);
+
+/* ops_reduce.c (runs) */
+bool eval_op_unique_consecutive(EvalCall *c);
 
 /* ops_nn.c */
 bool eval_op_mm(EvalCall *c); bool eval_op_bmm(EvalCall *c); bool eval_op_matmul(EvalCall *c);

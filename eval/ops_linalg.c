@@ -2,6 +2,7 @@
  * (tensor/lapack.c, through LAPACK) and of torch.diag.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
@@ -85,4 +86,22 @@ bool eval_op_diag(EvalCall *c)
     return eval_nargs(c, 1, 2) && eval_arg_tensor(c, 0, &t) &&
            (c->nargs < 2 || eval_arg_int(c, 1, &offset)) &&
            eval_out_tensor(c, 0, tensor_diag(t, offset));
+}
+
+/* einsum(str equation, Tensor[] tensors, *, int[]? path=None) */
+bool eval_op_einsum(EvalCall *c)
+{
+    const char *equation;
+    Tensor **ts;
+    int n;
+    if (!eval_nargs(c, 2, 3) || !eval_arg_str(c, 0, &equation) ||
+        !eval_arg_tensor_list(c, 1, false, &ts, &n))
+        return false;
+    if (c->nargs == 3 && !eval_is_none(c, 2)) {
+        free(ts);
+        return eval_fail(c, "einsum with a contraction path is not implemented");
+    }
+    bool ok = eval_out_tensor(c, 0, tensor_einsum(equation, ts, n));
+    free(ts);
+    return ok;
 }

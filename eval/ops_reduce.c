@@ -363,3 +363,21 @@ static bool var_std(EvalCall *c, bool is_std)
 }
 bool eval_op_var(EvalCall *c) { return var_std(c, false); }
 bool eval_op_std(EvalCall *c) { return var_std(c, true); }
+
+/* unique_consecutive(Tensor self, bool return_inverse=False,
+ *                    bool return_counts=False, int? dim=None) -> (Tensor, Tensor, Tensor) */
+bool eval_op_unique_consecutive(EvalCall *c)
+{
+    Tensor *x, *values, *inverse, *counts;
+    bool inv = false, cnt = false, present, has_dim = false;
+    int64_t dim = 0;
+    if (!eval_nargs(c, 1, 4) || !eval_arg_tensor(c, 0, &x) ||
+        (c->nargs > 1 && !eval_arg_bool_opt(c, 1, &inv, &present)) ||
+        (c->nargs > 2 && !eval_arg_bool_opt(c, 2, &cnt, &present)) ||
+        (c->nargs > 3 && !eval_arg_int_opt(c, 3, &dim, &has_dim)))
+        return false;
+    if (!tensor_unique_consecutive(x, inv, cnt, has_dim, dim, &values, &inverse, &counts))
+        return eval_fail_kernel(c, "unique_consecutive failed");
+    return eval_out_tensor(c, 0, values) && eval_out_tensor(c, 1, inverse) &&
+           eval_out_tensor(c, 2, counts);
+}

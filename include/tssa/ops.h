@@ -194,6 +194,7 @@ typedef enum OpAlias {
     X(ATEN_ANY, "aten::any", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     X(ATEN_TOPK, "aten::topk", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     X(ATEN_SORT, "aten::sort", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_UNIQUE_CONSECUTIVE, "aten::unique_consecutive", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     X(ATEN_ARGSORT, "aten::argsort", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     X(ATEN_NONZERO, "aten::nonzero", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     X(ATEN_NORM, "aten::norm", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
@@ -216,6 +217,7 @@ typedef enum OpAlias {
     X(ATEN_LINALG_SLOGDET, "aten::linalg_slogdet", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_LOGDET, "aten::logdet", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_DIAG, "aten::diag", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_EINSUM, "aten::einsum", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_CONV2D, "aten::conv2d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_CONV1D, "aten::conv1d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_CONVOLUTION, "aten::_convolution", OPC_NN, NOMUT, ALIAS_NONE) \

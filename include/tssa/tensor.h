@@ -296,6 +296,14 @@ Tensor *tensor_linalg_solve(const Tensor *a, const Tensor *b);
 Tensor *tensor_linalg_inv(const Tensor *a);
 Tensor *tensor_linalg_det(const Tensor *a);
 bool tensor_linalg_slogdet(const Tensor *a, Tensor **sign, Tensor **logabsdet);
+/* torch.unique_consecutive (tensor/unique.c): values, the inverse (empty
+ * unless asked for) and the run lengths (empty unless asked for). */
+bool tensor_unique_consecutive(const Tensor *x, bool return_inverse, bool return_counts,
+                               bool has_dim, int64_t dim, Tensor **values, Tensor **inverse,
+                               Tensor **counts);
+/* torch.einsum (tensor/einsum.c): contractions planned onto permutes,
+ * reshapes and tensor_bmm. */
+Tensor *tensor_einsum(const char *equation, Tensor *const *operands, int n);
 /* torch.diag: a 1-d input becomes a matrix with it on diagonal `offset`;
  * a 2-d input gives a copy of that diagonal. */
 Tensor *tensor_diag(const Tensor *t, int64_t offset);

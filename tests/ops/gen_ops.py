@@ -695,6 +695,24 @@ R("logdet", "spd", "x", SPD + "return torch.logdet(a)", x=F64(3, 3))
 R("diag", "vector", "x", "torch.diag(x)", x=F(3))
 R("diag", "vector_offset", "x", "torch.diag(x, -2)", x=L(3))
 R("diag", "matrix", "x", "torch.diag(x, 1)", x=F(3, 4))
+R("unique_consecutive", "flat", "x", "torch.unique_consecutive(x)", x=T([1, 1, 2, 2, 3, 1, 1, 2]))
+R("unique_consecutive", "inverse_counts", "x",
+  "torch.unique_consecutive(x, return_inverse=True, return_counts=True)", x=T([[1, 1, 2], [2, 2, 5]]))
+R("unique_consecutive", "dim0", "x", "torch.unique_consecutive(x, return_counts=True, dim=0)",
+  x=T([[1.0, 1.0], [1.0, 1.0], [2.0, 3.0], [1.0, 1.0]]))
+R("unique_consecutive", "ctc_greedy", "logits",
+  "best = logits.argmax(-1)\nids = torch.unique_consecutive(best)\nreturn ids[ids != 0]", logits=U(12, 5))
+R("einsum", "matmul", "x, y", "torch.einsum('ij,jk->ik', x, y)", x=F(3, 4), y=F(4, 5))
+R("einsum", "batched", "x, y", "torch.einsum('bij,bjk->bik', x, y)", x=F(2, 3, 4), y=F(2, 4, 2))
+R("einsum", "attention", "q, k", "torch.einsum('bhqd,bhkd->bhqk', q, k)", q=F(2, 3, 4, 5), k=F(2, 3, 6, 5))
+R("einsum", "implicit_dot", "x, y", "torch.einsum('i,i', x, y)", x=F(5), y=F(5))
+R("einsum", "trace_diag", "x", "torch.einsum('ii->i', x), torch.einsum('ii', x)", x=F(4, 4))
+R("einsum", "transpose_sum", "x", "torch.einsum('ijk->kj', x)", x=F(2, 3, 4))
+R("einsum", "ellipsis_broadcast", "x, y", "torch.einsum('...ij,jk->...ik', x, y)", x=F(2, 1, 3, 4), y=F(4, 2))
+R("einsum", "outer_int", "x, y", "torch.einsum('i,j->ij', x, y)", x=L(3), y=L(4))
+R("einsum", "three_operands", "x, y, z", "torch.einsum('bdn,bn,dn->bd', x, y, z)", x=F(2, 3, 4), y=F(2, 4), z=F(3, 4))
+R("einsum", "mamba_scan_step", "dA, dB, u, C", "torch.einsum('bdn,bd->bdn', dA, u) + torch.einsum('bdn,bn->bd', dB, C).unsqueeze(-1)", dA=F(2, 3, 4), dB=F(2, 3, 4), u=F(2, 3), C=F(2, 4))
+
 
 R("triu", "offset", "x", "torch.triu(x, 1)", x=F(4, 3))
 R("pad", "constant", "x", "F.pad(x, (1, 2))", x=F(2, 3))
@@ -774,6 +792,12 @@ E("linalg_solve", "singular", "x, b", "torch.linalg.solve(x * 0, b)",
 E("cholesky_solve", "size_mismatch", "b, l", "torch.cholesky_solve(b, l)",
   (1, "Incompatible matrix sizes for cholesky_solve"), b=F(3, 2), l=F(2, 2))
 E("diag", "three_dims", "x", "torch.diag(x)", (1, "diag(): Supports 1D or 2D tensors. Got 3D"), x=F(2, 2, 2))
+E("einsum", "size_mismatch", "x, y", "torch.einsum('ij,jk->ik', x, y)",
+  (1, "subscript j has size 4 for operand 1 which does not broadcast with previously seen size 3"),
+  x=F(2, 3), y=F(4, 4))
+E("einsum", "unknown_output", "x", "torch.einsum('ij->ik', x)",
+  (1, "output subscript k does not appear in the equation for any input operand"), x=F(2, 3))
+
 
 E("view", "bad_shape", "x", "x.view(4, 2)", (1, "aten::view"), x=F(2, 3))
 E("view", "noncontiguous", "x", "x.t().view(-1)", (1, "aten::view"), x=F(2, 3))
