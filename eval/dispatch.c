@@ -72,6 +72,15 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_INSERT] = eval_op_insert,
     [OP_ATEN_POP] = eval_op_pop,
     [OP_ATEN_REVERSE] = eval_op_reverse,
+    [OP_ATEN_REMOVE] = eval_op_remove,
+    [OP_ATEN_COUNT] = eval_op_count,
+    [OP_ATEN_CLEAR] = eval_op_clear,
+    [OP_ATEN_SCATTER_ADD] = eval_op_scatter_add,
+    [OP_ATEN_SCATTER_ADD_] = eval_op_scatter_add_,
+    [OP_ATEN_INDEX_ADD] = eval_op_index_add,
+    [OP_ATEN_INDEX_ADD_] = eval_op_index_add_,
+    [OP_ATEN_BINCOUNT] = eval_op_bincount,
+    [OP_ATEN_SEARCHSORTED] = eval_op_searchsorted,
     [OP_ATEN_IS_FLOATING_POINT] = eval_op_is_floating_point,
 
     /* creation */

@@ -89,6 +89,11 @@ bool eval_op_linalg_solve(EvalCall *c); bool eval_op_linalg_inv(EvalCall *c);
 bool eval_op_linalg_det(EvalCall *c); bool eval_op_linalg_slogdet(EvalCall *c);
 bool eval_op_logdet(EvalCall *c); bool eval_op_diag(EvalCall *c); bool eval_op_einsum(EvalCall *c);
 
+/* ops_index.c (additions) */
+bool eval_op_scatter_add(EvalCall *c); bool eval_op_scatter_add_(EvalCall *c);
+bool eval_op_index_add(EvalCall *c); bool eval_op_index_add_(EvalCall *c);
+bool eval_op_bincount(EvalCall *c); bool eval_op_searchsorted(EvalCall *c);
+
 /* ops_reduce.c (runs) */
 bool eval_op_unique_consecutive(EvalCall *c);
 
@@ -137,7 +142,8 @@ bool eval_op_list_unpack(EvalCall *c); bool eval_op_tuple_unpack(EvalCall *c);
 bool eval_op_tuple_index(EvalCall *c); bool eval_op_getitem(EvalCall *c);
 bool eval_sequence_slice(EvalCall *c); bool eval_op_len(EvalCall *c); bool eval_op_append(EvalCall *c);
 bool eval_op_set_item(EvalCall *c); bool eval_op_extend(EvalCall *c); bool eval_op_insert(EvalCall *c);
-bool eval_op_pop(EvalCall *c); bool eval_op_reverse(EvalCall *c);
+bool eval_op_pop(EvalCall *c); bool eval_op_reverse(EvalCall *c); bool eval_op_remove(EvalCall *c);
+bool eval_op_count(EvalCall *c); bool eval_op_clear(EvalCall *c);
 bool eval_op_is_floating_point(EvalCall *c); bool eval_op_list(EvalCall *c); bool eval_op_contains(EvalCall *c);
 bool eval_list_index_of(EvalCall *c);
 bool eval_list_reduce(EvalCall *c); bool eval_op_prim_min(EvalCall *c);

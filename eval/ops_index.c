@@ -9,6 +9,8 @@
  */
 #include <stdlib.h>
 
+#include <string.h>
+
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 
@@ -138,6 +140,77 @@ static bool scatter(EvalCall *c, bool inplace)
     return ok;
 }
 bool eval_op_scatter(EvalCall *c) { return scatter(c, false); }
+
+/* scatter_add(_)(Tensor self, int dim, Tensor index, Tensor src) */
+static bool scatter_add(EvalCall *c, bool inplace)
+{
+    Tensor *self, *index, *src;
+    int64_t dim;
+    if (!eval_nargs(c, 4, 4) || !eval_arg_tensor(c, 0, &self) || !eval_arg_int(c, 1, &dim) ||
+        !eval_arg_tensor(c, 2, &index) || !eval_arg_tensor(c, 3, &src))
+        return false;
+    if (inplace)
+        return eval_out_self(c, tensor_scatter_(self, dim, index, src, "add"), "scatter_add_ failed");
+    Tensor *copy = tensor_clone(self);
+    bool done = copy && tensor_scatter_(copy, dim, index, src, "add");
+    return out_written_copy(c, copy, done, "scatter_add failed");
+}
+bool eval_op_scatter_add(EvalCall *c) { return scatter_add(c, false); }
+bool eval_op_scatter_add_(EvalCall *c) { return scatter_add(c, true); }
+
+/* index_add(_)(Tensor self, int dim, Tensor index, Tensor source, *, Scalar alpha=1) */
+static bool index_add(EvalCall *c, bool inplace)
+{
+    Tensor *self, *index, *source;
+    int64_t dim;
+    double alpha = 1;
+    if (!eval_nargs(c, 4, 5) || !eval_arg_tensor(c, 0, &self) || !eval_arg_int(c, 1, &dim) ||
+        !eval_arg_tensor(c, 2, &index) || !eval_arg_tensor(c, 3, &source) ||
+        (c->nargs == 5 && !eval_arg_double(c, 4, &alpha)))
+        return false;
+    if (inplace)
+        return eval_out_self(c, tensor_index_add_(self, dim, index, source, alpha), "index_add_ failed");
+    Tensor *copy = tensor_clone(self);
+    bool done = copy && tensor_index_add_(copy, dim, index, source, alpha);
+    return out_written_copy(c, copy, done, "index_add failed");
+}
+bool eval_op_index_add(EvalCall *c) { return index_add(c, false); }
+bool eval_op_index_add_(EvalCall *c) { return index_add(c, true); }
+
+/* bincount(Tensor self, Tensor? weights=None, int minlength=0) */
+bool eval_op_bincount(EvalCall *c)
+{
+    Tensor *x, *weights = NULL;
+    int64_t minlength = 0;
+    return eval_nargs(c, 1, 3) && eval_arg_tensor(c, 0, &x) &&
+           (c->nargs < 2 || eval_arg_tensor_opt(c, 1, &weights)) &&
+           (c->nargs < 3 || eval_arg_int(c, 2, &minlength)) &&
+           eval_out_tensor(c, 0, tensor_bincount(x, weights, minlength));
+}
+
+/* searchsorted(Tensor sorted_sequence, Tensor self, *, bool out_int32=False,
+ *              bool right=False, str? side=None, Tensor? sorter=None) */
+bool eval_op_searchsorted(EvalCall *c)
+{
+    Tensor *sorted, *values, *sorter = NULL;
+    bool out_int32 = false, right = false, present;
+    const char *side = NULL;
+    if (!eval_nargs(c, 2, 6) || !eval_arg_tensor(c, 0, &sorted) || !eval_arg_tensor(c, 1, &values) ||
+        (c->nargs > 2 && !eval_arg_bool_opt(c, 2, &out_int32, &present)) ||
+        (c->nargs > 3 && !eval_arg_bool_opt(c, 3, &right, &present)) ||
+        (c->nargs > 4 && !eval_arg_str_opt(c, 4, &side)) ||
+        (c->nargs > 5 && !eval_arg_tensor_opt(c, 5, &sorter)))
+        return false;
+    if (sorter)
+        return eval_fail(c, "searchsorted with a sorter is not implemented");
+    if (side && strcmp(side, "left") != 0 && strcmp(side, "right") != 0)
+        return eval_fail(c, "torch.searchsorted(): side can only be 'left' or 'right' but got '%s'", side);
+    if (side && right && strcmp(side, "left") == 0)
+        return eval_fail(c, "torch.searchsorted(): side and right can't be set to opposites, got side "
+                            "of left while right was True");
+    right = right || (side && strcmp(side, "right") == 0);
+    return eval_out_tensor(c, 0, tensor_searchsorted(sorted, values, out_int32, right));
+}
 bool eval_op_scatter_(EvalCall *c) { return scatter(c, true); }
 
 /* ---------------------------------------------------------------- copies */

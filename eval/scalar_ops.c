@@ -708,6 +708,47 @@ bool eval_op_contains(EvalCall *c)
     return eval_out_value(c, 0, rt_bool(found));
 }
 
+/* aten::remove(t[] self, t el): list.remove(x), the first equal item. */
+bool eval_op_remove(EvalCall *c)
+{
+    RtValue *list;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list))
+        return false;
+    for (int i = 0; i < list->u.list.n; i++)
+        if (rt_equal(list->u.list.items[i], c->args[1])) {
+            RtValue *gone = list->u.list.items[i];
+            memmove(list->u.list.items + i, list->u.list.items + i + 1,
+                    (size_t)(list->u.list.n - i - 1) * sizeof gone);
+            list->u.list.n--;
+            rt_release(gone);
+            return true;
+        }
+    return eval_fail(c, "list.remove(x): x not in list");
+}
+
+/* aten::count(t[] self, t el) -> int: list.count(x). */
+bool eval_op_count(EvalCall *c)
+{
+    RtValue *list;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list))
+        return false;
+    int64_t n = 0;
+    for (int i = 0; i < list->u.list.n; i++)
+        n += rt_equal(list->u.list.items[i], c->args[1]);
+    return eval_out_value(c, 0, rt_int(n));
+}
+
+/* aten::clear(t[] self): list.clear(). */
+bool eval_op_clear(EvalCall *c)
+{
+    RtValue *list;
+    if (!eval_nargs(c, 1, 1) || !eval_arg_list(c, 0, &list))
+        return false;
+    while (list->u.list.n > 0)
+        rt_release(list->u.list.items[--list->u.list.n]);
+    return true;
+}
+
 /* aten::index.list(t[] self, t el) -> int: list.index(x). */
 bool eval_list_index_of(EvalCall *c)
 {

@@ -12,8 +12,10 @@
  * tensor that is written in place between them differ. So while any write
  * is left (imperative regions), nodes touching tensors or containers are
  * not merged; scalar arithmetic and constants still are. Likewise nodes
- * reading lists are not merged when aten::append grows lists (len(l)
- * changes), and module attributes not when prim::SetAttr may rebind them.
+ * reading lists or dicts (of any element type) are not merged when the
+ * graph mutates one in place (append, remove, clear, insert, pop, +=...:
+ * len(l) changes), and module attributes not when prim::SetAttr may rebind
+ * them.
  *
  * Linear in nodes plus inputs (expected, with hashing).
  */
@@ -38,7 +40,7 @@ typedef struct Cse {
     Entry *entries;     /* a stack */
     int nentries, cap_entries;
     bool writes_left;
-    bool lists_appended;
+    bool lists_mutated;
     bool attributes_rebound;
     size_t removed;
 } Cse;
@@ -134,13 +136,21 @@ static bool touches(const IrNode *n, bool (*is)(const IrValue *))
     return false;
 }
 
+/* A list or dict: containers a program can change in place. */
+static bool is_mutable_container(const IrValue *v)
+{
+    return v->type && (v->type->kind == TY_LIST || v->type->kind == TY_DICT);
+}
+
 static bool candidate(const Cse *c, const IrNode *n)
 {
     if (n->noutputs == 0 || n->op == OP_UNKNOWN || !tssa_node_is_pure(n))
         return false;
     if (c->writes_left && touches(n, tssa_is_tensor_value))
         return false;
-    if ((c->writes_left || c->lists_appended) && touches(n, tssa_is_container_value))
+    if (c->writes_left && touches(n, tssa_is_container_value))
+        return false;
+    if (c->lists_mutated && touches(n, is_mutable_container))
         return false;
     if (c->attributes_rebound && n->op == OP_PRIM_GETATTR)
         return false;
@@ -198,17 +208,18 @@ static void cse_block(Cse *c, IrBlock *b)
 }
 
 typedef struct Scan {
-    bool writes, appends, setattr;
+    bool writes, list_writes, setattr;
 } Scan;
 
 static void scan_node(IrNode *n, void *ctx)
 {
     Scan *s = ctx;
+    int mutated = n->op == OP_UNKNOWN ? -1 : op_info(n->op)->mutates;
     if (n->op == OP_PRIM_SETATTR)
         s->setattr = true;
-    else if (n->op == OP_ATEN_APPEND)
-        s->appends = true;
-    else if (n->op == OP_UNKNOWN || (op_is_inplace(n->op) && n->op != OP_ATEN_APPEND))
+    else if (mutated >= 0 && mutated < n->ninputs && is_mutable_container(n->inputs[mutated]))
+        s->list_writes = true;
+    else if (n->op == OP_UNKNOWN || op_is_inplace(n->op))
         s->writes = true;
 }
 
@@ -218,7 +229,7 @@ size_t tssa_cse(IrGraph *g)
     Scan s = {0};
     ir_walk(g->top, scan_node, &s);
     c.writes_left = s.writes;
-    c.lists_appended = s.appends;
+    c.lists_mutated = s.list_writes;
     c.attributes_rebound = s.setattr;
     size_t want = 2 * ir_graph_count_nodes(g) + 16;
     c.nbuckets = 16;

@@ -667,3 +667,118 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
     free(vals);
     return ok;
 }
+
+/* ---------------------------------------------------------------- index_add, bincount, searchsorted */
+
+bool tensor_index_add_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *source, double alpha)
+{
+    int d = tensor_wrap_dim(dim, t->ndim ? t->ndim : 1);
+    if (d < 0)
+        return false;
+    if (index->ndim > 1 || dtype_is_float(index->dtype) || index->dtype == DT_BOOL) {
+        tensor_set_error("index_add_(): Index is supposed to be a vector of integers");
+        return false;
+    }
+    int64_t n = tensor_numel(index);
+    int64_t src_len = source->ndim ? source->sizes[d < source->ndim ? d : 0] : 1;
+    if (source->ndim != t->ndim || (t->ndim && src_len != n)) {
+        tensor_set_error("index_add_(): Number of indices (%" PRId64 ") should be equal to "
+                         "source.size(dim) (%" PRId64 ")", n, src_len);
+        return false;
+    }
+    int64_t size = t->ndim ? t->sizes[d] : 1;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t at = tensor_get_flat_int(index, i);
+        if (at < -size || at >= size) {
+            tensor_set_error("index out of range in self");
+            return false;
+        }
+        if (at < 0)
+            at += size;
+        Tensor *dst = t->ndim ? tensor_select(t, d, at) : tensor_retain(t);
+        Tensor *src = source->ndim ? tensor_select((Tensor *)source, d, i) : tensor_retain((Tensor *)source);
+        bool ok = dst && src && tensor_add_(dst, src, alpha);
+        tensor_release(dst);
+        tensor_release(src);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+Tensor *tensor_bincount(const Tensor *x, const Tensor *weights, int64_t minlength)
+{
+    if (x->ndim != 1 || dtype_is_float(x->dtype) || x->dtype == DT_BOOL) {
+        tensor_set_error("bincount only supports 1-d non-negative integral inputs.");
+        return NULL;
+    }
+    if (minlength < 0) {
+        tensor_set_error("minlength should be >= 0");
+        return NULL;
+    }
+    if (weights && (weights->ndim != 1 || weights->sizes[0] != x->sizes[0])) {
+        tensor_set_error("weights should be 1-d and have the same length as input");
+        return NULL;
+    }
+    int64_t n = x->sizes[0], bins = minlength;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t v = tensor_get_flat_int(x, i);
+        if (v < 0) {
+            tensor_set_error("bincount only supports 1-d non-negative integral inputs.");
+            return NULL;
+        }
+        bins = v + 1 > bins ? v + 1 : bins;
+    }
+    /* Counts are int64; weighted sums take the weights' float dtype
+     * (float64 for integer weights, as PyTorch does). */
+    TensorDType dt = !weights ? DT_I64 : weights->dtype == DT_F32 ? DT_F32 : DT_F64;
+    Tensor *out = tensor_zeros(dt, 1, &bins);
+    for (int64_t i = 0; out && i < n; i++) {
+        int64_t v = tensor_get_flat_int(x, i);
+        if (weights)
+            tensor_set_flat(out, v, tensor_get_flat(out, v) + tensor_get_flat(weights, i));
+        else
+            tensor_set_flat_int(out, v, tensor_get_flat_int(out, v) + 1);
+    }
+    return out;
+}
+
+/* The insertion point of v in row[0..n) (sorted ascending): the first i with
+ * row[i] >= v (left) or > v (right). */
+static int64_t insertion_point(const Tensor *sorted, int64_t base, int64_t n, double v, bool right)
+{
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        double m = tensor_get_flat(sorted, base + mid);
+        if (right ? m <= v : m < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+Tensor *tensor_searchsorted(const Tensor *sorted, const Tensor *values, bool out_int32, bool right)
+{
+    if (sorted->ndim == 0) {
+        tensor_set_error("torch.searchsorted(): boundaries tensor should have positive dimension, "
+                         "but got 0 dimension");
+        return NULL;
+    }
+    bool one_row = sorted->ndim == 1;
+    if (!one_row && (values->ndim != sorted->ndim ||
+                     memcmp(values->sizes, sorted->sizes, sizeof(int64_t) * (size_t)(sorted->ndim - 1)) != 0)) {
+        tensor_set_error("torch.searchsorted(): boundaries tensor should be 1 dimension or the first N-1 "
+                         "dimensions of boundaries tensor and input value tensor must match");
+        return NULL;
+    }
+    int64_t n = sorted->sizes[sorted->ndim - 1];
+    int64_t per_row = values->ndim ? values->sizes[values->ndim - 1] : 1;
+    Tensor *out = tensor_empty(out_int32 ? DT_I32 : DT_I64, values->ndim, values->sizes);
+    for (int64_t i = 0; out && i < tensor_numel(values); i++) {
+        int64_t base = one_row ? 0 : (i / per_row) * n;
+        tensor_set_flat_int(out, i, insertion_point(sorted, base, n, tensor_get_flat(values, i), right));
+    }
+    return out;
+}

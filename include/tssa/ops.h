@@ -111,6 +111,9 @@ typedef enum OpAlias {
     X(ATEN_INSERT, "aten::insert", OPC_SCALAR, 0, ALIAS_NONE) \
     X(ATEN_POP, "aten::pop", OPC_SCALAR, 0, ALIAS_NONE) \
     X(ATEN_REVERSE, "aten::reverse", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(ATEN_REMOVE, "aten::remove", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(ATEN_CLEAR, "aten::clear", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(ATEN_COUNT, "aten::count", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     /* creation */ \
     X(ATEN_ZEROS, "aten::zeros", OPC_CREATION, NOMUT, ALIAS_NONE) \
     X(ATEN_ONES, "aten::ones", OPC_CREATION, NOMUT, ALIAS_NONE) \
@@ -169,6 +172,12 @@ typedef enum OpAlias {
     X(ATEN_MASKED_FILL_, "aten::masked_fill_", OPC_INDEX, 0, ALIAS_SELF) \
     X(ATEN_SCATTER, "aten::scatter", OPC_INDEX, NOMUT, ALIAS_NONE) \
     X(ATEN_SCATTER_, "aten::scatter_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_SCATTER_ADD, "aten::scatter_add", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_SCATTER_ADD_, "aten::scatter_add_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_INDEX_ADD, "aten::index_add", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_INDEX_ADD_, "aten::index_add_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_BINCOUNT, "aten::bincount", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_SEARCHSORTED, "aten::searchsorted", OPC_INDEX, NOMUT, ALIAS_NONE) \
     /* copies and in-place fills */ \
     X(ATEN_COPY_, "aten::copy_", OPC_COPY, 0, ALIAS_SELF) \
     X(ATEN_CLONE, "aten::clone", OPC_COPY, NOMUT, ALIAS_NONE) \

@@ -268,6 +268,11 @@ bool tensor_index_put_(Tensor *t, Tensor *const *indices, int n, const Tensor *v
 Tensor *tensor_index_select(const Tensor *t, int64_t dim, const Tensor *index);
 Tensor *tensor_masked_select(const Tensor *t, const Tensor *mask);
 Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index);
+/* t.index_add_(dim, index, source, alpha): t[index[i]] += alpha * source[i] along dim. */
+bool tensor_index_add_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *source, double alpha);
+/* torch.bincount (weights nullable) and torch.searchsorted (sorted along its last dim). */
+Tensor *tensor_bincount(const Tensor *x, const Tensor *weights, int64_t minlength);
+Tensor *tensor_searchsorted(const Tensor *sorted, const Tensor *values, bool out_int32, bool right);
 /* value is a 0-d tensor (or wrapped number). */
 bool tensor_masked_fill_(Tensor *t, const Tensor *mask, const Tensor *value);
 /* reduce: NULL (replace), "add", "multiply". src may be a wrapped number. */

@@ -702,6 +702,15 @@ R("unique_consecutive", "dim0", "x", "torch.unique_consecutive(x, return_counts=
   x=T([[1.0, 1.0], [1.0, 1.0], [2.0, 3.0], [1.0, 1.0]]))
 R("unique_consecutive", "ctc_greedy", "logits",
   "best = logits.argmax(-1)\nids = torch.unique_consecutive(best)\nreturn ids[ids != 0]", logits=U(12, 5))
+R("scatter_add", "basic", "x, i, src", "torch.scatter_add(x, 1, i, src)", x=F(2, 4), i=IDX(4, 2, 3), src=F(2, 3))
+R("scatter_add_inplace", "basic", "x, i, src", "y = x.clone()\ny.scatter_add_(0, i, src)\nreturn y", x=F(3, 2), i=IDX(3, 4, 2), src=F(4, 2))
+R("index_add", "alpha", "x, i, src", "x.index_add(0, i, src, alpha=2.0)", x=F(4, 3), i=T([0, 2, 0]), src=F(3, 3))
+R("index_add_inplace", "dim1", "x, i, src", "y = x.clone()\ny.index_add_(1, i, src)\nreturn y", x=L(2, 3), i=T([2, 2]), src=L(2, 2))
+R("bincount", "counts", "x", "torch.bincount(x)", x=IDX(6, 20))
+R("bincount", "weights_minlength", "x, w", "torch.bincount(x, w, 8)", x=IDX(5, 10), w=F(10))
+R("searchsorted", "left_right", "s, v", "torch.searchsorted(s, v), torch.searchsorted(s, v, right=True)", s=T([1.0, 2.0, 2.0, 5.0]), v=T([[0.0, 2.0], [3.0, 6.0]]))
+R("searchsorted", "rows_int32", "s, v", "torch.searchsorted(s, v, out_int32=True)", s=T([[1, 3, 5], [2, 4, 6]]), v=T([[3, 6], [1, 4]]))
+R("list_ops", "remove_count_clear", "n: int", "l = [1, 2, 3, 2, n]\nl.remove(2)\nc = l.count(2)\nm = len(l)\nl.clear()\nreturn c, m, len(l)", n=2)
 R("einsum", "matmul", "x, y", "torch.einsum('ij,jk->ik', x, y)", x=F(3, 4), y=F(4, 5))
 R("einsum", "batched", "x, y", "torch.einsum('bij,bjk->bik', x, y)", x=F(2, 3, 4), y=F(2, 4, 2))
 R("einsum", "attention", "q, k", "torch.einsum('bhqd,bhkd->bhqk', q, k)", q=F(2, 3, 4, 5), k=F(2, 3, 6, 5))
@@ -792,6 +801,8 @@ E("linalg_solve", "singular", "x, b", "torch.linalg.solve(x * 0, b)",
 E("cholesky_solve", "size_mismatch", "b, l", "torch.cholesky_solve(b, l)",
   (1, "Incompatible matrix sizes for cholesky_solve"), b=F(3, 2), l=F(2, 2))
 E("diag", "three_dims", "x", "torch.diag(x)", (1, "diag(): Supports 1D or 2D tensors. Got 3D"), x=F(2, 2, 2))
+E("bincount", "negative", "x", "torch.bincount(x)", (1, "bincount only supports 1-d non-negative integral inputs."), x=T([1, -1]))
+E("list_ops", "remove_missing", "n: int", "l = [1, 2]\nl.remove(n)\nreturn len(l)", (1, "list.remove(x): x not in list"), n=3)
 E("einsum", "size_mismatch", "x, y", "torch.einsum('ij,jk->ik', x, y)",
   (1, "subscript j has size 4 for operand 1 which does not broadcast with previously seen size 3"),
   x=F(2, 3), y=F(4, 4))
