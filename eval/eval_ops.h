@@ -89,6 +89,15 @@ bool eval_op_linalg_solve(EvalCall *c); bool eval_op_linalg_inv(EvalCall *c);
 bool eval_op_linalg_det(EvalCall *c); bool eval_op_linalg_slogdet(EvalCall *c);
 bool eval_op_logdet(EvalCall *c); bool eval_op_diag(EvalCall *c); bool eval_op_einsum(EvalCall *c);
 
+/* ops_dict.c */
+bool eval_op_dict_construct(EvalCall *c); bool eval_op_keys(EvalCall *c);
+bool eval_op_values(EvalCall *c); bool eval_op_items(EvalCall *c); bool eval_op_get(EvalCall *c);
+bool eval_op_setdefault(EvalCall *c);
+/* The dict forms of ops shared with lists (scalar_ops.c calls them). */
+bool eval_dict_getitem(EvalCall *c); bool eval_dict_set_item(EvalCall *c);
+bool eval_dict_pop(EvalCall *c); bool eval_dict_contains(EvalCall *c);
+bool eval_dict_len(EvalCall *c); bool eval_dict_clear(EvalCall *c);
+
 /* ops_index.c (additions) */
 bool eval_op_scatter_add(EvalCall *c); bool eval_op_scatter_add_(EvalCall *c);
 bool eval_op_index_add(EvalCall *c); bool eval_op_index_add_(EvalCall *c);

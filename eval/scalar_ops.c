@@ -32,39 +32,6 @@ static bool is_intlike(const RtValue *v)
     return v->kind == RT_INT || v->kind == RT_BOOL;
 }
 
-/* Python equality of two values (numbers by value, containers item by item,
- * tensors by identity). */
-static bool rt_equal(const RtValue *a, const RtValue *b)
-{
-    if (rt_is_number(a) && rt_is_number(b)) {
-        if (is_intlike(a) && is_intlike(b))
-            return a->u.i == b->u.i;
-        return rt_number(a) == rt_number(b);
-    }
-    if (a->kind != b->kind)
-        return false;
-    switch (a->kind) {
-    case RT_NONE:
-    case RT_UNINIT:
-        return true;
-    case RT_STR:
-    case RT_DEVICE:
-    case RT_OBJECT:
-        return strcmp(a->u.s, b->u.s) == 0;
-    case RT_TENSOR:
-        return a->u.t == b->u.t;
-    case RT_LIST:
-    case RT_TUPLE:
-        if (a->u.list.n != b->u.list.n)
-            return false;
-        for (int i = 0; i < a->u.list.n; i++)
-            if (!rt_equal(a->u.list.items[i], b->u.list.items[i]))
-                return false;
-        return true;
-    default:
-        return false;
-    }
-}
 
 /* Python's index normalization: -1 is the last; false if out of range. */
 static bool wrap_index(int64_t *index, int64_t len)
@@ -466,6 +433,8 @@ bool eval_op_tuple_index(EvalCall *c)
 
 bool eval_op_getitem(EvalCall *c)
 {
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_getitem(c);
     int64_t i;
     if (!eval_nargs(c, 2, 2))
         return false;
@@ -552,6 +521,8 @@ bool eval_sequence_slice(EvalCall *c)
 
 bool eval_op_len(EvalCall *c)
 {
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_len(c);
     if (!eval_nargs(c, 1, 1))
         return false;
     switch (eval_kind(c, 0)) {
@@ -585,6 +556,8 @@ bool eval_op_append(EvalCall *c)
 /* aten::_set_item(t[] l, int idx, t el) -> t[]: l[idx] = el, in place. */
 bool eval_op_set_item(EvalCall *c)
 {
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_set_item(c);
     RtValue *list;
     int64_t i;
     if (!eval_nargs(c, 3, 3) || !eval_arg_list(c, 0, &list) || !eval_arg_int(c, 1, &i))
@@ -638,6 +611,8 @@ bool eval_op_insert(EvalCall *c)
 /* aten::pop(t[] self, int idx=-1) -> t: removes and returns the item. */
 bool eval_op_pop(EvalCall *c)
 {
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_pop(c);
     RtValue *list;
     int64_t i = -1;
     if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, &list) ||
@@ -691,6 +666,8 @@ bool eval_op_list(EvalCall *c)
 
 bool eval_op_contains(EvalCall *c)
 {
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_contains(c);
     if (!eval_nargs(c, 2, 2))
         return false;
     if (eval_kind(c, 0) == RT_STR) {
@@ -741,6 +718,8 @@ bool eval_op_count(EvalCall *c)
 /* aten::clear(t[] self): list.clear(). */
 bool eval_op_clear(EvalCall *c)
 {
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_clear(c);
     RtValue *list;
     if (!eval_nargs(c, 1, 1) || !eval_arg_list(c, 0, &list))
         return false;

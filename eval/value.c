@@ -138,6 +138,7 @@ void rt_release(RtValue *v)
         break;
     case RT_LIST:
     case RT_TUPLE:
+    case RT_DICT:
         for (int i = 0; i < v->u.list.n; i++)
             rt_release(v->u.list.items[i]);
         free(v->u.list.items);
@@ -162,6 +163,7 @@ const char *rt_kind_name(RtKind kind)
     case RT_DEVICE: return "Device";
     case RT_LIST: return "list";
     case RT_TUPLE: return "tuple";
+    case RT_DICT: return "dict";
     case RT_OBJECT: return "module";
     case RT_UNINIT: return "uninitialized value";
     }
@@ -234,6 +236,16 @@ void rt_format_str(TextBuf *sb, const RtValue *v)
             textbuf_puts(sb, ",");
         textbuf_puts(sb, v->kind == RT_LIST ? "]" : ")");
         break;
+    case RT_DICT:
+        textbuf_puts(sb, "{");
+        for (int i = 0; i < rt_dict_count(v); i++) {
+            textbuf_puts(sb, i ? ", " : "");
+            rt_format_str(sb, rt_dict_key(v, i));
+            textbuf_puts(sb, ": ");
+            rt_format_str(sb, rt_dict_value(v, i));
+        }
+        textbuf_puts(sb, "}");
+        break;
     case RT_OBJECT:
         textbuf_printf(sb, "<module %s>", v->u.s[0] ? v->u.s : "self");
         break;
@@ -282,6 +294,9 @@ void rt_print(FILE *out, const RtValue *v)
     case RT_TUPLE:
         fprintf(out, "%s of %d", rt_kind_name(v->kind), v->u.list.n);
         break;
+    case RT_DICT:
+        fprintf(out, "dict of %d", rt_dict_count(v));
+        break;
     case RT_OBJECT:
         fprintf(out, "module %s", v->u.s[0] ? v->u.s : "self");
         break;
@@ -290,4 +305,87 @@ void rt_print(FILE *out, const RtValue *v)
         fputs(rt_kind_name(v->kind), out);
         break;
     }
+}
+
+/* ---------------------------------------------------------------- equality and dicts */
+
+static bool is_intlike(const RtValue *v)
+{
+    return v->kind == RT_INT || v->kind == RT_BOOL;
+}
+
+bool rt_equal(const RtValue *a, const RtValue *b)
+{
+    if (rt_is_number(a) && rt_is_number(b)) {
+        if (is_intlike(a) && is_intlike(b))
+            return a->u.i == b->u.i;
+        return rt_number(a) == rt_number(b);
+    }
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case RT_NONE:
+    case RT_UNINIT:
+        return true;
+    case RT_STR:
+    case RT_DEVICE:
+    case RT_OBJECT:
+        return strcmp(a->u.s, b->u.s) == 0;
+    case RT_TENSOR:
+        return a->u.t == b->u.t;
+    case RT_LIST:
+    case RT_TUPLE:
+        if (a->u.list.n != b->u.list.n)
+            return false;
+        for (int i = 0; i < a->u.list.n; i++)
+            if (!rt_equal(a->u.list.items[i], b->u.list.items[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+RtValue *rt_dict(void)
+{
+    RtValue *d = rt_list(RT_LIST, 0, NULL);
+    d->kind = RT_DICT;
+    return d;
+}
+
+int rt_dict_count(const RtValue *d) { return d->u.list.n / 2; }
+RtValue *rt_dict_key(const RtValue *d, int i) { return d->u.list.items[2 * i]; }
+RtValue *rt_dict_value(const RtValue *d, int i) { return d->u.list.items[2 * i + 1]; }
+
+int rt_dict_find(const RtValue *d, const RtValue *key)
+{
+    for (int i = 0; i < rt_dict_count(d); i++)
+        if (rt_equal(rt_dict_key(d, i), key))
+            return i;
+    return -1;
+}
+
+bool rt_dict_set(RtValue *d, RtValue *key, RtValue *value)
+{
+    int i = rt_dict_find(d, key);
+    if (i >= 0) {
+        RtValue *old = d->u.list.items[2 * i + 1];
+        d->u.list.items[2 * i + 1] = rt_retain(value);
+        rt_release(old);
+        return true;
+    }
+    if (!rt_list_reserve(d, (int64_t)d->u.list.n + 2))
+        return false;
+    d->u.list.items[d->u.list.n++] = rt_retain(key);
+    d->u.list.items[d->u.list.n++] = rt_retain(value);
+    return true;
+}
+
+void rt_dict_remove(RtValue *d, int i)
+{
+    rt_release(d->u.list.items[2 * i]);
+    rt_release(d->u.list.items[2 * i + 1]);
+    memmove(d->u.list.items + 2 * i, d->u.list.items + 2 * i + 2,
+            (size_t)(d->u.list.n - 2 * i - 2) * sizeof(RtValue *));
+    d->u.list.n -= 2;
 }

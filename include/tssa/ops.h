@@ -114,6 +114,12 @@ typedef enum OpAlias {
     X(ATEN_REMOVE, "aten::remove", OPC_SCALAR, 0, ALIAS_NONE) \
     X(ATEN_CLEAR, "aten::clear", OPC_SCALAR, 0, ALIAS_NONE) \
     X(ATEN_COUNT, "aten::count", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_DICTCONSTRUCT, "prim::DictConstruct", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_KEYS, "aten::keys", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_VALUES, "aten::values", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_ITEMS, "aten::items", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_GET, "aten::get", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_SETDEFAULT, "aten::setdefault", OPC_SCALAR, 0, ALIAS_NONE) \
     /* creation */ \
     X(ATEN_ZEROS, "aten::zeros", OPC_CREATION, NOMUT, ALIAS_NONE) \
     X(ATEN_ONES, "aten::ones", OPC_CREATION, NOMUT, ALIAS_NONE) \

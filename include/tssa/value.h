@@ -27,6 +27,7 @@ typedef enum RtKind {
     RT_DEVICE,      /* s holds "cpu", "cuda:0" */
     RT_LIST,
     RT_TUPLE,
+    RT_DICT,        /* u.list holds key, value, key, value... in insertion order */
     RT_OBJECT,      /* a module: its dotted path in the weights file */
     RT_UNINIT,      /* prim::Uninitialized */
 } RtKind;
@@ -64,6 +65,25 @@ RtValue *rt_object(const char *path);
 RtValue *rt_uninit(void);
 /* rt_tensor that takes over the caller's reference to t (NULL stays NULL). */
 RtValue *rt_tensor_take(Tensor *t);
+/* Python equality (numbers by value, strings by text, containers item by
+ * item, tensors by identity), as list.index, `in` and dict keys use it. */
+bool rt_equal(const RtValue *a, const RtValue *b);
+
+/* An empty dict. Lookup is a linear scan of the keys: TorchScript dicts
+ * in post-processing code are small. */
+RtValue *rt_dict(void);
+int rt_dict_count(const RtValue *d);
+/* The index of key among d's entries, or -1. */
+int rt_dict_find(const RtValue *d, const RtValue *key);
+/* Entry i's key and value (borrowed). */
+RtValue *rt_dict_key(const RtValue *d, int i);
+RtValue *rt_dict_value(const RtValue *d, int i);
+/* d[key] = value (both retained), keeping the key's first position. False,
+ * changing nothing, when the dict cannot grow (rt_list_reserve). */
+bool rt_dict_set(RtValue *d, RtValue *key, RtValue *value);
+/* Removes entry i. */
+void rt_dict_remove(RtValue *d, int i);
+
 /* Lists are indexed by int: they hold at most this many items. */
 #define RT_LIST_MAX_ITEMS (INT_MAX / 2)
 /* Makes room for n items in a list. False, changing nothing, when n is
