@@ -88,6 +88,7 @@ bool eval_op_linalg_cholesky(EvalCall *c); bool eval_op_cholesky_solve(EvalCall 
 bool eval_op_linalg_solve(EvalCall *c); bool eval_op_linalg_inv(EvalCall *c);
 bool eval_op_linalg_det(EvalCall *c); bool eval_op_linalg_slogdet(EvalCall *c);
 bool eval_op_logdet(EvalCall *c); bool eval_op_diag(EvalCall *c); bool eval_op_einsum(EvalCall *c);
+bool eval_op_linalg_qr(EvalCall *c); bool eval_op_linalg_eigh(EvalCall *c); bool eval_op_diag_embed(EvalCall *c);
 
 /* ops_dict.c */
 bool eval_op_dict_construct(EvalCall *c); bool eval_op_keys(EvalCall *c);

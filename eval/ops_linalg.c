@@ -3,6 +3,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
@@ -104,4 +105,44 @@ bool eval_op_einsum(EvalCall *c)
     bool ok = eval_out_tensor(c, 0, tensor_einsum(equation, ts, n));
     free(ts);
     return ok;
+}
+
+/* linalg_qr(Tensor A, str mode='reduced') -> (Tensor Q, Tensor R) */
+bool eval_op_linalg_qr(EvalCall *c)
+{
+    Tensor *a, *q, *r;
+    const char *mode = "reduced";
+    if (!eval_nargs(c, 1, 2) || !eval_arg_tensor(c, 0, &a) || (c->nargs == 2 && !eval_arg_str(c, 1, &mode)))
+        return false;
+    if (!tensor_linalg_qr(a, mode, &q, &r))
+        return eval_fail_kernel(c, "linalg.qr failed");
+    return eval_out_tensor(c, 0, q) && eval_out_tensor(c, 1, r);
+}
+
+/* linalg_eigh(Tensor self, str UPLO='L') -> (Tensor eigenvalues, Tensor eigenvectors) */
+bool eval_op_linalg_eigh(EvalCall *c)
+{
+    Tensor *a, *w, *v;
+    const char *uplo = "L";
+    if (!eval_nargs(c, 1, 2) || !eval_arg_tensor(c, 0, &a) || (c->nargs == 2 && !eval_arg_str(c, 1, &uplo)))
+        return false;
+    if (strcmp(uplo, "L") != 0 && strcmp(uplo, "U") != 0)
+        return eval_fail(c, "Expected UPLO argument to be 'L' or 'U', but got %s", uplo);
+    if (!tensor_linalg_eigh(a, uplo[0] == 'U', &w, &v))
+        return eval_fail_kernel(c, "linalg.eigh failed");
+    return eval_out_tensor(c, 0, w) && eval_out_tensor(c, 1, v);
+}
+
+/* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) */
+bool eval_op_diag_embed(EvalCall *c)
+{
+    Tensor *t;
+    int64_t offset = 0, dim1 = -2, dim2 = -1;
+    if (!eval_nargs(c, 1, 4) || !eval_arg_tensor(c, 0, &t) || (c->nargs > 1 && !eval_arg_int(c, 1, &offset)) ||
+        (c->nargs > 2 && !eval_arg_int(c, 2, &dim1)) || (c->nargs > 3 && !eval_arg_int(c, 3, &dim2)))
+        return false;
+    int nd = t->ndim + 1;
+    if ((dim1 + nd) % nd != nd - 2 || (dim2 + nd) % nd != nd - 1)
+        return eval_fail(c, "diag_embed with dims other than the last two is not implemented");
+    return eval_out_tensor(c, 0, tensor_diag_embed(t, offset));
 }

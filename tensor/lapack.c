@@ -1,5 +1,6 @@
 /* lapack.c — factorizations and solves through LAPACK (LAPACKE):
- * linalg.cholesky, cholesky_solve, linalg.solve, linalg.inv, det, slogdet.
+ * linalg.cholesky, cholesky_solve, linalg.solve, linalg.inv, det, slogdet,
+ * linalg.qr and linalg.eigh.
  *
  * Every op works on batches of matrices: the last two dims are the matrix,
  * the leading ones the batch (broadcast between the two operands of a
@@ -368,4 +369,140 @@ Tensor *tensor_linalg_det(const Tensor *a)
 bool tensor_linalg_slogdet(const Tensor *a, Tensor **sign, Tensor **logabsdet)
 {
     return lu_determinants(a, "linalg.slogdet", NULL, sign, logabsdet);
+}
+
+/* ---------------------------------------------------------------- qr, eigh */
+
+/* Batches of m x n matrices (any shape, at least 2 dims, float). */
+static bool matrix_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *m, int64_t *n)
+{
+    if (!dtype_is_float(a->dtype)) {
+        tensor_set_error("%s: Expected a floating point or complex tensor as input. Got %s", op,
+                         dtype_ts_name(a->dtype));
+        return false;
+    }
+    if (a->ndim < 2) {
+        tensor_set_error("%s: The input tensor A must have at least 2 dimensions.", op);
+        return false;
+    }
+    *m = a->sizes[a->ndim - 2];
+    *n = a->sizes[a->ndim - 1];
+    if (*m > INT_MAX || *n > INT_MAX || (*m && *n > INT_MAX / *m)) {
+        tensor_set_error("%s: matrices of %" PRId64 " by %" PRId64 " are too large for LAPACK", op, *m, *n);
+        return false;
+    }
+    *batch = 1;
+    ckd_product_i64(batch, a->sizes, a->ndim - 2);
+    return true;
+}
+
+/* A batch shape with the matrix dims replaced by rows x cols. */
+static Tensor *batch_of(const Tensor *a, TensorDType dt, int64_t rows, int64_t cols)
+{
+    int64_t sizes[TENSOR_MAX_DIMS];
+    memcpy(sizes, a->sizes, sizeof(int64_t) * (size_t)a->ndim);
+    sizes[a->ndim - 2] = rows;
+    sizes[a->ndim - 1] = cols;
+    return tensor_zeros(dt, a->ndim, sizes);
+}
+
+bool tensor_linalg_qr(const Tensor *a, const char *mode, Tensor **q, Tensor **r)
+{
+    *q = *r = NULL;
+    bool complete = strcmp(mode, "complete") == 0, r_only = strcmp(mode, "r") == 0;
+    if (!complete && !r_only && strcmp(mode, "reduced") != 0) {
+        tensor_set_error("qr received unrecognized mode '%s' but expected one of 'reduced' (default), "
+                         "'r', or 'complete'", mode);
+        return false;
+    }
+    int64_t batch, m, n;
+    if (!matrix_batch(a, "linalg.qr", &batch, &m, &n))
+        return false;
+    int64_t k = m < n ? m : n, qcols = complete ? m : k, rrows = complete ? m : k;
+    Tensor *work = tensor_clone(a);
+    int64_t zero = 0;
+    *q = r_only ? tensor_zeros(a->dtype, 1, &zero) : batch_of(a, a->dtype, m, qcols);
+    *r = batch_of(a, a->dtype, rrows, n);
+    size_t esize = dtype_size(a->dtype);
+    void *tau = kern_malloc((size_t)(k ? k : 1), esize);
+    /* Q is built in an m x max(n, qcols) buffer holding the reflectors. */
+    int64_t wide = n > qcols ? n : qcols;
+    void *qbuf = kern_malloc((size_t)(m * wide > 0 ? m * wide : 1), esize);
+    bool ok = work && *q && *r && tau && qbuf;
+    bool f32 = a->dtype == DT_F32;
+    for (int64_t b = 0; ok && b < batch && m > 0 && n > 0; b++) {
+        void *am = matrix_at(work, b, m, n);
+        lapack_int info = f32 ? LAPACKE_sgeqrf(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)n, am,
+                                               (lapack_int)n, tau)
+                              : LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)n, am,
+                                               (lapack_int)n, tau);
+        ok = info == 0;
+        /* R: the upper triangle of the first rrows rows. */
+        char *rm = matrix_at(*r, b, rrows, n);
+        for (int64_t i = 0; ok && i < rrows && i < m; i++)
+            for (int64_t j = i; j < n; j++)
+                memcpy(rm + (size_t)(i * n + j) * esize, (char *)am + (size_t)(i * n + j) * esize, esize);
+        if (!ok || r_only)
+            continue;
+        memset(qbuf, 0, (size_t)(m * wide) * esize);
+        for (int64_t i = 0; i < m; i++)
+            memcpy((char *)qbuf + (size_t)(i * wide) * esize, (char *)am + (size_t)(i * n) * esize,
+                   (size_t)(n < wide ? n : wide) * esize);
+        info = f32 ? LAPACKE_sorgqr(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)qcols, (lapack_int)k,
+                                    qbuf, (lapack_int)wide, tau)
+                   : LAPACKE_dorgqr(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)qcols, (lapack_int)k,
+                                    qbuf, (lapack_int)wide, tau);
+        ok = info == 0;
+        char *qm = matrix_at(*q, b, m, qcols);
+        for (int64_t i = 0; ok && i < m; i++)
+            memcpy(qm + (size_t)(i * qcols) * esize, (char *)qbuf + (size_t)(i * wide) * esize,
+                   (size_t)qcols * esize);
+    }
+    if (!ok && !tensor_last_error()[0])
+        tensor_set_error("linalg.qr: LAPACK failed");
+    free(tau);
+    free(qbuf);
+    tensor_release(work);
+    if (!ok) {
+        tensor_release(*q);
+        tensor_release(*r);
+        *q = *r = NULL;
+    }
+    return ok;
+}
+
+bool tensor_linalg_eigh(const Tensor *a, bool upper, Tensor **values, Tensor **vectors)
+{
+    *values = *vectors = NULL;
+    int64_t batch, n;
+    if (!square_batch(a, "linalg.eigh", &batch, &n))
+        return false;
+    *vectors = tensor_clone(a);
+    /* The eigenvalues' shape: the batch dims, then n. */
+    *values = tensor_empty(a->dtype, a->ndim - 1, a->sizes);
+    bool ok = *vectors && *values;
+    bool f32 = a->dtype == DT_F32;
+    for (int64_t b = 0; ok && b < batch && n > 0; b++) {
+        void *vm = matrix_at(*vectors, b, n, n);
+        void *w = (char *)tensor_data(*values) + (size_t)(b * n) * dtype_size(a->dtype);
+        char uplo = upper ? 'U' : 'L';
+        lapack_int info = f32 ? LAPACKE_ssyevd(LAPACK_ROW_MAJOR, 'V', uplo, (lapack_int)n, vm,
+                                               (lapack_int)n, w)
+                              : LAPACKE_dsyevd(LAPACK_ROW_MAJOR, 'V', uplo, (lapack_int)n, vm,
+                                               (lapack_int)n, w);
+        if (info > 0) {
+            char prefix[48];
+            batch_prefix(prefix, sizeof prefix, a, b);
+            tensor_set_error("linalg.eigh: %sThe algorithm failed to converge because the input matrix "
+                             "is ill-conditioned or has too many repeated eigenvalues (error code: %d).",
+                             prefix, (int)info);
+            ok = false;
+        }
+    }
+    if (!ok) {
+        tensor_release(*values);
+        tensor_release(*vectors);
+        *values = *vectors = NULL;
+    }
+    return ok;
 }

@@ -437,3 +437,28 @@ Tensor *tensor_diag(const Tensor *t, int64_t offset)
     }
     return out;
 }
+
+Tensor *tensor_diag_embed(const Tensor *t, int64_t offset)
+{
+    if (t->ndim < 1 || t->ndim + 1 > TENSOR_MAX_DIMS) {
+        tensor_set_error("diag_embed: the input needs between 1 and %d dims", TENSOR_MAX_DIMS - 1);
+        return NULL;
+    }
+    int64_t sizes[TENSOR_MAX_DIMS], n;
+    if (!ckd_add_i64(&n, t->sizes[t->ndim - 1], offset < 0 ? -offset : offset)) {
+        tensor_set_error("diag_embed: offset %" PRId64 " is too large", offset);
+        return NULL;
+    }
+    memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)(t->ndim - 1));
+    sizes[t->ndim - 1] = n;
+    sizes[t->ndim] = n;
+    Tensor *out = tensor_zeros(t->dtype, t->ndim + 1, sizes);
+    Tensor *view = out ? tensor_diagonal(out, offset, t->ndim - 1, t->ndim) : NULL;
+    bool ok = view && tensor_copy_(view, t);
+    tensor_release(view);
+    if (!ok) {
+        tensor_release(out);
+        return NULL;
+    }
+    return out;
+}

@@ -233,6 +233,9 @@ typedef enum OpAlias {
     X(ATEN_LOGDET, "aten::logdet", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_DIAG, "aten::diag", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_EINSUM, "aten::einsum", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_QR, "aten::linalg_qr", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_EIGH, "aten::linalg_eigh", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_DIAG_EMBED, "aten::diag_embed", OPC_LINALG, NOMUT, ALIAS_NONE) \
     X(ATEN_CONV2D, "aten::conv2d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_CONV1D, "aten::conv1d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_CONVOLUTION, "aten::_convolution", OPC_NN, NOMUT, ALIAS_NONE) \

@@ -301,6 +301,13 @@ Tensor *tensor_linalg_solve(const Tensor *a, const Tensor *b);
 Tensor *tensor_linalg_inv(const Tensor *a);
 Tensor *tensor_linalg_det(const Tensor *a);
 bool tensor_linalg_slogdet(const Tensor *a, Tensor **sign, Tensor **logabsdet);
+/* mode "reduced", "complete" or "r" (Q is then empty). */
+bool tensor_linalg_qr(const Tensor *a, const char *mode, Tensor **q, Tensor **r);
+/* Eigenvalues ascending, eigenvectors as columns, of symmetric matrices
+ * (read from the lower triangle, or the upper one). */
+bool tensor_linalg_eigh(const Tensor *a, bool upper, Tensor **values, Tensor **vectors);
+/* torch.diag_embed with the default dims (-2, -1). */
+Tensor *tensor_diag_embed(const Tensor *t, int64_t offset);
 /* torch.unique_consecutive (tensor/unique.c): values, the inverse (empty
  * unless asked for) and the run lengths (empty unless asked for). */
 bool tensor_unique_consecutive(const Tensor *x, bool return_inverse, bool return_counts,
