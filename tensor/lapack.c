@@ -26,9 +26,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The common checks of a batch of square matrices: float dtype, at least
- * 2 dims, square; *batch and *n describe it. */
-static bool square_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *n)
+/* Batches of m x n matrices (any shape, at least 2 dims, float). */
+static bool matrix_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *m, int64_t *n)
 {
     if (!dtype_is_float(a->dtype)) {
         tensor_set_error("%s: Expected a floating point or complex tensor as input. Got %s", op,
@@ -39,20 +38,30 @@ static bool square_batch(const Tensor *a, const char *op, int64_t *batch, int64_
         tensor_set_error("%s: The input tensor A must have at least 2 dimensions.", op);
         return false;
     }
-    int64_t rows = a->sizes[a->ndim - 2], cols = a->sizes[a->ndim - 1];
+    *m = a->sizes[a->ndim - 2];
+    *n = a->sizes[a->ndim - 1];
+    if (*m > INT_MAX || *n > INT_MAX || (*m && *n > INT_MAX / *m)) {
+        tensor_set_error("%s: matrices of %" PRId64 " by %" PRId64 " are too large for LAPACK", op, *m, *n);
+        return false;
+    }
+    *batch = 1;
+    ckd_product_i64(batch, a->sizes, a->ndim - 2);
+    return true;
+}
+
+/* The common checks of a batch of square matrices: those of matrix_batch,
+ * and square; *batch and *n describe it. */
+static bool square_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *n)
+{
+    int64_t rows, cols;
+    if (!matrix_batch(a, op, batch, &rows, &cols))
+        return false;
     if (rows != cols) {
         tensor_set_error("%s: A must be batches of square matrices, but they are %" PRId64
                          " by %" PRId64 " matrices", op, rows, cols);
         return false;
     }
-    if (rows > INT_MAX / (rows ? rows : 1)) {
-        tensor_set_error("%s: matrices of %" PRId64 " rows are too large for LAPACK", op, rows);
-        return false;
-    }
     *n = rows;
-    *batch = rows ? tensor_numel(a) / (rows * rows) : 0;
-    if (!rows)
-        ckd_product_i64(batch, a->sizes, a->ndim - 2);
     return true;
 }
 
@@ -372,29 +381,6 @@ bool tensor_linalg_slogdet(const Tensor *a, Tensor **sign, Tensor **logabsdet)
 }
 
 /* ---------------------------------------------------------------- qr, eigh */
-
-/* Batches of m x n matrices (any shape, at least 2 dims, float). */
-static bool matrix_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *m, int64_t *n)
-{
-    if (!dtype_is_float(a->dtype)) {
-        tensor_set_error("%s: Expected a floating point or complex tensor as input. Got %s", op,
-                         dtype_ts_name(a->dtype));
-        return false;
-    }
-    if (a->ndim < 2) {
-        tensor_set_error("%s: The input tensor A must have at least 2 dimensions.", op);
-        return false;
-    }
-    *m = a->sizes[a->ndim - 2];
-    *n = a->sizes[a->ndim - 1];
-    if (*m > INT_MAX || *n > INT_MAX || (*m && *n > INT_MAX / *m)) {
-        tensor_set_error("%s: matrices of %" PRId64 " by %" PRId64 " are too large for LAPACK", op, *m, *n);
-        return false;
-    }
-    *batch = 1;
-    ckd_product_i64(batch, a->sizes, a->ndim - 2);
-    return true;
-}
 
 /* A batch shape with the matrix dims replaced by rows x cols. */
 static Tensor *batch_of(const Tensor *a, TensorDType dt, int64_t rows, int64_t cols)

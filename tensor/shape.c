@@ -409,6 +409,21 @@ Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double v
     return out;
 }
 
+/* Zeros of the given shape with t copied onto diagonal `offset` of the
+ * last two dims (diag of a vector, diag_embed). */
+static Tensor *zeros_with_diagonal(const Tensor *t, int ndim, const int64_t *sizes, int64_t offset)
+{
+    Tensor *out = tensor_zeros(t->dtype, ndim, sizes);
+    Tensor *view = out ? tensor_diagonal(out, offset, ndim - 2, ndim - 1) : NULL;
+    bool ok = view && tensor_copy_(view, t);
+    tensor_release(view);
+    if (!ok) {
+        tensor_release(out);
+        return NULL;
+    }
+    return out;
+}
+
 Tensor *tensor_diag(const Tensor *t, int64_t offset)
 {
     if (t->ndim != 1 && t->ndim != 2) {
@@ -427,15 +442,7 @@ Tensor *tensor_diag(const Tensor *t, int64_t offset)
         return NULL;
     }
     int64_t sizes[2] = {n, n};
-    Tensor *out = tensor_zeros(t->dtype, 2, sizes);
-    Tensor *view = out ? tensor_diagonal(out, offset, 0, 1) : NULL;
-    bool ok = view && tensor_copy_(view, t);
-    tensor_release(view);
-    if (!ok) {
-        tensor_release(out);
-        return NULL;
-    }
-    return out;
+    return zeros_with_diagonal(t, 2, sizes, offset);
 }
 
 Tensor *tensor_diag_embed(const Tensor *t, int64_t offset)
@@ -452,13 +459,5 @@ Tensor *tensor_diag_embed(const Tensor *t, int64_t offset)
     memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)(t->ndim - 1));
     sizes[t->ndim - 1] = n;
     sizes[t->ndim] = n;
-    Tensor *out = tensor_zeros(t->dtype, t->ndim + 1, sizes);
-    Tensor *view = out ? tensor_diagonal(out, offset, t->ndim - 1, t->ndim) : NULL;
-    bool ok = view && tensor_copy_(view, t);
-    tensor_release(view);
-    if (!ok) {
-        tensor_release(out);
-        return NULL;
-    }
-    return out;
+    return zeros_with_diagonal(t, t->ndim + 1, sizes, offset);
 }
