@@ -7,6 +7,12 @@
  * error (exit 2), found at once rather than when the run reaches it, and a
  * result declared with a type the op cannot produce is a graph that lies.
  *
+ * Code that can never run is not checked: the branch of a prim::If whose
+ * condition is a constant and selects the other branch. TorchScript's
+ * inliner leaves such branches behind (F.max_pool2d keeps the
+ * return_indices=True path, aten::max_pool2d_with_indices, under a constant
+ * False), and an op there cannot fail a run.
+ *
  * The type check is deliberately one-sided: only ops that make nothing but
  * tensors are checked (op_returns_tensors_only), and only that their
  * results are tensor-like. Ops that double as Python builtins on numbers,
@@ -41,9 +47,22 @@ static bool tensor_like(const IrType *t)
     }
 }
 
-static void check_node(IrNode *n, void *ctx)
+static void check_block(OpCheck *c, IrBlock *b);
+
+/* The block of an If that a constant condition rules out, or -1. */
+static int dead_branch(const IrNode *n)
 {
-    OpCheck *c = ctx;
+    if (n->op != OP_PRIM_IF || n->ninputs != 1 || n->nblocks != 2)
+        return -1;
+    const IrNode *def = n->inputs[0]->def;
+    const IrAttr *value = def && def->op == OP_PRIM_CONSTANT ? ir_attr_find(def, "value") : NULL;
+    if (!value || value->kind != ATTR_INT)
+        return -1;
+    return value->u.i ? 1 : 0;
+}
+
+static void check_node(OpCheck *c, IrNode *n)
+{
     DiagSource src = {.file = c->g->file ? c->g->file : "<graph>"};
     if (n->op == OP_UNKNOWN) {
         diag_error_line(c->err, &src, n->line, n->col,
@@ -68,9 +87,20 @@ static void check_node(IrNode *n, void *ctx)
     }
 }
 
+static void check_block(OpCheck *c, IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        check_node(c, n);
+        int dead = dead_branch(n);
+        for (int i = 0; i < n->nblocks; i++)
+            if (i != dead)
+                check_block(c, n->blocks[i]);
+    }
+}
+
 bool ir_check_ops(const IrGraph *g, FILE *err)
 {
     OpCheck c = {.g = g, .err = err, .ok = true};
-    ir_walk(g->top, check_node, &c);
+    check_block(&c, g->top);
     return c.ok;
 }

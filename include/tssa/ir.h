@@ -297,7 +297,8 @@ size_t ir_graph_count_nodes(const IrGraph *g);
 bool ir_verify(IrGraph *g, FILE *err);
 
 /* Checks the graph against the op table (ir/check_ops.c): every node's op
- * is one the table lists (an unknown op could never run), and an op that
+ * that can run (not in an If branch a constant condition rules out) is one
+ * the table lists (an unknown op could never run), and an op that
  * only makes tensors declares no result of another type (%y : int =
  * aten::relu(%x) is refused). Ops that double as Python builtins on
  * numbers, lists or strings (op_has_builtin_forms) may return either.
