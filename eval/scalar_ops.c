@@ -325,6 +325,18 @@ static bool unary_number(EvalCall *c, OpId op, const RtValue *x)
     case OP_ATEN_TAN: r = tan(f); break;
     case OP_ATEN_TANH: r = tanh(f); break;
     case OP_ATEN_ERF: r = erf(f); break;
+    case OP_ATEN_ACOS: r = acos(f); break;
+    case OP_ATEN_ASIN: r = asin(f); break;
+    case OP_ATEN_ATAN: r = atan(f); break;
+    case OP_ATEN_SINH: r = sinh(f); break;
+    case OP_ATEN_COSH: r = cosh(f); break;
+    case OP_ATEN_ASINH: r = asinh(f); break;
+    case OP_ATEN_ACOSH: r = acosh(f); break;
+    case OP_ATEN_ATANH: r = atanh(f); break;
+    case OP_ATEN_ERFC: r = erfc(f); break;
+    case OP_ATEN_EXP2: r = exp2(f); break;
+    case OP_ATEN_LOG10: r = log10(f); break;
+    case OP_ATEN_LGAMMA: r = lgamma(f); break;
     case OP_ATEN_SIGN: r = (f > 0) - (f < 0); break;
     default:
         return eval_fail(c, "not supported on a %s", rt_kind_name(x->kind));

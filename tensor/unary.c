@@ -56,6 +56,21 @@
         case UN_TRUNC: return trunc(x);                                                      \
         case UN_SIGN: return (T)((zero < x) - (x < zero));                                   \
         case UN_RECIPROCAL: return one / x;                                                  \
+        case UN_ACOS: return acos(x);                                        \
+        case UN_ASIN: return asin(x);                                        \
+        case UN_ATAN: return atan(x);                                        \
+        case UN_SINH: return sinh(x);                                        \
+        case UN_COSH: return cosh(x);                                        \
+        case UN_ASINH: return asinh(x);                                      \
+        case UN_ACOSH: return acosh(x);                                      \
+        case UN_ATANH: return atanh(x);                                      \
+        case UN_ERFC: return erfc(x);                                        \
+        case UN_EXP2: return exp2(x);                                        \
+        case UN_LOG10: return log10(x);                                      \
+        case UN_LGAMMA: return lgamma(x);                                    \
+        case UN_DEG2RAD: return x * (T)(3.14159265358979323846 / 180.0);     \
+        case UN_RAD2DEG: return x * (T)(180.0 / 3.14159265358979323846);     \
+        case UN_SINC: return x == zero ? one : sin((T)3.14159265358979323846 * x) / ((T)3.14159265358979323846 * x); \
         case UN_HARDSIGMOID: return CLAMP_STD(x + three, zero, six) / six;                   \
         case UN_HARDSWISH: return x * CLAMP_STD(x + three, zero, six) / six;                 \
         case UN_LEAKY_RELU: return x > zero ? x : x * p0;                                    \
@@ -96,6 +111,7 @@ static bool is_float_math(UnaryOp op)
     case UN_EXP: case UN_LOG: case UN_LOG2: case UN_LOG1P: case UN_EXPM1: case UN_SQRT:
     case UN_RSQRT: case UN_SIN: case UN_COS: case UN_TAN: case UN_TANH: case UN_ERF:
     case UN_SIGMOID: case UN_RECIPROCAL:
+    case UN_ACOS: case UN_ASIN: case UN_ATAN: case UN_SINH: case UN_COSH: case UN_ASINH: case UN_ACOSH: case UN_ATANH: case UN_ERFC: case UN_EXP2: case UN_LOG10: case UN_LGAMMA: case UN_DEG2RAD: case UN_RAD2DEG: case UN_SINC:
         return true;
     default:
         return false;
@@ -201,7 +217,8 @@ DEFINE_UNARY_ROWS(double, unary_rows_f64, unary_f64)
     X(UN_RSQRT) X(UN_SIN) X(UN_COS) X(UN_TAN) X(UN_TANH) X(UN_ERF) X(UN_SIGMOID) X(UN_RELU) \
     X(UN_RELU6) X(UN_GELU) X(UN_GELU_TANH) X(UN_SILU) X(UN_FLOOR) X(UN_CEIL) X(UN_ROUND) \
     X(UN_TRUNC) X(UN_SIGN) X(UN_RECIPROCAL) X(UN_HARDSIGMOID) X(UN_HARDSWISH) \
-    X(UN_LEAKY_RELU) X(UN_ELU) X(UN_SOFTPLUS) X(UN_HARDTANH) X(UN_ROUND_DECIMALS)
+    X(UN_LEAKY_RELU) X(UN_ELU) X(UN_SOFTPLUS) X(UN_HARDTANH) X(UN_ROUND_DECIMALS) \
+    X(UN_ACOS) X(UN_ASIN) X(UN_ATAN) X(UN_SINH) X(UN_COSH) X(UN_ASINH) X(UN_ACOSH) X(UN_ATANH) X(UN_ERFC) X(UN_EXP2) X(UN_LOG10) X(UN_LGAMMA) X(UN_DEG2RAD) X(UN_RAD2DEG) X(UN_SINC)
 
 /* The float fast path: false when the dtypes do not allow it. */
 static bool unary_float_rows(UnaryOp op, TensorDType compute, TensorIter *it, Tensor *out,
