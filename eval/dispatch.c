@@ -351,6 +351,30 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_STD] = eval_op_std,
     [OP_ATEN_LOGSUMEXP] = eval_op_logsumexp,
 
+    /* family special */
+    /* (end of family special) */
+
+    /* family math */
+    /* (end of family math) */
+
+    /* family pool_norm */
+    /* (end of family pool_norm) */
+
+    /* family resample */
+    /* (end of family resample) */
+
+    /* family loss */
+    /* (end of family loss) */
+
+    /* family linalg_extra */
+    /* (end of family linalg_extra) */
+
+    /* family stats */
+    /* (end of family stats) */
+
+    /* family shape_index */
+    /* (end of family shape_index) */
+
     /* linear algebra and nn */
     [OP_ATEN_MM] = eval_op_mm,
     [OP_ATEN_LINALG_CHOLESKY] = eval_op_linalg_cholesky,

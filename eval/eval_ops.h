@@ -186,4 +186,28 @@ bool eval_op_format(EvalCall *c); bool eval_op_print(EvalCall *c); bool eval_op_
 bool eval_op_raise_exception(EvalCall *c); bool eval_op_range_length(EvalCall *c);
 bool eval_op_derive_index(EvalCall *c);
 
+/* family special: special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv */
+/* (end of family special) */
+
+/* family math: elementwise math, predicates and activations */
+/* (end of family math) */
+
+/* family pool_norm: pooling, unpooling, padding modes and normalization */
+/* (end of family pool_norm) */
+
+/* family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag */
+/* (end of family resample) */
+
+/* family loss: losses and distances */
+/* (end of family loss) */
+
+/* family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products */
+/* (end of family linalg_extra) */
+
+/* family stats: order statistics, scans, histograms, sorting */
+/* (end of family stats) */
+
+/* family shape_index: shape ops, scatter/index families, index creation */
+/* (end of family shape_index) */
+
 #endif

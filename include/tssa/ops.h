@@ -259,6 +259,15 @@ typedef enum OpAlias {
     X(ATEN_LSTM_CELL, "aten::lstm_cell", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_GRU_CELL, "aten::gru_cell", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_RNN_TANH_CELL, "aten::rnn_tanh_cell", OPC_NN, NOMUT, ALIAS_NONE) \
+    /* op families added for OpInfo coverage, each defined below */ \
+    SPECIAL_OPS(X) \
+    MATH_OPS(X) \
+    POOL_NORM_OPS(X) \
+    RESAMPLE_OPS(X) \
+    LOSS_OPS(X) \
+    LINALG_EXTRA_OPS(X) \
+    STATS_OPS(X) \
+    SHAPE_INDEX_OPS(X) \
     /* TensorSSA: immutable accesses and their assign twins */ \
     IMMUT_OPS(X) \
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE) \
@@ -318,6 +327,38 @@ typedef enum OpAlias {
     X(ATEN_INT_CAST, "aten::int", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
     X(ATEN_BOOL, "aten::bool", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE)
 
+/* special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv (tensor/special.c, eval/ops_special.c) */
+#define SPECIAL_OPS(X) \
+    /* (end of SPECIAL_OPS) */
+
+/* elementwise math, predicates and activations (tensor/math_extra.c, eval/ops_math.c) */
+#define MATH_OPS(X) \
+    /* (end of MATH_OPS) */
+
+/* pooling, unpooling, padding modes and normalization (tensor/pool.c, eval/ops_pool_norm.c) */
+#define POOL_NORM_OPS(X) \
+    /* (end of POOL_NORM_OPS) */
+
+/* transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag (tensor/resample.c, eval/ops_resample.c) */
+#define RESAMPLE_OPS(X) \
+    /* (end of RESAMPLE_OPS) */
+
+/* losses and distances (tensor/loss.c, eval/ops_loss.c) */
+#define LOSS_OPS(X) \
+    /* (end of LOSS_OPS) */
+
+/* more linear algebra: SVD, LU, least squares, norms, products (tensor/lapack.c, tensor/linalg.c, eval/ops_linalg.c) */
+#define LINALG_EXTRA_OPS(X) \
+    /* (end of LINALG_EXTRA_OPS) */
+
+/* order statistics, scans, histograms, sorting (tensor/stats.c, eval/ops_stats.c) */
+#define STATS_OPS(X) \
+    /* (end of STATS_OPS) */
+
+/* shape ops, scatter/index families, index creation (tensor/shape_index.c, eval/ops_shape_index.c) */
+#define SHAPE_INDEX_OPS(X) \
+    /* (end of SHAPE_INDEX_OPS) */
+
 /* Every view kind TensorSSA can take apart: an access op (immut::<v>) that
  * copies the region, and an assign op (immut::<v>_rev) that returns the root
  * with that region replaced by its source. */
@@ -334,6 +375,31 @@ typedef enum OpAlias {
     IMMUT_PAIR(X, DIAGONAL, "diagonal") IMMUT_PAIR(X, INDEX, "index") \
     IMMUT_PAIR(X, T, "t")
 
+/* Per family (see the *_OPS families above): its ops with builtin forms. */
+#define SPECIAL_BUILTIN_FORMS(Y) \
+    /* (end of SPECIAL_BUILTIN_FORMS) */
+
+#define MATH_BUILTIN_FORMS(Y) \
+    /* (end of MATH_BUILTIN_FORMS) */
+
+#define POOL_NORM_BUILTIN_FORMS(Y) \
+    /* (end of POOL_NORM_BUILTIN_FORMS) */
+
+#define RESAMPLE_BUILTIN_FORMS(Y) \
+    /* (end of RESAMPLE_BUILTIN_FORMS) */
+
+#define LOSS_BUILTIN_FORMS(Y) \
+    /* (end of LOSS_BUILTIN_FORMS) */
+
+#define LINALG_EXTRA_BUILTIN_FORMS(Y) \
+    /* (end of LINALG_EXTRA_BUILTIN_FORMS) */
+
+#define STATS_BUILTIN_FORMS(Y) \
+    /* (end of STATS_BUILTIN_FORMS) */
+
+#define SHAPE_INDEX_BUILTIN_FORMS(Y) \
+    /* (end of SHAPE_INDEX_BUILTIN_FORMS) */
+
 /* Tensor ops whose names TorchScript also uses for Python builtins on
  * numbers, lists or strings (aten::add(int, int) -> int, aten::sqrt(float),
  * aten::max(int[]) -> int, list slicing and sorting, str.split): their
@@ -347,7 +413,9 @@ typedef enum OpAlias {
     Y(ATEN_EQ) Y(ATEN_NE) Y(ATEN_LT) Y(ATEN_LE) Y(ATEN_GT) Y(ATEN_GE) Y(ATEN_AND) Y(ATEN_OR) \
     Y(ATEN_XOR) Y(ATEN_INVERT) Y(ATEN_IAND) Y(ATEN_IOR) Y(ATEN_ATAN2) \
     Y(ATEN_SLICE) Y(ATEN_SPLIT) Y(ATEN_INDEX) Y(ATEN_SUM) Y(ATEN_MAX) Y(ATEN_MIN) Y(ATEN_ALL) \
-    Y(ATEN_ANY) Y(ATEN_SORT) Y(ATEN_ACOS) Y(ATEN_ASIN) Y(ATEN_ATAN) Y(ATEN_SINH) Y(ATEN_COSH) Y(ATEN_ASINH) Y(ATEN_ACOSH) Y(ATEN_ATANH) Y(ATEN_ERFC) Y(ATEN_EXP2) Y(ATEN_LOG10) Y(ATEN_LGAMMA)
+    Y(ATEN_ANY) Y(ATEN_SORT) Y(ATEN_ACOS) Y(ATEN_ASIN) Y(ATEN_ATAN) Y(ATEN_SINH) Y(ATEN_COSH) Y(ATEN_ASINH) Y(ATEN_ACOSH) Y(ATEN_ATANH) Y(ATEN_ERFC) Y(ATEN_EXP2) Y(ATEN_LOG10) Y(ATEN_LGAMMA) \
+    SPECIAL_BUILTIN_FORMS(Y) MATH_BUILTIN_FORMS(Y) POOL_NORM_BUILTIN_FORMS(Y) RESAMPLE_BUILTIN_FORMS(Y) \
+    LOSS_BUILTIN_FORMS(Y) LINALG_EXTRA_BUILTIN_FORMS(Y) STATS_BUILTIN_FORMS(Y) SHAPE_INDEX_BUILTIN_FORMS(Y)
 
 typedef enum OpId {
     OP_UNKNOWN = 0,

@@ -355,4 +355,28 @@ Tensor *tensor_triu(const Tensor *t, int64_t diagonal);
 /* pad: pairs (left, right) starting from the last dim, as F.pad. */
 Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double value);
 
+/* ---------------------------------------------------------------- family special: special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv */
+/* (end of family special) */
+
+/* ---------------------------------------------------------------- family math: elementwise math, predicates and activations */
+/* (end of family math) */
+
+/* ---------------------------------------------------------------- family pool_norm: pooling, unpooling, padding modes and normalization */
+/* (end of family pool_norm) */
+
+/* ---------------------------------------------------------------- family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag */
+/* (end of family resample) */
+
+/* ---------------------------------------------------------------- family loss: losses and distances */
+/* (end of family loss) */
+
+/* ---------------------------------------------------------------- family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products */
+/* (end of family linalg_extra) */
+
+/* ---------------------------------------------------------------- family stats: order statistics, scans, histograms, sorting */
+/* (end of family stats) */
+
+/* ---------------------------------------------------------------- family shape_index: shape ops, scatter/index families, index creation */
+/* (end of family shape_index) */
+
 #endif

@@ -759,6 +759,30 @@ R("gru_cell", "basic", "x, h, wi, wh, bi, bh", "torch.gru_cell(x, h, wi, wh, bi,
 R("rnn_tanh_cell", "basic", "x, h, wi, wh, bi, bh", "torch.rnn_tanh_cell(x, h, wi, wh, bi, bh)",
   x=F(2, 3), h=F(2, 4), wi=F(4, 3), wh=F(4, 4), bi=F(4), bh=F(4))
 
+# ------------------------------------------------------------------ family special: special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv
+# (end of family special)
+
+# ------------------------------------------------------------------ family math: elementwise math, predicates and activations
+# (end of family math)
+
+# ------------------------------------------------------------------ family pool_norm: pooling, unpooling, padding modes and normalization
+# (end of family pool_norm)
+
+# ------------------------------------------------------------------ family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag
+# (end of family resample)
+
+# ------------------------------------------------------------------ family loss: losses and distances
+# (end of family loss)
+
+# ------------------------------------------------------------------ family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products
+# (end of family linalg_extra)
+
+# ------------------------------------------------------------------ family stats: order statistics, scans, histograms, sorting
+# (end of family stats)
+
+# ------------------------------------------------------------------ family shape_index: shape ops, scatter/index families, index creation
+# (end of family shape_index)
+
 # ------------------------------------------------------------------ scalars
 R("int_add", "basic", "a: int, b: int", "a + b", a=7, b=-3)
 R("int_sub", "basic", "a: int, b: int", "a - b", a=7, b=12)
