@@ -278,10 +278,21 @@ static bool read_graph(Run *r)                  /* frontend: parse and verify */
     return r->graph ? true : stop(r, EXIT_USAGE);
 }
 
-/* Every stage after printing needs to know what each op means. */
+/* Every stage after printing needs to know what each op means. It runs
+ * after binding so that the ranks of the bound tensors can rule out
+ * branches (F.interpolate's per-rank branches) that this run never takes. */
 static bool verify_ops(Run *r)                  /* ir: the graph against the op table */
 {
-    return ir_check_ops(r->graph, stderr) ? true : stop(r, EXIT_USAGE);
+    int *ranks = r->bound ? calloc((size_t)r->ninputs + 1, sizeof *ranks) : NULL;
+    if (r->bound && !ranks) {
+        fputs("tssa-stream: error: out of memory\n", stderr);
+        return stop(r, EXIT_RUNTIME);
+    }
+    for (int i = 0; ranks && i < r->ninputs; i++)
+        ranks[i] = r->inputs[i] && r->inputs[i]->kind == RT_TENSOR ? r->inputs[i]->u.t->ndim : -1;
+    bool ok = ir_check_ops(r->graph, ranks, r->ninputs, stderr);
+    free(ranks);
+    return ok ? true : stop(r, EXIT_USAGE);
 }
 
 static bool read_stream_text(Run *r)            /* streamit: .str reader */
@@ -396,7 +407,7 @@ static int run_pipeline(const Options *o)
         (void)(read_stream_text(&r)
                && emit_stop(&r, EMIT_STREAM) && emit_stop(&r, EMIT_DOT)
                && schedule(&r) && emit_stop(&r, EMIT_SCHEDULE));
-    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && verify_ops(&r) && bind_inputs(&r)) {
+    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r) && verify_ops(&r)) {
         if (o->backend == BACKEND_REF && o->emit == EMIT_NONE)
             (void)(run_reference(&r) && write_outputs(&r));
         else

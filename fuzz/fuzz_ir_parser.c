@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (!ir_verify(g, NULL))
         abort();
-    (void)ir_check_ops(g, NULL);   /* the driver's next stage: any answer, no crash */
+    (void)ir_check_ops(g, NULL, 0, NULL);   /* the driver's next stage: any answer, no crash */
     size_t len1, len2;
     char *first = print_graph(g, &len1);
     IrGraph *again = ir_parse(first, len1, "printed.ir", NULL);

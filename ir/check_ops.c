@@ -7,11 +7,16 @@
  * error (exit 2), found at once rather than when the run reaches it, and a
  * result declared with a type the op cannot produce is a graph that lies.
  *
- * Code that can never run is not checked: the branch of a prim::If whose
- * condition is a constant and selects the other branch. TorchScript's
- * inliner leaves such branches behind (F.max_pool2d keeps the
- * return_indices=True path, aten::max_pool2d_with_indices, under a constant
- * False), and an op there cannot fail a run.
+ * Code that cannot run is not checked: the branch of a prim::If whose
+ * condition is known and selects the other branch. TorchScript's inliner
+ * leaves such branches behind: F.max_pool2d keeps the return_indices=True
+ * path (aten::max_pool2d_with_indices) under a constant False, and
+ * F.interpolate keeps one branch per mode and input rank, chosen by
+ * comparing a constant string and `input.dim()`. So a condition is known
+ * when it follows from constants and the ranks of the bound tensor inputs
+ * (when the driver has bound them) through ==, !=, <, <=, >, >=, `not`,
+ * `is None` and the If nodes `and`/`or` become. An op there cannot fail
+ * this run.
  *
  * The type check is deliberately one-sided: only ops that make nothing but
  * tensors are checked (op_returns_tensors_only), and only that their
@@ -19,11 +24,15 @@
  * lists and strings are not, since their result type depends on the
  * overload, which the op table does not record.
  */
+#include <string.h>
+
 #include "tssa/diag.h"
 #include "tssa/ir.h"
 
 typedef struct OpCheck {
     const IrGraph *g;
+    const int *input_ranks;     /* per graph input: its rank when bound to a tensor, else -1 */
+    int ninput_ranks;
     FILE *err;
     bool ok;
 } OpCheck;
@@ -49,16 +58,131 @@ static bool tensor_like(const IrType *t)
 
 static void check_block(OpCheck *c, IrBlock *b);
 
-/* The block of an If that a constant condition rules out, or -1. */
-static int dead_branch(const IrNode *n)
+/* What the check knows about a scalar value without running anything: a
+ * constant, the rank of a bound tensor input (aten::dim), and what follows
+ * from those through comparisons, `not`, `is None` and the If nodes that
+ * TorchScript makes of `and`/`or`. */
+typedef enum KnownKind { KNOWN_NOTHING, KNOWN_INT, KNOWN_FLOAT, KNOWN_STR, KNOWN_NONE } KnownKind;
+
+typedef struct Known {
+    KnownKind kind;
+    int64_t i;          /* KNOWN_INT (bools too) */
+    double f;           /* KNOWN_FLOAT */
+    const char *s;      /* KNOWN_STR */
+} Known;
+
+enum { KNOWN_MAX_DEPTH = 64 };  /* an If chain deeper than this is not followed */
+
+static Known known_value(const OpCheck *c, const IrValue *v, int depth);
+
+static Known known_int(int64_t i) { return (Known){.kind = KNOWN_INT, .i = i}; }
+
+static Known known_constant(const IrNode *def)
+{
+    const IrAttr *value = ir_attr_find(def, "value");
+    if (!value)
+        return def->noutputs == 1 && def->outputs[0]->type && def->outputs[0]->type->kind == TY_NONE
+                   ? (Known){.kind = KNOWN_NONE}
+                   : (Known){0};
+    switch (value->kind) {
+    case ATTR_INT: return known_int(value->u.i);
+    case ATTR_FLOAT: return (Known){.kind = KNOWN_FLOAT, .f = value->u.f};
+    case ATTR_STR: return (Known){.kind = KNOWN_STR, .s = value->u.s};
+    default: return (Known){0};
+    }
+}
+
+/* -1, 0, 1 for a < b, a == b, a > b; 2 when the two cannot be compared. */
+static int known_compare(Known a, Known b)
+{
+    if (a.kind == KNOWN_STR && b.kind == KNOWN_STR) {
+        int d = strcmp(a.s, b.s);
+        return (d > 0) - (d < 0);
+    }
+    if (a.kind == KNOWN_INT && b.kind == KNOWN_INT)
+        return (a.i > b.i) - (a.i < b.i);
+    if ((a.kind == KNOWN_INT || a.kind == KNOWN_FLOAT) && (b.kind == KNOWN_INT || b.kind == KNOWN_FLOAT)) {
+        double x = a.kind == KNOWN_INT ? (double)a.i : a.f, y = b.kind == KNOWN_INT ? (double)b.i : b.f;
+        return x != x || y != y ? 2 : (x > y) - (x < y);
+    }
+    return 2;
+}
+
+static Known known_node_output(const OpCheck *c, const IrNode *def, int index, int depth)
+{
+    switch (def->op) {
+    case OP_PRIM_CONSTANT:
+        return known_constant(def);
+    case OP_ATEN_DIM: {
+        const IrValue *x = def->inputs[0];
+        if (def->ninputs != 1 || x->def != c->g->top->param)
+            return (Known){0};
+        int rank = x->def_index < c->ninput_ranks ? c->input_ranks[x->def_index] : -1;
+        return rank >= 0 ? known_int(rank) : (Known){0};
+    }
+    case OP_PRIM_UNCHECKED_CAST:
+        return def->ninputs == 1 ? known_value(c, def->inputs[0], depth + 1) : (Known){0};
+    case OP_ATEN_NOT: {
+        Known a = def->ninputs == 1 ? known_value(c, def->inputs[0], depth + 1) : (Known){0};
+        return a.kind == KNOWN_INT ? known_int(!a.i) : (Known){0};
+    }
+    case OP_ATEN_IS:
+    case OP_ATEN_ISNOT: {
+        if (def->ninputs != 2)
+            return (Known){0};
+        Known a = known_value(c, def->inputs[0], depth + 1), b = known_value(c, def->inputs[1], depth + 1);
+        if (a.kind == KNOWN_NOTHING || b.kind == KNOWN_NOTHING ||
+            (a.kind != KNOWN_NONE && b.kind != KNOWN_NONE))
+            return (Known){0};
+        bool same = a.kind == b.kind;   /* one is None: `is` holds only if both are */
+        return known_int(def->op == OP_ATEN_IS ? same : !same);
+    }
+    case OP_ATEN_EQ: case OP_ATEN_NE: case OP_ATEN_LT: case OP_ATEN_LE: case OP_ATEN_GT: case OP_ATEN_GE: {
+        if (def->ninputs != 2)
+            return (Known){0};
+        int d = known_compare(known_value(c, def->inputs[0], depth + 1),
+                              known_value(c, def->inputs[1], depth + 1));
+        if (d == 2)
+            return (Known){0};
+        switch (def->op) {
+        case OP_ATEN_EQ: return known_int(d == 0);
+        case OP_ATEN_NE: return known_int(d != 0);
+        case OP_ATEN_LT: return known_int(d < 0);
+        case OP_ATEN_LE: return known_int(d <= 0);
+        case OP_ATEN_GT: return known_int(d > 0);
+        default: return known_int(d >= 0);
+        }
+    }
+    case OP_PRIM_IF: {
+        if (def->nblocks != 2 || def->ninputs != 1)
+            return (Known){0};
+        Known cond = known_value(c, def->inputs[0], depth + 1);
+        if (cond.kind != KNOWN_INT)
+            return (Known){0};
+        const IrNode *ret = def->blocks[cond.i ? 0 : 1]->ret;
+        return index < ret->ninputs ? known_value(c, ret->inputs[index], depth + 1) : (Known){0};
+    }
+    default:
+        return (Known){0};
+    }
+}
+
+static Known known_value(const OpCheck *c, const IrValue *v, int depth)
+{
+    if (depth > KNOWN_MAX_DEPTH || !v->def)
+        return (Known){0};
+    return known_node_output(c, v->def, v->def_index, depth);
+}
+
+/* The block of an If that the known facts rule out, or -1. */
+static int dead_branch(const OpCheck *c, const IrNode *n)
 {
     if (n->op != OP_PRIM_IF || n->ninputs != 1 || n->nblocks != 2)
         return -1;
-    const IrNode *def = n->inputs[0]->def;
-    const IrAttr *value = def && def->op == OP_PRIM_CONSTANT ? ir_attr_find(def, "value") : NULL;
-    if (!value || value->kind != ATTR_INT)
+    Known cond = known_value(c, n->inputs[0], 0);
+    if (cond.kind != KNOWN_INT)
         return -1;
-    return value->u.i ? 1 : 0;
+    return cond.i ? 1 : 0;
 }
 
 static void check_node(OpCheck *c, IrNode *n)
@@ -91,16 +215,17 @@ static void check_block(OpCheck *c, IrBlock *b)
 {
     IR_FOREACH_NODE(n, b) {
         check_node(c, n);
-        int dead = dead_branch(n);
+        int dead = dead_branch(c, n);
         for (int i = 0; i < n->nblocks; i++)
             if (i != dead)
                 check_block(c, n->blocks[i]);
     }
 }
 
-bool ir_check_ops(const IrGraph *g, FILE *err)
+bool ir_check_ops(const IrGraph *g, const int *input_ranks, int ninput_ranks, FILE *err)
 {
-    OpCheck c = {.g = g, .err = err, .ok = true};
+    OpCheck c = {.g = g, .input_ranks = input_ranks, .ninput_ranks = input_ranks ? ninput_ranks : 0,
+                 .err = err, .ok = true};
     check_block(&c, g->top);
     return c.ok;
 }

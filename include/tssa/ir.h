@@ -297,13 +297,15 @@ size_t ir_graph_count_nodes(const IrGraph *g);
 bool ir_verify(IrGraph *g, FILE *err);
 
 /* Checks the graph against the op table (ir/check_ops.c): every node's op
- * that can run (not in an If branch a constant condition rules out) is one
- * the table lists (an unknown op could never run), and an op that
+ * that can run (not in an If branch that a condition known from constants and
+ * the input ranks rules out) is one the table lists (an unknown op could never run), and an op that
  * only makes tensors declares no result of another type (%y : int =
  * aten::relu(%x) is refused). Ops that double as Python builtins on
  * numbers, lists or strings (op_has_builtin_forms) may return either.
  * Writes "FILE:LINE:COL: error: WHAT" per problem and returns false. */
-bool ir_check_ops(const IrGraph *g, FILE *err);
+/* input_ranks[i]: the rank of the tensor bound to graph input i, or -1 (not
+ * a tensor, or not bound); NULL when nothing is bound. */
+bool ir_check_ops(const IrGraph *g, const int *input_ranks, int ninput_ranks, FILE *err);
 
 /* ---------------------------------------------------------------- for readers */
 /* What a reader of graph text (frontend/parser.c) needs beyond the building
