@@ -11,12 +11,20 @@
  *   bool/int/float/str the string stored under that name in the file's
  *                      __metadata__ map, parsed by the type ("true"/"false",
  *                      Python int and float literals, strings verbatim;
- *                      "None" for an Optional); lists and tuples of numbers
- *                      as "[1, 2]". An absent `training` is false: the ref
- *                      backend runs modules in inference mode.
+ *                      "None" for an Optional); lists, tuples and dicts
+ *                      (nested, of any of these) as JSON, parsed by the
+ *                      graph's type: arrays for lists and tuples, objects
+ *                      for dicts (keys are strings, parsed by the key type),
+ *                      {"__tensor__": "NAME"} for a tensor stored under NAME.
+ *                      An absent `training` is false: the ref backend runs
+ *                      modules in inference mode.
+ *   a tensor name whose metadata is {"__tensor__": "OTHER"} is the same
+ *   tensor as OTHER (tied weights, written once by the exporter).
  */
+#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,6 +121,113 @@ static RtValue *parse_sequence(const char *text, const IrType *type)
     return seq;
 }
 
+/* The tensor a {"__tensor__": "NAME"} object names, as a new value; NULL
+ * when j is not such an object or the file has no tensor of that name. */
+static RtValue *json_tensor(const Safetensors *weights, const cJSON *j)
+{
+    const cJSON *name = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "__tensor__") : NULL;
+    Tensor *t = cJSON_IsString(name) && weights ? safetensors_get(weights, name->valuestring) : NULL;
+    return t ? rt_tensor_take(t) : NULL;
+}
+
+enum { JSON_MAX_DEPTH = 64 };
+
+/* A JSON value as a run-time value of the given type; NULL if it does not fit. */
+static RtValue *json_value(const Safetensors *weights, const cJSON *j, const IrType *type, int depth)
+{
+    if (depth > JSON_MAX_DEPTH)
+        return NULL;
+    switch (type->kind) {
+    case TY_OPTIONAL:
+        if (cJSON_IsNull(j))
+            return rt_none();
+        return type->nelems == 1 ? json_value(weights, j, type->elems[0], depth + 1) : NULL;
+    case TY_NONE:
+        return cJSON_IsNull(j) ? rt_none() : NULL;
+    case TY_BOOL:
+        return cJSON_IsBool(j) ? rt_bool(cJSON_IsTrue(j)) : NULL;
+    case TY_INT:
+        if (!cJSON_IsNumber(j) || j->valuedouble != floor(j->valuedouble) ||
+            fabs(j->valuedouble) > 9007199254740992.0)   /* 2^53: exact in a double */
+            return NULL;
+        return rt_int((int64_t)j->valuedouble);
+    case TY_FLOAT:
+        return cJSON_IsNumber(j) ? rt_float(j->valuedouble) : NULL;
+    case TY_NUMBER:
+    case TY_ANY:
+        if (cJSON_IsBool(j))
+            return rt_bool(cJSON_IsTrue(j));
+        if (cJSON_IsNumber(j))
+            return j->valuedouble == floor(j->valuedouble) && fabs(j->valuedouble) <= 9007199254740992.0
+                       ? rt_int((int64_t)j->valuedouble)
+                       : rt_float(j->valuedouble);
+        if (cJSON_IsString(j))
+            return rt_str(j->valuestring);
+        return json_tensor(weights, j);
+    case TY_STR:
+        return cJSON_IsString(j) ? rt_str(j->valuestring) : NULL;
+    case TY_TENSOR:
+        return json_tensor(weights, j);
+    case TY_LIST:
+    case TY_TUPLE: {
+        if (!cJSON_IsArray(j) || (type->kind == TY_LIST && type->nelems != 1) ||
+            (type->kind == TY_TUPLE && cJSON_GetArraySize(j) != type->nelems))
+            return NULL;
+        RtValue *seq = rt_list(type->kind == TY_TUPLE ? RT_TUPLE : RT_LIST, 0, NULL);
+        int index = 0;
+        const cJSON *item;
+        cJSON_ArrayForEach(item, j) {
+            const IrType *elem = type->kind == TY_LIST ? type->elems[0] : type->elems[index];
+            RtValue *v = json_value(weights, item, elem, depth + 1);
+            if (!v || !rt_list_reserve(seq, index + 1)) {
+                rt_release(v);
+                rt_release(seq);
+                return NULL;
+            }
+            rt_list_append(seq, v);
+            rt_release(v);
+            index++;
+        }
+        return seq;
+    }
+    case TY_DICT: {
+        if (!cJSON_IsObject(j) || type->nelems != 2)
+            return NULL;
+        RtValue *d = rt_dict();
+        const cJSON *item;
+        cJSON_ArrayForEach(item, j) {
+            /* Keys are JSON strings; an int, float or bool key is parsed back. */
+            RtValue *key = type->elems[0]->kind == TY_STR
+                               ? rt_str(item->string)
+                               : parse_scalar(item->string, strlen(item->string), type->elems[0]->kind);
+            RtValue *v = key ? json_value(weights, item, type->elems[1], depth + 1) : NULL;
+            bool ok = v && rt_dict_set(d, key, v);
+            rt_release(key);
+            rt_release(v);
+            if (!ok) {
+                rt_release(d);
+                return NULL;
+            }
+        }
+        return d;
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* A container attribute written as JSON; NULL if text is not JSON or does
+ * not fit the type. */
+static RtValue *attribute_from_json(const Safetensors *weights, const char *text, const IrType *type)
+{
+    cJSON *j = cJSON_Parse(text);
+    if (!j)
+        return NULL;
+    RtValue *v = json_value(weights, j, type, 0);
+    cJSON_Delete(j);
+    return v;
+}
+
 /* A non-module, non-tensor attribute from the file's __metadata__. */
 static RtValue *attribute_from_metadata(const Safetensors *weights, const char *path,
                                         const IrType *declared, char **why)
@@ -147,8 +262,10 @@ static RtValue *attribute_from_metadata(const Safetensors *weights, const char *
         break;
     case TY_LIST:
     case TY_TUPLE:
-        if (type->kind == TY_TUPLE || type->nelems == 1)
-            v = parse_sequence(text, type);
+    case TY_DICT:
+        v = attribute_from_json(weights, text, type);
+        if (!v && type->kind != TY_DICT && (type->kind == TY_TUPLE || type->nelems == 1))
+            v = parse_sequence(text, type);   /* "(1, 2)": the older spelling of tuples */
         break;
     default:
         v = parse_scalar(text, strlen(text), type->kind);
@@ -158,6 +275,18 @@ static RtValue *attribute_from_metadata(const Safetensors *weights, const char *
         *why = xprintf("module attribute '%s' = \"%s\" does not parse as the graph's type %s", path,
                        text, ir_type_kind_name(type->kind));
     return v;
+}
+
+const char *eval_module_tensor_name(const Safetensors *weights, const char *path, char **owned)
+{
+    *owned = NULL;
+    const char *text = weights ? safetensors_metadata(weights, path) : NULL;
+    cJSON *j = text && *text == '{' ? cJSON_Parse(text) : NULL;
+    const cJSON *name = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "__tensor__") : NULL;
+    if (cJSON_IsString(name))
+        *owned = xstrdup(name->valuestring);
+    cJSON_Delete(j);
+    return *owned ? *owned : path;
 }
 
 RtValue *eval_module_attribute(const Safetensors *weights, const char *path, const IrType *declared,
@@ -178,6 +307,9 @@ RtValue *eval_module_attribute(const Safetensors *weights, const char *path, con
     const char *text = weights ? safetensors_metadata(weights, path) : NULL;
     if (t)
         return rt_tensor_take(t);
+    RtValue *tied = text ? attribute_from_json(weights, text, type) : NULL;
+    if (tied)
+        return tied;
     if (optional || (text && strcmp(text, "None") == 0))
         return rt_none();
     *why = xprintf(weights ? "weight '%s' is not in the weights file"

@@ -114,6 +114,16 @@ def value_to_array(value, what):
                       "ints, floats, bools, or tuples/lists of them")
 
 
+def clone_outputs(value):
+    """Outputs that no later run can change: a returned buffer or parameter
+    is copied before the module state is restored."""
+    if isinstance(value, torch.Tensor):
+        return value.clone()
+    if isinstance(value, (tuple, list)):
+        return type(value)(clone_outputs(v) for v in value)
+    return value
+
+
 def flatten_outputs(value):
     """Tuples and lists flatten in order, recursively; anything else is a leaf."""
     if isinstance(value, (tuple, list)):
@@ -175,8 +185,8 @@ def read_safetensors(path):
 
 
 def format_attribute(value):
-    """A module attribute as a __metadata__ string, or None when it is not a
-    plain value (callables, dicts, hooks...)."""
+    """A scalar module attribute as its __metadata__ string, or None when it
+    is not a scalar."""
     if value is None:
         return "None"
     if isinstance(value, bool):
@@ -185,10 +195,59 @@ def format_attribute(value):
         return repr(value)
     if isinstance(value, str):
         return value
-    if isinstance(value, (tuple, list)) and all(
-            isinstance(v, (bool, int, float)) for v in value):
-        return "[" + ", ".join(format_attribute(v) for v in value) + "]"
     return None
+
+
+class AttributeEncoder:
+    """Containers (lists, tuples, dicts, nested) of module attributes as JSON
+    text for __metadata__: tuples become arrays, dict keys (str, int, bool or
+    float) become strings that the reader parses back by the graph's key type,
+    and a tensor inside a container is stored in the weights file under
+    "<path>.<index or key>" and written as {"__tensor__": "<that name>"}.
+    `why` holds the reason when the value cannot be written."""
+
+    def __init__(self, path, tensors):
+        self.path = path
+        self.tensors = tensors
+        self.why = None
+
+    def encode(self, value, where):
+        if value is None or isinstance(value, (bool, int, str)):
+            return value
+        if isinstance(value, float):
+            if not math.isfinite(value):
+                self.why = f"{where} is {value!r}, which JSON cannot hold"
+            return value
+        if isinstance(value, torch.Tensor):
+            self.tensors[where] = value.detach()
+            return {"__tensor__": where}
+        if isinstance(value, (list, tuple)):
+            return [self.encode(v, f"{where}.{i}") for i, v in enumerate(value)]
+        if isinstance(value, dict):
+            out = {}
+            for key, v in value.items():
+                if not isinstance(key, (str, int, float, bool)):
+                    self.why = f"{where} has a key of type {type(key).__name__}"
+                    return None
+                text = format_attribute(key)
+                out[text] = self.encode(v, f"{where}.{text}")
+            return out
+        self.why = f"{where} is a {type(value).__name__}, which has no TorchScript value tssa-stream reads"
+        return None
+
+
+def attribute_metadata(path, value, tensors):
+    """(metadata text, None) for a non-tensor attribute, or (None, why)."""
+    text = format_attribute(value)
+    if text is not None:
+        return text, None
+    if isinstance(value, (list, tuple, dict)):
+        encoder = AttributeEncoder(path, tensors)
+        encoded = encoder.encode(value, path)
+        if encoder.why:
+            return None, encoder.why
+        return json.dumps(encoded), None
+    return None, f"it is a {type(value).__name__}, which has no TorchScript value tssa-stream reads"
 
 
 # The private attributes every nn.Module has from its constructor (training,
@@ -196,14 +255,52 @@ def format_attribute(value):
 MODULE_INTERNALS = frozenset(n for n in vars(torch.nn.Module()) if n.startswith("_"))
 
 
+def storage_key(tensor):
+    """What makes two tensors the same memory: storage, offset, shape, strides, dtype."""
+    return (tensor.untyped_storage().data_ptr() if hasattr(tensor, "untyped_storage")
+            else tensor.storage().data_ptr(),
+            tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()), tensor.dtype)
+
+
+def share_tied_tensors(tensors, metadata, unexportable):
+    """Tensors that are the same memory under several names (tied weights,
+    `self.head.weight = self.embed.weight`) are written once; every other
+    name becomes {"__tensor__": "<first name>"} in __metadata__, so the
+    reader hands out one tensor and an in-place update through one name is
+    seen through all, as in PyTorch. Names that overlap in memory as
+    different views cannot be expressed: they go to `unexportable`."""
+    first = {}
+    spans = []
+    for name in sorted(tensors):
+        tensor = tensors[name]
+        if tensor.numel() == 0:
+            continue
+        key = storage_key(tensor)
+        if key in first:
+            metadata[name] = json.dumps({"__tensor__": first[key]})
+            del tensors[name]
+            continue
+        first[key] = name
+        begin = tensor.data_ptr()
+        end = begin + tensor.element_size() * (1 + sum((s - 1) * st for s, st in zip(tensor.shape, tensor.stride())))
+        for other, other_begin, other_end in spans:
+            if begin < other_end and other_begin < end:
+                unexportable[name] = (f"it shares memory with '{other}' as a different view, "
+                                      "which a weights file cannot express")
+        spans.append((name, begin, end))
+
+
 def module_weights(module):
-    """(tensors, metadata) of a module tree under dotted paths: parameters,
-    buffers (persistent or not: a graph may read either) and plain tensor
-    attributes, and every other plain attribute of every submodule, whatever
-    its name (leading underscores included). A parameter or buffer that is None
-    (Conv2d(bias=False)) is recorded in the metadata as "None"."""
+    """(tensors, metadata, unexportable) of a module tree under dotted paths:
+    parameters, buffers (persistent or not: a graph may read either) and
+    plain tensor attributes, and every other attribute of every submodule,
+    whatever its name (leading underscores included): scalars as text,
+    containers as JSON (AttributeEncoder). A parameter or buffer that is None
+    (Conv2d(bias=False)) is recorded in the metadata as "None". unexportable
+    maps the paths of attributes that cannot be written to the reason."""
     tensors = {}
     metadata = {}
+    unexportable = {}
     for prefix, sub in module.named_modules(remove_duplicate=False):
         dot = prefix + "." if prefix else ""
         for table in (sub._parameters, sub._buffers):
@@ -222,10 +319,13 @@ def module_weights(module):
                 # A plain tensor attribute (neither parameter nor buffer).
                 tensors.setdefault(dot + name, value.detach())
                 continue
-            text = format_attribute(value)
+            text, why = attribute_metadata(dot + name, value, tensors)
             if text is not None:
                 metadata[dot + name] = text
-    return tensors, metadata
+            else:
+                unexportable[dot + name] = why
+    share_tied_tensors(tensors, metadata, unexportable)
+    return tensors, metadata, unexportable
 
 
 # ------------------------------------------------------------------ graph
@@ -449,12 +549,26 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None)
     scripted, graph = script_and_inline(program)
     bound = check_inputs(graph, example_inputs)
 
-    tensors, metadata = module_weights(program) if is_module else ({}, {})
-    unresolved = sorted(p for p in collect_getattr_paths(graph)
-                        if p not in tensors and p not in metadata)
+    tensors, metadata, unexportable = module_weights(program) if is_module else ({}, {}, {})
+    read = collect_getattr_paths(graph)
+    refused = sorted(p for p in read if p in unexportable)
+    if refused:
+        raise ExportError("cannot export module attribute "
+                          + "; ".join(f"'{p}': {unexportable[p]}" for p in refused))
+    unresolved = sorted(p for p in read if p not in tensors and p not in metadata)
     if unresolved:
         raise ExportError("the graph reads module attributes with no exportable value: "
                           + ", ".join(unresolved))
+
+    # A program may update its module's state in place (buffers, tied
+    # weights): the weights file gets the state before the run, and the eager
+    # and the scripted run each start from it; the caller's module is left as
+    # it was.
+    snapshot = {name: tensor.clone() for name, tensor in tensors.items()}
+
+    def restore_module_state():
+        for name, tensor in tensors.items():
+            tensor.copy_(snapshot[name])
 
     with torch.no_grad():
         try:
@@ -462,11 +576,15 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None)
             eager_error = None
         except Exception as err:  # the program's own failure is data here
             eager_result, eager_error = None, err
+        eager_result = clone_outputs(eager_result)
+        restore_module_state()
         try:
             scripted_result = scripted(*fresh_arguments(bound))
             scripted_error = None
         except Exception as err:
             scripted_result, scripted_error = None, err
+        restore_module_state()
+    tensors = snapshot
 
     if expect_error is None:
         if eager_error is not None:

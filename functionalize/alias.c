@@ -37,6 +37,7 @@
 
 #include "functionalize/functionalize_private.h"
 #include "tssa/diag.h"
+#include "tssa/eval.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
 #include "tssa/util.h"
@@ -218,8 +219,13 @@ static void join_container_class(Walk *w, int r)
 static void classify_getattr(Walk *w, IrValue *v, IrNode *n)
 {
     TssaAlias *a = w->a;
-    const char *path = tssa_attribute_path(a->g, n);
-    int r = add_root(a, v, TSSA_ROOT_ATTRIBUTE, path);
+    const char *read_path = tssa_attribute_path(a->g, n);
+    int r = add_root(a, v, TSSA_ROOT_ATTRIBUTE, read_path);
+    /* Tied tensors (two paths, one tensor) join under the stored name. */
+    char *owned;
+    const char *stored = eval_module_tensor_name(a->opt.weights, read_path, &owned);
+    const char *path = stored == read_path ? read_path : ir_intern(a->g, stored);
+    free(owned);
     for (int i = 0; i < w->nattrs; i++)
         if (strcmp(w->attrs[i].path, path) == 0) {
             join(a, w->attrs[i].root, r);
@@ -694,8 +700,15 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, const TssaMutat
         if (s == m->root)
             continue;
         IrValue *sv = a->roots[s].value;
-        if (!tssa_alias_dominates(a, sv, m->node))
+        if (!tssa_alias_dominates(a, sv, m->node)) {
+            /* Another prim::GetAttr of the same module tensor that does not
+             * come before the write reads what the write leaves behind: the
+             * functional form would give it the old value. */
+            if (root->kind == TSSA_ROOT_ATTRIBUTE && a->roots[s].kind == TSSA_ROOT_ATTRIBUTE)
+                return fmt_reason(a, "module attribute %s is read again by %%%s, which this write must "
+                                     "reach%s", root->detail, sv->name, "");
             continue;
+        }
         int64_t threshold = tssa_alias_after_threshold(a, sv, m->node);
         if (a->values[sv->id].tree_last_use > threshold) {
             char first[512];

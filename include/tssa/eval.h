@@ -67,6 +67,12 @@ bool node_exec_block(NodeExec *x, IrBlock *b);
 RtValue *eval_module_attribute(const Safetensors *weights, const char *path, const IrType *declared,
                                char **why);
 
+/* The name under which the weights file stores the module tensor at path:
+ * path itself, or, for a tied tensor (metadata {"__tensor__": "OTHER"}),
+ * OTHER. Two paths with the same name are the same tensor. Returns path
+ * when weights is NULL; a result other than path is malloc'd in *owned. */
+const char *eval_module_tensor_name(const Safetensors *weights, const char *path, char **owned);
+
 /* A new context for the same graph holding new references to every value
  * x holds now (a program's compile-time values, handed to an executor). */
 NodeExec *node_exec_clone(const NodeExec *x);
