@@ -160,6 +160,13 @@ bool eval_op_diagonal(EvalCall *c); bool eval_op_alias(EvalCall *c); bool eval_o
 bool eval_op_split(EvalCall *c); bool eval_op_split_with_sizes(EvalCall *c);
 bool eval_op_unbind(EvalCall *c);
 
+/* ops_str.c */
+bool eval_op_join(EvalCall *c); bool eval_op_replace(EvalCall *c); bool eval_op_strip(EvalCall *c);
+bool eval_op_lstrip(EvalCall *c); bool eval_op_rstrip(EvalCall *c); bool eval_str_split(EvalCall *c);
+bool eval_op_lower(EvalCall *c); bool eval_op_upper(EvalCall *c); bool eval_op_startswith(EvalCall *c);
+bool eval_op_endswith(EvalCall *c); bool eval_op_find(EvalCall *c); bool eval_op_ord(EvalCall *c);
+bool eval_op_chr(EvalCall *c);
+
 /* scalar_ops.c */
 bool eval_scalar_op(EvalCall *c); bool eval_op_floordiv(EvalCall *c);
 bool eval_op_list_construct(EvalCall *c); bool eval_op_tuple_construct(EvalCall *c);

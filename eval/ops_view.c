@@ -305,6 +305,8 @@ bool eval_op_split(EvalCall *c)
     Tensor *self;
     int64_t dim = 0;
     int n = 0;
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_STR)
+        return eval_str_split(c);   /* str.split */
     if (!eval_nargs(c, 2, 3) || !eval_arg_tensor(c, 0, &self) ||
         (c->nargs > 2 && !eval_arg_int(c, 2, &dim)))
         return false;

@@ -120,6 +120,18 @@ typedef enum OpAlias {
     X(ATEN_ITEMS, "aten::items", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_GET, "aten::get", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_SETDEFAULT, "aten::setdefault", OPC_SCALAR, 0, ALIAS_NONE) \
+    X(ATEN_JOIN, "aten::join", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_REPLACE, "aten::replace", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_STRIP, "aten::strip", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_LSTRIP, "aten::lstrip", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_RSTRIP, "aten::rstrip", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOWER, "aten::lower", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPPER, "aten::upper", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_STARTSWITH, "aten::startswith", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_ENDSWITH, "aten::endswith", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_FIND, "aten::find", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_ORD, "aten::ord", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_CHR, "aten::chr", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     /* creation */ \
     X(ATEN_ZEROS, "aten::zeros", OPC_CREATION, NOMUT, ALIAS_NONE) \
     X(ATEN_ONES, "aten::ones", OPC_CREATION, NOMUT, ALIAS_NONE) \

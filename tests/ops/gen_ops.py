@@ -784,6 +784,27 @@ R("rnn_tanh_cell", "basic", "x, h, wi, wh, bi, bh", "torch.rnn_tanh_cell(x, h, w
 # (end of family shape_index)
 
 # ------------------------------------------------------------------ scalars
+
+# str methods; a string result is returned as its bytes (ord of each
+# character) since outputs are numbers and tensors
+STR_TEXT = '" a b  c "'
+for op, case, expr in [
+        ("split", "str_whitespace", "s.split()"),
+        ("split", "str_separator", "s.split(' ')"),
+        ("split", "str_separator_max", "s.split('b', 1)"),
+        ("strip", "default", "[s.strip()]"),
+        ("lstrip", "chars", "[s.lstrip('x a')]"),
+        ("rstrip", "default", "[s.rstrip()]"),
+        ("replace", "all", "[s.replace('b', 'QQ')]"),
+        ("join", "basic", "['|'.join(s.split())]"),
+        ("upper", "basic", "[s.upper()]"),
+        ("lower", "basic", "[s.upper().lower()]"),
+        ("chr", "basic", "[chr(65) + chr(122)]")]:
+    R(op, case, "x", f"s = {STR_TEXT}\nreturn [[ord(ch) for ch in piece] for piece in {expr}]", x=F(1))
+R("startswith", "window", "x", f"s = {STR_TEXT}\nreturn s.startswith('a', 1), s.startswith(' a'), s.startswith('b')", x=F(1))
+R("endswith", "basic", "x", f"s = {STR_TEXT}\nreturn s.endswith('c '), s.endswith('c')", x=F(1))
+R("find", "window", "x", f"s = {STR_TEXT}\nreturn s.find('b'), s.find('b', 4, -1), s.find('z'), s.find('c', -3)", x=F(1))
+R("ord", "basic", "x", "return ord('A') + ord('z')", x=F(1))
 R("int_add", "basic", "a: int, b: int", "a + b", a=7, b=-3)
 R("int_sub", "basic", "a: int, b: int", "a - b", a=7, b=12)
 R("int_mul", "basic", "a: int, b: int", "a * b", a=-6, b=7)
