@@ -197,6 +197,51 @@ bool eval_op_derive_index(EvalCall *c);
 /* (end of family special) */
 
 /* family math: elementwise math, predicates and activations */
+bool eval_op_isnan(EvalCall *c);
+bool eval_op_isinf(EvalCall *c);
+bool eval_op_isfinite(EvalCall *c);
+bool eval_op_isposinf(EvalCall *c);
+bool eval_op_isneginf(EvalCall *c);
+bool eval_op_isreal(EvalCall *c);
+bool eval_op_signbit(EvalCall *c);
+bool eval_op_isclose(EvalCall *c);
+bool eval_op_allclose(EvalCall *c);
+bool eval_op_equal(EvalCall *c);
+bool eval_op_nan_to_num(EvalCall *c);
+bool eval_op_sgn(EvalCall *c);
+bool eval_op_square(EvalCall *c);
+bool eval_op_square_(EvalCall *c);
+bool eval_op_real_identity(EvalCall *c);
+bool eval_op_positive(EvalCall *c);
+bool eval_op_frac(EvalCall *c);
+bool eval_op_mish(EvalCall *c);
+bool eval_op_logit(EvalCall *c);
+bool eval_op_angle(EvalCall *c);
+bool eval_op_softshrink(EvalCall *c);
+bool eval_op_hardshrink(EvalCall *c);
+bool eval_op_threshold(EvalCall *c);
+bool eval_op_celu(EvalCall *c);
+bool eval_op_selu(EvalCall *c);
+bool eval_op_copysign(EvalCall *c);
+bool eval_op_heaviside(EvalCall *c);
+bool eval_op_hypot(EvalCall *c);
+bool eval_op_logaddexp(EvalCall *c);
+bool eval_op_logaddexp2(EvalCall *c);
+bool eval_op_nextafter(EvalCall *c);
+bool eval_op_fmax(EvalCall *c);
+bool eval_op_fmin(EvalCall *c);
+bool eval_op_lcm(EvalCall *c);
+bool eval_op_gcd(EvalCall *c);
+bool eval_op_bitwise_left_shift(EvalCall *c);
+bool eval_op_bitwise_right_shift(EvalCall *c);
+bool eval_op_ldexp(EvalCall *c);
+bool eval_op_float_power(EvalCall *c);
+bool eval_op_float_power_(EvalCall *c);
+bool eval_op_frexp(EvalCall *c);
+bool eval_op_glu(EvalCall *c);
+bool eval_op_prelu(EvalCall *c);
+bool eval_op_addcmul(EvalCall *c);
+bool eval_op_addcdiv(EvalCall *c);
 /* (end of family math) */
 
 /* family pool_norm: pooling, unpooling, padding modes and normalization */

@@ -345,6 +345,78 @@ typedef enum OpAlias {
 
 /* elementwise math, predicates and activations (tensor/math_extra.c, eval/ops_math.c) */
 #define MATH_OPS(X) \
+    X(ATEN_ISNAN, "aten::isnan", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISINF, "aten::isinf", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISFINITE, "aten::isfinite", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISPOSINF, "aten::isposinf", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISNEGINF, "aten::isneginf", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISREAL, "aten::isreal", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_SIGNBIT, "aten::signbit", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISCLOSE, "aten::isclose", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ALLCLOSE, "aten::allclose", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_EQUAL, "aten::equal", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_NAN_TO_NUM, "aten::nan_to_num", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_NAN_TO_NUM_, "aten::nan_to_num_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_SGN, "aten::sgn", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_SGN_, "aten::sgn_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_SQUARE, "aten::square", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_SQUARE_, "aten::square_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_FRAC, "aten::frac", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_FRAC_, "aten::frac_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_LOGIT, "aten::logit", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOGIT_, "aten::logit_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_COPYSIGN, "aten::copysign", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_COPYSIGN_, "aten::copysign_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_HEAVISIDE, "aten::heaviside", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_HEAVISIDE_, "aten::heaviside_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_HYPOT, "aten::hypot", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_HYPOT_, "aten::hypot_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_LOGADDEXP, "aten::logaddexp", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOGADDEXP2, "aten::logaddexp2", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_NEXTAFTER, "aten::nextafter", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_NEXTAFTER_, "aten::nextafter_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_LDEXP, "aten::ldexp", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_LDEXP_, "aten::ldexp_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_FLOAT_POWER, "aten::float_power", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_FLOAT_POWER_, "aten::float_power_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_FMAX, "aten::fmax", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_FMIN, "aten::fmin", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_GCD, "aten::gcd", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_GCD_, "aten::gcd_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_LCM, "aten::lcm", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_LCM_, "aten::lcm_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_BITWISE_LEFT_SHIFT, "aten::bitwise_left_shift", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_BITWISE_LEFT_SHIFT_, "aten::bitwise_left_shift_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_BITWISE_RIGHT_SHIFT, "aten::bitwise_right_shift", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_BITWISE_RIGHT_SHIFT_, "aten::bitwise_right_shift_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_LSHIFT, "aten::__lshift__", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_RSHIFT, "aten::__rshift__", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_FREXP, "aten::frexp", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ANGLE, "aten::angle", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    /* the identity on real tensors: the result is self itself */ \
+    X(ATEN_POSITIVE, "aten::positive", OPC_VIEW, NOMUT, ALIAS_SELF) \
+    X(ATEN_CONJ, "aten::conj", OPC_VIEW, NOMUT, ALIAS_SELF) \
+    X(ATEN_RESOLVE_CONJ, "aten::resolve_conj", OPC_VIEW, NOMUT, ALIAS_SELF) \
+    X(ATEN_RESOLVE_NEG, "aten::resolve_neg", OPC_VIEW, NOMUT, ALIAS_SELF) \
+    X(ATEN_REAL, "aten::real", OPC_VIEW, NOMUT, ALIAS_SELF) \
+    X(ATEN_CONJ_PHYSICAL, "aten::conj_physical", OPC_ELEMENTWISE, NOMUT, ALIAS_SELF) \
+    X(ATEN_CONJ_PHYSICAL_, "aten::conj_physical_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_CELU, "aten::celu", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_CELU_, "aten::celu_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_SELU, "aten::selu", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_SELU_, "aten::selu_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_MISH, "aten::mish", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_MISH_, "aten::mish_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_SOFTSHRINK, "aten::softshrink", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_HARDSHRINK, "aten::hardshrink", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_THRESHOLD, "aten::threshold", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_THRESHOLD_, "aten::threshold_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_GLU, "aten::glu", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_PRELU, "aten::prelu", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDCMUL, "aten::addcmul", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDCMUL_, "aten::addcmul_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
+    X(ATEN_ADDCDIV, "aten::addcdiv", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDCDIV_, "aten::addcdiv_", OPC_ELEMENTWISE, 0, ALIAS_SELF) \
     /* (end of MATH_OPS) */
 
 /* pooling, unpooling, padding modes and normalization (tensor/pool.c, eval/ops_pool_norm.c) */
@@ -392,6 +464,8 @@ typedef enum OpAlias {
     /* (end of SPECIAL_BUILTIN_FORMS) */
 
 #define MATH_BUILTIN_FORMS(Y) \
+    Y(ATEN_ISNAN) Y(ATEN_ISINF) Y(ATEN_ISFINITE) Y(ATEN_COPYSIGN) Y(ATEN_GCD) Y(ATEN_FREXP) \
+    Y(ATEN_LDEXP) Y(ATEN_LSHIFT) Y(ATEN_RSHIFT) Y(ATEN_ANGLE) \
     /* (end of MATH_BUILTIN_FORMS) */
 
 #define POOL_NORM_BUILTIN_FORMS(Y) \

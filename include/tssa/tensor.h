@@ -359,6 +359,63 @@ Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double v
 /* (end of family special) */
 
 /* ---------------------------------------------------------------- family math: elementwise math, predicates and activations */
+/* tensor/math_extra.c: PyTorch's dtype rules and error messages per op. */
+
+/* Elementwise predicates on one tensor, giving bool: integers and bools are
+ * never NaN or infinite (isreal is true for every real dtype). */
+typedef enum MathPredicate {
+    MP_ISNAN, MP_ISINF, MP_ISFINITE, MP_ISPOSINF, MP_ISNEGINF, MP_ISREAL, MP_SIGNBIT,
+} MathPredicate;
+Tensor *tensor_predicate(MathPredicate pred, const Tensor *a);
+
+/* One-tensor ops with parameters p[0..2]. */
+typedef enum MathUnaryOp {
+    MU_FRAC,        /* x - trunc(x); floating dtypes only */
+    MU_LOGIT,       /* log(x / (1 - x)), x clamped to [p0, 1 - p0] when p0 >= 0; ints -> float32 */
+    MU_ANGLE,       /* pi for x < 0, else 0 (NaN stays); ints -> float32 */
+    MU_MISH,        /* x * tanh(softplus(x)); floating only */
+    MU_SOFTSHRINK,  /* p0 = lambda (>= 0) */
+    MU_HARDSHRINK,  /* p0 = lambda */
+    MU_THRESHOLD,   /* x <= p0 ? p1 : x; every dtype but bool */
+    MU_ELU,         /* p0 = alpha, p1 = scale, p2 = input_scale (elu, celu, selu) */
+} MathUnaryOp;
+Tensor *tensor_math_unary(MathUnaryOp op, const Tensor *a, const double *p);
+
+/* Two-tensor ops, broadcasting, operands promoted to their result type. */
+typedef enum MathBinaryOp {
+    MB_COPYSIGN,    /* ints -> float32 */
+    MB_HYPOT, MB_LOGADDEXP, MB_LOGADDEXP2, MB_NEXTAFTER,   /* floating only */
+    MB_FMAX, MB_FMIN,          /* NaN-ignoring max/min; integers as maximum/minimum */
+    MB_GCD, MB_LCM,            /* integers only */
+    MB_HEAVISIDE,              /* both operands of one dtype */
+    MB_LSHIFT, MB_RSHIFT,      /* integers only; shift counts taken modulo the C type's width */
+} MathBinaryOp;
+Tensor *tensor_math_binary(MathBinaryOp op, const Tensor *a, const Tensor *b);
+
+/* torch.isclose / allclose / equal. */
+Tensor *tensor_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan);
+bool tensor_allclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan,
+                     bool *result);
+bool tensor_equal(const Tensor *a, const Tensor *b, bool *result);
+/* torch.nan_to_num: NULL replacements take the defaults (0, the dtype's
+ * largest and lowest finite values); integer and bool tensors are copied. */
+Tensor *tensor_nan_to_num(const Tensor *a, const double *nan, const double *posinf,
+                          const double *neginf);
+/* torch.ldexp: a * 2^b (as PyTorch computes it: mul(a, pow(2.0, b))). */
+Tensor *tensor_ldexp(const Tensor *a, const Tensor *b);
+/* torch.float_power: pow in float64; either operand may be a wrapped number. */
+Tensor *tensor_float_power(const Tensor *base, const Tensor *exponent);
+/* torch.frexp: mantissa (a's dtype) and int32 exponent of a floating tensor. */
+bool tensor_frexp(const Tensor *a, Tensor **mantissa, Tensor **exponent);
+/* F.glu: first half of dim times the sigmoid of the second half. */
+Tensor *tensor_glu(const Tensor *a, int64_t dim);
+/* F.prelu: x > 0 ? x : w * x, w one value or one per channel (dim 1). */
+Tensor *tensor_prelu(const Tensor *a, const Tensor *weight);
+/* self + value * t1 * t2 and self + value * t1 / t2, promoted over the
+ * three tensors; value is a Python number (a wrapped 0-d tensor), converted
+ * to the result dtype as PyTorch's Scalar::to does (3.14 -> 3 for ints). */
+Tensor *tensor_addcmul(const Tensor *self, const Tensor *t1, const Tensor *t2, const Tensor *value);
+Tensor *tensor_addcdiv(const Tensor *self, const Tensor *t1, const Tensor *t2, const Tensor *value);
 /* (end of family math) */
 
 /* ---------------------------------------------------------------- family pool_norm: pooling, unpooling, padding modes and normalization */
