@@ -422,6 +422,23 @@ static const EvalOpFn bindings[OP_COUNT] = {
     /* (end of family math) */
 
     /* family pool_norm */
+    [OP_ATEN_MAX_POOL1D] = eval_op_max_pool1d,
+    [OP_ATEN_MAX_POOL3D] = eval_op_max_pool3d,
+    [OP_ATEN_MAX_POOL1D_WITH_INDICES] = eval_op_max_pool1d_with_indices,
+    [OP_ATEN_MAX_POOL2D_WITH_INDICES] = eval_op_max_pool2d_with_indices,
+    [OP_ATEN_MAX_POOL3D_WITH_INDICES] = eval_op_max_pool3d_with_indices,
+    [OP_ATEN_AVG_POOL1D] = eval_op_avg_pool1d,
+    [OP_ATEN_AVG_POOL3D] = eval_op_avg_pool3d,
+    [OP_ATEN_ADAPTIVE_AVG_POOL1D] = eval_op_adaptive_avg_pool1d,
+    [OP_ATEN_ADAPTIVE_AVG_POOL3D] = eval_op_adaptive_avg_pool3d,
+    [OP_ATEN_ADAPTIVE_MAX_POOL1D] = eval_op_adaptive_max_pool1d,
+    [OP_ATEN_ADAPTIVE_MAX_POOL2D] = eval_op_adaptive_max_pool2d,
+    [OP_ATEN_ADAPTIVE_MAX_POOL3D] = eval_op_adaptive_max_pool3d,
+    [OP_ATEN_MAX_UNPOOL2D] = eval_op_max_unpool2d,
+    [OP_ATEN_MAX_UNPOOL3D] = eval_op_max_unpool3d,
+    [OP_ATEN_INSTANCE_NORM] = eval_op_instance_norm,
+    [OP_ATEN_NATIVE_BATCH_NORM] = eval_op_native_batch_norm,
+    [OP_ATEN_NATIVE_LAYER_NORM] = eval_op_native_layer_norm,
     /* (end of family pool_norm) */
 
     /* family resample */

@@ -245,6 +245,23 @@ bool eval_op_addcdiv(EvalCall *c);
 /* (end of family math) */
 
 /* family pool_norm: pooling, unpooling, padding modes and normalization */
+bool eval_op_max_pool1d(EvalCall *c);
+bool eval_op_max_pool3d(EvalCall *c);
+bool eval_op_max_pool1d_with_indices(EvalCall *c);
+bool eval_op_max_pool2d_with_indices(EvalCall *c);
+bool eval_op_max_pool3d_with_indices(EvalCall *c);
+bool eval_op_avg_pool1d(EvalCall *c);
+bool eval_op_avg_pool3d(EvalCall *c);
+bool eval_op_adaptive_avg_pool1d(EvalCall *c);
+bool eval_op_adaptive_avg_pool3d(EvalCall *c);
+bool eval_op_adaptive_max_pool1d(EvalCall *c);
+bool eval_op_adaptive_max_pool2d(EvalCall *c);
+bool eval_op_adaptive_max_pool3d(EvalCall *c);
+bool eval_op_max_unpool2d(EvalCall *c);
+bool eval_op_max_unpool3d(EvalCall *c);
+bool eval_op_instance_norm(EvalCall *c);
+bool eval_op_native_batch_norm(EvalCall *c);
+bool eval_op_native_layer_norm(EvalCall *c);
 /* (end of family pool_norm) */
 
 /* family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag */

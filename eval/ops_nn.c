@@ -1,10 +1,10 @@
 /* ops_nn.c — bindings of linear algebra and the neural-network ops:
  * mm, bmm, matmul, addmm, linear, dot, outer, conv1d/conv2d/_convolution,
- * batch_norm, layer_norm, group_norm, pooling, embedding, dropout, cat,
- * stack, repeat, flip, roll, tril/triu, padding, and the RNN cells.
+ * layer_norm, group_norm, embedding, dropout, cat, stack, repeat, flip,
+ * roll, tril/triu, padding, and the RNN cells (pooling and batch_norm are in
+ * ops_pool_norm.c).
  *
- * The ref backend is for inference: batch_norm in training mode and
- * dropout with train=True (random) are errors; dropout with train=False
+ * Dropout with train=True (random) is an error; dropout with train=False
  * returns its input itself, as PyTorch does. The RNN cells are composed
  * from the tensor library's linear, elementwise and chunk kernels in the
  * order ATen's RNN.cpp evaluates them.
@@ -141,26 +141,6 @@ static bool norm_affine(EvalCall *c, Tensor **weight, Tensor **bias, double *eps
            (c->nargs < 5 || eval_arg_double(c, 4, eps));
 }
 
-/* batch_norm(input, weight?, bias?, running_mean?, running_var?, bool
- * training, float momentum, float eps, bool cudnn_enabled) */
-bool eval_op_batch_norm(EvalCall *c)
-{
-    Tensor *x, *weight, *bias, *mean, *var;
-    bool training;
-    double eps;
-    if (!eval_nargs(c, 9, 9) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor_opt(c, 1, &weight) ||
-        !eval_arg_tensor_opt(c, 2, &bias) || !eval_arg_tensor_opt(c, 3, &mean) ||
-        !eval_arg_tensor_opt(c, 4, &var) || !eval_arg_bool(c, 5, &training) ||
-        !eval_arg_double(c, 7, &eps))
-        return false;
-    if (training)
-        return eval_fail(c, "batch_norm in training mode is not supported (the ref backend runs "
-                           "inference; put the module in eval mode)");
-    if (!mean || !var)
-        return eval_fail(c, "batch_norm in eval mode needs running_mean and running_var");
-    return eval_out_tensor(c, 0, tensor_batch_norm(x, weight, bias, mean, var, eps));
-}
-
 /* layer_norm(input, int[] normalized_shape, weight?, bias?, float eps, bool cudnn_enable) */
 bool eval_op_layer_norm(EvalCall *c)
 {
@@ -183,63 +163,7 @@ bool eval_op_group_norm(EvalCall *c)
            eval_out_tensor(c, 0, tensor_group_norm(x, groups, weight, bias, eps));
 }
 
-/* ---------------------------------------------------------------- pooling */
-
-/* The leading arguments of the 2-d poolings, with 2 to hi arguments:
- * (Tensor self, int[2] kernel_size, int[2] stride=[], ...); an absent or
- * empty stride means stride = kernel_size. */
-static bool pool_args(EvalCall *c, int hi, Tensor **x, int64_t kernel[2], int64_t stride[2])
-{
-    if (!eval_nargs(c, 2, hi) || !eval_arg_tensor(c, 0, x) || !eval_arg_ints_fixed(c, 1, kernel, 2))
-        return false;
-    stride[0] = kernel[0];
-    stride[1] = kernel[1];
-    if (c->nargs < 3 || (eval_kind(c, 2) == RT_LIST && c->args[2]->u.list.n == 0))
-        return true;
-    return eval_arg_ints_fixed(c, 2, stride, 2);
-}
-
-/* max_pool2d(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
- * int[2] dilation=1, bool ceil_mode=False) */
-bool eval_op_max_pool2d(EvalCall *c)
-{
-    Tensor *x;
-    int64_t kernel[2], stride[2], padding[2] = {0, 0}, dilation[2] = {1, 1};
-    bool ceil_mode = false;
-    return pool_args(c, 6, &x, kernel, stride) &&
-           (c->nargs < 4 || eval_arg_ints_fixed(c, 3, padding, 2)) &&
-           (c->nargs < 5 || eval_arg_ints_fixed(c, 4, dilation, 2)) &&
-           (c->nargs < 6 || eval_arg_bool(c, 5, &ceil_mode)) &&
-           eval_out_tensor(c, 0, tensor_max_pool2d(x, kernel, stride, padding, dilation, ceil_mode));
-}
-
-/* avg_pool2d(self, int[2] kernel_size, int[2] stride=[], int[2] padding=0,
- * bool ceil_mode=False, bool count_include_pad=True, int? divisor_override=None) */
-bool eval_op_avg_pool2d(EvalCall *c)
-{
-    Tensor *x;
-    int64_t kernel[2], stride[2], padding[2] = {0, 0}, divisor = 0;
-    bool ceil_mode = false, count_include_pad = true, has_divisor = false;
-    if (!pool_args(c, 7, &x, kernel, stride) ||
-        (c->nargs > 3 && !eval_arg_ints_fixed(c, 3, padding, 2)) ||
-        (c->nargs > 4 && !eval_arg_bool(c, 4, &ceil_mode)) ||
-        (c->nargs > 5 && !eval_arg_bool(c, 5, &count_include_pad)) ||
-        (c->nargs > 6 && !eval_arg_int_opt(c, 6, &divisor, &has_divisor)))
-        return false;
-    if (has_divisor && divisor == 0)
-        return eval_fail(c, "divisor must be not zero");
-    return eval_out_tensor(c, 0, tensor_avg_pool2d(x, kernel, stride, padding, ceil_mode,
-                                                  count_include_pad, has_divisor ? divisor : 0));
-}
-
-/* adaptive_avg_pool2d(self, int[2] output_size) */
-bool eval_op_adaptive_avg_pool2d(EvalCall *c)
-{
-    Tensor *x;
-    int64_t size[2];
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &x) && eval_arg_ints_fixed(c, 1, size, 2) &&
-           eval_out_tensor(c, 0, tensor_adaptive_avg_pool2d(x, size));
-}
+/* ---------------------------------------------------------------- embedding and dropout */
 
 /* embedding(Tensor weight, Tensor indices, int padding_idx=-1, bool
  * scale_grad_by_freq=False, bool sparse=False) */
@@ -335,15 +259,26 @@ bool eval_op_pad(EvalCall *c)
     int n;
     const char *mode = "constant";
     double value = 0;
-    bool has_value;
+    bool has_value = false;
     if (!eval_nargs(c, 2, 4) || !eval_arg_tensor(c, 0, &x) ||
         !eval_arg_ints(c, 1, pad, 2 * TENSOR_MAX_DIMS, &n) ||
         (c->nargs > 2 && !eval_arg_str(c, 2, &mode)) ||
         (c->nargs > 3 && !eval_arg_double_opt(c, 3, &value, &has_value)))
         return false;
-    if (strcmp(mode, "constant") != 0)
-        return eval_fail(c, "padding mode '%s' is not supported (only 'constant')", mode);
-    return eval_out_tensor(c, 0, tensor_constant_pad(x, n, pad, value));
+    if (strcmp(mode, "constant") == 0)
+        return eval_out_tensor(c, 0, tensor_constant_pad(x, n, pad, value));
+    TensorPadMode pad_mode;
+    if (strcmp(mode, "reflect") == 0)
+        pad_mode = PAD_REFLECT;
+    else if (strcmp(mode, "replicate") == 0)
+        pad_mode = PAD_REPLICATE;
+    else if (strcmp(mode, "circular") == 0)
+        pad_mode = PAD_CIRCULAR;
+    else
+        return eval_fail(c, "Unrecognised padding mode %s", mode);
+    if (n % 2 == 0 && n <= 2 * x->ndim && has_value && value != 0)
+        return eval_fail(c, "Padding mode \"%s\" doesn't take in value argument", mode);
+    return eval_out_tensor(c, 0, tensor_pad_mode(x, n, pad, pad_mode));
 }
 
 /* ---------------------------------------------------------------- RNN cells */

@@ -1,4 +1,4 @@
-/* nn.c — convolution, normalization, pooling and embedding with PyTorch's
+/* nn.c — convolution, normalization and embedding with PyTorch's
  * (1.13, CPU) semantics and error messages.
  *
  * Convolution is im2col + GEMM: for every image and group the receptive
@@ -8,12 +8,8 @@
  * height of 1; unbatched inputs are a batch of one. Integer dtypes work too
  * (PyTorch's slow CPU path accepts them) through kern_gemm's integer loops.
  *
- * Normalizations and pools compute in double and round once to the input's
- * dtype. Pools follow ATen's index arithmetic exactly: the output size rule
- * (with ceil_mode's "last window must start inside the input or the left
- * padding"), max pooling that ignores padding and propagates NaN, average
- * pooling's divisor (count_include_pad, divisor_override, windows clipped
- * at the padded border), and adaptive pooling's floor/ceil window bounds.
+ * Normalizations compute in double and round once to the input's dtype.
+ * Pooling lives in pool.c.
  */
 #include "tensor/tensor_impl.h"
 #include "tssa/util.h"
@@ -380,8 +376,9 @@ Tensor *tensor_batch_norm(const Tensor *x, const Tensor *weight, const Tensor *b
 }
 
 /* Normalizes every line [o * inner, (o + 1) * inner) of v to zero mean and
- * unit (population) variance: (v - mean) / sqrt(var + eps). */
-static void normalize_lines(double *v, int64_t lines, int64_t inner, double eps)
+ * unit (population) variance: (v - mean) / sqrt(var + eps); the means and
+ * 1 / sqrt(var + eps) of the lines go to means/rstds unless NULL. */
+static void normalize_lines(double *v, int64_t lines, int64_t inner, double eps, double *means, double *rstds)
 {
     for (int64_t o = 0; o < lines; o++) {
         double *line = v + o * inner;
@@ -394,11 +391,152 @@ static void normalize_lines(double *v, int64_t lines, int64_t inner, double eps)
         double rstd = 1.0 / sqrt(ss / (double)inner + eps);
         for (int64_t i = 0; i < inner; i++)
             line[i] = (line[i] - mean) * rstd;
+        if (means)
+            means[o] = mean;
+        if (rstds)
+            rstds[o] = rstd;
     }
 }
 
-Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shape, const Tensor *weight,
-                          const Tensor *bias, double eps)
+/* A fresh tensor of dtype dt and the given shape holding vals. */
+static Tensor *tensor_from_f64(TensorDType dt, int ndim, const int64_t *sizes, const double *vals)
+{
+    Tensor *t = tensor_empty(dt, ndim, sizes);
+    if (t)
+        kern_write_all_f64(t, vals);
+    return t;
+}
+
+Tensor *tensor_batch_norm_train(const Tensor *x, const Tensor *weight, const Tensor *bias, double eps,
+                                Tensor **save_mean, Tensor **save_invstd)
+{
+    char xb[TENSOR_SHAPE_BUF];
+    if (x->ndim < 2) {
+        tensor_set_error("batch_norm: expected an input with at least 2 dims (N, C, ...), but got input of size %s",
+                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+        return NULL;
+    }
+    int64_t c = x->sizes[1];
+    if (!check_param_numel(weight, "weight", c) || !check_param_numel(bias, "bias", c) || !float_only(x, "batch_norm"))
+        return NULL;
+    int64_t total = tensor_numel(x), inner = c > 0 ? total / x->sizes[0] / c : 0;
+    int64_t count = x->sizes[0] * inner;   /* values per channel */
+    double *v = kern_read_all_f64(x);
+    double *w = channel_params(weight, c, 1.0), *b = channel_params(bias, c, 0.0);
+    double *mean = kern_malloc((size_t)c, sizeof *mean), *invstd = kern_malloc((size_t)c, sizeof *invstd);
+    Tensor *out = NULL, *m = NULL, *is = NULL;
+    if (v && w && b && mean && invstd) {
+        /* two passes per channel: the mean, then the biased variance */
+        for (int64_t ch = 0; ch < c; ch++)
+            mean[ch] = invstd[ch] = 0.0;
+        for (int64_t i = 0; i < total; i++)
+            mean[(i / inner) % c] += v[i];
+        for (int64_t ch = 0; ch < c; ch++)
+            mean[ch] /= (double)count;
+        for (int64_t i = 0; i < total; i++) {
+            double dev = v[i] - mean[(i / inner) % c];
+            invstd[(i / inner) % c] += dev * dev;
+        }
+        for (int64_t ch = 0; ch < c; ch++) {
+            invstd[ch] = 1.0 / sqrt(invstd[ch] / (double)count + eps);
+            /* as PyTorch: alpha = w * invstd, beta = b - mean * alpha */
+            w[ch] *= invstd[ch];
+            b[ch] -= mean[ch] * w[ch];
+        }
+        out = apply_channel_affine(x, w, b);
+        if (out && save_mean) {
+            m = tensor_from_f64(x->dtype, 1, &c, mean);
+            is = m ? tensor_from_f64(x->dtype, 1, &c, invstd) : NULL;
+            if (!is) {
+                tensor_release(out);
+                tensor_release(m);
+                out = NULL;
+            } else {
+                *save_mean = m;
+                *save_invstd = is;
+            }
+        }
+    }
+    free(v);
+    free(w);
+    free(b);
+    free(mean);
+    free(invstd);
+    return out;
+}
+
+Tensor *tensor_instance_norm(const Tensor *x, const Tensor *weight, const Tensor *bias, const Tensor *running_mean,
+                             const Tensor *running_var, bool use_input_stats, double eps)
+{
+    if (!use_input_stats && (!running_mean || !running_var)) {
+        tensor_set_error("Expected running_mean and running_var to be defined when use_input_stats is false");
+        return NULL;
+    }
+    if (x->ndim < 2) {
+        tensor_set_error("Dimension out of range (expected to be in range of [%d, %d], but got 1)", -(x->ndim > 0 ? x->ndim : 1),
+                         (x->ndim > 0 ? x->ndim : 1) - 1);
+        return NULL;
+    }
+    /* ATen runs batch_norm on a (1, N * C, ...) view with the parameters
+     * repeated N times; its checks see those sizes */
+    int64_t n = x->sizes[0], c = x->sizes[1], lines = n * c, total = tensor_numel(x);
+    const Tensor *params[4] = {running_mean, running_var, weight, bias};
+    const char *names[4] = {"running_mean", "running_var", "weight", "bias"};
+    if (total == 0) {
+        /* batch_norm's empty input: input * weight[0] + bias[0] */
+        TensorDType dt = x->dtype;
+        for (int k = 2; k < 4; k++)
+            if (params[k]) {
+                if (n * tensor_numel(params[k]) == 0) {
+                    tensor_set_error("index 0 is out of bounds for dimension 0 with size 0");
+                    return NULL;
+                }
+                dt = dtype_promote(dt, params[k]->dtype);
+            }
+        return tensor_empty(dt, x->ndim, x->sizes);
+    }
+    for (int k = 0; k < 4; k++)
+        if (params[k] && n * tensor_numel(params[k]) != lines) {
+            tensor_set_error("%s should contain %" PRId64 " elements not %" PRId64, names[k], lines,
+                             n * tensor_numel(params[k]));
+            return NULL;
+        }
+    if (!float_only(x, "batch_norm"))
+        return NULL;
+    int64_t inner = total / lines;
+    Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
+    double *v = out ? kern_read_all_f64(x) : NULL;
+    double *w = channel_params(weight, c, 1.0), *b = channel_params(bias, c, 0.0);
+    double *rm = use_input_stats ? NULL : kern_read_all_f64(running_mean);
+    double *rv = use_input_stats ? NULL : kern_read_all_f64(running_var);
+    if (!v || !w || !b || (!use_input_stats && (!rm || !rv))) {
+        tensor_release(out);
+        out = NULL;
+    } else {
+        if (use_input_stats)
+            normalize_lines(v, lines, inner, eps, NULL, NULL);
+        for (int64_t line = 0; line < lines; line++) {
+            int64_t ch = line % c;
+            /* eval mode in PyTorch's inference form: x * alpha + beta */
+            double alpha = use_input_stats ? w[ch] : w[ch] / sqrt(rv[ch] + eps);
+            double beta = use_input_stats ? b[ch] : b[ch] - rm[ch] * alpha;
+            for (int64_t i = line * inner; i < (line + 1) * inner; i++)
+                v[i] = v[i] * alpha + beta;
+        }
+        kern_write_all_f64(out, v);
+    }
+    free(v);
+    free(w);
+    free(b);
+    free(rm);
+    free(rv);
+    return out;
+}
+
+/* layer_norm, and its per-line mean and 1 / sqrt(var + eps) shaped
+ * x.shape[:-n] + [1] * n when mean is not NULL (native_layer_norm). */
+static Tensor *layer_norm(const Tensor *x, int n, const int64_t *normalized_shape, const Tensor *weight,
+                          const Tensor *bias, double eps, Tensor **mean, Tensor **rstd)
 {
     char nb[TENSOR_SHAPE_BUF], pb[TENSOR_SHAPE_BUF], xb[TENSOR_SHAPE_BUF];
     tensor_format_shape(n, normalized_shape, nb, sizeof nb);
@@ -431,22 +569,55 @@ Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shap
     int64_t inner = 1, total = tensor_numel(x);
     for (int k = 0; k < n; k++)
         inner *= normalized_shape[k];
+    if (mean && inner == 0) {
+        tensor_set_error("native_layer_norm over an empty normalized_shape is not implemented");
+        return NULL;
+    }
+    int64_t lines = inner > 0 ? total / inner : 0;
     Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
     double *v = out ? kern_read_all_f64(x) : NULL;
     double *w = weight ? kern_read_all_f64(weight) : NULL, *b = bias ? kern_read_all_f64(bias) : NULL;
-    if (!v || (weight && !w) || (bias && !b)) {
+    double *means = mean ? kern_malloc((size_t)lines, sizeof *means) : NULL;
+    double *rstds = mean ? kern_malloc((size_t)lines, sizeof *rstds) : NULL;
+    if (!v || (weight && !w) || (bias && !b) || (mean && (!means || !rstds))) {
         tensor_release(out);
         out = NULL;
     } else if (inner > 0) {
-        normalize_lines(v, total / inner, inner, eps);
+        normalize_lines(v, lines, inner, eps, means, rstds);
         for (int64_t i = 0; i < total; i++)
             v[i] = v[i] * (w ? w[i % inner] : 1.0) + (b ? b[i % inner] : 0.0);
         kern_write_all_f64(out, v);
     }
+    if (out && mean) {
+        int64_t stat_sizes[TENSOR_MAX_DIMS];
+        for (int d = 0; d < x->ndim; d++)
+            stat_sizes[d] = d < x->ndim - n ? x->sizes[d] : 1;
+        *mean = tensor_from_f64(x->dtype, x->ndim, stat_sizes, means);
+        *rstd = *mean ? tensor_from_f64(x->dtype, x->ndim, stat_sizes, rstds) : NULL;
+        if (!*rstd) {
+            tensor_release(*mean);
+            tensor_release(out);
+            out = NULL;
+        }
+    }
     free(v);
     free(w);
     free(b);
+    free(means);
+    free(rstds);
     return out;
+}
+
+Tensor *tensor_layer_norm(const Tensor *x, int n, const int64_t *normalized_shape, const Tensor *weight,
+                          const Tensor *bias, double eps)
+{
+    return layer_norm(x, n, normalized_shape, weight, bias, eps, NULL, NULL);
+}
+
+Tensor *tensor_native_layer_norm(const Tensor *x, int n, const int64_t *normalized_shape, const Tensor *weight,
+                                 const Tensor *bias, double eps, Tensor **mean, Tensor **rstd)
+{
+    return layer_norm(x, n, normalized_shape, weight, bias, eps, mean, rstd);
 }
 
 Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight, const Tensor *bias, double eps)
@@ -491,7 +662,7 @@ Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight,
         out = NULL;
     } else if (total > 0) {
         if (group_len > 0)
-            normalize_lines(v, n * groups, group_len, eps);
+            normalize_lines(v, n * groups, group_len, eps, NULL, NULL);
         for (int64_t i = 0; i < total; i++) {
             int64_t ch = hw > 0 ? (i / hw) % c : 0;
             v[i] = v[i] * w[ch] + b[ch];
@@ -501,274 +672,6 @@ Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight,
     free(v);
     free(w);
     free(b);
-    return out;
-}
-
-/* ---------------------------------------------------------------- pooling */
-
-/* ATen's pooling_output_shape (with its 1.13 argument checks). */
-static bool pool_output_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil_mode,
-                             int64_t *out)
-{
-    if (stride == 0) {
-        tensor_set_error("stride should not be zero");
-        return false;
-    }
-    if (pad < 0) {
-        tensor_set_error("pad must be non-negative, but got pad: %" PRId64, pad);
-        return false;
-    }
-    if (pad > k / 2) {
-        tensor_set_error("pad should be at most half of kernel size, but got pad=%" PRId64 " and kernel_size=%" PRId64,
-                         pad, k);
-        return false;
-    }
-    /* parameters are within +-2^40 (pool_check), so nothing below overflows */
-    int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-    /* floor division (div_rtn) */
-    int64_t q = num / stride;
-    if ((num % stride != 0) && ((num < 0) != (stride < 0)))
-        q--;
-    int64_t size = q + 1;
-    if (ceil_mode && (size - 1) * stride >= in + pad)
-        size--;
-    *out = size;
-    return true;
-}
-
-typedef struct PoolGeom {
-    int64_t planes, h, w, oh, ow;
-    int64_t kh, kw, sh, sw, ph, pw, dh, dw;
-} PoolGeom;
-
-static bool pool_check(const Tensor *x, const int64_t *kernel, const int64_t *stride, const int64_t *padding,
-                       const int64_t *dilation, bool ceil_mode, PoolGeom *g)
-{
-    char xb[TENSOR_SHAPE_BUF];
-    if (x->ndim != 3 && x->ndim != 4) {
-        tensor_set_error("non-empty 3D or 4D (batch mode) tensor expected for input");
-        return false;
-    }
-    const int64_t limit = (int64_t)1 << 40;
-    for (int i = 0; i < 2; i++) {
-        int64_t vals[4] = {kernel[i], stride ? stride[i] : 1, padding[i], dilation ? dilation[i] : 1};
-        for (int k = 0; k < 4; k++)
-            if (vals[k] > limit || vals[k] < -limit) {
-                tensor_set_error("pooling: kernel, stride, padding or dilation out of range (%" PRId64 ")", vals[k]);
-                return false;
-            }
-    }
-    g->kh = kernel[0], g->kw = kernel[1];
-    g->sh = stride ? stride[0] : kernel[0], g->sw = stride ? stride[1] : kernel[1];
-    g->ph = padding[0], g->pw = padding[1];
-    g->dh = dilation ? dilation[0] : 1, g->dw = dilation ? dilation[1] : 1;
-    int nd = x->ndim;
-    g->h = x->sizes[nd - 2], g->w = x->sizes[nd - 1];
-    if (!pool_output_size(g->h, g->kh, g->ph, g->sh, g->dh, ceil_mode, &g->oh) ||
-        !pool_output_size(g->w, g->kw, g->pw, g->sw, g->dw, ceil_mode, &g->ow))
-        return false;
-    if (g->kw <= 0 || g->kh <= 0) {
-        tensor_set_error("kernel size should be greater than zero, but got kH: %" PRId64 " kW: %" PRId64, g->kh, g->kw);
-        return false;
-    }
-    if (g->sw <= 0 || g->sh <= 0) {
-        tensor_set_error("stride should be greater than zero, but got dH: %" PRId64 " dW: %" PRId64, g->sh, g->sw);
-        return false;
-    }
-    if (g->dw <= 0 || g->dh <= 0) {
-        tensor_set_error("dilation should be greater than zero, but got dilationH: %" PRId64 " dilationW: %" PRId64,
-                         g->dh, g->dw);
-        return false;
-    }
-    bool valid = x->sizes[nd - 3] != 0 && g->h != 0 && g->w != 0 && (nd == 4 || x->sizes[0] != 0);
-    if (!valid) {
-        tensor_set_error("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
-                         tensor_format_shape(nd, x->sizes, xb, sizeof xb));
-        return false;
-    }
-    if (g->oh < 1 || g->ow < 1) {
-        tensor_set_error("Given input size: (%" PRId64 "x%" PRId64 "x%" PRId64 "). Calculated output size: (%" PRId64
-                         "x%" PRId64 "x%" PRId64 "). Output size is too small", x->sizes[nd - 3], g->h, g->w,
-                         x->sizes[nd - 3], g->oh, g->ow);
-        return false;
-    }
-    g->planes = tensor_numel(x) / (g->h * g->w);
-    return true;
-}
-
-static Tensor *pool_output(const Tensor *x, int64_t oh, int64_t ow)
-{
-    int64_t sizes[4];
-    memcpy(sizes, x->sizes, (size_t)x->ndim * sizeof *sizes);
-    sizes[x->ndim - 2] = oh;
-    sizes[x->ndim - 1] = ow;
-    return tensor_empty(x->dtype, x->ndim, sizes);
-}
-
-Tensor *tensor_max_pool2d(const Tensor *x, const int64_t kernel[2], const int64_t stride[2], const int64_t padding[2],
-                          const int64_t dilation[2], bool ceil_mode)
-{
-    PoolGeom g;
-    if (!pool_check(x, kernel, stride, padding, dilation, ceil_mode, &g) || !float_only(x, "max_pool2d"))
-        return NULL;
-    Tensor *out = pool_output(x, g.oh, g.ow);
-    double *v = out ? kern_read_all_f64(x) : NULL;
-    double *r = v ? kern_malloc((size_t)(g.planes * g.oh * g.ow), sizeof *r) : NULL;
-    if (!r) {
-        free(v);
-        tensor_release(out);
-        return NULL;
-    }
-    for (int64_t p = 0; p < g.planes; p++) {
-        const double *plane = v + p * g.h * g.w;
-        for (int64_t oi = 0; oi < g.oh; oi++)
-            for (int64_t oj = 0; oj < g.ow; oj++) {
-                double m = -INFINITY;
-                for (int64_t ki = 0; ki < g.kh; ki++) {
-                    int64_t ih = oi * g.sh - g.ph + ki * g.dh;
-                    if (ih < 0 || ih >= g.h)
-                        continue;
-                    for (int64_t kj = 0; kj < g.kw; kj++) {
-                        int64_t iw = oj * g.sw - g.pw + kj * g.dw;
-                        if (iw < 0 || iw >= g.w)
-                            continue;
-                        double val = plane[ih * g.w + iw];
-                        if (val > m || isnan(val))
-                            m = val;
-                    }
-                }
-                r[(p * g.oh + oi) * g.ow + oj] = m;
-            }
-    }
-    kern_write_all_f64(out, r);
-    free(v);
-    free(r);
-    return out;
-}
-
-Tensor *tensor_avg_pool2d(const Tensor *x, const int64_t kernel[2], const int64_t stride[2], const int64_t padding[2],
-                          bool ceil_mode, bool count_include_pad, int64_t divisor_override)
-{
-    PoolGeom g;
-    if (!pool_check(x, kernel, stride, padding, NULL, ceil_mode, &g))
-        return NULL;
-    if (x->dtype == DT_BOOL) {
-        tensor_set_error("\"avg_pool2d_out_frame\" not implemented for 'Bool'");
-        return NULL;
-    }
-    bool is_float = dtype_is_float(x->dtype);
-    Tensor *out = pool_output(x, g.oh, g.ow);
-    double *v = out && is_float ? kern_read_all_f64(x) : NULL;
-    int64_t *iv = out && !is_float ? kern_read_all_i64(x) : NULL;
-    int64_t count = out ? g.planes * g.oh * g.ow : 0;     /* fits: out exists */
-    double *r = (v || iv) ? kern_malloc((size_t)count, sizeof *r) : NULL;
-    int64_t *ir = (v || iv) ? kern_malloc((size_t)count, sizeof *ir) : NULL;
-    if (!r || !ir) {
-        free(v);
-        free(iv);
-        free(r);
-        free(ir);
-        tensor_release(out);
-        return NULL;
-    }
-    for (int64_t p = 0; p < g.planes; p++)
-        for (int64_t oi = 0; oi < g.oh; oi++)
-            for (int64_t oj = 0; oj < g.ow; oj++) {
-                /* ATen's window: clipped to the padded input for the
-                 * count_include_pad divisor, then to the input itself. */
-                int64_t h0 = oi * g.sh - g.ph, w0 = oj * g.sw - g.pw;
-                int64_t h1 = h0 + g.kh < g.h + g.ph ? h0 + g.kh : g.h + g.ph;
-                int64_t w1 = w0 + g.kw < g.w + g.pw ? w0 + g.kw : g.w + g.pw;
-                int64_t pool_size = (h1 - h0) * (w1 - w0);
-                h0 = h0 > 0 ? h0 : 0;
-                w0 = w0 > 0 ? w0 : 0;
-                h1 = h1 < g.h ? h1 : g.h;
-                w1 = w1 < g.w ? w1 : g.w;
-                int64_t at = (p * g.oh + oi) * g.ow + oj;
-                r[at] = 0.0;
-                ir[at] = 0;
-                if (h0 >= h1 || w0 >= w1)
-                    continue;
-                int64_t divisor = divisor_override > 0 ? divisor_override
-                                  : count_include_pad ? pool_size : (h1 - h0) * (w1 - w0);
-                double s = 0.0;
-                uint64_t is = 0;
-                for (int64_t ih = h0; ih < h1; ih++)
-                    for (int64_t iw = w0; iw < w1; iw++) {
-                        int64_t k = p * g.h * g.w + ih * g.w + iw;
-                        if (is_float)
-                            s += v[k];
-                        else
-                            is += (uint64_t)iv[k];
-                    }
-                r[at] = s / (double)divisor;
-                ir[at] = (int64_t)is / divisor;      /* C++ integer division, as ATen */
-            }
-    if (is_float)
-        kern_write_all_f64(out, r);
-    else
-        kern_write_all_i64(out, ir);
-    free(v);
-    free(iv);
-    free(r);
-    free(ir);
-    return out;
-}
-
-Tensor *tensor_adaptive_avg_pool2d(const Tensor *x, const int64_t out_size[2])
-{
-    char xb[TENSOR_SHAPE_BUF];
-    if (out_size[0] < 0 || out_size[1] < 0) {
-        tensor_set_error("adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
-                         "received {%" PRId64 ", %" PRId64 "}", out_size[0], out_size[1]);
-        return NULL;
-    }
-    if (x->ndim != 3 && x->ndim != 4) {
-        tensor_set_error("adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got %s",
-                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
-        return NULL;
-    }
-    for (int d = x->ndim - 2; d < x->ndim; d++)
-        if (x->sizes[d] <= 0) {
-            tensor_set_error("adaptive_avg_pool2d(): Expected input to have non-zero size for non-batch dimensions, "
-                             "but input has sizes %s with dimension %d being empty",
-                             tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb), d);
-            return NULL;
-        }
-    if (!float_only(x, "adaptive_avg_pool2d"))
-        return NULL;
-    int64_t h = x->sizes[x->ndim - 2], w = x->sizes[x->ndim - 1], oh = out_size[0], ow = out_size[1];
-    int64_t planes = tensor_numel(x) / (h * w);
-    Tensor *out = pool_output(x, oh, ow);
-    if (!out || tensor_numel(out) == 0)
-        return out;
-    if (h > INT64_MAX / (oh + 1) || w > INT64_MAX / (ow + 1)) {
-        tensor_set_error("adaptive_avg_pool2d: output size too large");
-        tensor_release(out);
-        return NULL;
-    }
-    double *v = kern_read_all_f64(x);
-    double *r = v ? kern_malloc((size_t)tensor_numel(out), sizeof *r) : NULL;
-    if (!r) {
-        free(v);
-        tensor_release(out);
-        return NULL;
-    }
-    for (int64_t p = 0; p < planes; p++)
-        for (int64_t oi = 0; oi < oh; oi++) {
-            int64_t h0 = oi * h / oh, h1 = ((oi + 1) * h + oh - 1) / oh;
-            for (int64_t oj = 0; oj < ow; oj++) {
-                int64_t w0 = oj * w / ow, w1 = ((oj + 1) * w + ow - 1) / ow;
-                double s = 0.0;
-                for (int64_t ih = h0; ih < h1; ih++)
-                    for (int64_t iw = w0; iw < w1; iw++)
-                        s += v[p * h * w + ih * w + iw];
-                r[(p * oh + oi) * ow + oj] = s / (double)((h1 - h0) * (w1 - w0));
-            }
-        }
-    kern_write_all_f64(out, r);
-    free(v);
-    free(r);
     return out;
 }
 

@@ -421,6 +421,23 @@ typedef enum OpAlias {
 
 /* pooling, unpooling, padding modes and normalization (tensor/pool.c, eval/ops_pool_norm.c) */
 #define POOL_NORM_OPS(X) \
+    X(ATEN_MAX_POOL1D, "aten::max_pool1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX_POOL3D, "aten::max_pool3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX_POOL1D_WITH_INDICES, "aten::max_pool1d_with_indices", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX_POOL2D_WITH_INDICES, "aten::max_pool2d_with_indices", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX_POOL3D_WITH_INDICES, "aten::max_pool3d_with_indices", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_AVG_POOL1D, "aten::avg_pool1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_AVG_POOL3D, "aten::avg_pool3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADAPTIVE_AVG_POOL1D, "aten::adaptive_avg_pool1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADAPTIVE_AVG_POOL3D, "aten::adaptive_avg_pool3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADAPTIVE_MAX_POOL1D, "aten::adaptive_max_pool1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADAPTIVE_MAX_POOL2D, "aten::adaptive_max_pool2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADAPTIVE_MAX_POOL3D, "aten::adaptive_max_pool3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX_UNPOOL2D, "aten::max_unpool2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MAX_UNPOOL3D, "aten::max_unpool3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_INSTANCE_NORM, "aten::instance_norm", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_NATIVE_BATCH_NORM, "aten::native_batch_norm", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_NATIVE_LAYER_NORM, "aten::native_layer_norm", OPC_NN, NOMUT, ALIAS_NONE) \
     /* (end of POOL_NORM_OPS) */
 
 /* transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag (tensor/resample.c, eval/ops_resample.c) */

@@ -419,6 +419,41 @@ Tensor *tensor_addcdiv(const Tensor *self, const Tensor *t1, const Tensor *t2, c
 /* (end of family math) */
 
 /* ---------------------------------------------------------------- family pool_norm: pooling, unpooling, padding modes and normalization */
+/* Pools over the last nd (1, 2 or 3) dims of a (C, ...) or (N, C, ...)
+ * input; kernel, stride, padding and dilation hold nd values (stride NULL:
+ * the kernel size). kernel_name names the kernel in the dtype error. A max
+ * pool also returns its int64 indices (flat within each plane) in *indices
+ * unless indices is NULL. */
+Tensor *tensor_max_pool(const Tensor *x, int nd, const int64_t *kernel, const int64_t *stride,
+                        const int64_t *padding, const int64_t *dilation, bool ceil_mode,
+                        const char *kernel_name, Tensor **indices);
+/* has_divisor: divide every window by divisor_override (not 0) instead. */
+Tensor *tensor_avg_pool(const Tensor *x, int nd, const int64_t *kernel, const int64_t *stride,
+                        const int64_t *padding, bool ceil_mode, bool count_include_pad,
+                        bool has_divisor, int64_t divisor_override);
+Tensor *tensor_adaptive_avg_pool(const Tensor *x, int nd, const int64_t *out_size);
+Tensor *tensor_adaptive_max_pool(const Tensor *x, int nd, const int64_t *out_size, Tensor **indices);
+/* max_unpool2d/3d (nd = 2 or 3): zeros of out_size per plane, x's values
+ * scattered to their indices. */
+Tensor *tensor_max_unpool(const Tensor *x, const Tensor *indices, int nd, const int64_t *out_size);
+typedef enum TensorPadMode { PAD_REFLECT, PAD_REPLICATE, PAD_CIRCULAR } TensorPadMode;
+/* F.pad's non-constant modes; pad: pairs (left, right) from the last dim. */
+Tensor *tensor_pad_mode(const Tensor *x, int n, const int64_t *pad, TensorPadMode mode);
+/* batch_norm with batch statistics (training mode) over dim 1; with
+ * save_mean, also the per-channel mean and 1 / sqrt(biased var + eps)
+ * (native_batch_norm). Running statistics are the caller's business. */
+Tensor *tensor_batch_norm_train(const Tensor *x, const Tensor *weight, const Tensor *bias, double eps,
+                                Tensor **save_mean, Tensor **save_invstd);
+/* instance_norm: every (n, c) line normalized by its own statistics, or by
+ * running_mean/var[c] when !use_input_stats; weight/bias per channel. */
+Tensor *tensor_instance_norm(const Tensor *x, const Tensor *weight, const Tensor *bias,
+                             const Tensor *running_mean, const Tensor *running_var,
+                             bool use_input_stats, double eps);
+/* native_layer_norm: layer_norm and the mean and rstd of every line, shaped
+ * x.shape[:-n] + [1] * n. */
+Tensor *tensor_native_layer_norm(const Tensor *x, int n, const int64_t *normalized_shape,
+                                 const Tensor *weight, const Tensor *bias, double eps,
+                                 Tensor **mean, Tensor **rstd);
 /* (end of family pool_norm) */
 
 /* ---------------------------------------------------------------- family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag */

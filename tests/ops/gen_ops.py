@@ -830,6 +830,60 @@ E("addcdiv", "int", "s, a", "torch.addcdiv(s, a, a)", (1, "Integer division with
 # (end of family math)
 
 # ------------------------------------------------------------------ family pool_norm: pooling, unpooling, padding modes and normalization
+R("max_pool1d", "indices", "x", "F.max_pool1d(x, 3, stride=2, padding=1, return_indices=True)", x=U(2, 3, 9))
+R("max_pool1d", "unbatched_dilation_ceil", "x", "F.max_pool1d(x, 2, dilation=2, ceil_mode=True)", x=U(3, 8))
+R("max_pool2d", "indices_dilation_ceil", "x",
+  "F.max_pool2d(x, 3, 2, 1, dilation=(1, 2), ceil_mode=True, return_indices=True)", x=U(1, 2, 5, 7))
+R("max_pool2d", "nan_and_ties", "x", "F.max_pool2d(x, 2, stride=1, return_indices=True)",
+  x=T([[[1.0, float("nan"), 2.0], [2.0, 0.5, 2.0], [-1.0, 2.0, float("-inf")]]]))
+R("max_pool3d", "indices", "x", "F.max_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0), return_indices=True)",
+  x=U(1, 2, 3, 5, 4))
+R("max_pool3d", "unbatched_ceil_dilation", "x", "F.max_pool3d(x, 2, dilation=(1, 2, 1), ceil_mode=True)", x=U(2, 3, 6, 5))
+R("avg_pool1d", "ceil_exclude_pad", "x", "F.avg_pool1d(x, 3, stride=2, padding=1, ceil_mode=True, count_include_pad=False)",
+  x=F(2, 3, 8))
+R("avg_pool1d", "int", "x", "F.avg_pool1d(x, 2)", x=L(3, 7))
+R("avg_pool2d", "negative_divisor", "x", "F.avg_pool2d(x, 2, divisor_override=-2)", x=F(1, 2, 4, 4))
+R("avg_pool2d", "int_divisor", "x", "F.avg_pool2d(x, 3, stride=2, padding=1, divisor_override=4)", x=L(2, 5, 5))
+R("avg_pool3d", "ceil_exclude_pad", "x",
+  "F.avg_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0), ceil_mode=True, count_include_pad=False)",
+  x=F(1, 2, 4, 5, 5))
+R("avg_pool3d", "int_negative_divisor", "x", "F.avg_pool3d(x, 2, divisor_override=-3)", x=L(2, 4, 4, 4))
+R("adaptive_avg_pool1d", "uneven", "x", "F.adaptive_avg_pool1d(x, 4)", x=F(2, 3, 7))
+R("adaptive_avg_pool3d", "unbatched", "x", "F.adaptive_avg_pool3d(x, (2, 3, 5))", x=F(2, 5, 4, 3))
+R("adaptive_max_pool1d", "indices", "x", "F.adaptive_max_pool1d(x, 3, return_indices=True)", x=U(2, 3, 8))
+R("adaptive_max_pool2d", "indices", "x", "F.adaptive_max_pool2d(x, (2, 3), return_indices=True)", x=U(1, 2, 5, 7))
+R("adaptive_max_pool3d", "unbatched", "x", "F.adaptive_max_pool3d(x, (2, 2, 3), return_indices=True)", x=U(2, 3, 4, 5))
+R("max_unpool1d", "roundtrip", "x", "y, i = F.max_pool1d(x, 2, return_indices=True)\nreturn F.max_unpool1d(y, i, 2)",
+  x=U(1, 2, 6))
+R("max_unpool2d", "output_size", "x",
+  "y, i = F.max_pool2d(x, 3, stride=2, padding=1, return_indices=True)\nreturn F.max_unpool2d(y, i, 3, 2, 1, output_size=[5, 6])",
+  x=U(1, 2, 5, 6))
+R("max_unpool3d", "roundtrip", "x", "y, i = F.max_pool3d(x, 2, return_indices=True)\nreturn F.max_unpool3d(y, i, 2)",
+  x=U(1, 1, 4, 4, 2))
+R("pad_reflect", "two_dims", "x", "F.pad(x, (2, 1, 0, 2), mode='reflect')", x=F(2, 3, 4))
+R("pad_reflect", "crop", "x", "F.pad(x, (-1, 2), mode='reflect')", x=F(1, 2, 5))
+R("pad_replicate", "three_dims", "x", "F.pad(x, (1, 0, 2, 1, 0, 1), mode='replicate')", x=F(1, 2, 2, 3, 2))
+R("pad_circular", "wrap", "x", "F.pad(x, (2, 1, 1, 3), mode='circular')", x=L(1, 2, 3, 4))
+R("pad_circular", "crop_and_wrap", "x", "F.pad(x, (-1, 2, 1, -2), mode='circular')", x=F(1, 1, 4, 5))
+R("batch_norm", "training", "x, w, b", "F.batch_norm(x, None, None, w, b, True, 0.1, 1e-5)", x=F(4, 3, 2, 2), w=F(3), b=F(3))
+R("batch_norm", "training_running_stats", "x, m, v", "F.batch_norm(x, m, v, training=True, momentum=0.5, eps=0.5)",
+  x=F(3, 2, 5), m=F(2), v=POS(2))
+R("batch_norm", "empty", "x, m, v", "F.batch_norm(x, m, v, training=True)", x=F(0), m=F(0), v=F(0))
+R("native_batch_norm", "training", "x, w, b", "torch.native_batch_norm(x, w, b, None, None, True, 0.1, 1e-5)",
+  x=F64(3, 2, 4), w=F64(2), b=F64(2))
+R("native_batch_norm", "eval", "x, m, v", "torch.native_batch_norm(x, None, None, m, v, False, 0.1, 1e-5)",
+  x=F(3, 2, 4), m=F(2), v=POS(2))
+R("native_layer_norm", "stats", "x, w, b", "torch.native_layer_norm(x, [2, 3], w, b, 1e-5)",
+  x=F(4, 2, 3), w=F(2, 3), b=F(2, 3))
+R("instance_norm", "input_stats", "x, w, b", "F.instance_norm(x, weight=w, bias=b)", x=F(2, 3, 4, 5), w=F(3), b=F(3))
+R("instance_norm", "running_stats", "x, m, v", "F.instance_norm(x, m, v, use_input_stats=False, eps=1e-3)",
+  x=F(2, 3, 6), m=F(3), v=POS(3))
+R("local_response_norm", "four_dims", "x", "F.local_response_norm(x, 3, alpha=1e-2, beta=0.75, k=2.0)", x=F(2, 5, 3, 3))
+E("avg_pool2d", "zero_divisor", "x", "F.avg_pool2d(x, 2, divisor_override=0)", (1, "divisor must be not zero"),
+  x=F(1, 1, 4, 4))
+E("max_pool3d", "int", "x", "F.max_pool3d(x, 2)", (1, "not implemented for 'Long'"), x=L(1, 1, 2, 2, 2))
+E("pad_reflect", "too_wide", "x", "F.pad(x, (3, 0), mode='reflect')",
+  (1, "Padding size should be less than the corresponding input dimension"), x=F(1, 3))
 # (end of family pool_norm)
 
 # ------------------------------------------------------------------ family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag
