@@ -361,6 +361,13 @@ static const EvalOpFn bindings[OP_COUNT] = {
     /* (end of family pool_norm) */
 
     /* family resample */
+    [OP_ATEN_CONV_TRANSPOSE1D] = eval_op_conv_transpose1d,
+    [OP_ATEN_CONV_TRANSPOSE2D] = eval_op_conv_transpose2d,
+    [OP_ATEN_CONV_TRANSPOSE3D] = eval_op_conv_transpose3d,
+    [OP_ATEN_IM2COL] = eval_op_im2col,
+    [OP_ATEN_COL2IM] = eval_op_col2im,
+    [OP_ATEN_PIXEL_SHUFFLE] = eval_op_pixel_shuffle,
+    [OP_ATEN_PIXEL_UNSHUFFLE] = eval_op_pixel_unshuffle,
     /* (end of family resample) */
 
     /* family loss */

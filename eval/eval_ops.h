@@ -196,6 +196,13 @@ bool eval_op_derive_index(EvalCall *c);
 /* (end of family pool_norm) */
 
 /* family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag */
+bool eval_op_conv_transpose1d(EvalCall *c);
+bool eval_op_conv_transpose2d(EvalCall *c);
+bool eval_op_conv_transpose3d(EvalCall *c);
+bool eval_op_im2col(EvalCall *c);
+bool eval_op_col2im(EvalCall *c);
+bool eval_op_pixel_shuffle(EvalCall *c);
+bool eval_op_pixel_unshuffle(EvalCall *c);
 /* (end of family resample) */
 
 /* family loss: losses and distances */

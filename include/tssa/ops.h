@@ -341,6 +341,13 @@ typedef enum OpAlias {
 
 /* transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag (tensor/resample.c, eval/ops_resample.c) */
 #define RESAMPLE_OPS(X) \
+    X(ATEN_CONV_TRANSPOSE1D, "aten::conv_transpose1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONV_TRANSPOSE2D, "aten::conv_transpose2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONV_TRANSPOSE3D, "aten::conv_transpose3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_IM2COL, "aten::im2col", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_COL2IM, "aten::col2im", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_PIXEL_SHUFFLE, "aten::pixel_shuffle", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_PIXEL_UNSHUFFLE, "aten::pixel_unshuffle", OPC_NN, NOMUT, ALIAS_NONE) \
     /* (end of RESAMPLE_OPS) */
 
 /* losses and distances (tensor/loss.c, eval/ops_loss.c) */
