@@ -442,6 +442,23 @@ static const EvalOpFn bindings[OP_COUNT] = {
     /* (end of family pool_norm) */
 
     /* family resample */
+    [OP_ATEN_CONV_TRANSPOSE1D] = eval_op_conv_transpose1d,
+    [OP_ATEN_CONV_TRANSPOSE2D] = eval_op_conv_transpose2d,
+    [OP_ATEN_CONV_TRANSPOSE3D] = eval_op_conv_transpose3d,
+    [OP_ATEN_IM2COL] = eval_op_im2col,
+    [OP_ATEN_COL2IM] = eval_op_col2im,
+    [OP_ATEN_PIXEL_SHUFFLE] = eval_op_pixel_shuffle,
+    [OP_ATEN_PIXEL_UNSHUFFLE] = eval_op_pixel_unshuffle,
+    [OP_ATEN_UPSAMPLE_NEAREST1D] = eval_op_upsample_nearest1d,
+    [OP_ATEN_UPSAMPLE_NEAREST2D] = eval_op_upsample_nearest2d,
+    [OP_ATEN_UPSAMPLE_NEAREST3D] = eval_op_upsample_nearest3d,
+    [OP_ATEN_UPSAMPLE_NEAREST_EXACT1D] = eval_op_upsample_nearest_exact1d,
+    [OP_ATEN_UPSAMPLE_NEAREST_EXACT2D] = eval_op_upsample_nearest_exact2d,
+    [OP_ATEN_UPSAMPLE_NEAREST_EXACT3D] = eval_op_upsample_nearest_exact3d,
+    [OP_ATEN_UPSAMPLE_LINEAR1D] = eval_op_upsample_linear1d,
+    [OP_ATEN_UPSAMPLE_BILINEAR2D] = eval_op_upsample_bilinear2d,
+    [OP_ATEN_UPSAMPLE_BICUBIC2D] = eval_op_upsample_bicubic2d,
+    [OP_ATEN_UPSAMPLE_TRILINEAR3D] = eval_op_upsample_trilinear3d,
     /* (end of family resample) */
 
     /* family loss */

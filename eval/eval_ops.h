@@ -265,6 +265,23 @@ bool eval_op_native_layer_norm(EvalCall *c);
 /* (end of family pool_norm) */
 
 /* family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag */
+bool eval_op_conv_transpose1d(EvalCall *c);
+bool eval_op_conv_transpose2d(EvalCall *c);
+bool eval_op_conv_transpose3d(EvalCall *c);
+bool eval_op_im2col(EvalCall *c);
+bool eval_op_col2im(EvalCall *c);
+bool eval_op_pixel_shuffle(EvalCall *c);
+bool eval_op_pixel_unshuffle(EvalCall *c);
+bool eval_op_upsample_nearest1d(EvalCall *c);
+bool eval_op_upsample_nearest2d(EvalCall *c);
+bool eval_op_upsample_nearest3d(EvalCall *c);
+bool eval_op_upsample_nearest_exact1d(EvalCall *c);
+bool eval_op_upsample_nearest_exact2d(EvalCall *c);
+bool eval_op_upsample_nearest_exact3d(EvalCall *c);
+bool eval_op_upsample_linear1d(EvalCall *c);
+bool eval_op_upsample_bilinear2d(EvalCall *c);
+bool eval_op_upsample_bicubic2d(EvalCall *c);
+bool eval_op_upsample_trilinear3d(EvalCall *c);
 /* (end of family resample) */
 
 /* family loss: losses and distances */

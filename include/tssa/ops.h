@@ -442,6 +442,23 @@ typedef enum OpAlias {
 
 /* transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag (tensor/resample.c, eval/ops_resample.c) */
 #define RESAMPLE_OPS(X) \
+    X(ATEN_CONV_TRANSPOSE1D, "aten::conv_transpose1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONV_TRANSPOSE2D, "aten::conv_transpose2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CONV_TRANSPOSE3D, "aten::conv_transpose3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_IM2COL, "aten::im2col", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_COL2IM, "aten::col2im", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_PIXEL_SHUFFLE, "aten::pixel_shuffle", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_PIXEL_UNSHUFFLE, "aten::pixel_unshuffle", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_NEAREST1D, "aten::upsample_nearest1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_NEAREST2D, "aten::upsample_nearest2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_NEAREST3D, "aten::upsample_nearest3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_NEAREST_EXACT1D, "aten::_upsample_nearest_exact1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_NEAREST_EXACT2D, "aten::_upsample_nearest_exact2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_NEAREST_EXACT3D, "aten::_upsample_nearest_exact3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_LINEAR1D, "aten::upsample_linear1d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_BILINEAR2D, "aten::upsample_bilinear2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_BICUBIC2D, "aten::upsample_bicubic2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_TRILINEAR3D, "aten::upsample_trilinear3d", OPC_NN, NOMUT, ALIAS_NONE) \
     /* (end of RESAMPLE_OPS) */
 
 /* losses and distances (tensor/loss.c, eval/ops_loss.c) */

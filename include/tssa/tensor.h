@@ -457,6 +457,38 @@ Tensor *tensor_native_layer_norm(const Tensor *x, int n, const int64_t *normaliz
 /* (end of family pool_norm) */
 
 /* ---------------------------------------------------------------- family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag */
+/* conv_transpose{1,2,3}d (spatial = 1..3): input (N, Cin, *) or unbatched
+ * (Cin, *), weight (Cin, Cout / groups, *k); per-dim arrays of `spatial`
+ * entries. float32, float64 and int64, as PyTorch's CPU kernels. */
+Tensor *tensor_conv_transpose(const Tensor *x, const Tensor *w, const Tensor *bias, int spatial,
+                              const int64_t *stride, const int64_t *padding, const int64_t *output_padding,
+                              int64_t groups, const int64_t *dilation);
+/* im2col (F.unfold): (N, C, H, W) or (C, H, W) -> (N, C * kh * kw, L). */
+Tensor *tensor_im2col(const Tensor *x, const int64_t kernel[2], const int64_t dilation[2],
+                      const int64_t padding[2], const int64_t stride[2]);
+/* col2im (F.fold): (N, C * kh * kw, L) or unbatched -> (N, C, output_size). */
+Tensor *tensor_col2im(const Tensor *x, const int64_t output_size[2], const int64_t kernel[2],
+                      const int64_t dilation[2], const int64_t padding[2], const int64_t stride[2]);
+/* (*, C * r * r, H, W) <-> (*, C, H * r, W * r); any dtype, a fresh tensor. */
+Tensor *tensor_pixel_shuffle(const Tensor *x, int64_t upscale_factor);
+Tensor *tensor_pixel_unshuffle(const Tensor *x, int64_t downscale_factor);
+/* Interpolation of the `spatial` (1..3) trailing dims of x (N, C, *) to
+ * out_size, as ATen's upsample_* kernels: nearest (floats, uint8),
+ * nearest-exact, linear/bilinear/trilinear and bicubic (floats).
+ * align_corners matters for linear and cubic; scales (NULL, or one per
+ * spatial dim; <= 0 for "not given") are the user's scale factors, which
+ * ATen uses (as 1 / scale) instead of in / out to place source pixels. */
+typedef enum UpsampleMode {
+    UPSAMPLE_NEAREST,
+    UPSAMPLE_NEAREST_EXACT,
+    UPSAMPLE_LINEAR,
+    UPSAMPLE_CUBIC,
+} UpsampleMode;
+Tensor *tensor_upsample(const Tensor *x, UpsampleMode mode, int spatial, const int64_t *out_size,
+                        bool align_corners, const double *scales);
+/* The .vec overloads' output size from scale factors: floor(in * scale),
+ * converted as C++ converts double to int64. */
+bool tensor_upsample_output_size(const Tensor *x, int spatial, const double *scale_factors, int64_t *out_size);
 /* (end of family resample) */
 
 /* ---------------------------------------------------------------- family loss: losses and distances */

@@ -887,6 +887,44 @@ E("pad_reflect", "too_wide", "x", "F.pad(x, (3, 0), mode='reflect')",
 # (end of family pool_norm)
 
 # ------------------------------------------------------------------ family resample: transposed convolution, interpolation, grid sampling, im2col, pixel shuffle, embedding_bag
+R("conv_transpose1d", "stride_groups_dilation", "x, w, b",
+  "F.conv_transpose1d(x, w, b, stride=3, padding=1, output_padding=2, groups=2, dilation=4)",
+  x=F(2, 2, 4), w=F(2, 2, 4), b=F(4))
+R("conv_transpose1d", "unbatched_no_bias", "x, w", "F.conv_transpose1d(x, w, stride=2, padding=1, output_padding=1)",
+  x=F(3, 5), w=F(3, 2, 3))
+R("conv_transpose2d", "basic", "x, w, b", "F.conv_transpose2d(x, w, b, stride=(2, 1), padding=(1, 0), output_padding=(1, 0))",
+  x=F(2, 3, 4, 5), w=F(3, 2, 3, 2), b=F(2))
+R("conv_transpose2d", "int64_groups", "x, w", "F.conv_transpose2d(x, w, groups=2, dilation=2)",
+  x=L(1, 4, 3, 3), w=L(4, 1, 2, 2))
+R("conv_transpose3d", "basic", "x, w, b", "F.conv_transpose3d(x, w, b, stride=(2, 1, 2), padding=1, output_padding=(1, 0, 0))",
+  x=F64(1, 2, 3, 2, 3), w=F64(2, 3, 3, 2, 2), b=F64(3))
+E("conv_transpose2d", "output_padding_too_large", "x, w", "F.conv_transpose2d(x, w, output_padding=1)",
+  (1, "output padding must be smaller than either stride or dilation"), x=F(1, 2, 3, 3), w=F(2, 2, 2, 2))
+R("im2col", "unfold", "x", "F.unfold(x, (2, 3), dilation=(1, 2), padding=1, stride=(2, 1))", x=F(2, 3, 5, 6))
+R("col2im", "fold", "x", "F.fold(x, (4, 5), (2, 2), padding=(1, 0), stride=(1, 2))", x=F(2, 8, 10))
+R("col2im", "unbatched", "x", "F.fold(x, (3, 3), 2)", x=F64(4, 4))
+R("pixel_shuffle", "basic", "x", "F.pixel_shuffle(x, 2)", x=F(2, 8, 2, 3))
+R("pixel_shuffle", "bool_unbatched", "x", "F.pixel_shuffle(x, 3)", x=B(9, 1, 2))
+R("pixel_unshuffle", "basic", "x", "F.pixel_unshuffle(x, 2)", x=L(1, 2, 3, 4, 6))
+E("pixel_unshuffle", "indivisible", "x", "F.pixel_unshuffle(x, 2)",
+  (1, "pixel_unshuffle expects height to be divisible by downscale_factor"), x=F(1, 3, 4))
+R("upsample_nearest1d", "size", "x", "torch._C._nn.upsample_nearest1d(x, [7], None)", x=F(2, 3, 5))
+R("upsample_nearest2d", "scales", "x", "torch._C._nn.upsample_nearest2d(x, None, [2.2, 1.5])", x=F64(2, 3, 2, 5))
+R("upsample_nearest2d", "one_channel", "x", "torch._C._nn.upsample_nearest2d(x, None, [2.2, 0.6])", x=F(2, 1, 2, 5))
+R("upsample_nearest3d", "base_overload", "x", "torch._C._nn.upsample_nearest3d(x, [3, 4, 5], 1.5, 2.0, None)", x=F(1, 2, 2, 2, 3))
+R("upsample_nearest_exact1d", "down", "x", "torch._C._nn._upsample_nearest_exact1d(x, [4], None)", x=F(1, 2, 9))
+R("upsample_nearest_exact2d", "scales", "x", "torch._C._nn._upsample_nearest_exact2d(x, None, [1.7, 0.5])", x=F(1, 2, 3, 6))
+R("upsample_nearest_exact3d", "size", "x", "torch._C._nn._upsample_nearest_exact3d(x, [3, 2, 5], None)", x=F64(1, 1, 2, 3, 4))
+R("upsample_linear1d", "align_corners", "x", "torch._C._nn.upsample_linear1d(x, [9], True, None), torch._C._nn.upsample_linear1d(x, None, False, [1.7])", x=F(2, 2, 5))
+R("upsample_bilinear2d", "scales", "x", "torch._C._nn.upsample_bilinear2d(x, None, False, [2.5, 0.7])", x=F(1, 3, 4, 6))
+R("upsample_bilinear2d", "align_corners", "x", "torch._C._nn.upsample_bilinear2d(x, [5, 3], True, None)", x=F64(2, 2, 3, 4))
+R("upsample_bicubic2d", "scales", "x", "torch._C._nn.upsample_bicubic2d(x, None, False, [1.5, 2.0])", x=F(1, 2, 4, 3))
+R("upsample_bicubic2d", "align_corners_down", "x", "torch._C._nn.upsample_bicubic2d(x, [3, 4], True, None)", x=F64(1, 2, 5, 7))
+R("upsample_trilinear3d", "scales", "x", "torch._C._nn.upsample_trilinear3d(x, None, False, [1.5, 2.0, 0.5])", x=F(1, 2, 3, 2, 4))
+E("upsample_bilinear2d", "int64", "x", "torch._C._nn.upsample_bilinear2d(x, [3, 3], False, None)",
+  (1, "not implemented for 'Long'"), x=L(1, 2, 2, 2))
+E("upsample_nearest2d", "zero_size", "x", "torch._C._nn.upsample_nearest2d(x, [0, 3], None)",
+  (1, "Input and output sizes should be greater than 0"), x=F(1, 2, 2, 2))
 # (end of family resample)
 
 # ------------------------------------------------------------------ family loss: losses and distances
