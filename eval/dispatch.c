@@ -462,6 +462,36 @@ static const EvalOpFn bindings[OP_COUNT] = {
     /* (end of family resample) */
 
     /* family loss */
+    [OP_ATEN_BROADCAST_TENSORS] = eval_op_broadcast_tensors,
+    [OP_ATEN_INFER_SIZE] = eval_op_infer_size,
+    [OP_ATEN_L1_LOSS] = eval_op_l1_loss,
+    [OP_ATEN_MSE_LOSS] = eval_op_mse_loss,
+    [OP_ATEN_SMOOTH_L1_LOSS] = eval_op_smooth_l1_loss,
+    [OP_ATEN_HUBER_LOSS] = eval_op_huber_loss,
+    [OP_ATEN_KL_DIV] = eval_op_kl_div,
+    [OP_ATEN_BINARY_CROSS_ENTROPY] = eval_op_binary_cross_entropy,
+    [OP_ATEN_BINARY_CROSS_ENTROPY_WITH_LOGITS] = eval_op_binary_cross_entropy_with_logits,
+    [OP_ATEN_NLL_LOSS_ND] = eval_op_nll_loss_nd,
+    [OP_ATEN_NLL_LOSS] = eval_op_nll_loss,
+    [OP_ATEN_NLL_LOSS2D] = eval_op_nll_loss2d,
+    [OP_ATEN_CROSS_ENTROPY_LOSS] = eval_op_cross_entropy_loss,
+    [OP_ATEN_MARGIN_RANKING_LOSS] = eval_op_margin_ranking_loss,
+    [OP_ATEN_HINGE_EMBEDDING_LOSS] = eval_op_hinge_embedding_loss,
+    [OP_ATEN_SOFT_MARGIN_LOSS] = eval_op_soft_margin_loss,
+    [OP_ATEN_MULTI_MARGIN_LOSS] = eval_op_multi_margin_loss,
+    [OP_ATEN_MULTILABEL_MARGIN_LOSS] = eval_op_multilabel_margin_loss,
+    [OP_ATEN_LOG_SIGMOID] = eval_op_log_sigmoid,
+    [OP_ATEN_COSINE_EMBEDDING_LOSS] = eval_op_cosine_embedding_loss,
+    [OP_ATEN_TRIPLET_MARGIN_LOSS] = eval_op_triplet_margin_loss,
+    [OP_ATEN_POISSON_NLL_LOSS] = eval_op_poisson_nll_loss,
+    [OP_ATEN_CTC_LOSS] = eval_op_ctc_loss,
+    [OP_ATEN_COSINE_SIMILARITY] = eval_op_cosine_similarity,
+    [OP_ATEN_PAIRWISE_DISTANCE] = eval_op_pairwise_distance,
+    [OP_ATEN_PDIST] = eval_op_pdist,
+    [OP_ATEN_CDIST] = eval_op_cdist,
+    [OP_ATEN_DIST] = eval_op_dist,
+    [OP_ATEN_ONE_HOT] = eval_op_one_hot,
+    [OP_ATEN_BILINEAR] = eval_op_bilinear,
     /* (end of family loss) */
 
     /* family linalg_extra */

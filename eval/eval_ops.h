@@ -285,6 +285,36 @@ bool eval_op_upsample_trilinear3d(EvalCall *c);
 /* (end of family resample) */
 
 /* family loss: losses and distances */
+bool eval_op_broadcast_tensors(EvalCall *c);
+bool eval_op_infer_size(EvalCall *c);
+bool eval_op_l1_loss(EvalCall *c);
+bool eval_op_mse_loss(EvalCall *c);
+bool eval_op_smooth_l1_loss(EvalCall *c);
+bool eval_op_huber_loss(EvalCall *c);
+bool eval_op_kl_div(EvalCall *c);
+bool eval_op_binary_cross_entropy(EvalCall *c);
+bool eval_op_binary_cross_entropy_with_logits(EvalCall *c);
+bool eval_op_nll_loss_nd(EvalCall *c);
+bool eval_op_nll_loss(EvalCall *c);
+bool eval_op_nll_loss2d(EvalCall *c);
+bool eval_op_cross_entropy_loss(EvalCall *c);
+bool eval_op_margin_ranking_loss(EvalCall *c);
+bool eval_op_hinge_embedding_loss(EvalCall *c);
+bool eval_op_soft_margin_loss(EvalCall *c);
+bool eval_op_multi_margin_loss(EvalCall *c);
+bool eval_op_multilabel_margin_loss(EvalCall *c);
+bool eval_op_log_sigmoid(EvalCall *c);
+bool eval_op_cosine_embedding_loss(EvalCall *c);
+bool eval_op_triplet_margin_loss(EvalCall *c);
+bool eval_op_poisson_nll_loss(EvalCall *c);
+bool eval_op_ctc_loss(EvalCall *c);
+bool eval_op_cosine_similarity(EvalCall *c);
+bool eval_op_pairwise_distance(EvalCall *c);
+bool eval_op_pdist(EvalCall *c);
+bool eval_op_cdist(EvalCall *c);
+bool eval_op_dist(EvalCall *c);
+bool eval_op_one_hot(EvalCall *c);
+bool eval_op_bilinear(EvalCall *c);
 /* (end of family loss) */
 
 /* family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products */

@@ -463,6 +463,36 @@ typedef enum OpAlias {
 
 /* losses and distances (tensor/loss.c, eval/ops_loss.c) */
 #define LOSS_OPS(X) \
+    X(ATEN_BROADCAST_TENSORS, "aten::broadcast_tensors", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_INFER_SIZE, "aten::_infer_size", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(ATEN_L1_LOSS, "aten::l1_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MSE_LOSS, "aten::mse_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_SMOOTH_L1_LOSS, "aten::smooth_l1_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_HUBER_LOSS, "aten::huber_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_KL_DIV, "aten::kl_div", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_BINARY_CROSS_ENTROPY, "aten::binary_cross_entropy", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_BINARY_CROSS_ENTROPY_WITH_LOGITS, "aten::binary_cross_entropy_with_logits", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_NLL_LOSS_ND, "aten::nll_loss_nd", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_NLL_LOSS, "aten::nll_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_NLL_LOSS2D, "aten::nll_loss2d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CROSS_ENTROPY_LOSS, "aten::cross_entropy_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MARGIN_RANKING_LOSS, "aten::margin_ranking_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_HINGE_EMBEDDING_LOSS, "aten::hinge_embedding_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_SOFT_MARGIN_LOSS, "aten::soft_margin_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MULTI_MARGIN_LOSS, "aten::multi_margin_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_MULTILABEL_MARGIN_LOSS, "aten::multilabel_margin_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOG_SIGMOID, "aten::log_sigmoid", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_COSINE_EMBEDDING_LOSS, "aten::cosine_embedding_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRIPLET_MARGIN_LOSS, "aten::triplet_margin_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_POISSON_NLL_LOSS, "aten::poisson_nll_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_CTC_LOSS, "aten::ctc_loss", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_COSINE_SIMILARITY, "aten::cosine_similarity", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_PAIRWISE_DISTANCE, "aten::pairwise_distance", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_PDIST, "aten::pdist", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_CDIST, "aten::cdist", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_DIST, "aten::dist", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_ONE_HOT, "aten::one_hot", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_BILINEAR, "aten::bilinear", OPC_LINALG, NOMUT, ALIAS_NONE) \
     /* (end of LOSS_OPS) */
 
 /* more linear algebra: SVD, LU, least squares, norms, products (tensor/lapack.c, tensor/linalg.c, eval/ops_linalg.c) */

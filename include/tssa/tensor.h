@@ -492,6 +492,58 @@ bool tensor_upsample_output_size(const Tensor *x, int spatial, const double *sca
 /* (end of family resample) */
 
 /* ---------------------------------------------------------------- family loss: losses and distances */
+/* Losses take the reduction as TorchScript passes it: 0 none, 1 mean, 2
+ * sum (tensor/loss.c). Each follows ATen 1.13's CPU definition, composite
+ * ones op for op, so dtypes, shapes and errors are PyTorch's. */
+/* torch.broadcast_tensors: a malloc'd array of n views (new references), each
+ * input expanded to the common shape. */
+Tensor **tensor_broadcast_tensors(Tensor *const *ts, int n);
+Tensor *tensor_l1_loss(const Tensor *input, const Tensor *target, int64_t reduction);
+Tensor *tensor_mse_loss(const Tensor *input, const Tensor *target, int64_t reduction);
+Tensor *tensor_smooth_l1_loss(const Tensor *input, const Tensor *target, int64_t reduction, double beta);
+Tensor *tensor_huber_loss(const Tensor *input, const Tensor *target, int64_t reduction, double delta);
+Tensor *tensor_kl_div(const Tensor *input, const Tensor *target, int64_t reduction, bool log_target);
+/* weight and pos_weight nullable. */
+Tensor *tensor_binary_cross_entropy(const Tensor *input, const Tensor *target, const Tensor *weight,
+                                    int64_t reduction);
+Tensor *tensor_binary_cross_entropy_with_logits(const Tensor *input, const Tensor *target,
+                                                const Tensor *weight, const Tensor *pos_weight,
+                                                int64_t reduction);
+/* nll_loss_nd: input (C), (N, C) or (N, C, d1, ...); weight nullable. */
+Tensor *tensor_nll_loss(const Tensor *input, const Tensor *target, const Tensor *weight,
+                        int64_t reduction, int64_t ignore_index);
+/* Class indices, or class probabilities when target has input's shape. */
+Tensor *tensor_cross_entropy_loss(const Tensor *input, const Tensor *target, const Tensor *weight,
+                                  int64_t reduction, int64_t ignore_index, double label_smoothing);
+Tensor *tensor_margin_ranking_loss(const Tensor *input1, const Tensor *input2, const Tensor *target,
+                                   double margin, int64_t reduction);
+Tensor *tensor_hinge_embedding_loss(const Tensor *input, const Tensor *target, double margin,
+                                    int64_t reduction);
+Tensor *tensor_soft_margin_loss(const Tensor *input, const Tensor *target, int64_t reduction);
+/* p is 1 or 2; weight nullable. */
+Tensor *tensor_multi_margin_loss(const Tensor *input, const Tensor *target, double p, double margin,
+                                 const Tensor *weight, int64_t reduction);
+Tensor *tensor_multilabel_margin_loss(const Tensor *input, const Tensor *target, int64_t reduction);
+Tensor *tensor_log_sigmoid(const Tensor *input);
+Tensor *tensor_cosine_embedding_loss(const Tensor *input1, const Tensor *input2, const Tensor *target,
+                                     double margin, int64_t reduction);
+Tensor *tensor_triplet_margin_loss(const Tensor *anchor, const Tensor *positive, const Tensor *negative,
+                                   double margin, double p, double eps, bool swap, int64_t reduction);
+Tensor *tensor_poisson_nll_loss(const Tensor *input, const Tensor *target, bool log_input, bool full,
+                                double eps, int64_t reduction);
+/* log_probs (T, N, C) or (T, C); targets (N, S) padded or 1-d concatenated. */
+Tensor *tensor_ctc_loss(const Tensor *log_probs, const Tensor *targets, const int64_t *input_lengths,
+                        int n_input_lengths, const int64_t *target_lengths, int n_target_lengths,
+                        int64_t blank, int64_t reduction, bool zero_infinity);
+Tensor *tensor_cosine_similarity(const Tensor *x1, const Tensor *x2, int64_t dim, double eps);
+Tensor *tensor_pairwise_distance(const Tensor *x1, const Tensor *x2, double p, double eps, bool keepdim);
+Tensor *tensor_pdist(const Tensor *x, double p);
+/* compute_mode: -1 (None) or 0 use mm for p = 2 beyond 25 rows, 1 always, 2 never. */
+Tensor *tensor_cdist(const Tensor *x1, const Tensor *x2, double p, int64_t compute_mode);
+Tensor *tensor_dist(const Tensor *a, const Tensor *b, double p);
+Tensor *tensor_one_hot(const Tensor *indices, int64_t num_classes);
+Tensor *tensor_bilinear(const Tensor *input1, const Tensor *input2, const Tensor *weight,
+                        const Tensor *bias /* nullable */);
 /* (end of family loss) */
 
 /* ---------------------------------------------------------------- family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products */

@@ -928,6 +928,52 @@ E("upsample_nearest2d", "zero_size", "x", "torch._C._nn.upsample_nearest2d(x, [0
 # (end of family resample)
 
 # ------------------------------------------------------------------ family loss: losses and distances
+R("broadcast_tensors", "three", "x, y, z", "torch.broadcast_tensors(x, y, z)", x=F(3), y=F(2, 1), z=L(4, 1, 1))
+R("broadcast_tensors", "write_after", "x, y",
+  "a = x.clone()\nu, v = torch.broadcast_tensors(a, y)\na.add_(1.0)\nreturn u + v, a", x=F(2, 3), y=F(3))
+R("infer_size", "weight_expand", "x, w", "torch._C._infer_size(x.size(), w.size())", x=F(2, 3), w=F(3))
+R("l1_loss", "reductions", "x, y", "F.l1_loss(x, y), F.l1_loss(x, y, reduction='sum'), F.l1_loss(x, y, reduction='none')", x=F(2, 3), y=F(2, 3))
+R("mse_loss", "broadcast", "x, y", "F.mse_loss(x, y, reduction='none'), F.mse_loss(x.double(), y.double())", x=F(2, 3), y=F(3))
+R("smooth_l1_loss", "beta", "x, y", "F.smooth_l1_loss(x, y, beta=0.5), F.smooth_l1_loss(x, y, reduction='none', beta=0.0)", x=F(4), y=F(4))
+R("huber_loss", "delta", "x, y", "F.huber_loss(x, y, delta=0.7, reduction='sum')", x=F(3, 2), y=F(3, 2))
+R("kl_div", "log_target", "x, y", "F.kl_div(x, y, reduction='batchmean', log_target=True), F.kl_div(x, y.abs(), reduction='none')", x=F(2, 3), y=F(2, 3))
+R("binary_cross_entropy", "weight_clamped_log", "x, y, w",
+  "p = torch.sigmoid(x)\np[0, 0] = 0.0\nreturn F.binary_cross_entropy(p, y, w), F.binary_cross_entropy(p, y, reduction='none')",
+  x=F(2, 3), y=T([[0.0, 1.0, 1.0], [1.0, 0.0, 0.5]]), w=POS(3))
+R("binary_cross_entropy_with_logits", "pos_weight", "x, y, w, pw",
+  "F.binary_cross_entropy_with_logits(x, y, w, pos_weight=pw), F.binary_cross_entropy_with_logits(x * 40.0, y, reduction='none')",
+  x=F(2, 3), y=T([[0.0, 1.0, 1.0], [1.0, 0.0, 0.5]]), w=POS(2, 3), pw=POS(3))
+R("nll_loss", "weight_ignore", "x, t, w", "F.nll_loss(x, t, w, ignore_index=1), F.nll_loss(x, t, reduction='none')", x=F(4, 3), t=T([0, 1, 2, 2]), w=POS(3))
+R("nll_loss", "spatial", "x, t", "F.nll_loss(x, t), F.nll_loss(x, t, reduction='sum'), F.nll_loss(x.unsqueeze(-1), t.unsqueeze(-1), reduction='none')", x=F(2, 3, 2, 2), t=IDX(3, 2, 2, 2))
+R("cross_entropy", "indices", "x, t", "F.cross_entropy(x, t), F.cross_entropy(x[0], t[0])", x=F(3, 5), t=IDX(5, 3))
+R("cross_entropy", "label_smoothing", "x, t, w",
+  "F.cross_entropy(x, t, w, ignore_index=0, label_smoothing=0.2), F.cross_entropy(x, t, label_smoothing=0.1, reduction='none')",
+  x=F(4, 3, 2), t=IDX(3, 4, 2), w=POS(3))
+R("cross_entropy", "probabilities", "x, p", "F.cross_entropy(x, p.softmax(1)), F.cross_entropy(x, p.softmax(1), reduction='none', label_smoothing=0.3)", x=F(2, 4, 3), p=F(2, 4, 3))
+R("margin_ranking_loss", "int", "a, b, t", "F.margin_ranking_loss(a, b, t, margin=0.5)", a=L(5), b=L(5), t=T([1, -1, 1, -1, 1]))
+R("hinge_embedding_loss", "basic", "x, t", "F.hinge_embedding_loss(x, t, margin=0.8, reduction='none')", x=F(2, 3), t=T([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]]))
+R("soft_margin_loss", "basic", "x, t", "F.soft_margin_loss(x, t)", x=F(2, 3), t=T([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]]))
+R("multi_margin_loss", "p2_weight", "x, t, w", "F.multi_margin_loss(x, t, p=2, margin=0.5, weight=w), F.multi_margin_loss(x, t, reduction='none')", x=F(3, 4), t=IDX(4, 3), w=POS(4))
+R("multilabel_margin_loss", "basic", "x, t", "F.multilabel_margin_loss(x, t), F.multilabel_margin_loss(x, t, reduction='none')", x=F(2, 4), t=T([[3, 0, -1, 1], [1, 2, 3, -1]]))
+R("log_sigmoid", "extremes", "x", "F.logsigmoid(torch.cat([x, torch.tensor([-100.0, 100.0])]))", x=F(4))
+R("multilabel_soft_margin_loss", "basic", "x, t", "F.multilabel_soft_margin_loss(x, t)", x=F(2, 3), t=T([[1.0, 0.0, 1.0], [0.0, 0.0, 1.0]]))
+R("cosine_embedding_loss", "basic", "a, b, t", "F.cosine_embedding_loss(a, b, t, margin=0.1, reduction='none')", a=F(3, 4), b=F(3, 4), t=T([1, -1, -1]))
+R("triplet_margin_loss", "swap", "a, p, n", "F.triplet_margin_loss(a, p, n, swap=True), F.triplet_margin_loss(a, p, n, p=1.0, reduction='none')", a=F(3, 4), p=F(3, 4), n=F(3, 4))
+R("poisson_nll_loss", "full", "x, t", "F.poisson_nll_loss(x, t, full=True), F.poisson_nll_loss(x.abs(), t, log_input=False, reduction='none')", x=F(5), t=T([0.0, 1.0, 2.0, 3.5, 7.0]))
+R("ctc_loss", "padded_and_concatenated", "x, t, lt",
+  "lp = x.log_softmax(2)\nil = torch.tensor([6, 5])\na = F.ctc_loss(lp, t, il, lt, reduction='none')\nb = F.ctc_loss(lp, torch.cat([t[0, :3], t[1, :2]]), il, lt, reduction='mean')\nreturn a, b",
+  x=F(6, 2, 4), t=T([[1, 2, 2], [3, 1, 0]]), lt=T([3, 2]))
+R("ctc_loss", "int_lengths_zero_infinity", "x, t", "torch.ctc_loss(x.log_softmax(2), t, [2], [3], 0, 1, True), torch.ctc_loss(x.log_softmax(2), t, [2], [3], 0, 2, False)", x=F(2, 1, 3), t=T([[1, 2, 1]]))
+E("binary_cross_entropy", "input_out_of_range", "x, y", "F.binary_cross_entropy(x, y)", (1, "between 0 and 1"), x=T([0.5, 1.5]), y=T([0.0, 1.0]))
+E("one_hot", "negative_class", "x", "F.one_hot(x, 3)", (1, "non-negative"), x=T([0, -1]))
+R("cosine_similarity", "broadcast", "a, b", "F.cosine_similarity(a, b, dim=-1), F.cosine_similarity(a, torch.zeros(3), dim=-1)", a=F(2, 3), b=F(3))
+R("pairwise_distance", "keepdim_p1", "a, b", "F.pairwise_distance(a, b, p=1.0, keepdim=True)", a=F(3, 4), b=F(3, 4))
+R("pdist", "p_values", "x", "F.pdist(x), F.pdist(x, 1.0), F.pdist(x, 0.0), F.pdist(x, float('inf'))", x=F(4, 3))
+R("cdist", "batched_modes", "a, b", "torch.cdist(a, b), torch.cdist(a, b, p=1.0), torch.cdist(a, b, compute_mode='use_mm_for_euclid_dist')", a=F(2, 3, 4), b=F(1, 5, 4))
+R("dist", "p", "a, b", "torch.dist(a, b), torch.dist(a, b, 3), torch.dist(a, b, float('inf'))", a=F(2, 3), b=F(3))
+R("one_hot", "infer_and_given", "x", "F.one_hot(x), F.one_hot(x, 6)", x=IDX(4, 2, 3))
+R("bilinear", "bias_int", "a, b, w, bias, ai, bi, wi", "F.bilinear(a, b, w, bias), F.bilinear(ai, bi, wi)",
+  a=F(2, 3), b=F(2, 4), w=F(5, 3, 4), bias=F(5), ai=L(2, 2), bi=L(2, 3), wi=L(4, 2, 3))
 # (end of family loss)
 
 # ------------------------------------------------------------------ family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products
