@@ -15,8 +15,7 @@
  * that is not positive-definite, a singular matrix), named by batch element
  * when there is a batch.
  */
-#include "tensor/tensor_impl.h"
-#include "tssa/util.h"
+#include "tensor/lapack_common.h"
 
 #include <inttypes.h>
 #include <lapacke.h>
@@ -26,79 +25,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Batches of m x n matrices (any shape, at least 2 dims, float). */
-static bool matrix_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *m, int64_t *n)
-{
-    if (!dtype_is_float(a->dtype)) {
-        tensor_set_error("%s: Expected a floating point or complex tensor as input. Got %s", op,
-                         dtype_ts_name(a->dtype));
-        return false;
-    }
-    if (a->ndim < 2) {
-        tensor_set_error("%s: The input tensor A must have at least 2 dimensions.", op);
-        return false;
-    }
-    *m = a->sizes[a->ndim - 2];
-    *n = a->sizes[a->ndim - 1];
-    if (*m > INT_MAX || *n > INT_MAX || (*m && *n > INT_MAX / *m)) {
-        tensor_set_error("%s: matrices of %" PRId64 " by %" PRId64 " are too large for LAPACK", op, *m, *n);
-        return false;
-    }
-    *batch = 1;
-    ckd_product_i64(batch, a->sizes, a->ndim - 2);
-    return true;
-}
-
-/* The common checks of a batch of square matrices: those of matrix_batch,
- * and square; *batch and *n describe it. */
-static bool square_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *n)
-{
-    int64_t rows, cols;
-    if (!matrix_batch(a, op, batch, &rows, &cols))
-        return false;
-    if (rows != cols) {
-        tensor_set_error("%s: A must be batches of square matrices, but they are %" PRId64
-                         " by %" PRId64 " matrices", op, rows, cols);
-        return false;
-    }
-    *n = rows;
-    return true;
-}
-
-/* "(Batch element 3): " when the operand has a batch, else "". */
-static void batch_prefix(char *buf, size_t cap, const Tensor *a, int64_t k)
-{
-    if (a->ndim > 2)
-        snprintf(buf, cap, "(Batch element %" PRId64 "): ", k);
-    else
-        buf[0] = '\0';
-}
-
-/* The i-th matrix of a contiguous batch, as float or double. */
-static void *matrix_at(Tensor *t, int64_t i, int64_t rows, int64_t cols)
-{
-    return (char *)tensor_data(t) + (size_t)(i * rows * cols) * dtype_size(t->dtype);
-}
-
 /* ---------------------------------------------------------------- cholesky */
 
 Tensor *tensor_linalg_cholesky(const Tensor *a, bool upper)
 {
     int64_t batch, n;
-    if (!square_batch(a, "linalg.cholesky", &batch, &n))
+    if (!lapack_square_batch(a, "linalg.cholesky", &batch, &n))
         return NULL;
     Tensor *out = tensor_clone(a);
     if (!out)
         return NULL;
     bool f32 = a->dtype == DT_F32;
     for (int64_t k = 0; k < batch; k++) {
-        void *m = matrix_at(out, k, n, n);
+        void *m = lapack_matrix_at(out, k, n, n);
         char uplo = upper ? 'U' : 'L';
         lapack_int info = f32 ? LAPACKE_spotrf(LAPACK_ROW_MAJOR, uplo, (lapack_int)n, m, (lapack_int)n)
                               : LAPACKE_dpotrf(LAPACK_ROW_MAJOR, uplo, (lapack_int)n, m, (lapack_int)n);
         if (info != 0) {
             char prefix[48];
-            batch_prefix(prefix, sizeof prefix, a, k);
+            lapack_batch_prefix(prefix, sizeof prefix, a, k);
             tensor_set_error("linalg.cholesky: %sThe factorization could not be completed because the "
                              "input is not positive-definite (the leading minor of order %d is not "
                              "positive-definite).", prefix, (int)info);
@@ -167,7 +112,7 @@ static bool broadcast_pair(const Tensor *a, const Tensor *b, const char *op, Ten
 Tensor *tensor_cholesky_solve(const Tensor *b, const Tensor *l, bool upper)
 {
     int64_t batch, n;
-    if (!square_batch(l, "cholesky_solve", &batch, &n))
+    if (!lapack_square_batch(l, "cholesky_solve", &batch, &n))
         return NULL;
     if (b->ndim < 2 || b->sizes[b->ndim - 2] != n) {
         if (b->ndim < 2)
@@ -190,7 +135,7 @@ Tensor *tensor_cholesky_solve(const Tensor *b, const Tensor *l, bool upper)
     int64_t k = b->sizes[b->ndim - 1];
     bool f32 = l->dtype == DT_F32;
     for (int64_t i = 0; i < batch && n > 0 && k > 0; i++) {
-        void *lm = matrix_at(lc, i, n, n), *xm = matrix_at(x, i, n, k);
+        void *lm = lapack_matrix_at(lc, i, n, n), *xm = lapack_matrix_at(x, i, n, k);
         char uplo = upper ? 'U' : 'L';
         if (f32)
             LAPACKE_spotrs(LAPACK_ROW_MAJOR, uplo, (lapack_int)n, (lapack_int)k, lm, (lapack_int)n,
@@ -206,7 +151,7 @@ Tensor *tensor_cholesky_solve(const Tensor *b, const Tensor *l, bool upper)
 Tensor *tensor_linalg_solve(const Tensor *a, const Tensor *b)
 {
     int64_t batch, n;
-    if (!square_batch(a, "linalg.solve", &batch, &n))
+    if (!lapack_square_batch(a, "linalg.solve", &batch, &n))
         return NULL;
     if (b->dtype != a->dtype) {
         tensor_set_error("linalg.solve: Expected A and B to have the same dtype, but found A of type "
@@ -236,14 +181,14 @@ Tensor *tensor_linalg_solve(const Tensor *a, const Tensor *b)
     bool f32 = a->dtype == DT_F32;
     lapack_int *pivots = kern_malloc((size_t)(n ? n : 1), sizeof *pivots);
     for (int64_t i = 0; ok && pivots && i < batch && n > 0 && k > 0; i++) {
-        void *am = matrix_at(ac, i, n, n), *xm = matrix_at(x, i, n, k);
+        void *am = lapack_matrix_at(ac, i, n, n), *xm = lapack_matrix_at(x, i, n, k);
         lapack_int info = f32 ? LAPACKE_sgesv(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)k, am,
                                               (lapack_int)n, pivots, xm, (lapack_int)k)
                               : LAPACKE_dgesv(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)k, am,
                                               (lapack_int)n, pivots, xm, (lapack_int)k);
         if (info > 0) {
             char prefix[48];
-            batch_prefix(prefix, sizeof prefix, a, i);
+            lapack_batch_prefix(prefix, sizeof prefix, a, i);
             tensor_set_error("torch.linalg.solve: %sThe solver failed because the input matrix is "
                              "singular.", prefix);
             ok = false;
@@ -271,14 +216,14 @@ Tensor *tensor_linalg_solve(const Tensor *a, const Tensor *b)
 Tensor *tensor_linalg_inv(const Tensor *a)
 {
     int64_t batch, n;
-    if (!square_batch(a, "linalg.inv", &batch, &n))
+    if (!lapack_square_batch(a, "linalg.inv", &batch, &n))
         return NULL;
     Tensor *out = tensor_clone(a);
     lapack_int *pivots = kern_malloc((size_t)(n ? n : 1), sizeof *pivots);
     bool ok = out && pivots;
     bool f32 = a->dtype == DT_F32;
     for (int64_t k = 0; ok && k < batch && n > 0; k++) {
-        void *m = matrix_at(out, k, n, n);
+        void *m = lapack_matrix_at(out, k, n, n);
         lapack_int info = f32 ? LAPACKE_sgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
                                                (lapack_int)n, pivots)
                               : LAPACKE_dgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
@@ -288,7 +233,7 @@ Tensor *tensor_linalg_inv(const Tensor *a)
                        : LAPACKE_dgetri(LAPACK_ROW_MAJOR, (lapack_int)n, m, (lapack_int)n, pivots);
         if (info > 0) {
             char prefix[48];
-            batch_prefix(prefix, sizeof prefix, a, k);
+            lapack_batch_prefix(prefix, sizeof prefix, a, k);
             tensor_set_error("linalg.inv: %sThe diagonal element %d is zero, the inversion could not "
                              "be completed because the input matrix is singular.", prefix, (int)info);
             ok = false;
@@ -310,7 +255,7 @@ static bool lu_determinants(const Tensor *a, const char *op, Tensor **det, Tenso
                             Tensor **logabs)
 {
     int64_t batch, n;
-    if (!square_batch(a, op, &batch, &n))
+    if (!lapack_square_batch(a, op, &batch, &n))
         return false;
     Tensor *lu = tensor_clone(a);
     int nbatch = a->ndim - 2;
@@ -326,7 +271,7 @@ static bool lu_determinants(const Tensor *a, const char *op, Tensor **det, Tenso
          * underflow or overflow where the log does not. */
         double swaps = 1, sgn = 1, logsum = 0, prod = 1;
         if (n > 0) {
-            void *m = matrix_at(lu, k, n, n);
+            void *m = lapack_matrix_at(lu, k, n, n);
             lapack_int info = f32 ? LAPACKE_sgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
                                                    (lapack_int)n, pivots)
                                   : LAPACKE_dgetrf(LAPACK_ROW_MAJOR, (lapack_int)n, (lapack_int)n, m,
@@ -382,16 +327,6 @@ bool tensor_linalg_slogdet(const Tensor *a, Tensor **sign, Tensor **logabsdet)
 
 /* ---------------------------------------------------------------- qr, eigh */
 
-/* A batch shape with the matrix dims replaced by rows x cols. */
-static Tensor *batch_of(const Tensor *a, TensorDType dt, int64_t rows, int64_t cols)
-{
-    int64_t sizes[TENSOR_MAX_DIMS];
-    memcpy(sizes, a->sizes, sizeof(int64_t) * (size_t)a->ndim);
-    sizes[a->ndim - 2] = rows;
-    sizes[a->ndim - 1] = cols;
-    return tensor_zeros(dt, a->ndim, sizes);
-}
-
 bool tensor_linalg_qr(const Tensor *a, const char *mode, Tensor **q, Tensor **r)
 {
     *q = *r = NULL;
@@ -402,13 +337,13 @@ bool tensor_linalg_qr(const Tensor *a, const char *mode, Tensor **q, Tensor **r)
         return false;
     }
     int64_t batch, m, n;
-    if (!matrix_batch(a, "linalg.qr", &batch, &m, &n))
+    if (!lapack_matrix_batch(a, "linalg.qr", &batch, &m, &n))
         return false;
     int64_t k = m < n ? m : n, qcols = complete ? m : k, rrows = complete ? m : k;
     Tensor *work = tensor_clone(a);
     int64_t zero = 0;
-    *q = r_only ? tensor_zeros(a->dtype, 1, &zero) : batch_of(a, a->dtype, m, qcols);
-    *r = batch_of(a, a->dtype, rrows, n);
+    *q = r_only ? tensor_zeros(a->dtype, 1, &zero) : lapack_batch_of(a, a->dtype, m, qcols);
+    *r = lapack_batch_of(a, a->dtype, rrows, n);
     size_t esize = dtype_size(a->dtype);
     void *tau = kern_malloc((size_t)(k ? k : 1), esize);
     /* Q is built in an m x max(n, qcols) buffer holding the reflectors. */
@@ -417,14 +352,14 @@ bool tensor_linalg_qr(const Tensor *a, const char *mode, Tensor **q, Tensor **r)
     bool ok = work && *q && *r && tau && qbuf;
     bool f32 = a->dtype == DT_F32;
     for (int64_t b = 0; ok && b < batch && m > 0 && n > 0; b++) {
-        void *am = matrix_at(work, b, m, n);
+        void *am = lapack_matrix_at(work, b, m, n);
         lapack_int info = f32 ? LAPACKE_sgeqrf(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)n, am,
                                                (lapack_int)n, tau)
                               : LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)n, am,
                                                (lapack_int)n, tau);
         ok = info == 0;
         /* R: the upper triangle of the first rrows rows. */
-        char *rm = matrix_at(*r, b, rrows, n);
+        char *rm = lapack_matrix_at(*r, b, rrows, n);
         for (int64_t i = 0; ok && i < rrows && i < m; i++)
             for (int64_t j = i; j < n; j++)
                 memcpy(rm + (size_t)(i * n + j) * esize, (char *)am + (size_t)(i * n + j) * esize, esize);
@@ -439,7 +374,7 @@ bool tensor_linalg_qr(const Tensor *a, const char *mode, Tensor **q, Tensor **r)
                    : LAPACKE_dorgqr(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)qcols, (lapack_int)k,
                                     qbuf, (lapack_int)wide, tau);
         ok = info == 0;
-        char *qm = matrix_at(*q, b, m, qcols);
+        char *qm = lapack_matrix_at(*q, b, m, qcols);
         for (int64_t i = 0; ok && i < m; i++)
             memcpy(qm + (size_t)(i * qcols) * esize, (char *)qbuf + (size_t)(i * wide) * esize,
                    (size_t)qcols * esize);
@@ -461,7 +396,7 @@ bool tensor_linalg_eigh(const Tensor *a, bool upper, Tensor **values, Tensor **v
 {
     *values = *vectors = NULL;
     int64_t batch, n;
-    if (!square_batch(a, "linalg.eigh", &batch, &n))
+    if (!lapack_square_batch(a, "linalg.eigh", &batch, &n))
         return false;
     *vectors = tensor_clone(a);
     /* The eigenvalues' shape: the batch dims, then n. */
@@ -469,7 +404,7 @@ bool tensor_linalg_eigh(const Tensor *a, bool upper, Tensor **values, Tensor **v
     bool ok = *vectors && *values;
     bool f32 = a->dtype == DT_F32;
     for (int64_t b = 0; ok && b < batch && n > 0; b++) {
-        void *vm = matrix_at(*vectors, b, n, n);
+        void *vm = lapack_matrix_at(*vectors, b, n, n);
         void *w = (char *)tensor_data(*values) + (size_t)(b * n) * dtype_size(a->dtype);
         char uplo = upper ? 'U' : 'L';
         lapack_int info = f32 ? LAPACKE_ssyevd(LAPACK_ROW_MAJOR, 'V', uplo, (lapack_int)n, vm,
@@ -478,7 +413,7 @@ bool tensor_linalg_eigh(const Tensor *a, bool upper, Tensor **values, Tensor **v
                                                (lapack_int)n, w);
         if (info > 0) {
             char prefix[48];
-            batch_prefix(prefix, sizeof prefix, a, b);
+            lapack_batch_prefix(prefix, sizeof prefix, a, b);
             tensor_set_error("linalg.eigh: %sThe algorithm failed to converge because the input matrix "
                              "is ill-conditioned or has too many repeated eigenvalues (error code: %d).",
                              prefix, (int)info);

@@ -497,6 +497,75 @@ typedef enum OpAlias {
 
 /* more linear algebra: SVD, LU, least squares, norms, products (tensor/lapack.c, tensor/linalg.c, eval/ops_linalg.c) */
 #define LINALG_EXTRA_OPS(X) \
+    X(ATEN_MT, "aten::mT", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_MH, "aten::mH", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_MATRIX_H, "aten::matrix_H", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_TRACE, "aten::trace", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MV, "aten::mv", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDMV, "aten::addmv", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDR, "aten::addr", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_BADDBMM, "aten::baddbmm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDBMM, "aten::addbmm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_INNER, "aten::inner", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_VDOT, "aten::vdot", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_VECDOT, "aten::linalg_vecdot", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_KRON, "aten::kron", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_TENSORDOT, "aten::tensordot", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_CROSS, "aten::cross", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_CROSS, "aten::linalg_cross", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_BLOCK_DIAG, "aten::block_diag", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_MULTI_DOT, "aten::linalg_multi_dot", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_CHAIN_MATMUL, "aten::chain_matmul", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_MATRIX_POWER, "aten::linalg_matrix_power", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_VANDER, "aten::linalg_vander", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_VECTOR_NORM, "aten::linalg_vector_norm", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_MATRIX_NORM, "aten::linalg_matrix_norm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_NORM, "aten::linalg_norm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_FROBENIUS_NORM, "aten::frobenius_norm", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NUCLEAR_NORM, "aten::nuclear_norm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_RENORM, "aten::renorm", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_COV, "aten::cov", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_CORRCOEF, "aten::corrcoef", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_SVD, "aten::linalg_svd", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_SVD, "aten::svd", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_SVDVALS, "aten::linalg_svdvals", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_PINV, "aten::linalg_pinv", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_PINVERSE, "aten::pinverse", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_MATRIX_RANK, "aten::linalg_matrix_rank", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_EIGVALSH, "aten::linalg_eigvalsh", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_SYMEIG, "aten::symeig", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_ADDMV_, "aten::addmv_", OPC_LINALG, 0, ALIAS_SELF) \
+    X(ATEN_ADDR_, "aten::addr_", OPC_LINALG, 0, ALIAS_SELF) \
+    X(ATEN_BADDBMM_, "aten::baddbmm_", OPC_LINALG, 0, ALIAS_SELF) \
+    X(ATEN_ADDBMM_, "aten::addbmm_", OPC_LINALG, 0, ALIAS_SELF) \
+    X(ATEN_RENORM_, "aten::renorm_", OPC_LINALG, 0, ALIAS_SELF) \
+    X(ATEN_LINALG_COND, "aten::linalg_cond", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LSTSQ, "aten::linalg_lstsq", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LU_FACTOR_EX, "aten::linalg_lu_factor_ex", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LU_FACTOR, "aten::linalg_lu_factor", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN__LU_WITH_INFO, "aten::_lu_with_info", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LU, "aten::linalg_lu", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LU_UNPACK, "aten::lu_unpack", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LU_SOLVE, "aten::linalg_lu_solve", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LU_SOLVE, "aten::lu_solve", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_INV_EX, "aten::linalg_inv_ex", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_SOLVE_EX, "aten::linalg_solve_ex", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_SOLVE_TRIANGULAR, "aten::linalg_solve_triangular", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRIANGULAR_SOLVE, "aten::triangular_solve", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_GEQRF, "aten::geqrf", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_HOUSEHOLDER_PRODUCT, "aten::linalg_householder_product", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_ORMQR, "aten::ormqr", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_QR, "aten::qr", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LDL_FACTOR_EX, "aten::linalg_ldl_factor_ex", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LDL_FACTOR, "aten::linalg_ldl_factor", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_LDL_SOLVE, "aten::linalg_ldl_solve", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_CHOLESKY_EX, "aten::linalg_cholesky_ex", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_CHOLESKY, "aten::cholesky", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_CHOLESKY_INVERSE, "aten::cholesky_inverse", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_MATRIX_EXP, "aten::linalg_matrix_exp", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_MATRIX_EXP, "aten::matrix_exp", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_TENSORINV, "aten::linalg_tensorinv", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_LINALG_TENSORSOLVE, "aten::linalg_tensorsolve", OPC_LINALG, NOMUT, ALIAS_NONE) \
     /* (end of LINALG_EXTRA_OPS) */
 
 /* order statistics, scans, histograms, sorting (tensor/stats.c, eval/ops_stats.c) */

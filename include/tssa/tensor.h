@@ -547,6 +547,113 @@ Tensor *tensor_bilinear(const Tensor *input1, const Tensor *input2, const Tensor
 /* (end of family loss) */
 
 /* ---------------------------------------------------------------- family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products */
+/* A Scalar argument (beta, alpha) with the kind it was written as: 'i'
+ * int, 'f' float, 'b' bool (addr's checks depend on it). */
+typedef struct LinalgScalar {
+    double value;
+    char kind;
+} LinalgScalar;
+
+/* tensor/linalg_products.c. The matrix transposes of t as views: attr is
+ * "mT", "mH" (the last two dims; mH is mT for real dtypes) or "H" (2-d). */
+Tensor *tensor_matrix_transpose(Tensor *t, const char *attr);
+Tensor *tensor_trace(const Tensor *t);
+Tensor *tensor_mv(const Tensor *mat, const Tensor *vec);
+/* beta * self + alpha * product; self broadcast to the product's shape. */
+Tensor *tensor_addmv(const Tensor *self, const Tensor *mat, const Tensor *vec, double beta, double alpha);
+Tensor *tensor_addr(const Tensor *self, const Tensor *v1, const Tensor *v2, LinalgScalar beta, LinalgScalar alpha);
+Tensor *tensor_baddbmm(const Tensor *self, const Tensor *b1, const Tensor *b2, double beta, double alpha);
+Tensor *tensor_addbmm(const Tensor *self, const Tensor *b1, const Tensor *b2, double beta, double alpha);
+/* Contracts dims_a[i] of a with dims_b[i] of b (torch.tensordot). */
+Tensor *tensor_tensordot(const Tensor *a, const Tensor *b, int ndims, const int64_t *dims_a, const int64_t *dims_b);
+Tensor *tensor_inner(const Tensor *a, const Tensor *b);
+Tensor *tensor_vdot(const Tensor *a, const Tensor *b);
+Tensor *tensor_linalg_vecdot(const Tensor *x, const Tensor *y, int64_t dim);
+Tensor *tensor_kron(const Tensor *a, const Tensor *b);
+Tensor *tensor_linalg_cross(const Tensor *a, const Tensor *b, int64_t dim);
+/* torch.cross: without a dim, the first dim of size 3. */
+Tensor *tensor_cross(const Tensor *a, const Tensor *b, bool has_dim, int64_t dim);
+Tensor *tensor_block_diag(Tensor *const *ts, int n);
+Tensor *tensor_linalg_multi_dot(Tensor *const *ts, int n);
+Tensor *tensor_linalg_matrix_power(const Tensor *a, int64_t n);
+/* has_n false: N is the size of x's last dim. */
+Tensor *tensor_linalg_vander(const Tensor *x, bool has_n, int64_t n);
+
+/* tensor/linalg_norms.c. dtype < 0: none (the input's). */
+Tensor *tensor_linalg_vector_norm(const Tensor *x, double ord, const int64_t *dims, int ndims, bool has_dims,
+                                  bool keepdim, int dtype);
+/* ord 1, -1, 2, -2, inf or -inf over the matrices in dims[0..1]. */
+Tensor *tensor_linalg_matrix_norm(const Tensor *a, double ord, const int64_t *dims, int ndims, bool keepdim,
+                                  int dtype);
+/* ord "fro" or "nuc". */
+Tensor *tensor_linalg_matrix_norm_str(const Tensor *a, const char *ord, const int64_t *dims, int ndims,
+                                      bool keepdim, int dtype);
+/* torch.linalg.norm: a numeric ord (has_ord), a string ord (ord_str) or none. */
+Tensor *tensor_linalg_norm(const Tensor *x, bool has_ord, double ord, const char *ord_str, const int64_t *dims,
+                           int ndims, bool has_dims, bool keepdim, int dtype);
+/* ndims 0 (every dim), 1 or 2. */
+Tensor *tensor_frobenius_norm(const Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+/* dims NULL: a 2-d x. */
+Tensor *tensor_nuclear_norm(const Tensor *x, const int64_t *dims, int ndims, bool keepdim);
+Tensor *tensor_renorm(const Tensor *x, double p, int64_t dim, double maxnorm);
+
+/* tensor/linalg_cov.c: torch.cov (weights nullable) and torch.corrcoef. */
+Tensor *tensor_cov(const Tensor *x, int64_t correction, const Tensor *fweights, const Tensor *aweights);
+Tensor *tensor_corrcoef(const Tensor *x);
+
+/* tensor/lapack_svd.c: singular values in descending order (gesdd). */
+Tensor *tensor_linalg_svdvals(const Tensor *a);
+bool tensor_linalg_svd(const Tensor *a, bool full_matrices, Tensor **u, Tensor **s, Tensor **vh);
+/* torch.svd: V (not Vh); compute_uv false gives zero-filled full U and V. */
+bool tensor_svd(const Tensor *a, bool some, bool compute_uv, Tensor **u, Tensor **s, Tensor **v);
+/* atol/rtol: NULL for absent, else broadcast to the batch shape. */
+Tensor *tensor_linalg_pinv(const Tensor *a, const Tensor *atol, const Tensor *rtol, bool hermitian);
+Tensor *tensor_linalg_matrix_rank(const Tensor *a, const Tensor *atol, const Tensor *rtol, bool hermitian);
+
+/* ord: none (has_ord false: 2), a number, or "fro" / "nuc" (ord_str). */
+Tensor *tensor_linalg_cond(const Tensor *a, bool has_ord, double ord, const char *ord_str);
+
+/* tensor/lapack_lstsq.c: out = solution, residuals, rank, singular_values;
+ * driver NULL is gelsy. */
+bool tensor_linalg_lstsq(const Tensor *a, const Tensor *b, bool has_rcond, double rcond, const char *driver,
+                         Tensor *out[4]);
+
+/* tensor/lapack_lu.c: LAPACK's 1-based int32 pivots and int32 info. op
+ * names the function in messages; check_errors raises on a zero pivot. */
+bool tensor_linalg_lu_factor_ex(const Tensor *a, bool pivot, bool check_errors, const char *op, Tensor **lu,
+                                Tensor **pivots, Tensor **info);
+/* P, L, U with A = P L U; an unpacked part not asked for is an empty tensor. */
+bool tensor_lu_unpack(const Tensor *lu, const Tensor *pivots, bool unpack_data, bool unpack_pivots, Tensor **p,
+                      Tensor **l, Tensor **u);
+bool tensor_linalg_lu(const Tensor *a, bool pivot, Tensor **p, Tensor **l, Tensor **u);
+Tensor *tensor_linalg_lu_solve(const Tensor *lu, const Tensor *pivots, const Tensor *b, bool left, bool adjoint);
+bool tensor_linalg_inv_ex(const Tensor *a, bool check_errors, Tensor **inverse, Tensor **info);
+bool tensor_linalg_solve_ex(const Tensor *a, const Tensor *b, bool left, bool check_errors, Tensor **result,
+                            Tensor **info);
+Tensor *tensor_linalg_solve_triangular(const Tensor *a, const Tensor *b, bool upper, bool left, bool unitriangular);
+/* torch.triangular_solve: the solution and A broadcast to the batch. */
+bool tensor_triangular_solve(const Tensor *b, const Tensor *a, bool upper, bool transpose, bool unitriangular,
+                             Tensor **solution, Tensor **coefficient);
+
+/* tensor/lapack_qr.c */
+bool tensor_geqrf(const Tensor *a, Tensor **qr, Tensor **tau);
+Tensor *tensor_linalg_householder_product(const Tensor *a, const Tensor *tau);
+Tensor *tensor_ormqr(const Tensor *a, const Tensor *tau, const Tensor *c, bool left, bool transpose);
+bool tensor_linalg_ldl_factor_ex(const Tensor *a, bool check_errors, Tensor **ld, Tensor **pivots, Tensor **info);
+Tensor *tensor_linalg_ldl_solve(const Tensor *ld, const Tensor *pivots, const Tensor *b);
+bool tensor_linalg_cholesky_ex(const Tensor *a, bool upper, bool check_errors, Tensor **l, Tensor **info);
+Tensor *tensor_cholesky_inverse(const Tensor *l, bool upper);
+
+/* tensor/linalg_matrix_functions.c */
+Tensor *tensor_linalg_matrix_exp(const Tensor *a);
+Tensor *tensor_linalg_tensorinv(const Tensor *a, int64_t ind);
+/* dims NULL: none. */
+Tensor *tensor_linalg_tensorsolve(const Tensor *a, const Tensor *b, const int64_t *dims, int ndims);
+
+/* tensor/lapack_eig.c */
+Tensor *tensor_linalg_eigvalsh(const Tensor *a, bool upper);
+/* eigenvectors false: *vectors is an empty tensor, as PyTorch's. */
+bool tensor_symeig(const Tensor *a, bool eigenvectors, bool upper, Tensor **values, Tensor **vectors);
 /* (end of family linalg_extra) */
 
 /* ---------------------------------------------------------------- family stats: order statistics, scans, histograms, sorting */

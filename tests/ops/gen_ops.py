@@ -977,6 +977,122 @@ R("bilinear", "bias_int", "a, b, w, bias, ai, bi, wi", "F.bilinear(a, b, w, bias
 # (end of family loss)
 
 # ------------------------------------------------------------------ family linalg_extra: more linear algebra: SVD, LU, least squares, norms, products
+# Products and norms (tensor/linalg_products.c, linalg_norms.c, linalg_cov.c)
+R("mT", "batched", "x", "x.mT + 0", x=F(2, 3, 4))
+R("mH", "matrix", "x", "x.mH * 2", x=L(3, 2))
+R("matrix_H", "matrix", "x", "x.H + 0", x=F(2, 3))
+R("trace", "float", "x", "torch.trace(x)", x=F(3, 4))
+R("trace", "int_to_long", "x", "torch.trace(x)", x=I32(3, 3))
+R("mv", "basic", "a, v", "torch.mv(a, v)", a=F(3, 4), v=F(4))
+R("mv", "int", "a, v", "torch.mv(a, v)", a=L(2, 3), v=L(3))
+R("addmv", "scaled", "s, a, v", "torch.addmv(s, a, v, beta=0.5, alpha=2.0)", s=F(3), a=F(3, 4), v=F(4))
+R("addmv", "beta0_nan", "a, v", "torch.addmv(torch.full([3], math.nan), a, v, beta=0)", a=F64(3, 2), v=F64(2))
+R("addr", "float", "s, a, b", "torch.addr(s, a, b, alpha=3)", s=F(2, 3), a=F(2), b=F(3))
+R("addr", "bool", "s, a, b", "torch.addr(s, a, b)", s=B(2, 3), a=B(2), b=B(3))
+R("addr", "promote", "s, a, b", "torch.addr(s, a, b)", s=L(2, 3), a=L(2), b=F(3))
+R("baddbmm", "broadcast_self", "s, a, b", "torch.baddbmm(s, a, b, beta=2, alpha=0.5)", s=F(3, 5), a=F(2, 3, 4), b=F(2, 4, 5))
+R("baddbmm", "int", "s, a, b", "torch.baddbmm(s, a, b)", s=L(2, 2, 2), a=L(2, 2, 3), b=L(2, 3, 2))
+R("addbmm", "basic", "s, a, b", "torch.addbmm(s, a, b)", s=F(3, 5), a=F(2, 3, 4), b=F(2, 4, 5))
+R("inner", "matrices", "a, b", "torch.inner(a, b)", a=F(2, 3), b=F(4, 3))
+R("inner", "scalar", "a, b", "torch.inner(a, b)", a=L(2, 3), b=T(2.5))
+R("vdot", "basic", "a, b", "torch.vdot(a, b)", a=F64(5), b=F64(5))
+R("linalg_vecdot", "broadcast", "a, b", "torch.linalg.vecdot(a, b, dim=0)", a=F(3, 4), b=F(3, 1))
+R("kron", "mixed_rank", "a, b", "torch.kron(a, b)", a=F(2, 3), b=L(2, 1, 2))
+R("tensordot", "two_dims", "a, b", "torch.tensordot(a, b, ([1, 0], [0, 2]))", a=F(3, 4, 2), b=F(4, 5, 3))
+R("tensordot", "int_dims", "a, b", "torch.tensordot(a, b, 2)", a=L(2, 3, 4), b=L(3, 4, 5))
+R("cross", "default_dim", "a, b", "torch.cross(a, b)", a=F(4, 3), b=F(4, 3))
+R("linalg_cross", "broadcast_int", "a, b", "torch.linalg.cross(a, b)", a=L(1, 3), b=L(4, 3))
+R("block_diag", "mixed", "a, b, c", "torch.block_diag(a, b, c)", a=L(2, 3), b=F(3), c=T(7))
+R("linalg_multi_dot", "chain", "a, b, c, d", "torch.linalg.multi_dot([a, b, c, d])", a=F(5), b=F(5, 2), c=F(2, 6), d=F(6, 3))
+R("linalg_multi_dot", "int", "a, b", "torch.linalg.multi_dot([a, b])", a=L(2, 3), b=L(3, 2))
+R("linalg_matrix_power", "positive", "a", "torch.linalg.matrix_power(a, 5)", a=F64(2, 3, 3))
+R("linalg_matrix_power", "zero_int", "a", "torch.linalg.matrix_power(a, 0)", a=L(3, 3))
+R("linalg_matrix_power", "negative", "x", SPD + "return torch.linalg.matrix_power(a, -2)", x=F64(3, 3))
+R("linalg_vander", "int", "x", "torch.linalg.vander(x, N=4)", x=I32(3))
+R("linalg_vander", "float", "x", "torch.linalg.vander(x)", x=F(2, 3))
+R("linalg_vector_norm", "orders", "x",
+  "return torch.linalg.vector_norm(x), torch.linalg.vector_norm(x, 1, [1]), torch.linalg.vector_norm(x, math.inf, [0], True), torch.linalg.vector_norm(x, 0.5, dtype=torch.float64)",
+  x=F(3, 4))
+R("linalg_matrix_norm", "orders", "x",
+  "return torch.linalg.matrix_norm(x), torch.linalg.matrix_norm(x, 'nuc'), torch.linalg.matrix_norm(x, 2), torch.linalg.matrix_norm(x, -1, keepdim=True), torch.linalg.matrix_norm(x, math.inf, dim=(0, 2))",
+  x=F64(2, 3, 4))
+R("linalg_norm", "variants", "x", "return torch.linalg.norm(x), torch.linalg.norm(x, 'fro'), torch.linalg.norm(x, -2), torch.linalg.norm(x, 3, dim=1)", x=F(3, 4))
+R("frobenius_norm", "torch_norm_fro", "x", "torch.norm(x, p='fro', dim=[0, 1], keepdim=True)", x=F(3, 4))
+R("nuclear_norm", "torch_norm_nuc", "x", "torch.norm(x, p='nuc')", x=F64(4, 3))
+R("renorm", "basic", "x", "torch.renorm(x, 2, 0, 1.0)", x=F(3, 4))
+R("cov", "weights", "x, fw, aw", "torch.cov(x, correction=0, fweights=fw, aweights=aw)", x=F(3, 5), fw=IDX(4, 5), aw=POS(5))
+R("cov", "int", "x", "torch.cov(x)", x=L(2, 6))
+R("corrcoef", "basic", "x", "torch.corrcoef(x)", x=F64(3, 6))
+# SVD and symmetric eigenvalues (tensor/lapack_svd.c, lapack_eig.c)
+R("linalg_svdvals", "batched", "x", "torch.linalg.svdvals(x)", x=F(2, 4, 3))
+R("linalg_svd", "reconstruct", "x",
+  "u, s, vh = torch.linalg.svd(x, full_matrices=False)\nreturn s, (u * s.unsqueeze(-2)) @ vh",
+  x=F64(4, 3))
+R("linalg_svd", "empty_full", "x", "torch.linalg.svd(x)", x=F(3, 0))
+R("svd", "no_uv", "x", "torch.svd(x, compute_uv=False)", x=F(3, 2))
+R("linalg_pinv", "default", "x", "torch.linalg.pinv(x)", x=F64(4, 3))
+R("linalg_pinv", "hermitian", "x", SPD + "return torch.linalg.pinv(a, hermitian=True)", x=F(3, 3))
+R("linalg_pinv", "rtol_tensor", "x, r", "torch.linalg.pinv(x, rtol=r)", x=F(2, 3, 3), r=T([0.5, 0.0], dtype=torch.float64))
+R("pinverse", "basic", "x", "torch.pinverse(x)", x=F(3, 5))
+R("linalg_matrix_rank", "singular", "x", "torch.linalg.matrix_rank(x @ x[:2].transpose(0, 1))", x=F64(4, 4))
+R("linalg_matrix_rank", "tol_hermitian", "x", SPD + "return torch.linalg.matrix_rank(a, 6.0, True)", x=F(2, 3, 3))
+R("linalg_eigvalsh", "upper", "x", SPD + "return torch.linalg.eigvalsh(a, UPLO='U')", x=F64(4, 4))
+R("symeig", "vectors", "x",
+  SPD + "w, v = torch.symeig(a, eigenvectors=True)\nreturn w, v * torch.sign(v[..., 0:1, :])", x=F64(3, 3))
+# LU, triangular solves, QR pieces, LDL, Cholesky variants, lstsq, cond and
+# matrix functions (tensor/lapack_lu.c, lapack_qr.c, lapack_lstsq.c,
+# linalg_matrix_functions.c)
+R("linalg_lu_factor", "wide_batched", "x", "torch.linalg.lu_factor(x)", x=F(2, 3, 5))
+R("linalg_lu_factor_ex", "tall", "x", "torch.linalg.lu_factor_ex(x)", x=F64(5, 3))
+R("_lu_with_info", "direct", "x", "torch._lu_with_info(x, pivot=True, check_errors=False)", x=F(4, 4))
+R("linalg_lu", "tall", "x", "torch.linalg.lu(x)", x=F64(2, 5, 3))
+R("lu_unpack", "flags", "x",
+  "lu, piv = torch.linalg.lu_factor(x)\np, l, u = torch.lu_unpack(lu, piv)\np2, l2, u2 = torch.lu_unpack(lu, piv, False, True)\nreturn p, l, u, p2, l2.shape[0]",
+  x=F(4, 3))
+R("linalg_lu_solve", "left_adjoint", "x, b",
+  "lu, piv = torch.linalg.lu_factor(x)\nreturn torch.linalg.lu_solve(lu, piv, b), torch.linalg.lu_solve(lu, piv, b, adjoint=True)",
+  x=F64(3, 3), b=F64(2, 3, 2))
+R("linalg_lu_solve", "right", "x, b",
+  "lu, piv = torch.linalg.lu_factor(x)\nreturn torch.linalg.lu_solve(lu, piv, b, left=False), torch.linalg.lu_solve(lu, piv, b, left=False, adjoint=True)",
+  x=F(3, 3), b=F(4, 3))
+R("lu_solve", "basic", "x, b", "lu, piv = torch.linalg.lu_factor(x)\nreturn torch.lu_solve(b, lu, piv)", x=F(4, 4), b=F(4, 2))
+R("linalg_inv_ex", "singular_info", "x",
+  "return torch.linalg.inv_ex(x)[0], torch.linalg.inv_ex(torch.zeros(2, 2))[1]", x=F64(3, 3))
+R("linalg_solve_ex", "vector_and_right", "x, b, c",
+  "return torch.linalg.solve_ex(x, b), torch.linalg.solve_ex(x, c, left=False)[0]", x=F64(3, 3), b=F64(3), c=F64(2, 3))
+R("linalg_solve_triangular", "upper_left", "x, b", "torch.linalg.solve_triangular(torch.triu(x) + 4 * torch.eye(3), b, upper=True)", x=F(3, 3), b=F(2, 3, 2))
+R("linalg_solve_triangular", "lower_right_unit", "x, b", "torch.linalg.solve_triangular(x, b, upper=False, left=False, unitriangular=True)", x=F64(3, 3), b=F64(4, 3))
+R("triangular_solve", "transpose", "b, x",
+  "return torch.triangular_solve(b, torch.tril(x) + 4 * torch.eye(3), upper=False, transpose=True)", b=F(2, 3, 1), x=F(3, 3))
+R("geqrf", "tall", "x", "torch.geqrf(x)", x=F64(5, 3))
+R("linalg_householder_product", "from_geqrf", "x", "a, tau = torch.geqrf(x)\nreturn torch.linalg.householder_product(a, tau)", x=F(2, 5, 3))
+R("ormqr", "left_right", "x, c, d",
+  "a, tau = torch.geqrf(x)\nreturn torch.ormqr(a, tau, c), torch.ormqr(a, tau, d, left=False, transpose=True)",
+  x=F64(4, 3), c=F64(4, 2), d=F64(2, 4))
+R("qr", "complete", "x", "torch.qr(x, some=False)", x=F64(4, 3))
+R("linalg_ldl_factor", "symmetric", "x", "torch.linalg.ldl_factor(x + x.mT)", x=F64(4, 4))
+R("linalg_ldl_factor_ex", "batched", "x", "torch.linalg.ldl_factor_ex(x + x.mT)", x=F(2, 3, 3))
+R("linalg_ldl_solve", "broadcast", "x, b",
+  "ld, piv = torch.linalg.ldl_factor(x + x.mT)\nreturn torch.linalg.ldl_solve(ld, piv, b)", x=F64(2, 4, 4), b=F64(4, 2))
+R("linalg_cholesky_ex", "not_pd", "x",
+  SPD + "return torch.linalg.cholesky_ex(a), torch.linalg.cholesky_ex(-a, upper=True)", x=F64(3, 3))
+R("cholesky", "upper", "x", SPD + "return torch.cholesky(a, upper=True)", x=F(3, 3))
+R("cholesky_inverse", "lower_upper", "x",
+  SPD + "return torch.cholesky_inverse(torch.linalg.cholesky(a)), torch.cholesky_inverse(torch.linalg.cholesky(a, upper=True), upper=True)",
+  x=F64(2, 3, 3))
+R("linalg_lstsq", "gelsy", "a, b", "torch.linalg.lstsq(a, b)", a=F64(5, 3), b=F64(5, 2))
+R("linalg_lstsq", "gels_residuals", "a, b", "torch.linalg.lstsq(a, b, driver='gels')", a=F64(2, 5, 3), b=F64(2, 5))
+R("linalg_lstsq", "gelsd_wide", "a, b", "torch.linalg.lstsq(a, b, driver='gelsd')", a=F64(2, 4), b=F64(2, 3))
+R("linalg_lstsq", "gelss_rcond", "a, b", "torch.linalg.lstsq(a, b, 0.1, driver='gelss')", a=F(5, 3), b=F(5, 2))
+R("linalg_cond", "orders", "x",
+  "return torch.linalg.cond(x), torch.linalg.cond(x, -2), torch.linalg.cond(x, 1), torch.linalg.cond(x, 'fro'), torch.linalg.cond(x, 'nuc'), torch.linalg.cond(x, -math.inf)",
+  x=F64(2, 3, 3))
+R("linalg_cond", "singular_inf", "x", "torch.linalg.cond(torch.zeros(3, 3) * x, 1)", x=F(3, 3))
+R("matrix_exp", "batched", "x", "torch.matrix_exp(x)", x=F64(2, 4, 4))
+R("linalg_matrix_exp", "large_norm", "x", "torch.linalg.matrix_exp(3 * x)", x=F(3, 3))
+R("linalg_matrix_exp", "one_by_one", "x", "torch.linalg.matrix_exp(x)", x=F(2, 1, 1))
+R("linalg_tensorinv", "ind1", "x", "torch.linalg.tensorinv(x, ind=1)", x=F64(6, 2, 3))
+R("linalg_tensorsolve", "dims", "a, b", "torch.linalg.tensorsolve(a, b, dims=(0,))", a=F64(6, 2, 3), b=F64(2, 3))
 # (end of family linalg_extra)
 
 # ------------------------------------------------------------------ family stats: order statistics, scans, histograms, sorting
