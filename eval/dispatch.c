@@ -562,6 +562,11 @@ static const EvalOpFn bindings[OP_COUNT] = {
     /* (end of family linalg_extra) */
 
     /* family stats */
+    [OP_ATEN_MSORT] = eval_op_msort,
+    [OP_ATEN_KTHVALUE] = eval_op_kthvalue,
+    [OP_ATEN_MEDIAN] = eval_op_median,
+    [OP_ATEN_NANMEDIAN] = eval_op_nanmedian,
+    [OP_ATEN_MODE] = eval_op_mode,
     /* (end of family stats) */
 
     /* family shape_index */

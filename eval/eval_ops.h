@@ -384,6 +384,11 @@ bool eval_op_linalg_tensorsolve(EvalCall *c);
 /* (end of family linalg_extra) */
 
 /* family stats: order statistics, scans, histograms, sorting */
+bool eval_op_msort(EvalCall *c);
+bool eval_op_kthvalue(EvalCall *c);
+bool eval_op_median(EvalCall *c);
+bool eval_op_nanmedian(EvalCall *c);
+bool eval_op_mode(EvalCall *c);
 /* (end of family stats) */
 
 /* family shape_index: shape ops, scatter/index families, index creation */

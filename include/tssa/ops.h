@@ -570,6 +570,11 @@ typedef enum OpAlias {
 
 /* order statistics, scans, histograms, sorting (tensor/stats.c, eval/ops_stats.c) */
 #define STATS_OPS(X) \
+    X(ATEN_MSORT, "aten::msort", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_KTHVALUE, "aten::kthvalue", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MEDIAN, "aten::median", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NANMEDIAN, "aten::nanmedian", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MODE, "aten::mode", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     /* (end of STATS_OPS) */
 
 /* shape ops, scatter/index families, index creation (tensor/shape_index.c, eval/ops_shape_index.c) */

@@ -657,6 +657,14 @@ bool tensor_symeig(const Tensor *a, bool eigenvectors, bool upper, Tensor **valu
 /* (end of family linalg_extra) */
 
 /* ---------------------------------------------------------------- family stats: order statistics, scans, histograms, sorting */
+/* tensor/sort.c: order statistics with PyTorch's choice among ties. */
+Tensor *tensor_msort(const Tensor *t);
+bool tensor_kthvalue(const Tensor *t, int64_t k, int64_t dim, bool keepdim, Tensor **values, Tensor **indices);
+/* ignore_nan: nanmedian. */
+bool tensor_median_dim(const Tensor *t, int64_t dim, bool keepdim, bool ignore_nan,
+                       Tensor **values, Tensor **indices);
+Tensor *tensor_median_all(const Tensor *t, bool ignore_nan);
+bool tensor_mode(const Tensor *t, int64_t dim, bool keepdim, Tensor **values, Tensor **indices);
 /* (end of family stats) */
 
 /* ---------------------------------------------------------------- family shape_index: shape ops, scatter/index families, index creation */

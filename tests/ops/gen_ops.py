@@ -1096,6 +1096,22 @@ R("linalg_tensorsolve", "dims", "a, b", "torch.linalg.tensorsolve(a, b, dims=(0,
 # (end of family linalg_extra)
 
 # ------------------------------------------------------------------ family stats: order statistics, scans, histograms, sorting
+# sort/topk/median/mode with ties: PyTorch's order among equal keys is libstdc++'s (tensor/sort.c)
+R("sort", "ties_unstable", "x", "torch.sort(x)", x=L(3, 100, low=0, high=4))
+R("sort", "ties_stable_descending", "x", "torch.sort(x, stable=True, descending=True)", x=L(70, low=0, high=3))
+R("argsort", "bool_ties", "x", "torch.argsort(x, descending=True)", x=B(200))
+R("topk", "ties_nth_element", "x", "torch.topk(x, 7)", x=L(4, 40, low=0, high=5))
+R("topk", "ties_partial_sort", "x", "torch.topk(x, 2, largest=False)", x=L(3, 200, low=0, high=5))
+R("msort", "basic", "x", "torch.msort(x)", x=F(5, 3))
+R("kthvalue", "ties", "x", "torch.kthvalue(x, 4, 1, True)", x=L(3, 30, low=0, high=4))
+R("kthvalue", "float", "x", "x.kthvalue(2)", x=F(4, 5))
+R("median", "all", "x", "torch.median(x)", x=F(4, 5))
+R("median", "dim_ties", "x", "torch.median(x, 1)", x=L(3, 41, low=0, high=4))
+R("median", "nan", "x", "torch.median(x, 0)", x=T([[1.0, float('nan')], [2.0, 3.0], [float('nan'), 4.0]]))
+R("nanmedian", "nan", "x", "torch.nanmedian(x, 0, keepdim=True)", x=T([[1.0, float('nan')], [2.0, 3.0], [float('nan'), 4.0], [5.0, float('nan')]]))
+R("nanmedian", "all", "x", "torch.nanmedian(x)", x=T([1.0, float('nan'), 3.0, 2.0]))
+R("mode", "ties", "x", "torch.mode(x)", x=L(5, 37, low=0, high=6))
+R("mode", "bool_dim0", "x", "torch.mode(x, 0)", x=B(9, 4))
 # (end of family stats)
 
 # ------------------------------------------------------------------ family shape_index: shape ops, scatter/index families, index creation
