@@ -392,6 +392,17 @@ bool eval_op_mode(EvalCall *c);
 /* (end of family stats) */
 
 /* family shape_index: shape ops, scatter/index families, index creation */
+bool eval_op_scatter_reduce(EvalCall *c); bool eval_op_index_reduce(EvalCall *c); bool eval_op_index_copy(EvalCall *c); bool eval_op_index_fill(EvalCall *c);
+bool eval_op_masked_scatter(EvalCall *c); bool eval_op_put(EvalCall *c); bool eval_op_take(EvalCall *c); bool eval_op_take_along_dim(EvalCall *c);
+bool eval_op_repeat_interleave(EvalCall *c); bool eval_op_tril_indices(EvalCall *c); bool eval_op_triu_indices(EvalCall *c); bool eval_op_combinations(EvalCall *c);
+bool eval_op_cartesian_prod(EvalCall *c); bool eval_op_argwhere(EvalCall *c); bool eval_op_tensor_split(EvalCall *c); bool eval_op_hsplit(EvalCall *c);
+bool eval_op_vsplit(EvalCall *c); bool eval_op_dsplit(EvalCall *c); bool eval_op_unfold(EvalCall *c); bool eval_op_as_strided(EvalCall *c);
+bool eval_op_broadcast_to(EvalCall *c); bool eval_op_ravel(EvalCall *c); bool eval_op_atleast_1d(EvalCall *c); bool eval_op_atleast_2d(EvalCall *c);
+bool eval_op_atleast_3d(EvalCall *c); bool eval_op_as_strided_scatter(EvalCall *c); bool eval_op_select_scatter(EvalCall *c); bool eval_op_slice_scatter(EvalCall *c);
+bool eval_op_diagonal_scatter(EvalCall *c); bool eval_op_hstack(EvalCall *c); bool eval_op_vstack(EvalCall *c); bool eval_op_dstack(EvalCall *c);
+bool eval_op_column_stack(EvalCall *c); bool eval_op_tile(EvalCall *c); bool eval_op_rot90(EvalCall *c); bool eval_op_fliplr(EvalCall *c);
+bool eval_op_flipud(EvalCall *c); bool eval_op_fft_fftshift(EvalCall *c); bool eval_op_fft_ifftshift(EvalCall *c); bool eval_op_narrow_copy(EvalCall *c);
+bool eval_op_sum_to_size(EvalCall *c); bool eval_op_diagflat(EvalCall *c); bool eval_op_resize_(EvalCall *c); bool eval_op_resize_as_(EvalCall *c);
 /* (end of family shape_index) */
 
 #endif

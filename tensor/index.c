@@ -576,33 +576,31 @@ Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index)
     return out;
 }
 
-bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *src, const char *reduce)
+/* Where scatter and scatter_reduce write: for each element i of index (row-
+ * major), dst[i] is the storage offset in t, and src_off[i] that of the
+ * matching element of src (NULL when src is a wrapped number). Checks
+ * PyTorch's shape rules and the index bounds. *n == 0 means nothing to do
+ * (PyTorch returns before checking shapes); the arrays are then NULL. */
+typedef struct ScatterPlan {
+    int64_t n;
+    int64_t *dst;
+    int64_t *src_off;
+} ScatterPlan;
+
+static void scatter_plan_free(ScatterPlan *P)
+{
+    free(P->dst);
+    free(P->src_off);
+}
+
+static bool scatter_plan_build(ScatterPlan *P, const Tensor *t, int d, const Tensor *index, const Tensor *src,
+                               bool value_src)
 {
     char ib[TENSOR_SHAPE_BUF], sb[TENSOR_SHAPE_BUF], rb[TENSOR_SHAPE_BUF];
-    enum { SCATTER_SET, SCATTER_ADD, SCATTER_MUL } mode = SCATTER_SET;
-    if (reduce && strcmp(reduce, "add") == 0) {
-        mode = SCATTER_ADD;
-    } else if (reduce && strcmp(reduce, "multiply") == 0) {
-        mode = SCATTER_MUL;
-    } else if (reduce) {
-        tensor_set_error("reduce argument must be either add or multiply.");
-        return false;
-    }
-    int d = tensor_wrap_dim(dim, t->ndim);
-    if (d < 0)
-        return false;
-    if (index->dtype != DT_I64) {
-        tensor_set_error("scatter(): Expected dtype int64 for index");
-        return false;
-    }
-    bool value_src = src->wrapped_number;
-    if (!value_src && src->dtype != t->dtype) {
-        tensor_set_error("scatter(): Expected self.dtype to be equal to src.dtype");
-        return false;
-    }
+    memset(P, 0, sizeof *P);
     int64_t n = tensor_numel(index);
     if (n == 0)
-        return true;                   /* PyTorch returns before checking shapes */
+        return true;
     int64_t ssz[TENSOR_MAX_DIMS], sst[TENSOR_MAX_DIMS], isz[TENSOR_MAX_DIMS], ist[TENSOR_MAX_DIMS];
     int64_t rsz[TENSOR_MAX_DIMS], rst[TENSOR_MAX_DIMS];
     int snd = nonempty_dims(t, ssz, sst), ind = nonempty_dims(index, isz, ist);
@@ -630,29 +628,69 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
             return false;
         }
     }
-    size_t es = dtype_size(t->dtype);
     int64_t *idx = kern_read_all_i64(index);
-    int64_t *base = idx ? walk_offsets(snd, isz, sst, d, t->offset) : NULL;
-    int64_t *src_off = (base && !value_src) ? walk_offsets(snd, isz, rst, -1, src->offset) : NULL;
-    char *vals = base && (value_src || src_off) ? kern_malloc((size_t)n, es) : NULL;
-    bool ok = vals != NULL;
-    for (int64_t i = 0; ok && i < n; i++)
+    P->dst = idx ? walk_offsets(snd, isz, sst, d, t->offset) : NULL;
+    P->src_off = (P->dst && !value_src) ? walk_offsets(snd, isz, rst, -1, src->offset) : NULL;
+    bool ok = P->dst && (value_src || P->src_off);
+    for (int64_t i = 0; ok && i < n; i++) {
         if (idx[i] < 0 || idx[i] >= ssz[d]) {
             tensor_set_error("index %" PRId64 " is out of bounds for dimension %d with size %" PRId64, idx[i], d,
                              ssz[d]);
             ok = false;
+        } else {
+            P->dst[i] += idx[i] * sst[d];
         }
+    }
+    free(idx);
+    if (!ok) {
+        scatter_plan_free(P);
+        return false;
+    }
+    P->n = n;
+    return true;
+}
+
+bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *src, const char *reduce)
+{
+    enum { SCATTER_SET, SCATTER_ADD, SCATTER_MUL } mode = SCATTER_SET;
+    if (reduce && strcmp(reduce, "add") == 0) {
+        mode = SCATTER_ADD;
+    } else if (reduce && strcmp(reduce, "multiply") == 0) {
+        mode = SCATTER_MUL;
+    } else if (reduce) {
+        tensor_set_error("reduce argument must be either add or multiply.");
+        return false;
+    }
+    int d = tensor_wrap_dim(dim, t->ndim);
+    if (d < 0)
+        return false;
+    if (index->dtype != DT_I64) {
+        tensor_set_error("scatter(): Expected dtype int64 for index");
+        return false;
+    }
+    bool value_src = src->wrapped_number;
+    if (!value_src && src->dtype != t->dtype) {
+        tensor_set_error("scatter(): Expected self.dtype to be equal to src.dtype");
+        return false;
+    }
+    ScatterPlan P;
+    if (!scatter_plan_build(&P, t, d, index, src, value_src))
+        return false;
+    int64_t n = P.n;
+    size_t es = dtype_size(t->dtype);
+    char *vals = n > 0 ? kern_malloc((size_t)n, es) : NULL;
+    bool ok = n == 0 || vals != NULL;
     /* Source elements are gathered before any write: src may alias t. */
     for (int64_t i = 0; ok && i < n; i++) {
         if (!value_src)
-            memcpy(vals + (size_t)i * es, tensor_elem_ptr(src, src_off[i]), es);
+            memcpy(vals + (size_t)i * es, tensor_elem_ptr(src, P.src_off[i]), es);
         else if (dtype_is_float(src->dtype))
             tensor_store_f64(t->dtype, vals + (size_t)i * es, tensor_load_f64(src->dtype, tensor_elem_ptr(src, src->offset)));
         else
             tensor_store_i64(t->dtype, vals + (size_t)i * es, tensor_load_i64(src->dtype, tensor_elem_ptr(src, src->offset)));
     }
     for (int64_t i = 0; ok && i < n; i++) {
-        void *dst = tensor_elem_ptr(t, base[i] + idx[i] * sst[d]);
+        void *dst = tensor_elem_ptr(t, P.dst[i]);
         const void *v = vals + (size_t)i * es;
         if (mode == SCATTER_ADD)
             kern_accumulate_add(t->dtype, dst, v);
@@ -661,10 +699,138 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
         else
             memcpy(dst, v, es);
     }
-    free(idx);
-    free(base);
-    free(src_off);
+    scatter_plan_free(&P);
     free(vals);
+    return ok;
+}
+
+/* ---------------------------------------------------------------- scatter_reduce */
+
+typedef enum ScatterReduction { SR_SUM, SR_PROD, SR_MEAN, SR_AMAX, SR_AMIN } ScatterReduction;
+
+/* a (op) b for one element of a floating dtype: max/min propagate NaN. */
+static double reduce_f64(ScatterReduction op, double a, double b)
+{
+    switch (op) {
+    case SR_PROD: return a * b;
+    case SR_AMAX: return isnan(b) ? b : (a > b || isnan(a) ? a : b);
+    case SR_AMIN: return isnan(b) ? b : (a < b || isnan(a) ? a : b);
+    default: return a + b;
+    }
+}
+
+static int64_t reduce_i64(ScatterReduction op, int64_t a, int64_t b)
+{
+    switch (op) {
+    case SR_PROD: return (int64_t)((uint64_t)a * (uint64_t)b);
+    case SR_AMAX: return a > b ? a : b;
+    case SR_AMIN: return a < b ? a : b;
+    default: return (int64_t)((uint64_t)a + (uint64_t)b);
+    }
+}
+
+/* The identity PyTorch writes first where include_self is false. */
+static void reduction_identity(ScatterReduction op, TensorDType dt, double *f, int64_t *i)
+{
+    static const int64_t lo[DT_COUNT] = {0, 0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0};
+    static const int64_t hi[DT_COUNT] = {1, UINT8_MAX, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX, 0, 0};
+    *f = op == SR_PROD ? 1 : op == SR_AMAX ? -INFINITY : op == SR_AMIN ? INFINITY : 0;
+    *i = op == SR_PROD ? 1 : op == SR_AMAX ? lo[dt] : op == SR_AMIN ? hi[dt] : 0;
+}
+
+bool tensor_scatter_reduce_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *src, const char *reduce,
+                            bool include_self)
+{
+    static const char *const names[] = {"sum", "prod", "mean", "amax", "amin"};
+    int op = -1;
+    for (int k = 0; k < 5; k++)
+        if (strcmp(reduce, names[k]) == 0)
+            op = k;
+    if (op < 0) {
+        tensor_set_error("reduce argument must be either sum, prod, mean, amax or amin, got %s", reduce);
+        return false;
+    }
+    int d = tensor_wrap_dim(dim, t->ndim);
+    if (d < 0)
+        return false;
+    if (index->dtype != DT_I64) {
+        tensor_set_error("scatter_reduce(): Expected dtype int64 for index");
+        return false;
+    }
+    if (src->dtype != t->dtype) {
+        tensor_set_error("scatter_reduce(): Expected self.dtype to be equal to src.dtype");
+        return false;
+    }
+    ScatterPlan P;
+    if (!scatter_plan_build(&P, t, d, index, src, false))
+        return false;
+    int64_t n = P.n;
+    if (n == 0)
+        return true;
+    bool is_float = dtype_is_float(t->dtype);
+    /* src is read in full first (it may alias t), then reduced into t in
+     * index order, rounding to t's dtype after every step as PyTorch's
+     * element loop does. */
+    double *fv = is_float ? kern_malloc((size_t)n, sizeof *fv) : NULL;
+    int64_t *iv = is_float ? NULL : kern_malloc((size_t)n, sizeof *iv);
+    int64_t *count = NULL;
+    bool ok = fv || iv;
+    for (int64_t i = 0; ok && i < n; i++) {
+        if (is_float)
+            fv[i] = tensor_read_f64(src, P.src_off[i]);
+        else
+            iv[i] = tensor_read_i64(src, P.src_off[i]);
+    }
+    if (ok && !include_self) {
+        double f0;
+        int64_t i0;
+        reduction_identity((ScatterReduction)op, t->dtype, &f0, &i0);
+        for (int64_t i = 0; i < n; i++) {
+            if (is_float)
+                tensor_write_f64(t, P.dst[i], f0);
+            else
+                tensor_write_i64(t, P.dst[i], i0);
+        }
+    }
+    for (int64_t i = 0; ok && i < n; i++) {
+        if (is_float)
+            tensor_write_f64(t, P.dst[i], reduce_f64((ScatterReduction)op, tensor_read_f64(t, P.dst[i]), fv[i]));
+        else
+            tensor_write_i64(t, P.dst[i], reduce_i64((ScatterReduction)op, tensor_read_i64(t, P.dst[i]), iv[i]));
+    }
+    if (ok && op == SR_MEAN) {
+        /* count[o - lo]: how many values (self included) reached storage
+         * offset o; each reached element is divided once, floor for integers. */
+        int64_t lo = P.dst[0], hi = P.dst[0];
+        for (int64_t i = 1; i < n; i++) {
+            lo = P.dst[i] < lo ? P.dst[i] : lo;
+            hi = P.dst[i] > hi ? P.dst[i] : hi;
+        }
+        count = kern_malloc((size_t)(hi - lo + 1), sizeof *count);
+        ok = count != NULL;
+        for (int64_t i = 0; ok && i < n; i++)
+            count[P.dst[i] - lo] = include_self ? 1 : 0;
+        for (int64_t i = 0; ok && i < n; i++)
+            count[P.dst[i] - lo]++;
+        for (int64_t i = 0; ok && i < n; i++) {
+            int64_t k = count[P.dst[i] - lo];
+            if (k == 0)
+                continue;                 /* already divided */
+            count[P.dst[i] - lo] = 0;
+            if (is_float) {
+                tensor_write_f64(t, P.dst[i], tensor_read_f64(t, P.dst[i]) / (double)k);
+            } else {
+                int64_t v = tensor_read_i64(t, P.dst[i]), q = v / k;
+                if (v % k != 0 && v < 0)
+                    q--;
+                tensor_write_i64(t, P.dst[i], q);
+            }
+        }
+    }
+    free(fv);
+    free(iv);
+    free(count);
+    scatter_plan_free(&P);
     return ok;
 }
 

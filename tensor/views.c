@@ -700,3 +700,135 @@ Tensor **tensor_unbind(Tensor *t, int64_t dim, int *count)
     *count = (int)n;
     return list;
 }
+
+/* ---------------------------------------------------------------- tensor_split */
+
+Tensor **tensor_split_sections(Tensor *t, int64_t sections, int64_t dim, int *count)
+{
+    if (t->ndim == 0) {
+        tensor_set_error("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+        return NULL;
+    }
+    if (sections <= 0) {
+        tensor_set_error("number of sections must be larger than 0, got %" PRId64, sections);
+        return NULL;
+    }
+    int d = tensor_wrap_dim(dim, t->ndim);
+    if (d < 0)
+        return NULL;
+    /* The first size % sections pieces get one extra element. */
+    int64_t size = t->sizes[d], smallest = size / sections, extra = size % sections;
+    Tensor **list = view_list_new(sections);
+    if (!list)
+        return NULL;
+    int64_t start = 0;
+    for (int64_t i = 0; i < sections; i++) {
+        int64_t len = smallest + (i < extra ? 1 : 0);
+        list[i] = tensor_slice(t, d, start, start + len, 1);
+        if (!list[i])
+            return view_list_fail(list, i);
+        start += len;
+    }
+    *count = (int)sections;
+    return list;
+}
+
+Tensor **tensor_split_indices(Tensor *t, int n, const int64_t *indices, int64_t dim, int *count)
+{
+    if (t->ndim == 0) {
+        tensor_set_error("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims");
+        return NULL;
+    }
+    int d = tensor_wrap_dim(dim, t->ndim);
+    if (d < 0)
+        return NULL;
+    Tensor **list = view_list_new((int64_t)n + 1);
+    if (!list)
+        return NULL;
+    /* Each piece is a Python slice [previous index, index). */
+    int64_t start = 0;
+    for (int i = 0; i <= n; i++) {
+        int64_t end = i < n ? indices[i] : t->sizes[d];
+        list[i] = tensor_slice(t, d, start, end, 1);
+        if (!list[i])
+            return view_list_fail(list, i);
+        start = end;
+    }
+    *count = n + 1;
+    return list;
+}
+
+/* ---------------------------------------------------------------- unfold, as_strided */
+
+Tensor *tensor_unfold(Tensor *t, int64_t dimension, int64_t size, int64_t step)
+{
+    int d = tensor_wrap_dim(dimension, t->ndim ? t->ndim : 1);
+    if (d < 0 || !check_new_ndim(t->ndim + 1))
+        return NULL;
+    int64_t max_size = t->ndim == 0 ? 1 : t->sizes[d];
+    if (size > max_size) {
+        tensor_set_error("maximum size for tensor at dimension %d is %" PRId64 " but size is %" PRId64, d, max_size,
+                         size);
+        return NULL;
+    }
+    if (step <= 0) {
+        tensor_set_error("step is %" PRId64 " but must be > 0", step);
+        return NULL;
+    }
+    if (size < 0) {
+        tensor_set_error("size is %" PRId64 " but must be >= 0", size);
+        return NULL;
+    }
+    int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
+    memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);
+    sizes[t->ndim] = size;
+    strides[t->ndim] = t->ndim == 0 ? 1 : t->strides[d];
+    if (t->ndim > 0) {
+        sizes[d] = (sizes[d] - size) / step + 1;
+        strides[d] *= step;
+    }
+    return view_with(t, t->ndim + 1, sizes, strides, t->offset);
+}
+
+Tensor *tensor_as_strided(Tensor *t, int n, const int64_t *sizes, const int64_t *strides, bool has_offset,
+                          int64_t offset)
+{
+    char sb[SHAPE_BUF], tb[SHAPE_BUF];
+    if (!check_new_ndim(n))
+        return NULL;
+    if (!has_offset)
+        offset = t->offset;
+    if (offset < 0) {
+        tensor_set_error("Tensor: invalid storage offset %" PRId64, offset);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (strides[i] < 0) {
+            tensor_set_error("as_strided: Negative strides are not supported at the moment, got strides: %s",
+                             tensor_format_shape(n, strides, sb, sizeof sb));
+            return NULL;
+        }
+        if (sizes[i] < 0) {
+            tensor_set_error("Trying to create tensor with negative dimension %" PRId64 ": %s", sizes[i],
+                             tensor_format_shape(n, sizes, sb, sizeof sb));
+            return NULL;
+        }
+    }
+    /* The highest element addressed must lie inside the storage. */
+    int64_t need = 1;
+    bool empty = false;
+    for (int i = 0; i < n; i++) {
+        empty |= sizes[i] == 0;
+        need += (sizes[i] - 1) * strides[i];
+    }
+    int64_t es = (int64_t)dtype_size(t->dtype), have = (int64_t)t->storage->nbytes / es;
+    if (!empty && offset + need > have) {
+        tensor_set_error("setStorage: sizes %s, strides %s, storage offset %" PRId64 ", and itemsize %" PRId64
+                         " requiring a storage size of %" PRId64 " are out of bounds for storage of size %" PRId64,
+                         tensor_format_shape(n, sizes, sb, sizeof sb), tensor_format_shape(n, strides, tb, sizeof tb),
+                         offset, es, (offset + need) * es, have * es);
+        return NULL;
+    }
+    return view_with(t, n, sizes, strides, offset);
+}

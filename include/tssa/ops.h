@@ -579,6 +579,56 @@ typedef enum OpAlias {
 
 /* shape ops, scatter/index families, index creation (tensor/shape_index.c, eval/ops_shape_index.c) */
 #define SHAPE_INDEX_OPS(X) \
+    X(ATEN_SCATTER_REDUCE, "aten::scatter_reduce", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_SCATTER_REDUCE_, "aten::scatter_reduce_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_INDEX_REDUCE, "aten::index_reduce", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_INDEX_REDUCE_, "aten::index_reduce_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_INDEX_COPY, "aten::index_copy", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_INDEX_COPY_, "aten::index_copy_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_INDEX_FILL, "aten::index_fill", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_INDEX_FILL_, "aten::index_fill_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_MASKED_SCATTER, "aten::masked_scatter", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_MASKED_SCATTER_, "aten::masked_scatter_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_PUT, "aten::put", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_PUT_, "aten::put_", OPC_INDEX, 0, ALIAS_SELF) \
+    X(ATEN_TAKE, "aten::take", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_TAKE_ALONG_DIM, "aten::take_along_dim", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_REPEAT_INTERLEAVE, "aten::repeat_interleave", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRIL_INDICES, "aten::tril_indices", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRIU_INDICES, "aten::triu_indices", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_COMBINATIONS, "aten::combinations", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_CARTESIAN_PROD, "aten::cartesian_prod", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_ARGWHERE, "aten::argwhere", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_TENSOR_SPLIT, "aten::tensor_split", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_HSPLIT, "aten::hsplit", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_VSPLIT, "aten::vsplit", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_DSPLIT, "aten::dsplit", OPC_VIEW, NOMUT, ALIAS_VIEWS) \
+    X(ATEN_UNFOLD, "aten::unfold", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_AS_STRIDED, "aten::as_strided", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_BROADCAST_TO, "aten::broadcast_to", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_RAVEL, "aten::ravel", OPC_VIEW, NOMUT, ALIAS_MAYBE) \
+    X(ATEN_ATLEAST_1D, "aten::atleast_1d", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_ATLEAST_2D, "aten::atleast_2d", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_ATLEAST_3D, "aten::atleast_3d", OPC_VIEW, NOMUT, ALIAS_VIEW) \
+    X(ATEN_AS_STRIDED_SCATTER, "aten::as_strided_scatter", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_SELECT_SCATTER, "aten::select_scatter", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_SLICE_SCATTER, "aten::slice_scatter", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_DIAGONAL_SCATTER, "aten::diagonal_scatter", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_HSTACK, "aten::hstack", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_VSTACK, "aten::vstack", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_DSTACK, "aten::dstack", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_COLUMN_STACK, "aten::column_stack", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_TILE, "aten::tile", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ROT90, "aten::rot90", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FLIPLR, "aten::fliplr", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FLIPUD, "aten::flipud", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_NARROW_COPY, "aten::narrow_copy", OPC_COPY, NOMUT, ALIAS_NONE) \
+    X(ATEN_SUM_TO_SIZE, "aten::sum_to_size", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_DIAGFLAT, "aten::diagflat", OPC_LINALG, NOMUT, ALIAS_NONE) \
+    X(ATEN_RESIZE_, "aten::resize_", OPC_COPY, 0, ALIAS_SELF) \
+    X(ATEN_RESIZE_AS_, "aten::resize_as_", OPC_COPY, 0, ALIAS_SELF) \
+    X(ATEN_FFT_FFTSHIFT, "aten::fft_fftshift", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FFT_IFFTSHIFT, "aten::fft_ifftshift", OPC_NN, NOMUT, ALIAS_NONE) \
     /* (end of SHAPE_INDEX_OPS) */
 
 /* Every view kind TensorSSA can take apart: an access op (immut::<v>) that

@@ -668,6 +668,60 @@ bool tensor_mode(const Tensor *t, int64_t dim, bool keepdim, Tensor **values, Te
 /* (end of family stats) */
 
 /* ---------------------------------------------------------------- family shape_index: shape ops, scatter/index families, index creation */
+/* Index families along a dim (tensor/index.c, tensor/index_reduce.c):
+ * reduce "sum", "prod", "mean", "amax", "amin" (index_reduce_: not "sum");
+ * include_self false reduces over the scattered values only. value of
+ * index_fill_ is a 0-d tensor or wrapped number. */
+bool tensor_scatter_reduce_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *src, const char *reduce,
+                            bool include_self);
+bool tensor_index_reduce_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *source, const char *reduce,
+                          bool include_self);
+bool tensor_index_copy_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *source);
+bool tensor_index_fill_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *value);
+/* Row-major flat addressing (tensor/flat_index.c). take_along_dim without
+ * a dim works on the flattened tensor. */
+Tensor *tensor_take(const Tensor *t, const Tensor *index);
+bool tensor_put_(Tensor *t, const Tensor *index, const Tensor *source, bool accumulate);
+bool tensor_masked_scatter_(Tensor *t, const Tensor *mask, const Tensor *source);
+Tensor *tensor_take_along_dim(const Tensor *t, const Tensor *indices, bool has_dim, int64_t dim);
+/* Enumerated positions (tensor/index_creation.c). output_size < 0: none. */
+Tensor *tensor_tril_indices(int64_t row, int64_t col, int64_t offset, TensorDType dt);
+Tensor *tensor_triu_indices(int64_t row, int64_t col, int64_t offset, TensorDType dt);
+Tensor *tensor_combinations(const Tensor *t, int64_t r, bool with_replacement);
+Tensor *tensor_cartesian_prod(Tensor *const *ts, int n);
+Tensor *tensor_argwhere(const Tensor *t);
+Tensor *tensor_repeat_interleave_index(const Tensor *repeats, int64_t output_size);
+Tensor *tensor_repeat_interleave(const Tensor *t, const Tensor *repeats, bool has_dim, int64_t dim,
+                                 int64_t output_size);
+/* Views (tensor/views.c): tensor_split's lists are malloc'd arrays of *count
+ * new references; as_strided's offset defaults (has_offset false) to t's. */
+Tensor **tensor_split_sections(Tensor *t, int64_t sections, int64_t dim, int *count);
+Tensor **tensor_split_indices(Tensor *t, int n, const int64_t *indices, int64_t dim, int *count);
+Tensor *tensor_unfold(Tensor *t, int64_t dimension, int64_t size, int64_t step);
+Tensor *tensor_as_strided(Tensor *t, int n, const int64_t *sizes, const int64_t *strides, bool has_offset,
+                          int64_t offset);
+/* NumPy-style shape helpers (tensor/stack_ops.c). atleast_nd (n = 1..3)
+ * returns t itself (retained) or a view. dims NULL: all dims. */
+Tensor *tensor_atleast_nd(Tensor *t, int n);
+Tensor *tensor_hstack(Tensor *const *ts, int n);
+Tensor *tensor_vstack(Tensor *const *ts, int n);
+Tensor *tensor_dstack(Tensor *const *ts, int n);
+Tensor *tensor_column_stack(Tensor *const *ts, int n);
+Tensor *tensor_tile(const Tensor *t, int n, const int64_t *reps);
+Tensor *tensor_rot90(const Tensor *t, int64_t k, int n, const int64_t *dims);
+Tensor *tensor_diagflat(const Tensor *t, int64_t offset);
+Tensor *tensor_sum_to_size(const Tensor *t, int n, const int64_t *sizes);
+Tensor *tensor_fftshift(const Tensor *t, int n, const int64_t *dims, bool inverse);
+/* Copies of self with a view's region replaced by src (tensor/scatter_views.c). */
+Tensor *tensor_select_scatter(const Tensor *self, const Tensor *src, int64_t dim, int64_t index);
+Tensor *tensor_slice_scatter(const Tensor *self, const Tensor *src, int64_t dim, int64_t start, int64_t end,
+                             int64_t step);
+Tensor *tensor_diagonal_scatter(const Tensor *self, const Tensor *src, int64_t offset, int64_t dim1, int64_t dim2);
+Tensor *tensor_as_strided_scatter(const Tensor *self, const Tensor *src, int n, const int64_t *sizes,
+                                  const int64_t *strides, bool has_offset, int64_t offset);
+/* t takes the sizes (contiguous strides; same sizes keep t's), its storage
+ * growing if needed. */
+bool tensor_resize_(Tensor *t, int n, const int64_t *sizes);
 /* (end of family shape_index) */
 
 #endif
