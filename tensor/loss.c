@@ -1058,7 +1058,7 @@ Tensor *tensor_ctc_loss(const Tensor *log_probs, const Tensor *targets, const in
         if (target_lengths[b] > max_target)
             max_target = target_lengths[b];
     }
-    if (concatenated ? targets->sizes[0] < pos : (batched && targets->sizes[0] != batch) || row < max_target) {
+    if (concatenated ? targets->sizes[0] != pos : (batched && targets->sizes[0] != batch) || row < max_target) {
         free(offsets);
         if (concatenated || (batched && targets->sizes[0] != batch))
             tensor_set_error("Expected tensor to have size %" PRId64 " at dimension 0, but got size %" PRId64

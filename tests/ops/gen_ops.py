@@ -964,6 +964,8 @@ R("ctc_loss", "padded_and_concatenated", "x, t, lt",
   "lp = x.log_softmax(2)\nil = torch.tensor([6, 5])\na = F.ctc_loss(lp, t, il, lt, reduction='none')\nb = F.ctc_loss(lp, torch.cat([t[0, :3], t[1, :2]]), il, lt, reduction='mean')\nreturn a, b",
   x=F(6, 2, 4), t=T([[1, 2, 2], [3, 1, 0]]), lt=T([3, 2]))
 R("ctc_loss", "int_lengths_zero_infinity", "x, t", "torch.ctc_loss(x.log_softmax(2), t, [2], [3], 0, 1, True), torch.ctc_loss(x.log_softmax(2), t, [2], [3], 0, 2, False)", x=F(2, 1, 3), t=T([[1, 2, 1]]))
+E("ctc_loss", "concatenated_length", "x, t", "F.ctc_loss(x.log_softmax(2), t, torch.tensor([5, 5]), torch.tensor([2, 3]))",
+  (1, "Expected tensor to have size 5 at dimension 0"), x=F(5, 2, 4), t=T([1, 2, 3, 1, 2, 1]))
 E("binary_cross_entropy", "input_out_of_range", "x, y", "F.binary_cross_entropy(x, y)", (1, "between 0 and 1"), x=T([0.5, 1.5]), y=T([0.0, 1.0]))
 E("one_hot", "negative_class", "x", "F.one_hot(x, 3)", (1, "non-negative"), x=T([0, -1]))
 R("cosine_similarity", "broadcast", "a, b", "F.cosine_similarity(a, b, dim=-1), F.cosine_similarity(a, torch.zeros(3), dim=-1)", a=F(2, 3), b=F(3))
