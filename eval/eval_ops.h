@@ -160,6 +160,10 @@ bool eval_op_diagonal(EvalCall *c); bool eval_op_alias(EvalCall *c); bool eval_o
 bool eval_op_split(EvalCall *c); bool eval_op_split_with_sizes(EvalCall *c);
 bool eval_op_unbind(EvalCall *c);
 
+/* grad_scope.c */
+bool eval_op_create_object(EvalCall *c); bool eval_op_setattr(EvalCall *c);
+bool eval_op_enter(EvalCall *c); bool eval_op_exit(EvalCall *c);
+
 /* ops_str.c */
 bool eval_op_join(EvalCall *c); bool eval_op_replace(EvalCall *c); bool eval_op_strip(EvalCall *c);
 bool eval_op_lstrip(EvalCall *c); bool eval_op_rstrip(EvalCall *c); bool eval_str_split(EvalCall *c);

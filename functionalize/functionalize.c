@@ -159,6 +159,7 @@ static void stage_done(Run *run, TssaStage s)
 /* The stages before alias analysis (shared with tssa_print_alias). */
 static void prepare(IrGraph *g, const TssaOptions *opt, TssaReport *r)
 {
+    r->dce_removed += tssa_drop_grad_scopes(g);
     size_t folded = tssa_constant_fold(g, opt->weights);
     r->folded += folded;
     if (folded)

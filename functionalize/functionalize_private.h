@@ -159,4 +159,7 @@ void tssa_alias_adopt(TssaAlias *a, IrNode *n, const IrNode *at);
  * along their chains. False when unknown. */
 bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue *b);
 
+/* grad_scope.c: removes `with torch.no_grad():` scopes; returns the nodes removed. */
+size_t tssa_drop_grad_scopes(IrGraph *g);
+
 #endif

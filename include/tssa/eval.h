@@ -73,6 +73,11 @@ RtValue *eval_module_attribute(const Safetensors *weights, const char *path, con
  * when weights is NULL; a result other than path is malloc'd in *owned. */
 const char *eval_module_tensor_name(const Safetensors *weights, const char *path, char **owned);
 
+/* Whether t is the class of a grad-mode scope (torch.no_grad(),
+ * enable_grad, set_grad_enabled, inference_mode), which a forward-only
+ * runtime treats as a no-op (eval/grad_scope.c). */
+bool eval_is_grad_mode_class(const IrType *t);
+
 /* A new context for the same graph holding new references to every value
  * x holds now (a program's compile-time values, handed to an executor). */
 NodeExec *node_exec_clone(const NodeExec *x);

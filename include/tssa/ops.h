@@ -80,6 +80,10 @@ typedef enum OpAlias {
     X(PRIM_MAX, "prim::max", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(PRIM_ISINSTANCE, "prim::isinstance", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(PRIM_DATA, "prim::data", OPC_SCALAR, NOMUT, ALIAS_SELF) \
+    /* `with torch.no_grad():` and its kin (grad_scope.c in eval) */ \
+    X(PRIM_CREATEOBJECT, "prim::CreateObject", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_ENTER, "prim::Enter", OPC_SCALAR, NOMUT, ALIAS_NONE) \
+    X(PRIM_EXIT, "prim::Exit", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_INT, "aten::Int", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_FLOAT_SCALAR, "aten::Float", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(ATEN_BOOL_SCALAR, "aten::Bool", OPC_SCALAR, NOMUT, ALIAS_NONE) \
@@ -150,7 +154,7 @@ typedef enum OpAlias {
     X(ATEN_TENSOR, "aten::tensor", OPC_CREATION, NOMUT, ALIAS_NONE) \
     X(ATEN_AS_TENSOR, "aten::as_tensor", OPC_CREATION, NOMUT, ALIAS_MAYBE) \
     X(ATEN_SCALAR_TENSOR, "aten::scalar_tensor", OPC_CREATION, NOMUT, ALIAS_NONE) \
-    X(ATEN_MESHGRID, "aten::meshgrid", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_MESHGRID, "aten::meshgrid", OPC_CREATION, NOMUT, ALIAS_VIEWS) \
     X(ATEN_EYE, "aten::eye", OPC_CREATION, NOMUT, ALIAS_NONE) \
     /* views */ \
     X(ATEN_SELECT, "aten::select", OPC_VIEW, NOMUT, ALIAS_VIEW) \
