@@ -381,10 +381,9 @@ Tensor *tensor_math_binary(MathBinaryOp op, const Tensor *a, const Tensor *b)
 
 /* ---------------------------------------------------------------- closeness */
 
-/* ATen's isclose: a == b, or (finite |a - b| <= atol + |rtol * b|), with
- * the arithmetic in PyTorch's promoted dtypes: the difference in the
- * inputs' dtype (bools as float32), the allowed error in float32 unless the
- * inputs are float64, compared in the wider of the two. */
+/* ATen's isclose: a == b, or (finite |a - b| <= atol + |rtol * b|), the
+ * tolerance test in the inputs' dtype for floats and in float32 (the
+ * default dtype) for integers and bools. */
 Tensor *tensor_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan)
 {
     if (a->dtype != b->dtype) {
@@ -424,23 +423,17 @@ Tensor *tensor_isclose(const Tensor *a, const Tensor *b, double rtol, double ato
                 double diff = fabs(x - y);
                 close = isfinite(diff) && diff <= atol + fabs(rtol * y);
             }
-        } else if (dt == DT_F32 || dt == DT_BOOL) {
+        } else {
+            /* Integers and bools compare as float32 (the default dtype) once
+             * they are not exactly equal. */
             float x = tensor_read_f32(a, it.offsets[1]), y = tensor_read_f32(b, it.offsets[2]);
-            close = x == y || (dt == DT_F32 && equal_nan && isnan(x) && isnan(y));
+            close = dt == DT_F32 ? x == y
+                                 : tensor_read_i64(a, it.offsets[1]) == tensor_read_i64(b, it.offsets[2]);
+            if (!close && dt == DT_F32 && equal_nan)
+                close = isnan(x) && isnan(y);
             if (!close && tolerant) {
                 float diff = fabs(x - y);
                 close = isfinite(diff) && diff <= (float)atol + fabs((float)rtol * y);
-            }
-        } else {
-            int64_t x = tensor_read_i64(a, it.offsets[1]), y = tensor_read_i64(b, it.offsets[2]);
-            close = x == y;
-            if (!close && tolerant) {
-                /* (a - b).abs() wraps in the integer dtype, then compares
-                 * with the float32 allowed error as float32. */
-                int64_t diff = tensor_wrap_int((int64_t)((uint64_t)x - (uint64_t)y), dt);
-                diff = tensor_wrap_int(diff < 0 ? (int64_t)(0 - (uint64_t)diff) : diff, dt);
-                float allowed = (float)atol + fabs((float)rtol * (float)y);
-                close = (float)diff <= allowed;
             }
         }
         tensor_write_i64(out, it.offsets[0], close);
