@@ -73,7 +73,7 @@ Tensor *tensor_predicate(MathPredicate pred, const Tensor *a)
 /* ---------------------------------------------------------------- unary */
 
 #define DEFINE_MATH_UNARY_FLOAT(T, NAME)                                                     \
-    static T NAME(MathUnaryOp op, T x, const T *p)                                           \
+    static inline __attribute__((always_inline)) T NAME(MathUnaryOp op, T x, const T *p)     \
     {                                                                                        \
         const T zero = 0, one = 1;                                                           \
         switch (op) {                                                                        \
@@ -97,6 +97,56 @@ Tensor *tensor_predicate(MathPredicate pred, const Tensor *a)
 
 DEFINE_MATH_UNARY_FLOAT(float, math_unary_f32)
 DEFINE_MATH_UNARY_FLOAT(double, math_unary_f64)
+
+/* Rows of a float op where out and the input both hold T, for a constant
+ * op: the op's switch folds away inside the loop. */
+#define DEFINE_MATH_UNARY_ROWS(T, NAME, FN)                                                  \
+    static inline __attribute__((always_inline)) void NAME(MathUnaryOp op, TensorIter *it,  \
+            T *out, const T *in, const T *p)                                                 \
+    {                                                                                        \
+        int64_t row = tensor_iter_row_size(it);                                              \
+        int64_t so = tensor_iter_row_stride(it, 0), si = tensor_iter_row_stride(it, 1);      \
+        for (int64_t i = 0; i < it->numel; i += row, tensor_iter_next_row(it)) {             \
+            T *o = out + it->offsets[0];                                                     \
+            const T *x = in + it->offsets[1];                                                \
+            for (int64_t j = 0; j < row; j++)                                                \
+                o[j * so] = FN(op, x[j * si], p);                                            \
+        }                                                                                    \
+    }
+
+DEFINE_MATH_UNARY_ROWS(float, math_unary_rows_f32, math_unary_f32)
+DEFINE_MATH_UNARY_ROWS(double, math_unary_rows_f64, math_unary_f64)
+
+#define MATH_UNARY_OPS(X) \
+    X(MU_FRAC) X(MU_LOGIT) X(MU_ANGLE) X(MU_MISH) X(MU_SOFTSHRINK) X(MU_HARDSHRINK) \
+    X(MU_THRESHOLD) X(MU_ELU)
+
+/* The typed loop when a already has the result's float dtype; false when
+ * it does not (the caller converts element by element). */
+static bool math_unary_rows(MathUnaryOp op, TensorIter *it, Tensor *out, const Tensor *a,
+                            const float *pf, const double *pd)
+{
+    if (a->dtype != out->dtype)
+        return false;
+    if (out->dtype == DT_F32) {
+        float *o = out->storage->data;
+        const float *x = a->storage->data;
+#define CASE_F32(OP) case OP: math_unary_rows_f32(OP, it, o, x, pf); return true;
+        switch (op) {
+        MATH_UNARY_OPS(CASE_F32)
+        }
+#undef CASE_F32
+        return false;
+    }
+    double *o = out->storage->data;
+    const double *x = a->storage->data;
+#define CASE_F64(OP) case OP: math_unary_rows_f64(OP, it, o, x, pd); return true;
+    switch (op) {
+    MATH_UNARY_OPS(CASE_F64)
+    }
+#undef CASE_F64
+    return false;
+}
 
 static int unary_param_count(MathUnaryOp op)
 {
@@ -154,17 +204,19 @@ Tensor *tensor_math_unary(MathUnaryOp op, const Tensor *a, const double *p)
         tensor_release(out);
         return NULL;
     }
+    float pf[3] = {0, 0, 0};
+    double pd[3] = {0, 0, 0};
+    for (int k = 0; k < nparams; k++) {
+        pf[k] = (float)p[k];
+        pd[k] = p[k];
+    }
+    if (dtype_is_float(dt) && math_unary_rows(op, &it, out, a, pf, pd))
+        return out;
     if (dt == DT_F32) {
-        float pf[3] = {0, 0, 0};
-        for (int k = 0; k < nparams; k++)
-            pf[k] = (float)p[k];
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
             tensor_write_f64(out, it.offsets[0],
                              math_unary_f32(op, tensor_read_f32(a, it.offsets[1]), pf));
     } else if (dt == DT_F64) {
-        double pd[3] = {0, 0, 0};
-        for (int k = 0; k < nparams; k++)
-            pd[k] = p[k];
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
             tensor_write_f64(out, it.offsets[0],
                              math_unary_f64(op, tensor_read_f64(a, it.offsets[1]), pd));
@@ -203,7 +255,7 @@ static const char *binary_kernel_name(int op)
 }
 
 #define DEFINE_MATH_BINARY_FLOAT(T, NAME)                                                    \
-    static T NAME(int op, T x, T y)                                                          \
+    static inline __attribute__((always_inline)) T NAME(int op, T x, T y)                    \
     {                                                                                        \
         const T zero = 0, one = 1;                                                           \
         switch (op) {                                                                        \
@@ -230,6 +282,25 @@ static const char *binary_kernel_name(int op)
 
 DEFINE_MATH_BINARY_FLOAT(float, math_binary_f32)
 DEFINE_MATH_BINARY_FLOAT(double, math_binary_f64)
+
+/* Rows of a float op where out, a and b all hold T, for a constant op. */
+#define DEFINE_MATH_BINARY_ROWS(T, NAME, FN)                                                 \
+    static inline __attribute__((always_inline)) void NAME(int op, TensorIter *it, T *out,  \
+            const T *a, const T *b)                                                          \
+    {                                                                                        \
+        int64_t row = tensor_iter_row_size(it);                                              \
+        int64_t so = tensor_iter_row_stride(it, 0), sa = tensor_iter_row_stride(it, 1);      \
+        int64_t sb = tensor_iter_row_stride(it, 2);                                          \
+        for (int64_t i = 0; i < it->numel; i += row, tensor_iter_next_row(it)) {             \
+            T *o = out + it->offsets[0];                                                     \
+            const T *x = a + it->offsets[1], *y = b + it->offsets[2];                        \
+            for (int64_t j = 0; j < row; j++)                                                \
+                o[j * so] = FN(op, x[j * sa], y[j * sb]);                                    \
+        }                                                                                    \
+    }
+
+DEFINE_MATH_BINARY_ROWS(float, math_binary_rows_f32, math_binary_f32)
+DEFINE_MATH_BINARY_ROWS(double, math_binary_rows_f64, math_binary_f64)
 
 /* v as C++ holds it after integer promotion: int64 stays, every narrower
  * type computes in (32-bit) int. */
@@ -329,6 +400,36 @@ static bool plan_math_binary(int op, const Tensor *a, const Tensor *b, MathPlan 
     }
 }
 
+#define MATH_BINARY_FLOAT_OPS(X) \
+    X(MB_COPYSIGN) X(MB_HYPOT) X(MB_LOGADDEXP) X(MB_LOGADDEXP2) X(MB_NEXTAFTER) X(MB_FMAX) \
+    X(MB_FMIN) X(MB_HEAVISIDE) X(MB_GLU) X(MB_PRELU)
+
+/* The typed loop when a, b and out all hold the float compute type. */
+static bool math_binary_rows(int op, TensorIter *it, Tensor *out, const Tensor *a, const Tensor *b)
+{
+    TensorDType t = out->dtype;
+    if (a->dtype != t || b->dtype != t)
+        return false;
+    if (t == DT_F32) {
+        float *o = out->storage->data;
+        const float *x = a->storage->data, *y = b->storage->data;
+#define CASE_F32(OP) case OP: math_binary_rows_f32(OP, it, o, x, y); return true;
+        switch (op) {
+        MATH_BINARY_FLOAT_OPS(CASE_F32)
+        default: return false;
+        }
+#undef CASE_F32
+    }
+    double *o = out->storage->data;
+    const double *x = a->storage->data, *y = b->storage->data;
+#define CASE_F64(OP) case OP: math_binary_rows_f64(OP, it, o, x, y); return true;
+    switch (op) {
+    MATH_BINARY_FLOAT_OPS(CASE_F64)
+    default: return false;
+    }
+#undef CASE_F64
+}
+
 /* out = op(a, b), a and b broadcast to out's shape. */
 static bool math_binary_kernel(int op, const MathPlan *plan, Tensor *out, const Tensor *a,
                                const Tensor *b)
@@ -337,6 +438,9 @@ static bool math_binary_kernel(int op, const MathPlan *plan, Tensor *out, const 
     TensorIter it;
     if (!tensor_iter_init(&it, out->ndim, out->sizes, ops, 3))
         return false;
+    if (dtype_is_float(plan->compute) && out->dtype == plan->compute &&
+        math_binary_rows(op, &it, out, a, b))
+        return true;
     if (plan->compute == DT_F32) {
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
             tensor_write_f64(out, it.offsets[0],
@@ -381,10 +485,9 @@ Tensor *tensor_math_binary(MathBinaryOp op, const Tensor *a, const Tensor *b)
 
 /* ---------------------------------------------------------------- closeness */
 
-/* ATen's isclose: a == b, or (finite |a - b| <= atol + |rtol * b|), with
- * the arithmetic in PyTorch's promoted dtypes: the difference in the
- * inputs' dtype (bools as float32), the allowed error in float32 unless the
- * inputs are float64, compared in the wider of the two. */
+/* ATen's isclose: a == b, or (finite |a - b| <= atol + |rtol * b|), the
+ * tolerance test in the inputs' dtype for floats and in float32 (the
+ * default dtype) for integers and bools. */
 Tensor *tensor_isclose(const Tensor *a, const Tensor *b, double rtol, double atol, bool equal_nan)
 {
     if (a->dtype != b->dtype) {
@@ -424,23 +527,17 @@ Tensor *tensor_isclose(const Tensor *a, const Tensor *b, double rtol, double ato
                 double diff = fabs(x - y);
                 close = isfinite(diff) && diff <= atol + fabs(rtol * y);
             }
-        } else if (dt == DT_F32 || dt == DT_BOOL) {
+        } else {
+            /* Integers and bools compare as float32 (the default dtype) once
+             * they are not exactly equal. */
             float x = tensor_read_f32(a, it.offsets[1]), y = tensor_read_f32(b, it.offsets[2]);
-            close = x == y || (dt == DT_F32 && equal_nan && isnan(x) && isnan(y));
+            close = dt == DT_F32 ? x == y
+                                 : tensor_read_i64(a, it.offsets[1]) == tensor_read_i64(b, it.offsets[2]);
+            if (!close && dt == DT_F32 && equal_nan)
+                close = isnan(x) && isnan(y);
             if (!close && tolerant) {
                 float diff = fabs(x - y);
                 close = isfinite(diff) && diff <= (float)atol + fabs((float)rtol * y);
-            }
-        } else {
-            int64_t x = tensor_read_i64(a, it.offsets[1]), y = tensor_read_i64(b, it.offsets[2]);
-            close = x == y;
-            if (!close && tolerant) {
-                /* (a - b).abs() wraps in the integer dtype, then compares
-                 * with the float32 allowed error as float32. */
-                int64_t diff = tensor_wrap_int((int64_t)((uint64_t)x - (uint64_t)y), dt);
-                diff = tensor_wrap_int(diff < 0 ? (int64_t)(0 - (uint64_t)diff) : diff, dt);
-                float allowed = (float)atol + fabs((float)rtol * (float)y);
-                close = (float)diff <= allowed;
             }
         }
         tensor_write_i64(out, it.offsets[0], close);

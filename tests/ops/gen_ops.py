@@ -770,6 +770,7 @@ R("isnan", "number", "f: float", "g = f * 10.0\nreturn math.isnan(g - g), math.i
 R("isclose", "float", "x, z", "y = x + 0.05 * z\nreturn torch.isclose(x, y, rtol=0.1, atol=0.01), torch.isclose(x, y), torch.allclose(x, y, 0.5, 0.1)", x=F(3, 4), z=F(4))
 R("isclose", "equal_nan", "x", "y = torch.where(x > 0, x, x * float('nan'))\nreturn torch.isclose(y, y, equal_nan=True), torch.isclose(y, y)", x=F(6))
 R("isclose", "int", "x, y", "torch.isclose(x, y, rtol=0.2, atol=1.0), torch.isclose(x > 0, y > 0)", x=L(8), y=L(8))
+R("isclose", "int_as_float32", "x, y", "torch.isclose(x, y, rtol=0.0, atol=0.5), torch.isclose(x.int(), y.int(), rtol=0.3, atol=2.0)", x=T([2 ** 40 + 1, 5, 100, 3]), y=T([2 ** 40, 7, -100, 100]))
 E("isclose", "dtype_mismatch", "x, y", "torch.isclose(x, y)", (1, "Float did not match Double"), x=F(3), y=F64(3))
 E("isclose", "negative_rtol", "x", "torch.isclose(x, x, rtol=-1.0)", (1, "rtol must be greater than or equal to zero"), x=F(3))
 R("equal", "basic", "x, y", "torch.equal(x, x.clone()), torch.equal(x, y), torch.equal(x, x[:1]), torch.equal(x.long(), x.long().double())", x=F(2, 3), y=F(2, 3))
