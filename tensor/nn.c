@@ -334,15 +334,24 @@ static Tensor *apply_channel_affine(const Tensor *x, const double *scale, const 
     return out;
 }
 
+/* ATen reads the channel count as input.size(1): a 0-d or 1-d input fails
+ * there. */
+static bool has_channel_dim(const Tensor *x)
+{
+    if (x->ndim >= 2)
+        return true;
+    if (x->ndim == 0)
+        tensor_set_error("Dimension specified as 1 but tensor has no dimensions");
+    else
+        tensor_set_error("Dimension out of range (expected to be in range of [-1, 0], but got 1)");
+    return false;
+}
+
 Tensor *tensor_batch_norm(const Tensor *x, const Tensor *weight, const Tensor *bias, const Tensor *running_mean,
                           const Tensor *running_var, double eps)
 {
-    char xb[TENSOR_SHAPE_BUF];
-    if (x->ndim < 2) {
-        tensor_set_error("batch_norm: expected an input with at least 2 dims (N, C, ...), but got input of size %s",
-                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+    if (!has_channel_dim(x))
         return NULL;
-    }
     int64_t c = x->sizes[1];
     if (!running_mean) {
         tensor_set_error("running_mean must be defined in evaluation mode");
@@ -410,12 +419,8 @@ static Tensor *tensor_from_f64(TensorDType dt, int ndim, const int64_t *sizes, c
 Tensor *tensor_batch_norm_train(const Tensor *x, const Tensor *weight, const Tensor *bias, double eps,
                                 Tensor **save_mean, Tensor **save_invstd)
 {
-    char xb[TENSOR_SHAPE_BUF];
-    if (x->ndim < 2) {
-        tensor_set_error("batch_norm: expected an input with at least 2 dims (N, C, ...), but got input of size %s",
-                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+    if (!has_channel_dim(x))
         return NULL;
-    }
     int64_t c = x->sizes[1];
     if (!check_param_numel(weight, "weight", c) || !check_param_numel(bias, "bias", c) || !float_only(x, "batch_norm"))
         return NULL;
@@ -472,11 +477,8 @@ Tensor *tensor_instance_norm(const Tensor *x, const Tensor *weight, const Tensor
         tensor_set_error("Expected running_mean and running_var to be defined when use_input_stats is false");
         return NULL;
     }
-    if (x->ndim < 2) {
-        tensor_set_error("Dimension out of range (expected to be in range of [%d, %d], but got 1)", -(x->ndim > 0 ? x->ndim : 1),
-                         (x->ndim > 0 ? x->ndim : 1) - 1);
+    if (!has_channel_dim(x))
         return NULL;
-    }
     /* ATen runs batch_norm on a (1, N * C, ...) view with the parameters
      * repeated N times; its checks see those sizes */
     int64_t n = x->sizes[0], c = x->sizes[1], lines = n * c, total = tensor_numel(x);
@@ -488,7 +490,7 @@ Tensor *tensor_instance_norm(const Tensor *x, const Tensor *weight, const Tensor
         for (int k = 2; k < 4; k++)
             if (params[k]) {
                 if (n * tensor_numel(params[k]) == 0) {
-                    tensor_set_error("index 0 is out of bounds for dimension 0 with size 0");
+                    tensor_set_error("select(): index 0 out of range for tensor of size [0] at dimension 0");
                     return NULL;
                 }
                 dt = dtype_promote(dt, params[k]->dtype);

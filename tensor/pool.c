@@ -96,7 +96,7 @@ static bool pool_input_dims(const Tensor *x, int nd, const char *op)
         return true;
     if (nd == 1)
         tensor_set_error("Expected 2 to 3 dimensions, but got %d-dimensional tensor for argument #1 'self' (while "
-                         "checking arguments for %s)", x->ndim, op);
+                         "checking arguments for %s)", x->ndim, strcmp(op, "max_pool1d_impl") == 0 ? "max_pool1d" : op);
     else
         tensor_set_error("non-empty %dD or %dD (batch mode) tensor expected for input", nd + 1, nd + 2);
     return false;
@@ -119,6 +119,13 @@ static void pool_planes(const Tensor *x, int nd, int64_t in[3], int64_t *planes)
 static bool pool_geometry(const Tensor *x, int nd, const char *op, const int64_t *kernel, const int64_t *stride,
                           const int64_t *padding, const int64_t *dilation, bool ceil_mode, PoolGeom *g)
 {
+    /* max_pool1d without indices has a kernel of its own, with its own check */
+    if (strcmp(op, "max_pool1d_impl") == 0 && x->ndim != 2 && x->ndim != 3) {
+        char xb[TENSOR_SHAPE_BUF];
+        tensor_set_error("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for input, "
+                         "but got:%s", tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+        return false;
+    }
     char xb[TENSOR_SHAPE_BUF], vb[96];
     if (!pool_input_dims(x, nd, op))
         return false;
@@ -170,6 +177,13 @@ static bool pool_geometry(const Tensor *x, int nd, const char *op, const int64_t
     if (!valid) {
         tensor_set_error("Expected %dD or %dD (batch mode) tensor with optional 0 dim batch size for input, but got:%s",
                          (nd == 3 ? 3 : 2) + 1, (nd == 3 ? 3 : 2) + 2, tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
+        return false;
+    }
+    /* avg_pool3d's shape check also wants the input no smaller than the kernel */
+    if (nd == 3 && !dilation && (g->in[0] < g->k[0] || g->in[1] < g->k[1] || g->in[2] < g->k[2])) {
+        tensor_set_error("input image (T: %" PRId64 " H: %" PRId64 " W: %" PRId64 ") smaller than kernel size (kT: %"
+                         PRId64 " kH: %" PRId64 " kW: %" PRId64 ")", g->in[0], g->in[1], g->in[2], g->k[0], g->k[1],
+                         g->k[2]);
         return false;
     }
     if (g->out[0] < 1 || g->out[1] < 1 || g->out[2] < 1) {
@@ -229,8 +243,10 @@ Tensor *tensor_max_pool(const Tensor *x, int nd, const int64_t *kernel, const in
                         const int64_t *dilation, bool ceil_mode, const char *kernel_name, Tensor **indices)
 {
     PoolGeom g;
-    const char *op = nd == 1 ? "max_pool1d" : nd == 2 ? "max_pool2d" : "max_pool3d";
-    if (!pool_geometry(x, nd, op, kernel, stride, padding, dilation, ceil_mode, &g) || !float_input(x, kernel_name))
+    const char *op = nd == 1 ? (indices ? "max_pool1d" : "max_pool1d_impl") : nd == 2 ? "max_pool2d" : "max_pool3d";
+    const int64_t ones[3] = {1, 1, 1};
+    if (!pool_geometry(x, nd, op, kernel, stride, padding, dilation ? dilation : ones, ceil_mode, &g) ||
+        !float_input(x, kernel_name))
         return NULL;
     /* sizes fit: the result below exists before these are used */
     int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
@@ -253,8 +269,17 @@ Tensor *tensor_max_pool(const Tensor *x, int nd, const int64_t *kernel, const in
         for (int64_t ot = 0; ot < g.out[0]; ot++)
             for (int64_t oh = 0; oh < g.out[1]; oh++)
                 for (int64_t ow = 0; ow < g.out[2]; ow++, at++) {
+                    /* ATen starts from -inf and the window's first tap
+                     * at or after 0 (its index stands even when every tap
+                     * falls in the padding); NaN wins, and stays */
+                    int64_t o[3] = {ot, oh, ow}, first[3];
+                    for (int i = 0; i < 3; i++) {
+                        first[i] = o[i] * g.s[i] - g.p[i];
+                        if (first[i] < 0)
+                            first[i] += (-first[i] + g.d[i] - 1) / g.d[i] * g.d[i];
+                    }
                     double m = -INFINITY;
-                    int64_t best = -1;
+                    int64_t best = (first[0] * g.in[1] + first[1]) * g.in[2] + first[2];
                     for (int64_t kt = 0; kt < g.k[0]; kt++) {
                         int64_t it = ot * g.s[0] - g.p[0] + kt * g.d[0];
                         if (it < 0 || it >= g.in[0])
@@ -269,10 +294,6 @@ Tensor *tensor_max_pool(const Tensor *x, int nd, const int64_t *kernel, const in
                                     continue;
                                 int64_t flat = (it * g.in[1] + ih) * g.in[2] + iw;
                                 double val = plane[flat];
-                                /* ATen starts from the window's first element
-                                 * and -inf; NaN wins, and stays */
-                                if (best < 0)
-                                    best = flat;
                                 if (val > m || isnan(val)) {
                                     m = val;
                                     best = flat;
@@ -299,13 +320,9 @@ Tensor *tensor_avg_pool(const Tensor *x, int nd, const int64_t *kernel, const in
         tensor_set_error("divisor must be not zero");
         return NULL;
     }
+    /* dilation NULL: pool_geometry also checks avg_pool3d's input size */
     if (!pool_geometry(x, nd, op, kernel, stride, padding, NULL, ceil_mode, &g))
         return NULL;
-    if (nd == 3 && (g.in[0] < g.k[0] || g.in[1] < g.k[1] || g.in[2] < g.k[2])) {
-        tensor_set_error("input image (T: %" PRId64 " H: %" PRId64 " W: %" PRId64 ") smaller than kernel size (kT: %"
-                         PRId64 " kH: %" PRId64 " kW: %" PRId64 ")", g.in[0], g.in[1], g.in[2], g.k[0], g.k[1], g.k[2]);
-        return NULL;
-    }
     if (x->dtype == DT_BOOL)
         return tensor_error_not_implemented(nd == 3 ? "avg_pool3d_out_frame" : "avg_pool2d_out_frame", x->dtype),
                NULL;
@@ -382,7 +399,13 @@ static bool adaptive_check(const Tensor *x, int nd, const char *op, const int64_
     for (int i = 0; i < nd; i++)
         if (out_size[i] < 0) {
             char ob[TENSOR_SHAPE_BUF];
-            tensor_format_shape(nd, out_size, ob, sizeof ob);
+            int64_t shown_sizes[3];
+            int k = 0;
+            if (nd == 1)
+                shown_sizes[k++] = 1;      /* the 2-d pool ATen runs */
+            for (int j = 0; j < nd; j++)
+                shown_sizes[k++] = out_size[j];
+            tensor_format_shape(k, shown_sizes, ob, sizeof ob);
             ob[0] = '{';
             ob[strlen(ob) - 1] = '}';
             tensor_set_error("%s: elements of output_size must be greater than or equal to 0 but received %s", op, ob);

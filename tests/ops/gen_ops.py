@@ -837,6 +837,8 @@ R("max_pool2d", "indices_dilation_ceil", "x",
   "F.max_pool2d(x, 3, 2, 1, dilation=(1, 2), ceil_mode=True, return_indices=True)", x=U(1, 2, 5, 7))
 R("max_pool2d", "nan_and_ties", "x", "F.max_pool2d(x, 2, stride=1, return_indices=True)",
   x=T([[[1.0, float("nan"), 2.0], [2.0, 0.5, 2.0], [-1.0, 2.0, float("-inf")]]]))
+R("max_pool2d", "all_padding_window", "x", "F.max_pool2d(x, 2, stride=1, padding=1, dilation=3, return_indices=True)",
+  x=F(1, 1, 2, 2))
 R("max_pool3d", "indices", "x", "F.max_pool3d(x, (2, 3, 2), stride=(1, 2, 2), padding=(1, 1, 0), return_indices=True)",
   x=U(1, 2, 3, 5, 4))
 R("max_pool3d", "unbatched_ceil_dilation", "x", "F.max_pool3d(x, 2, dilation=(1, 2, 1), ceil_mode=True)", x=U(2, 3, 6, 5))
