@@ -29,7 +29,9 @@ static bool out_written_copy(EvalCall *c, Tensor *copy, bool done, const char *f
     return eval_fail_kernel(c, fallback);
 }
 
-/* A list result from a view-list kernel (NULL on failure). */
+/* A list result from a view-list kernel (NULL on failure). The count is
+ * passed by address: the kernel call in the same argument list sets it, and
+ * C leaves the order of evaluating arguments unspecified. */
 static bool out_views(EvalCall *c, Tensor **ts, const int *n)
 {
     if (!ts)
