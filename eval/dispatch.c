@@ -58,6 +58,7 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_STR] = eval_op_str,
     [OP_ATEN_APPEND] = eval_op_append,
     [OP_ATEN_LIST] = eval_op_list,
+    [OP_PRIM_ISINSTANCE] = eval_op_isinstance,
     [OP_PRIM_CREATEOBJECT] = eval_op_create_object,
     [OP_PRIM_SETATTR] = eval_op_setattr,
     [OP_PRIM_ENTER] = eval_op_enter,

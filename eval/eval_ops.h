@@ -164,6 +164,9 @@ bool eval_op_unbind(EvalCall *c);
 bool eval_op_create_object(EvalCall *c); bool eval_op_setattr(EvalCall *c);
 bool eval_op_enter(EvalCall *c); bool eval_op_exit(EvalCall *c);
 
+/* type_query.c */
+bool eval_op_isinstance(EvalCall *c);
+
 /* ops_str.c */
 bool eval_op_join(EvalCall *c); bool eval_op_replace(EvalCall *c); bool eval_op_strip(EvalCall *c);
 bool eval_op_lstrip(EvalCall *c); bool eval_op_rstrip(EvalCall *c); bool eval_str_split(EvalCall *c);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "functionalize/functionalize_private.h"
+#include "tssa/eval.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
@@ -208,6 +209,15 @@ static bool fold_scalar(Fold *f, IrNode *n)
             return true;
         }
         return false;
+    case OP_PRIM_ISINSTANCE: {
+        int known = n->ninputs == 1 && out_kind(n, TY_BOOL)
+                        ? eval_isinstance_static(n->inputs[0]->type, ir_attr_find(n, "types"))
+                        : -1;
+        if (known < 0)
+            return false;
+        replace_output(f, n, emit_const_int(f->g, n, known, TY_BOOL));
+        return true;
+    }
     case OP_ATEN_IS:
     case OP_ATEN_ISNOT: {
         if (n->ninputs != 2 || !out_kind(n, TY_BOOL))

@@ -73,6 +73,11 @@ RtValue *eval_module_attribute(const Safetensors *weights, const char *path, con
  * when weights is NULL; a result other than path is malloc'd in *owned. */
 const char *eval_module_tensor_name(const Safetensors *weights, const char *path, char **owned);
 
+/* prim::isinstance decided by a static type: 1 or 0 when a value of type t
+ * is (is not) an instance of one of the `types` attribute's types, -1 when
+ * only the run-time value can tell (Union, Optional, Any). eval/type_query.c. */
+int eval_isinstance_static(const IrType *t, const IrAttr *types);
+
 /* Whether t is the class of a grad-mode scope (torch.no_grad(),
  * enable_grad, set_grad_enabled, inference_mode), which a forward-only
  * runtime treats as a no-op (eval/grad_scope.c). */
