@@ -59,6 +59,7 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_APPEND] = eval_op_append,
     [OP_ATEN_LIST] = eval_op_list,
     [OP_PRIM_ISINSTANCE] = eval_op_isinstance,
+    [OP_TSSA_INPLACE_CHECK] = eval_op_inplace_check,
     [OP_PRIM_CREATEOBJECT] = eval_op_create_object,
     [OP_PRIM_SETATTR] = eval_op_setattr,
     [OP_PRIM_ENTER] = eval_op_enter,
@@ -691,6 +692,37 @@ static void format_shape(TextBuf *sb, const Tensor *t)
     textbuf_puts(sb, "]");
 }
 
+/* PyTorch's checks of an in-place op's result r against self: it must have
+ * self's shape (an in-place op cannot broadcast self) and a dtype castable
+ * to self's. */
+static bool check_inplace_result(EvalCall *c, const Tensor *r, const Tensor *self)
+{
+    if (!tensor_same_shape(r, self)) {
+        TextBuf want = {0}, got = {0};
+        format_shape(&want, self);
+        format_shape(&got, r);
+        eval_fail(c, "output with shape %s doesn't match the broadcast shape %s", textbuf_cstr(&want),
+                  textbuf_cstr(&got));
+        textbuf_release(&want);
+        textbuf_release(&got);
+        return false;
+    }
+    if (!can_cast(r->dtype, self->dtype))
+        return eval_fail(c, "result type %s can't be cast to the desired output type %s",
+                         dtype_ts_name(r->dtype), dtype_ts_name(self->dtype));
+    return true;
+}
+
+/* tssa::inplace_check(Tensor result, Tensor self) -> result: what TensorSSA
+ * leaves of an elementwise in-place op's checks once the op has become its
+ * out-of-place twin and a copy (functionalize/inplace_to_functional.c). */
+bool eval_op_inplace_check(EvalCall *c)
+{
+    Tensor *r, *self;
+    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &r) && eval_arg_tensor(c, 1, &self) &&
+           check_inplace_result(c, r, self) && eval_out_arg(c, 0, 0);
+}
+
 /* self.op_(...) as self.copy_(op(self, ...)), returning self. */
 static bool inplace_via_functional(EvalCall *c, EvalOpFn functional)
 {
@@ -708,18 +740,8 @@ static bool inplace_via_functional(EvalCall *c, EvalOpFn functional)
         ok = eval_fail(c, "the functional variant did not produce a tensor");
     if (ok) {
         Tensor *r = result->u.t;
-        if (!tensor_same_shape(r, self)) {
-            TextBuf want = {0}, got = {0};
-            format_shape(&want, self);
-            format_shape(&got, r);
-            ok = eval_fail(c, "output with shape %s doesn't match the broadcast shape %s", textbuf_cstr(&want),
-                          textbuf_cstr(&got));
-            textbuf_release(&want);
-            textbuf_release(&got);
-        } else if (!can_cast(r->dtype, self->dtype))
-            ok = eval_fail(c, "result type %s can't be cast to the desired output type %s",
-                          dtype_ts_name(r->dtype), dtype_ts_name(self->dtype));
-        else if (r != self && !tensor_copy_(self, r))
+        ok = check_inplace_result(c, r, self);
+        if (ok && r != self && !tensor_copy_(self, r))
             ok = eval_fail_kernel(c, "copy into self failed");
     }
     rt_release(result);

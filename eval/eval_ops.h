@@ -164,6 +164,9 @@ bool eval_op_unbind(EvalCall *c);
 bool eval_op_create_object(EvalCall *c); bool eval_op_setattr(EvalCall *c);
 bool eval_op_enter(EvalCall *c); bool eval_op_exit(EvalCall *c);
 
+/* dispatch.c */
+bool eval_op_inplace_check(EvalCall *c);
+
 /* type_query.c */
 bool eval_op_isinstance(EvalCall *c);
 

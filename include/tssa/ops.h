@@ -287,7 +287,8 @@ typedef enum OpAlias {
     /* TensorSSA: immutable accesses and their assign twins */ \
     IMMUT_OPS(X) \
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE) \
-    X(TSSA_UPDATE, "tssa::update", OPC_TSSA, NOMUT, ALIAS_NONE)
+    X(TSSA_UPDATE, "tssa::update", OPC_TSSA, NOMUT, ALIAS_NONE) \
+    X(TSSA_INPLACE_CHECK, "tssa::inplace_check", OPC_TSSA, NOMUT, ALIAS_NONE)
 
 /* Elementwise ops, each with its in-place twin where PyTorch has one. The
  * in-place twin is named <op>_ and mutates input 0. Scalar arithmetic on
