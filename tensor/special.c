@@ -10,9 +10,9 @@
  *     integral result to float32; igamma/igammac have no integral kernel.
  *   - values are computed in double and rounded once to the result dtype,
  *     except where PyTorch's float32 arithmetic visibly decides the value:
- *     digamma, trigamma and mvlgamma near their poles, the polynomials and
- *     Bessel-type functions where float overflows or reduces large
- *     arguments; those have float twins;
+ *     digamma, trigamma and mvlgamma near their poles, ndtr and erfcx,
+ *     the polynomials and Bessel-type functions where float overflows or
+ *     reduces large arguments; those have float twins;
  *   - the orthogonal polynomials take the degree n elementwise from the
  *     second operand, truncated to an integer as C++'s static_cast does;
  *   - in-place forms check that the result dtype casts to self's.
@@ -60,8 +60,8 @@ static double special_unary_value(SpecialUnaryOp op, double x, int64_t n)
 }
 
 /* float32 results: the float twins where PyTorch's float arithmetic shows
- * (digamma, trigamma, mvlgamma, the Bessel-type functions), else the double
- * value rounded. */
+ * (digamma, trigamma, mvlgamma, ndtr, erfcx, the Bessel-type functions),
+ * else the double value rounded. */
 static float special_unary_value_f32(SpecialUnaryOp op, float x, int64_t n)
 {
     switch (op) {
@@ -73,6 +73,8 @@ static float special_unary_value_f32(SpecialUnaryOp op, float x, int64_t n)
             return sp_trigamma_f(x);
         return (float)sp_polygamma(n, x);
     case SP_MVLGAMMA: return sp_mvlgamma_f(x, n);
+    case SP_NDTR: return sp_ndtr_f(x);
+    case SP_ERFCX: return sp_erfcx_f(x);
     case SP_I0: return sp_i0_f(x);
     case SP_I0E: return sp_i0e_f(x);
     case SP_I1: return sp_i1_f(x);

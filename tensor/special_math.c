@@ -268,9 +268,31 @@ double sp_erfcx(double x)
     return 2 * exp(x * x) - erfcx_nonnegative(-x);
 }
 
+/* For x < 0 the float kernel's exp(x^2) overflows from x < -9.42 on. */
+float sp_erfcx_f(float x)
+{
+    if (isnan(x))
+        return x;
+    if (x >= 0)
+        return (float)erfcx_nonnegative(x);
+    if (x < -26.7f)
+        return INFINITY;
+    if (x < -6.1f)
+        return 2 * expf(x * x);
+    return 2 * expf(x * x) - (float)erfcx_nonnegative(-x);
+}
+
+/* In float the sum 1 + erf is float too: 0 below about -5.4, as PyTorch's
+ * float32 kernel gives. */
 double sp_ndtr(double x)
 {
     return (1 + erf(x * 0.70710678118654752440)) * 0.5;
+}
+
+float sp_ndtr_f(float x)
+{
+    float t = (float)(x * 0.70710678118654752440);
+    return (float)((1 + erff(t)) * 0.5);
 }
 
 double sp_log_ndtr(double x)

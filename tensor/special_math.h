@@ -9,9 +9,10 @@
  * asymptotic expansion; the three-term recurrences of the classical
  * orthogonal polynomials. Everything computes in double except where
  * PyTorch's float32 kernel gives visibly different values (digamma,
- * trigamma and mvlgamma near their poles, the polynomials and the
- * Bessel-type functions, where float overflows or reduces large arguments
- * less accurately), which have float twins.
+ * trigamma and mvlgamma near their poles, ndtr and erfcx where float
+ * underflows or overflows, the polynomials and the Bessel-type functions
+ * where float overflows or reduces large arguments less accurately), which
+ * have float twins.
  */
 #ifndef TSSA_SPECIAL_MATH_H
 #define TSSA_SPECIAL_MATH_H
@@ -33,7 +34,9 @@ float sp_mvlgamma_f(float x, int64_t p);
 
 double sp_erfinv(double y);
 double sp_erfcx(double x);
+float sp_erfcx_f(float x);
 double sp_ndtr(double x);
+float sp_ndtr_f(float x);
 double sp_ndtri(double y);
 double sp_log_ndtr(double x);
 double sp_entr(double x);
