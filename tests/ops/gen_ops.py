@@ -801,6 +801,8 @@ R("special_chebyshev_polynomial_t", "float_overflow", "x, n", "torch.special.che
 R("special_shifted_chebyshev_polynomial_t", "basic", "x, n", "torch.special.shifted_chebyshev_polynomial_t(x, n), torch.special.shifted_chebyshev_polynomial_u(x, n), torch.special.shifted_chebyshev_polynomial_v(x, n), torch.special.shifted_chebyshev_polynomial_w(x, n)", x=T([[0.0], [0.2], [0.5], [1.0], [1.7]], torch.float64), n=T([0.0, 1.0, 3.0, 5.0, 8.0], torch.float64))
 R("special_hermite_polynomial_h", "basic", "x, n", "torch.special.hermite_polynomial_h(x, n), torch.special.hermite_polynomial_he(x, n)", x=T([[-2.0], [0.0], [0.5], [float("nan")]]), n=T([-1, 0, 1, 2, 6]))
 R("special_laguerre_polynomial_l", "basic", "x, n", "torch.special.laguerre_polynomial_l(x, n), torch.special.legendre_polynomial_p(x, n)", x=T([[-1.0], [0.0], [0.3], [1.0], [4.0]]), n=T([-1.0, 0.0, 1.0, 2.5, 6.0]))
+R("digamma", "strided", "x", "torch.digamma(x.t()), torch.special.zeta(x.t().abs() + 1.5, 2.0), torch.special.bessel_j0(x[:, ::2])", x=F(3, 4))
+R("xlogy", "view_inplace", "x, z", "y = x.clone()\ny[:, ::2].xlogy_(z)\nreturn y", x=F(2, 4), z=POS(2, 2))
 # (end of family special)
 
 # ------------------------------------------------------------------ family math: elementwise math, predicates and activations
