@@ -204,6 +204,56 @@ bool eval_op_raise_exception(EvalCall *c); bool eval_op_range_length(EvalCall *c
 bool eval_op_derive_index(EvalCall *c);
 
 /* family special: special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv */
+bool eval_op_digamma(EvalCall *c);
+bool eval_op_digamma_(EvalCall *c);
+bool eval_op_erfinv(EvalCall *c);
+bool eval_op_erfinv_(EvalCall *c);
+bool eval_op_i0(EvalCall *c);
+bool eval_op_i0_(EvalCall *c);
+bool eval_op_special_entr(EvalCall *c);
+bool eval_op_special_erfcx(EvalCall *c);
+bool eval_op_special_ndtr(EvalCall *c);
+bool eval_op_special_ndtri(EvalCall *c);
+bool eval_op_special_log_ndtr(EvalCall *c);
+bool eval_op_special_i0e(EvalCall *c);
+bool eval_op_special_i1(EvalCall *c);
+bool eval_op_special_i1e(EvalCall *c);
+bool eval_op_special_airy_ai(EvalCall *c);
+bool eval_op_special_bessel_j0(EvalCall *c);
+bool eval_op_special_bessel_j1(EvalCall *c);
+bool eval_op_special_bessel_y0(EvalCall *c);
+bool eval_op_special_bessel_y1(EvalCall *c);
+bool eval_op_special_modified_bessel_i0(EvalCall *c);
+bool eval_op_special_modified_bessel_i1(EvalCall *c);
+bool eval_op_special_modified_bessel_k0(EvalCall *c);
+bool eval_op_special_modified_bessel_k1(EvalCall *c);
+bool eval_op_special_scaled_modified_bessel_k0(EvalCall *c);
+bool eval_op_special_scaled_modified_bessel_k1(EvalCall *c);
+bool eval_op_special_spherical_bessel_j0(EvalCall *c);
+bool eval_op_xlogy(EvalCall *c);
+bool eval_op_xlogy_(EvalCall *c);
+bool eval_op_igamma(EvalCall *c);
+bool eval_op_igamma_(EvalCall *c);
+bool eval_op_igammac(EvalCall *c);
+bool eval_op_igammac_(EvalCall *c);
+bool eval_op_special_xlog1py(EvalCall *c);
+bool eval_op_special_zeta(EvalCall *c);
+bool eval_op_special_chebyshev_polynomial_t(EvalCall *c);
+bool eval_op_special_chebyshev_polynomial_u(EvalCall *c);
+bool eval_op_special_chebyshev_polynomial_v(EvalCall *c);
+bool eval_op_special_chebyshev_polynomial_w(EvalCall *c);
+bool eval_op_special_shifted_chebyshev_polynomial_t(EvalCall *c);
+bool eval_op_special_shifted_chebyshev_polynomial_u(EvalCall *c);
+bool eval_op_special_shifted_chebyshev_polynomial_v(EvalCall *c);
+bool eval_op_special_shifted_chebyshev_polynomial_w(EvalCall *c);
+bool eval_op_special_hermite_polynomial_h(EvalCall *c);
+bool eval_op_special_hermite_polynomial_he(EvalCall *c);
+bool eval_op_special_laguerre_polynomial_l(EvalCall *c);
+bool eval_op_special_legendre_polynomial_p(EvalCall *c);
+bool eval_op_polygamma(EvalCall *c);
+bool eval_op_polygamma_(EvalCall *c);
+bool eval_op_mvlgamma(EvalCall *c);
+bool eval_op_mvlgamma_(EvalCall *c);
 /* (end of family special) */
 
 /* family math: elementwise math, predicates and activations */

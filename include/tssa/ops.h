@@ -346,6 +346,48 @@ typedef enum OpAlias {
 
 /* special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv (tensor/special.c, eval/ops_special.c) */
 #define SPECIAL_OPS(X) \
+    ELEMENTWISE_PAIR(X, DIGAMMA, "digamma") \
+    ELEMENTWISE_PAIR(X, ERFINV, "erfinv") \
+    ELEMENTWISE_PAIR(X, I0, "i0") \
+    ELEMENTWISE_PAIR(X, XLOGY, "xlogy") \
+    ELEMENTWISE_PAIR(X, POLYGAMMA, "polygamma") \
+    ELEMENTWISE_PAIR(X, MVLGAMMA, "mvlgamma") \
+    ELEMENTWISE_PAIR(X, IGAMMA, "igamma") \
+    ELEMENTWISE_PAIR(X, IGAMMAC, "igammac") \
+    ELEMENTWISE_ONLY(X, SPECIAL_XLOG1PY, "special_xlog1py") \
+    ELEMENTWISE_ONLY(X, SPECIAL_ENTR, "special_entr") \
+    ELEMENTWISE_ONLY(X, SPECIAL_ERFCX, "special_erfcx") \
+    ELEMENTWISE_ONLY(X, SPECIAL_NDTR, "special_ndtr") \
+    ELEMENTWISE_ONLY(X, SPECIAL_NDTRI, "special_ndtri") \
+    ELEMENTWISE_ONLY(X, SPECIAL_LOG_NDTR, "special_log_ndtr") \
+    ELEMENTWISE_ONLY(X, SPECIAL_I0E, "special_i0e") \
+    ELEMENTWISE_ONLY(X, SPECIAL_I1, "special_i1") \
+    ELEMENTWISE_ONLY(X, SPECIAL_I1E, "special_i1e") \
+    ELEMENTWISE_ONLY(X, SPECIAL_ZETA, "special_zeta") \
+    ELEMENTWISE_ONLY(X, SPECIAL_AIRY_AI, "special_airy_ai") \
+    ELEMENTWISE_ONLY(X, SPECIAL_BESSEL_J0, "special_bessel_j0") \
+    ELEMENTWISE_ONLY(X, SPECIAL_BESSEL_J1, "special_bessel_j1") \
+    ELEMENTWISE_ONLY(X, SPECIAL_BESSEL_Y0, "special_bessel_y0") \
+    ELEMENTWISE_ONLY(X, SPECIAL_BESSEL_Y1, "special_bessel_y1") \
+    ELEMENTWISE_ONLY(X, SPECIAL_MODIFIED_BESSEL_I0, "special_modified_bessel_i0") \
+    ELEMENTWISE_ONLY(X, SPECIAL_MODIFIED_BESSEL_I1, "special_modified_bessel_i1") \
+    ELEMENTWISE_ONLY(X, SPECIAL_MODIFIED_BESSEL_K0, "special_modified_bessel_k0") \
+    ELEMENTWISE_ONLY(X, SPECIAL_MODIFIED_BESSEL_K1, "special_modified_bessel_k1") \
+    ELEMENTWISE_ONLY(X, SPECIAL_SCALED_MODIFIED_BESSEL_K0, "special_scaled_modified_bessel_k0") \
+    ELEMENTWISE_ONLY(X, SPECIAL_SCALED_MODIFIED_BESSEL_K1, "special_scaled_modified_bessel_k1") \
+    ELEMENTWISE_ONLY(X, SPECIAL_SPHERICAL_BESSEL_J0, "special_spherical_bessel_j0") \
+    ELEMENTWISE_ONLY(X, SPECIAL_CHEBYSHEV_POLYNOMIAL_T, "special_chebyshev_polynomial_t") \
+    ELEMENTWISE_ONLY(X, SPECIAL_CHEBYSHEV_POLYNOMIAL_U, "special_chebyshev_polynomial_u") \
+    ELEMENTWISE_ONLY(X, SPECIAL_CHEBYSHEV_POLYNOMIAL_V, "special_chebyshev_polynomial_v") \
+    ELEMENTWISE_ONLY(X, SPECIAL_CHEBYSHEV_POLYNOMIAL_W, "special_chebyshev_polynomial_w") \
+    ELEMENTWISE_ONLY(X, SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_T, "special_shifted_chebyshev_polynomial_t") \
+    ELEMENTWISE_ONLY(X, SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_U, "special_shifted_chebyshev_polynomial_u") \
+    ELEMENTWISE_ONLY(X, SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_V, "special_shifted_chebyshev_polynomial_v") \
+    ELEMENTWISE_ONLY(X, SPECIAL_SHIFTED_CHEBYSHEV_POLYNOMIAL_W, "special_shifted_chebyshev_polynomial_w") \
+    ELEMENTWISE_ONLY(X, SPECIAL_HERMITE_POLYNOMIAL_H, "special_hermite_polynomial_h") \
+    ELEMENTWISE_ONLY(X, SPECIAL_HERMITE_POLYNOMIAL_HE, "special_hermite_polynomial_he") \
+    ELEMENTWISE_ONLY(X, SPECIAL_LAGUERRE_POLYNOMIAL_L, "special_laguerre_polynomial_l") \
+    ELEMENTWISE_ONLY(X, SPECIAL_LEGENDRE_POLYNOMIAL_P, "special_legendre_polynomial_p") \
     /* (end of SPECIAL_OPS) */
 
 /* elementwise math, predicates and activations (tensor/math_extra.c, eval/ops_math.c) */

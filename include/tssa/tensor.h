@@ -356,6 +356,31 @@ Tensor *tensor_triu(const Tensor *t, int64_t diagonal);
 Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double value);
 
 /* ---------------------------------------------------------------- family special: special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv */
+typedef enum SpecialUnaryOp {
+    SP_DIGAMMA, SP_POLYGAMMA /* n = order */, SP_MVLGAMMA /* n = dimension p */,
+    SP_ERFINV, SP_I0, SP_I0E, SP_I1, SP_I1E, SP_ENTR, SP_ERFCX, SP_NDTR, SP_NDTRI,
+    SP_LOG_NDTR, SP_AIRY_AI, SP_BESSEL_J0, SP_BESSEL_J1, SP_BESSEL_Y0, SP_BESSEL_Y1,
+    SP_MODIFIED_BESSEL_I0, SP_MODIFIED_BESSEL_I1, SP_MODIFIED_BESSEL_K0, SP_MODIFIED_BESSEL_K1,
+    SP_SCALED_MODIFIED_BESSEL_K0, SP_SCALED_MODIFIED_BESSEL_K1, SP_SPHERICAL_BESSEL_J0,
+    SP_UNARY_COUNT
+} SpecialUnaryOp;
+
+typedef enum SpecialBinaryOp {
+    SP_XLOGY, SP_XLOG1PY, SP_IGAMMA, SP_IGAMMAC, SP_ZETA,
+    /* orthogonal polynomials: (x, n) */
+    SP_CHEBYSHEV_T, SP_CHEBYSHEV_U, SP_CHEBYSHEV_V, SP_CHEBYSHEV_W,
+    SP_SHIFTED_CHEBYSHEV_T, SP_SHIFTED_CHEBYSHEV_U, SP_SHIFTED_CHEBYSHEV_V, SP_SHIFTED_CHEBYSHEV_W,
+    SP_HERMITE_H, SP_HERMITE_HE, SP_LAGUERRE_L, SP_LEGENDRE_P,
+    SP_BINARY_COUNT
+} SpecialBinaryOp;
+
+/* Elementwise special functions (tensor/special.c): integer and bool inputs
+ * give float32. n is polygamma's order or mvlgamma's p (else unused). */
+Tensor *tensor_special_unary(SpecialUnaryOp op, const Tensor *a, int64_t n);
+bool tensor_special_unary_(SpecialUnaryOp op, Tensor *a, int64_t n);
+/* Operands broadcast; either may be a wrapped number. */
+Tensor *tensor_special_binary(SpecialBinaryOp op, const Tensor *a, const Tensor *b);
+bool tensor_special_binary_(SpecialBinaryOp op, Tensor *a, const Tensor *b);
 /* (end of family special) */
 
 /* ---------------------------------------------------------------- family math: elementwise math, predicates and activations */
