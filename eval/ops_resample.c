@@ -1,9 +1,8 @@
 /* ops_resample.c — bindings of the resampling family: transposed
  * convolution, im2col/col2im, interpolation (the upsample_* ops), grid
- * sampling, pixel (un)shuffle (tensor/conv_transpose.c, tensor/resample.c).
+ * sampling, embedding_bag, pixel (un)shuffle (tensor/conv_transpose.c,
+ * tensor/resample.c, tensor/embedding_bag.c).
  */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "eval/eval_internal.h"
@@ -115,7 +114,7 @@ static bool upsample_vec_args(EvalCall *c, Tensor *x, int spatial, int scales_ar
  * messages differ). */
 static bool upsample(EvalCall *c, UpsampleMode mode, int spatial)
 {
-    bool has_align = mode == UPSAMPLE_LINEAR || mode == UPSAMPLE_CUBIC;
+    bool has_align = mode != UPSAMPLE_NEAREST && mode != UPSAMPLE_NEAREST_EXACT;
     int scales_arg = has_align ? 3 : 2;
     Tensor *x;
     bool align_corners = false;
@@ -158,6 +157,8 @@ bool eval_op_upsample_linear1d(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR
 bool eval_op_upsample_bilinear2d(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR, 2); }
 bool eval_op_upsample_trilinear3d(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR, 3); }
 bool eval_op_upsample_bicubic2d(EvalCall *c) { return upsample(c, UPSAMPLE_CUBIC, 2); }
+bool eval_op_upsample_bilinear2d_aa(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR_AA, 2); }
+bool eval_op_upsample_bicubic2d_aa(EvalCall *c) { return upsample(c, UPSAMPLE_CUBIC_AA, 2); }
 
 /* ---------------------------------------------------------------- grid sampling */
 

@@ -19,7 +19,6 @@
 #include "tssa/util.h"
 
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

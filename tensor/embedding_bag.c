@@ -19,7 +19,6 @@
 #include "tensor/tensor_impl.h"
 
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

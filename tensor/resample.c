@@ -6,13 +6,17 @@
  * Interpolation is separable: every spatial dim gets, per output position,
  * a few taps (input index, weight) -- 1 for nearest, 2 for linear, 4 for
  * cubic -- computed with ATen's UpSample.h formulas in ATen's precision
- * (float for float32 inputs and for every nearest mode, double for
- * float64), since the chosen indices depend on how the source coordinate
- * rounds. The output is
- * the weighted sum over the tap grid (outer dims outermost, as ATen's
- * Interpolate recursion), accumulated in double and rounded once. Nearest
- * modes copy elements through index tables, exactly, for every dtype ATen
- * accepts (floats and uint8).
+ * (float for float32 and uint8 inputs, double for float64), since the
+ * chosen indices depend on how the source coordinate rounds. ATen's 2-d and
+ * 3-d kernels have a channels-last branch (taken for a contiguous input
+ * with one channel, too) whose nearest modes use other formulas (always in
+ * float, with shortcuts for equal and doubled sizes); those are followed as
+ * well. The output is the weighted sum over the tap grid (outer dims
+ * outermost, as ATen's Interpolate recursion), accumulated in double and
+ * rounded once. Nearest modes copy elements through index tables, exactly,
+ * for every dtype ATen accepts (floats and uint8). The antialiased modes
+ * (_upsample_bilinear2d_aa, _upsample_bicubic2d_aa) are the same sum with
+ * wider, normalized filter windows.
  *
  * Grid sampling follows ATen's GridSampler.h: grid coordinates in [-1, 1]
  * are unnormalized to pixels, the padding mode clips or reflects them, and
@@ -102,15 +106,70 @@ static void cubic_coefficients(double t, double c[4])
 /* channels_last: ATen's channels-last kernel runs (its nearest modes use
  * nearest_idx / nearest_exact_idx, in float, instead of the generic
  * kernel's formulas). */
+/* The antialiasing filters (Pillow's): triangle for bilinear, Keys' cubic
+ * with a = -0.5 for bicubic. */
+static double aa_filter(UpsampleMode mode, double x)
+{
+    x = fabs(x);
+    if (mode == UPSAMPLE_LINEAR_AA)
+        return x < 1.0 ? 1.0 - x : 0.0;
+    const double a = -0.5;
+    if (x < 1.0)
+        return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+    if (x < 2.0)
+        return (((x - 5.0) * x + 8.0) * x - 4.0) * a;
+    return 0.0;
+}
+
+/* ATen's _compute_indices_weights_aa: each output pixel averages the input
+ * pixels within `support` of its center (widened by the scale when
+ * downsampling), weighted by the filter and normalized. Taps beyond a
+ * pixel's window get weight 0. */
+static bool taps_compute_aa(Taps *tp, UpsampleMode mode, int64_t in, int64_t out, bool align_corners, double scale,
+                            bool single)
+{
+    double sc = pixel_scale(in, out, align_corners, scale, single);
+    double half = mode == UPSAMPLE_LINEAR_AA ? 1.0 : 2.0;   /* interp_size / 2 */
+    double support = sc >= 1.0 ? opmath(half * sc, single) : half;
+    double invscale = sc >= 1.0 ? opmath(1.0 / sc, single) : 1.0;
+    /* the window never exceeds ceil(support) * 2 + 1 pixels, nor the input */
+    double widest = ceil(support) * 2.0 + 1.0;
+    tp->n = widest < (double)in ? (int)widest : (int)in;
+    tp->index = kern_malloc((size_t)(out * tp->n), sizeof *tp->index);
+    tp->weight = tp->index ? kern_malloc((size_t)(out * tp->n), sizeof *tp->weight) : NULL;
+    if (!tp->weight)
+        return false;
+    for (int64_t o = 0; o < out; o++) {
+        double center = opmath(sc * opmath((double)o + 0.5, single), single);
+        int64_t lo = (int64_t)opmath(opmath(center - support, single) + 0.5, single);
+        int64_t hi = (int64_t)opmath(opmath(center + support, single) + 0.5, single);
+        lo = lo > 0 ? lo : 0;
+        hi = hi < in ? hi : in;
+        int64_t *ix = tp->index + o * tp->n;
+        double *w = tp->weight + o * tp->n, total = 0.0;
+        for (int j = 0; j < tp->n; j++) {
+            bool inside = lo + j < hi;
+            ix[j] = inside ? lo + j : 0;
+            w[j] = inside ? aa_filter(mode, opmath(((double)j + (double)lo - center + 0.5) * invscale, single)) : 0.0;
+            total += w[j];
+        }
+        for (int j = 0; total != 0.0 && j < tp->n; j++)
+            w[j] /= total;
+    }
+    return true;
+}
+
 static bool taps_compute(Taps *tp, UpsampleMode mode, int64_t in, int64_t out, bool align_corners, double scale,
                          bool single, bool channels_last)
 {
+    if (mode == UPSAMPLE_LINEAR_AA || mode == UPSAMPLE_CUBIC_AA)
+        return taps_compute_aa(tp, mode, in, out, align_corners, scale, single);
     tp->n = mode == UPSAMPLE_LINEAR ? 2 : mode == UPSAMPLE_CUBIC ? 4 : 1;
     tp->index = kern_malloc((size_t)(out * tp->n), sizeof *tp->index);
     tp->weight = tp->index ? kern_malloc((size_t)(out * tp->n), sizeof *tp->weight) : NULL;
     if (!tp->weight)
         return false;
-    bool ac = align_corners && (mode == UPSAMPLE_LINEAR || mode == UPSAMPLE_CUBIC);
+    bool ac = align_corners && mode != UPSAMPLE_NEAREST && mode != UPSAMPLE_NEAREST_EXACT;
     double sc = pixel_scale(in, out, ac, scale, single);
     /* the channels-last nearest kernels place pixels in float */
     float nearest_scale = (float)scales_value(scale, in, out, true);
@@ -150,6 +209,9 @@ static bool taps_compute(Taps *tp, UpsampleMode mode, int64_t in, int64_t out, b
                 w[1] = l1;
             }
             break;
+        case UPSAMPLE_LINEAR_AA:
+        case UPSAMPLE_CUBIC_AA:
+            break;   /* taps_compute_aa */
         case UPSAMPLE_CUBIC: {
             double real = source_index(sc, o, ac, true, single);
             int64_t i0 = floor_float(real);
@@ -205,7 +267,9 @@ static bool upsample_dtype_check(const Tensor *x, UpsampleMode mode, int spatial
     if (dtype_is_float(x->dtype) || (nearest && x->dtype == DT_U8))
         return true;
     char name[64];
-    if (!channels_last || mode == UPSAMPLE_CUBIC)
+    if (mode == UPSAMPLE_LINEAR_AA || mode == UPSAMPLE_CUBIC_AA)
+        snprintf(name, sizeof name, "compute_indices_weights_aa");
+    else if (!channels_last || mode == UPSAMPLE_CUBIC)
         snprintf(name, sizeof name, "compute_indices_weights_%s",
                  nearest ? "nearest" : mode == UPSAMPLE_LINEAR ? "linear" : "cubic");
     else

@@ -382,7 +382,8 @@ Tensor *tensor_pixel_shuffle(const Tensor *x, int64_t upscale_factor);
 Tensor *tensor_pixel_unshuffle(const Tensor *x, int64_t downscale_factor);
 /* Interpolation of the `spatial` (1..3) trailing dims of x (N, C, *) to
  * out_size, as ATen's upsample_* kernels: nearest (floats, uint8),
- * nearest-exact, linear/bilinear/trilinear and bicubic (floats).
+ * nearest-exact, linear/bilinear/trilinear and bicubic (floats), and the
+ * antialiased bilinear/bicubic.
  * align_corners matters for linear and cubic; scales (NULL, or one per
  * spatial dim; <= 0 for "not given") are the user's scale factors, which
  * ATen uses (as 1 / scale) instead of in / out to place source pixels. */
@@ -391,6 +392,8 @@ typedef enum UpsampleMode {
     UPSAMPLE_NEAREST_EXACT,
     UPSAMPLE_LINEAR,
     UPSAMPLE_CUBIC,
+    UPSAMPLE_LINEAR_AA,    /* antialiased (F.interpolate(..., antialias=True)), 2-d */
+    UPSAMPLE_CUBIC_AA,
 } UpsampleMode;
 Tensor *tensor_upsample(const Tensor *x, UpsampleMode mode, int spatial, const int64_t *out_size,
                         bool align_corners, const double *scales);

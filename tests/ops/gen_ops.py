@@ -831,6 +831,11 @@ R("embedding_bag", "all_results_sum_fast", "w, i, o",
   "torch.embedding_bag(w, i, o, False, 0, False, None, False, None)", w=F(6, 2), i=T([1, 2, 4, 5]), o=T([0, 1]))
 E("embedding_bag", "index_out_of_range", "w, i, o", "F.embedding_bag(i, w, o, mode='mean')",
   (1, "found idx to be 9"), w=F64(6, 2), i=T([1, 9]), o=T([0]))
+R("upsample_bilinear2d_aa", "down", "x", "torch._C._nn._upsample_bilinear2d_aa(x, [3, 2], False, None)", x=F(1, 2, 7, 9))
+R("upsample_bilinear2d_aa", "scales_align_corners", "x", "torch._C._nn._upsample_bilinear2d_aa(x, None, True, [0.45, 1.5])", x=F64(2, 1, 9, 4))
+R("upsample_bicubic2d_aa", "down", "x", "torch._C._nn._upsample_bicubic2d_aa(x, [4, 3], False, None)", x=F(1, 3, 10, 8))
+E("upsample_bicubic2d_aa", "int64", "x", "torch._C._nn._upsample_bicubic2d_aa(x, [1, 1], False, None)",
+  (1, "not implemented for 'Long'"), x=L(1, 1, 2, 2))
 # (end of family resample)
 
 # ------------------------------------------------------------------ family loss: losses and distances
