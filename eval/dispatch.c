@@ -515,6 +515,10 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_UPSAMPLE_BILINEAR2D] = eval_op_upsample_bilinear2d,
     [OP_ATEN_UPSAMPLE_BICUBIC2D] = eval_op_upsample_bicubic2d,
     [OP_ATEN_UPSAMPLE_TRILINEAR3D] = eval_op_upsample_trilinear3d,
+    [OP_ATEN_GRID_SAMPLER] = eval_op_grid_sampler,
+    [OP_ATEN_EMBEDDING_BAG] = eval_op_embedding_bag,
+    [OP_ATEN_UPSAMPLE_BILINEAR2D_AA] = eval_op_upsample_bilinear2d_aa,
+    [OP_ATEN_UPSAMPLE_BICUBIC2D_AA] = eval_op_upsample_bicubic2d_aa,
     /* (end of family resample) */
 
     /* family loss */

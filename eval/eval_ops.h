@@ -342,6 +342,10 @@ bool eval_op_upsample_linear1d(EvalCall *c);
 bool eval_op_upsample_bilinear2d(EvalCall *c);
 bool eval_op_upsample_bicubic2d(EvalCall *c);
 bool eval_op_upsample_trilinear3d(EvalCall *c);
+bool eval_op_grid_sampler(EvalCall *c);
+bool eval_op_embedding_bag(EvalCall *c);
+bool eval_op_upsample_bilinear2d_aa(EvalCall *c);
+bool eval_op_upsample_bicubic2d_aa(EvalCall *c);
 /* (end of family resample) */
 
 /* family loss: losses and distances */

@@ -1,9 +1,8 @@
 /* ops_resample.c — bindings of the resampling family: transposed
- * convolution, im2col/col2im, interpolation (the upsample_* ops),
- * pixel (un)shuffle (tensor/conv_transpose.c, tensor/resample.c).
+ * convolution, im2col/col2im, interpolation (the upsample_* ops), grid
+ * sampling, embedding_bag, pixel (un)shuffle (tensor/conv_transpose.c,
+ * tensor/resample.c, tensor/embedding_bag.c).
  */
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "eval/eval_internal.h"
@@ -115,7 +114,7 @@ static bool upsample_vec_args(EvalCall *c, Tensor *x, int spatial, int scales_ar
  * messages differ). */
 static bool upsample(EvalCall *c, UpsampleMode mode, int spatial)
 {
-    bool has_align = mode == UPSAMPLE_LINEAR || mode == UPSAMPLE_CUBIC;
+    bool has_align = mode != UPSAMPLE_NEAREST && mode != UPSAMPLE_NEAREST_EXACT;
     int scales_arg = has_align ? 3 : 2;
     Tensor *x;
     bool align_corners = false;
@@ -158,6 +157,59 @@ bool eval_op_upsample_linear1d(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR
 bool eval_op_upsample_bilinear2d(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR, 2); }
 bool eval_op_upsample_trilinear3d(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR, 3); }
 bool eval_op_upsample_bicubic2d(EvalCall *c) { return upsample(c, UPSAMPLE_CUBIC, 2); }
+bool eval_op_upsample_bilinear2d_aa(EvalCall *c) { return upsample(c, UPSAMPLE_LINEAR_AA, 2); }
+bool eval_op_upsample_bicubic2d_aa(EvalCall *c) { return upsample(c, UPSAMPLE_CUBIC_AA, 2); }
+
+/* ---------------------------------------------------------------- grid sampling */
+
+/* grid_sampler(Tensor input, Tensor grid, int interpolation_mode, int
+ * padding_mode, bool align_corners) */
+bool eval_op_grid_sampler(EvalCall *c)
+{
+    Tensor *x, *grid;
+    int64_t mode, padding;
+    bool align_corners;
+    if (!eval_nargs(c, 5, 5) || !eval_arg_tensor(c, 0, &x) || !eval_arg_tensor(c, 1, &grid) ||
+        !eval_arg_int(c, 2, &mode) || !eval_arg_int(c, 3, &padding) || !eval_arg_bool(c, 4, &align_corners))
+        return false;
+    if (mode < 0 || mode > 2 || padding < 0 || padding > 2)
+        return eval_fail(c, "grid_sampler(): interpolation mode %lld or padding mode %lld is not implemented",
+                         (long long)mode, (long long)padding);
+    return eval_out_tensor(c, 0, tensor_grid_sample(x, grid, (GridSampleMode)mode, (GridSamplePadding)padding,
+                                                    align_corners));
+}
+
+/* ---------------------------------------------------------------- embedding_bag */
+
+/* embedding_bag(Tensor weight, Tensor indices, Tensor offsets, bool
+ * scale_grad_by_freq=False, int mode=0, bool sparse=False, Tensor?
+ * per_sample_weights=None, bool include_last_offset=False[, int?
+ * padding_idx]) -> (Tensor, Tensor, Tensor, Tensor). scale_grad_by_freq and
+ * sparse only shape gradients. */
+bool eval_op_embedding_bag(EvalCall *c)
+{
+    Tensor *weight, *indices, *offsets, *psw = NULL, *out[4];
+    int64_t mode = 0, padding_idx = 0;
+    bool include_last_offset = false, has_padding = false, flag;
+    if (!eval_nargs(c, 3, 9) || !eval_arg_tensor(c, 0, &weight) || !eval_arg_tensor(c, 1, &indices) ||
+        !eval_arg_tensor(c, 2, &offsets) || (c->nargs > 3 && !eval_arg_bool(c, 3, &flag)) ||
+        (c->nargs > 4 && !eval_arg_int(c, 4, &mode)) || (c->nargs > 5 && !eval_arg_bool(c, 5, &flag)) ||
+        (c->nargs > 6 && !eval_arg_tensor_opt(c, 6, &psw)) ||
+        (c->nargs > 7 && !eval_arg_bool(c, 7, &include_last_offset)) ||
+        (c->nargs > 8 && !eval_arg_int_opt(c, 8, &padding_idx, &has_padding)))
+        return false;
+    if (c->nouts != 4)
+        return eval_fail(c, "embedding_bag returns 4 tensors, the graph expects %d results", c->nouts);
+    if (mode < 0 || mode > 2)
+        return eval_fail(c, "embedding_bag: mode has to be one of sum, mean or max, got %lld", (long long)mode);
+    if (!tensor_embedding_bag(weight, indices, offsets, (int)mode, psw, include_last_offset,
+                              has_padding ? padding_idx : INT64_MIN, out))
+        return eval_fail_kernel(c, "embedding_bag failed");
+    bool ok = true;
+    for (int k = 0; k < 4; k++)
+        ok = eval_out_tensor(c, k, out[k]) && ok;
+    return ok;
+}
 
 /* ---------------------------------------------------------------- pixel shuffle */
 

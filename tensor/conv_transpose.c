@@ -19,7 +19,6 @@
 #include "tssa/util.h"
 
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -99,14 +98,17 @@ static bool window_params_check(const int64_t kernel[2], const int64_t dilation[
     return true;
 }
 
-/* Block counts of a 2-d image: ATen's (size + 2 * pad - (dil * (k - 1) + 1)) / stride + 1. */
+/* Block counts of a 2-d image: ATen's div_rtn(size + 2 * pad - (dil * (k - 1) + 1), stride) + 1
+ * (floor division, so a window larger than the padded image gives 0 blocks). */
 static void window_blocks(const int64_t image[2], const int64_t kernel[2], const int64_t dilation[2],
                           const int64_t padding[2], const int64_t stride[2], int64_t blocks[2])
 {
     for (int i = 0; i < 2; i++) {
         int64_t span = image[i] + 2 * padding[i] - (dilation[i] * (kernel[i] - 1) + 1);
-        /* C++ division truncates toward zero, as ATen's does */
-        blocks[i] = span / stride[i] + 1;
+        int64_t q = span / stride[i];
+        if (span % stride[i] != 0 && span < 0)
+            q--;
+        blocks[i] = q + 1;
     }
 }
 
@@ -146,10 +148,11 @@ Tensor *tensor_im2col(const Tensor *x, const int64_t kernel[2], const int64_t di
     int64_t image[2] = {x->sizes[x->ndim - 2], x->sizes[x->ndim - 1]}, blocks[2];
     window_blocks(image, kernel, dilation, padding, stride, blocks);
     if (blocks[0] < 1 || blocks[1] < 1) {
+        /* ATen's message shows the input height twice */
         tensor_set_error("Given input with spatial size (%" PRId64 ", %" PRId64 "), kernel_size=(%" PRId64 ", %" PRId64
                          "), dilation=(%" PRId64 ", %" PRId64 "), padding=(%" PRId64 ", %" PRId64
                          "), calculated shape of the array of sliding blocks as (%" PRId64 ", %" PRId64
-                         "), but its components must be at least one.", image[0], image[1], kernel[0], kernel[1],
+                         "), but its components must be at least one.", image[0], image[0], kernel[0], kernel[1],
                          dilation[0], dilation[1], padding[0], padding[1], blocks[0], blocks[1]);
         return NULL;
     }

@@ -1,17 +1,28 @@
 /* resample.c — moving pixels between resolutions with PyTorch's (1.13, CPU)
- * semantics: interpolation (the upsample_* ops F.interpolate emits) and
- * pixel_shuffle / pixel_unshuffle (channels <-> space).
+ * semantics: interpolation (the upsample_* ops F.interpolate emits), grid
+ * sampling (F.grid_sample) and pixel_shuffle / pixel_unshuffle (channels
+ * <-> space).
  *
  * Interpolation is separable: every spatial dim gets, per output position,
  * a few taps (input index, weight) -- 1 for nearest, 2 for linear, 4 for
  * cubic -- computed with ATen's UpSample.h formulas in ATen's precision
- * (float for float32 inputs and for every nearest mode, double for
- * float64), since the chosen indices depend on how the source coordinate
- * rounds. The output is
- * the weighted sum over the tap grid (outer dims outermost, as ATen's
- * Interpolate recursion), accumulated in double and rounded once. Nearest
- * modes copy elements through index tables, exactly, for every dtype ATen
- * accepts (floats and uint8).
+ * (float for float32 and uint8 inputs, double for float64), since the
+ * chosen indices depend on how the source coordinate rounds. ATen's 2-d and
+ * 3-d kernels have a channels-last branch (taken for a contiguous input
+ * with one channel, too) whose nearest modes use other formulas (always in
+ * float, with shortcuts for equal and doubled sizes); those are followed as
+ * well. The output is the weighted sum over the tap grid (outer dims
+ * outermost, as ATen's Interpolate recursion), accumulated in double and
+ * rounded once. Nearest modes copy elements through index tables, exactly,
+ * for every dtype ATen accepts (floats and uint8). The antialiased modes
+ * (_upsample_bilinear2d_aa, _upsample_bicubic2d_aa) are the same sum with
+ * wider, normalized filter windows.
+ *
+ * Grid sampling follows ATen's GridSampler.h: grid coordinates in [-1, 1]
+ * are unnormalized to pixels, the padding mode clips or reflects them, and
+ * bilinear/trilinear, nearest (round half to even) or bicubic (4 x 4 taps,
+ * padding applied per tap) sampling reads the input, zero outside. The
+ * coordinate arithmetic is rounded to float for float32 inputs.
  *
  * The shuffles are pure data movement: a view of the input split into
  * factor dims, permuted, and copied into a fresh contiguous tensor, so every
@@ -95,15 +106,70 @@ static void cubic_coefficients(double t, double c[4])
 /* channels_last: ATen's channels-last kernel runs (its nearest modes use
  * nearest_idx / nearest_exact_idx, in float, instead of the generic
  * kernel's formulas). */
+/* The antialiasing filters (Pillow's): triangle for bilinear, Keys' cubic
+ * with a = -0.5 for bicubic. */
+static double aa_filter(UpsampleMode mode, double x)
+{
+    x = fabs(x);
+    if (mode == UPSAMPLE_LINEAR_AA)
+        return x < 1.0 ? 1.0 - x : 0.0;
+    const double a = -0.5;
+    if (x < 1.0)
+        return ((a + 2.0) * x - (a + 3.0)) * x * x + 1.0;
+    if (x < 2.0)
+        return (((x - 5.0) * x + 8.0) * x - 4.0) * a;
+    return 0.0;
+}
+
+/* ATen's _compute_indices_weights_aa: each output pixel averages the input
+ * pixels within `support` of its center (widened by the scale when
+ * downsampling), weighted by the filter and normalized. Taps beyond a
+ * pixel's window get weight 0. */
+static bool taps_compute_aa(Taps *tp, UpsampleMode mode, int64_t in, int64_t out, bool align_corners, double scale,
+                            bool single)
+{
+    double sc = pixel_scale(in, out, align_corners, scale, single);
+    double half = mode == UPSAMPLE_LINEAR_AA ? 1.0 : 2.0;   /* interp_size / 2 */
+    double support = sc >= 1.0 ? opmath(half * sc, single) : half;
+    double invscale = sc >= 1.0 ? opmath(1.0 / sc, single) : 1.0;
+    /* the window never exceeds ceil(support) * 2 + 1 pixels, nor the input */
+    double widest = ceil(support) * 2.0 + 1.0;
+    tp->n = widest < (double)in ? (int)widest : (int)in;
+    tp->index = kern_malloc((size_t)(out * tp->n), sizeof *tp->index);
+    tp->weight = tp->index ? kern_malloc((size_t)(out * tp->n), sizeof *tp->weight) : NULL;
+    if (!tp->weight)
+        return false;
+    for (int64_t o = 0; o < out; o++) {
+        double center = opmath(sc * opmath((double)o + 0.5, single), single);
+        int64_t lo = (int64_t)opmath(opmath(center - support, single) + 0.5, single);
+        int64_t hi = (int64_t)opmath(opmath(center + support, single) + 0.5, single);
+        lo = lo > 0 ? lo : 0;
+        hi = hi < in ? hi : in;
+        int64_t *ix = tp->index + o * tp->n;
+        double *w = tp->weight + o * tp->n, total = 0.0;
+        for (int j = 0; j < tp->n; j++) {
+            bool inside = lo + j < hi;
+            ix[j] = inside ? lo + j : 0;
+            w[j] = inside ? aa_filter(mode, opmath(((double)j + (double)lo - center + 0.5) * invscale, single)) : 0.0;
+            total += w[j];
+        }
+        for (int j = 0; total != 0.0 && j < tp->n; j++)
+            w[j] /= total;
+    }
+    return true;
+}
+
 static bool taps_compute(Taps *tp, UpsampleMode mode, int64_t in, int64_t out, bool align_corners, double scale,
                          bool single, bool channels_last)
 {
+    if (mode == UPSAMPLE_LINEAR_AA || mode == UPSAMPLE_CUBIC_AA)
+        return taps_compute_aa(tp, mode, in, out, align_corners, scale, single);
     tp->n = mode == UPSAMPLE_LINEAR ? 2 : mode == UPSAMPLE_CUBIC ? 4 : 1;
     tp->index = kern_malloc((size_t)(out * tp->n), sizeof *tp->index);
     tp->weight = tp->index ? kern_malloc((size_t)(out * tp->n), sizeof *tp->weight) : NULL;
     if (!tp->weight)
         return false;
-    bool ac = align_corners && (mode == UPSAMPLE_LINEAR || mode == UPSAMPLE_CUBIC);
+    bool ac = align_corners && mode != UPSAMPLE_NEAREST && mode != UPSAMPLE_NEAREST_EXACT;
     double sc = pixel_scale(in, out, ac, scale, single);
     /* the channels-last nearest kernels place pixels in float */
     float nearest_scale = (float)scales_value(scale, in, out, true);
@@ -143,6 +209,9 @@ static bool taps_compute(Taps *tp, UpsampleMode mode, int64_t in, int64_t out, b
                 w[1] = l1;
             }
             break;
+        case UPSAMPLE_LINEAR_AA:
+        case UPSAMPLE_CUBIC_AA:
+            break;   /* taps_compute_aa */
         case UPSAMPLE_CUBIC: {
             double real = source_index(sc, o, ac, true, single);
             int64_t i0 = floor_float(real);
@@ -198,7 +267,9 @@ static bool upsample_dtype_check(const Tensor *x, UpsampleMode mode, int spatial
     if (dtype_is_float(x->dtype) || (nearest && x->dtype == DT_U8))
         return true;
     char name[64];
-    if (!channels_last || mode == UPSAMPLE_CUBIC)
+    if (mode == UPSAMPLE_LINEAR_AA || mode == UPSAMPLE_CUBIC_AA)
+        snprintf(name, sizeof name, "compute_indices_weights_aa");
+    else if (!channels_last || mode == UPSAMPLE_CUBIC)
         snprintf(name, sizeof name, "compute_indices_weights_%s",
                  nearest ? "nearest" : mode == UPSAMPLE_LINEAR ? "linear" : "cubic");
     else
@@ -360,6 +431,221 @@ Tensor *tensor_upsample(const Tensor *x, UpsampleMode mode, int spatial, const i
         free(taps[d].index);
         free(taps[d].weight);
     }
+    return out;
+}
+
+/* ---------------------------------------------------------------- grid sampling */
+
+/* ATen's GridSampler.h, in the op's precision (`single`: every step
+ * rounded to float, as the float32 kernels compute). */
+typedef struct GridGeom {
+    int spatial;               /* 2 or 3 */
+    GridSampleMode mode;
+    GridSamplePadding padding;
+    bool align_corners, single;
+} GridGeom;
+
+static double gs_round(const GridGeom *g, double v)
+{
+    return g->single ? (double)(float)v : v;
+}
+
+/* grid_sampler_unnormalize: [-1, 1] to pixel coordinates. */
+static double gs_unnormalize(const GridGeom *g, double coord, int64_t size)
+{
+    if (g->align_corners)
+        return gs_round(g, gs_round(g, gs_round(g, coord + 1.0) / 2.0) * (double)(size - 1));
+    return gs_round(g, gs_round(g, gs_round(g, gs_round(g, coord + 1.0) * (double)size) - 1.0) / 2.0);
+}
+
+static double gs_clip(double v, int64_t size)
+{
+    double hi = (double)(size - 1);
+    return fmin(hi, fmax(v, 0.0));
+}
+
+/* reflect_coordinates: reflect v into [twice_low / 2, twice_high / 2]. */
+static double gs_reflect(const GridGeom *g, double v, int64_t twice_low, int64_t twice_high)
+{
+    if (twice_low == twice_high)
+        return 0.0;
+    double lo = (double)twice_low / 2.0, span = (double)(twice_high - twice_low) / 2.0;
+    v = fabs(gs_round(g, v - lo));
+    double extra = gs_round(g, fmod(v, span));
+    double flips = floor(gs_round(g, v / span));
+    return fmod(flips, 2.0) == 0.0 ? gs_round(g, extra + lo) : gs_round(g, gs_round(g, span - extra) + lo);
+}
+
+/* compute_coordinates: the padding mode applied to a pixel coordinate. */
+static double gs_pad(const GridGeom *g, double v, int64_t size)
+{
+    if (g->padding == GRID_PAD_BORDER)
+        return gs_clip(v, size);
+    if (g->padding == GRID_PAD_REFLECTION) {
+        v = g->align_corners ? gs_reflect(g, v, 0, 2 * (size - 1)) : gs_reflect(g, v, -1, 2 * size - 1);
+        return gs_clip(v, size);
+    }
+    return v;
+}
+
+/* A floor()ed or rounded coordinate as an index; NaN and huge values
+ * land outside every image. */
+static int64_t gs_index(double v)
+{
+    return isfinite(v) && fabs(v) < 4e18 ? (int64_t)v : INT64_MIN / 2;
+}
+
+/* The value at integer coordinates (z, y, x) of one plane, 0 outside. */
+static double gs_at(const double *plane, const int64_t *size, int64_t z, int64_t y, int64_t x)
+{
+    if (z < 0 || z >= size[0] || y < 0 || y >= size[1] || x < 0 || x >= size[2])
+        return 0.0;
+    return plane[(z * size[1] + y) * size[2] + x];
+}
+
+/* get_value_bounded of the bicubic mode: the padding mode applied to an
+ * integer tap position first. */
+static double gs_at_padded(const GridGeom *g, const double *plane, const int64_t *size, double y, double x)
+{
+    int64_t iy = gs_index(gs_pad(g, y, size[1])), ix = gs_index(gs_pad(g, x, size[2]));
+    return gs_at(plane, size, 0, iy, ix);
+}
+
+static double gs_cubic(double x0, double x1, double x2, double x3, double t)
+{
+    double c[4];
+    cubic_coefficients(t, c);
+    return x0 * c[0] + x1 * c[1] + x2 * c[2] + x3 * c[3];
+}
+
+/* One output value of one plane (size: D, H, W; D = 1 for 2-d) at grid
+ * point `coord` (x, y[, z]). */
+static double gs_sample(const GridGeom *g, const double *plane, const int64_t *size, const double *coord)
+{
+    if (g->mode == GRID_SAMPLE_BICUBIC) {
+        double x = gs_unnormalize(g, coord[0], size[2]), y = gs_unnormalize(g, coord[1], size[1]);
+        double x0 = floor(x), y0 = floor(y);
+        double tx = gs_round(g, x - x0), ty = gs_round(g, y - y0);
+        double rows[4];
+        for (int i = 0; i < 4; i++) {
+            double yy = y0 - 1.0 + i;
+            rows[i] = gs_cubic(gs_at_padded(g, plane, size, yy, x0 - 1.0), gs_at_padded(g, plane, size, yy, x0),
+                               gs_at_padded(g, plane, size, yy, x0 + 1.0),
+                               gs_at_padded(g, plane, size, yy, x0 + 2.0), tx);
+        }
+        return gs_cubic(rows[0], rows[1], rows[2], rows[3], ty);
+    }
+    double pos[3] = {0.0, 0.0, 0.0};   /* z, y, x */
+    for (int d = 0; d < g->spatial; d++)
+        pos[2 - d] = gs_pad(g, gs_unnormalize(g, coord[d], size[2 - d]), size[2 - d]);
+    if (g->mode == GRID_SAMPLE_NEAREST)
+        return gs_at(plane, size, gs_index(nearbyint(pos[0])), gs_index(nearbyint(pos[1])),
+                     gs_index(nearbyint(pos[2])));
+    /* (tri)linear: the corners of the cell around pos, weighted by the
+     * opposite sub-volumes */
+    double lo[3], frac[3];
+    for (int d = 0; d < 3; d++) {
+        lo[d] = floor(pos[d]);
+        frac[d] = gs_round(g, pos[d] - lo[d]);
+    }
+    int64_t base[3] = {gs_index(lo[0]), gs_index(lo[1]), gs_index(lo[2])};
+    double acc = 0.0;
+    int zc = g->spatial == 3 ? 2 : 1;
+    for (int dz = 0; dz < zc; dz++)
+        for (int dy = 0; dy < 2; dy++)
+            for (int dx = 0; dx < 2; dx++) {
+                double w = (dx ? frac[2] : 1.0 - frac[2]) * (dy ? frac[1] : 1.0 - frac[1]);
+                if (g->spatial == 3)
+                    w *= dz ? frac[0] : 1.0 - frac[0];
+                if (w != 0.0)
+                    acc += w * gs_at(plane, size, base[0] + dz, base[1] + dy, base[2] + dx);
+            }
+    return acc;
+}
+
+static bool grid_sample_check(const Tensor *x, const Tensor *grid, GridSampleMode mode)
+{
+    char xb[TENSOR_SHAPE_BUF], gb[TENSOR_SHAPE_BUF];
+    tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb);
+    tensor_format_shape(grid->ndim, grid->sizes, gb, sizeof gb);
+    if (x->ndim < 1 || grid->ndim < 1 || x->sizes[0] != grid->sizes[0]) {
+        tensor_set_error("grid_sampler(): expected grid and input to have same batch size, but got input with sizes "
+                         "%s and grid with sizes %s", xb, gb);
+        return false;
+    }
+    if (grid->sizes[grid->ndim - 1] != x->ndim - 2) {
+        tensor_set_error("grid_sampler(): expected grid to have size %d in last dimension, but got grid with sizes %s",
+                         x->ndim - 2, gb);
+        return false;
+    }
+    for (int d = 2; d < x->ndim; d++)
+        if (x->sizes[d] <= 0) {
+            tensor_set_error("grid_sampler(): expected input to have non-empty spatial dimensions, but input has "
+                             "sizes %s with dimension %d being empty", xb, d);
+            return false;
+        }
+    int spatial = x->ndim == 4 ? 2 : 3;
+    if (x->ndim != spatial + 2 || grid->ndim != x->ndim) {
+        tensor_set_error("grid_sampler(): expected %dD input and grid with same number of dimensions, but got input "
+                         "with sizes %s and grid with sizes %s", spatial + 2, xb, gb);
+        return false;
+    }
+    if (spatial == 3 && mode == GRID_SAMPLE_BICUBIC) {
+        tensor_set_error("grid_sampler(): bicubic interpolation only supports 4D input");
+        return false;
+    }
+    if (!dtype_is_float(x->dtype)) {
+        tensor_set_error("grid_sampler_%dd_cpu not implemented for %s", spatial, dtype_ts_name(x->dtype));
+        return false;
+    }
+    if (grid->dtype != x->dtype) {
+        tensor_set_error("expected scalar type %s but found %s", dtype_ts_name(x->dtype), dtype_ts_name(grid->dtype));
+        return false;
+    }
+    return true;
+}
+
+Tensor *tensor_grid_sample(const Tensor *x, const Tensor *grid, GridSampleMode mode, GridSamplePadding padding,
+                           bool align_corners)
+{
+    if ((unsigned)mode > GRID_SAMPLE_BICUBIC || (unsigned)padding > GRID_PAD_REFLECTION) {
+        tensor_set_error("grid_sampler(): invalid interpolation mode (%d) or padding mode (%d)", (int)mode,
+                         (int)padding);
+        return NULL;
+    }
+    if (!grid_sample_check(x, grid, mode))
+        return NULL;
+    GridGeom g = {x->ndim - 2, mode, padding, align_corners, x->dtype == DT_F32};
+    int64_t n = x->sizes[0], c = x->sizes[1];
+    int64_t size[3] = {g.spatial == 3 ? x->sizes[2] : 1, x->sizes[x->ndim - 2], x->sizes[x->ndim - 1]};
+    int64_t out_sizes[5] = {n, c};
+    int64_t points = 1;
+    for (int d = 1; d < grid->ndim - 1; d++) {
+        out_sizes[1 + d] = grid->sizes[d];
+        points *= grid->sizes[d];
+    }
+    Tensor *out = tensor_empty(x->dtype, x->ndim, out_sizes);
+    if (!out || tensor_numel(out) == 0)
+        return out;
+    int64_t plane = size[0] * size[1] * size[2];
+    double *v = kern_read_all_f64(x);
+    double *gv = v ? kern_read_all_f64(grid) : NULL;
+    double *r = gv ? kern_malloc((size_t)tensor_numel(out), sizeof *r) : NULL;
+    if (r) {
+        for (int64_t b = 0; b < n; b++)
+            for (int64_t p = 0; p < points; p++) {
+                const double *coord = gv + (b * points + p) * g.spatial;
+                for (int64_t ch = 0; ch < c; ch++)
+                    r[(b * c + ch) * points + p] = gs_sample(&g, v + (b * c + ch) * plane, size, coord);
+            }
+        kern_write_all_f64(out, r);
+    } else {
+        tensor_release(out);
+        out = NULL;
+    }
+    free(v);
+    free(gv);
+    free(r);
     return out;
 }
 

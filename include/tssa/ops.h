@@ -506,6 +506,10 @@ typedef enum OpAlias {
     X(ATEN_UPSAMPLE_BILINEAR2D, "aten::upsample_bilinear2d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_UPSAMPLE_BICUBIC2D, "aten::upsample_bicubic2d", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_UPSAMPLE_TRILINEAR3D, "aten::upsample_trilinear3d", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_GRID_SAMPLER, "aten::grid_sampler", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_EMBEDDING_BAG, "aten::embedding_bag", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_BILINEAR2D_AA, "aten::_upsample_bilinear2d_aa", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_UPSAMPLE_BICUBIC2D_AA, "aten::_upsample_bicubic2d_aa", OPC_NN, NOMUT, ALIAS_NONE) \
     /* (end of RESAMPLE_OPS) */
 
 /* losses and distances (tensor/loss.c, eval/ops_loss.c) */

@@ -499,7 +499,8 @@ Tensor *tensor_pixel_shuffle(const Tensor *x, int64_t upscale_factor);
 Tensor *tensor_pixel_unshuffle(const Tensor *x, int64_t downscale_factor);
 /* Interpolation of the `spatial` (1..3) trailing dims of x (N, C, *) to
  * out_size, as ATen's upsample_* kernels: nearest (floats, uint8),
- * nearest-exact, linear/bilinear/trilinear and bicubic (floats).
+ * nearest-exact, linear/bilinear/trilinear and bicubic (floats), and the
+ * antialiased bilinear/bicubic.
  * align_corners matters for linear and cubic; scales (NULL, or one per
  * spatial dim; <= 0 for "not given") are the user's scale factors, which
  * ATen uses (as 1 / scale) instead of in / out to place source pixels. */
@@ -508,12 +509,28 @@ typedef enum UpsampleMode {
     UPSAMPLE_NEAREST_EXACT,
     UPSAMPLE_LINEAR,
     UPSAMPLE_CUBIC,
+    UPSAMPLE_LINEAR_AA,    /* antialiased (F.interpolate(..., antialias=True)), 2-d */
+    UPSAMPLE_CUBIC_AA,
 } UpsampleMode;
 Tensor *tensor_upsample(const Tensor *x, UpsampleMode mode, int spatial, const int64_t *out_size,
                         bool align_corners, const double *scales);
 /* The .vec overloads' output size from scale factors: floor(in * scale),
  * converted as C++ converts double to int64. */
 bool tensor_upsample_output_size(const Tensor *x, int spatial, const double *scale_factors, int64_t *out_size);
+/* grid_sampler (F.grid_sample): input (N, C, H, W) with grid (N, Ho, Wo, 2),
+ * or (N, C, D, H, W) with grid (N, Do, Ho, Wo, 3); the enums have ATen's
+ * integer codes. Floating dtypes. */
+typedef enum GridSampleMode { GRID_SAMPLE_BILINEAR, GRID_SAMPLE_NEAREST, GRID_SAMPLE_BICUBIC } GridSampleMode;
+typedef enum GridSamplePadding { GRID_PAD_ZEROS, GRID_PAD_BORDER, GRID_PAD_REFLECTION } GridSamplePadding;
+Tensor *tensor_grid_sample(const Tensor *x, const Tensor *grid, GridSampleMode mode, GridSamplePadding padding,
+                           bool align_corners);
+/* embedding_bag: weight (num_embeddings, dim), 1-d indices and offsets
+ * (int64 or int32), mode 0 sum / 1 mean / 2 max, per_sample_weights (sum
+ * only) or NULL, padding_idx INT64_MIN for none (negative counts from the
+ * end). out receives (output, offset2bag, bag_size, max_indices). */
+bool tensor_embedding_bag(const Tensor *weight, const Tensor *indices, const Tensor *offsets, int mode,
+                          const Tensor *per_sample_weights, bool include_last_offset, int64_t padding_idx,
+                          Tensor **out);
 /* (end of family resample) */
 
 /* ---------------------------------------------------------------- family loss: losses and distances */

@@ -971,6 +971,35 @@ E("upsample_bilinear2d", "int64", "x", "torch._C._nn.upsample_bilinear2d(x, [3, 
   (1, "not implemented for 'Long'"), x=L(1, 2, 2, 2))
 E("upsample_nearest2d", "zero_size", "x", "torch._C._nn.upsample_nearest2d(x, [0, 3], None)",
   (1, "Input and output sizes should be greater than 0"), x=F(1, 2, 2, 2))
+R("grid_sampler", "bilinear_zeros", "x, g", "F.grid_sample(x, g * 1.2, mode='bilinear', padding_mode='zeros', align_corners=False)",
+  x=F(2, 3, 4, 5), g=F(2, 3, 2, 2))
+R("grid_sampler", "nearest_border", "x, g", "F.grid_sample(x, g * 1.5, mode='nearest', padding_mode='border', align_corners=True)",
+  x=F64(1, 2, 3, 4), g=F64(1, 4, 3, 2))
+R("grid_sampler", "bicubic_reflection", "x, g", "F.grid_sample(x, g * 1.5, mode='bicubic', padding_mode='reflection', align_corners=False)",
+  x=F(1, 2, 4, 4), g=F(1, 3, 3, 2))
+R("grid_sampler", "trilinear_reflection", "x, g", "F.grid_sample(x, g * 1.5, mode='bilinear', padding_mode='reflection', align_corners=True)",
+  x=F(1, 2, 3, 4, 5), g=F(1, 2, 2, 3, 3))
+E("grid_sampler", "bicubic_3d", "x, g", "F.grid_sample(x, g, mode='bicubic', align_corners=False)",
+  (1, "bicubic interpolation only supports 4D input"), x=F(1, 1, 2, 2, 2), g=F(1, 1, 1, 1, 3))
+R("embedding_bag", "sum_offsets", "w, i, o", "F.embedding_bag(i, w, o, mode='sum')",
+  w=F(6, 3), i=T([1, 2, 4, 5, 4, 3, 2, 0]), o=T([0, 2, 2, 5]))
+R("embedding_bag", "mean_padding_2d", "w, i", "F.embedding_bag(i, w, mode='mean', padding_idx=2)",
+  w=F64(5, 4), i=T([[1, 2, 2], [2, 2, 2], [0, 4, 3]]))
+R("embedding_bag", "max_include_last", "w, i, o", "F.embedding_bag(i, w, o, mode='max', include_last_offset=True)",
+  w=F(6, 2), i=T([3, 1, 1, 5, 0, 2]), o=T([0, 3, 3, 6]))
+R("embedding_bag", "per_sample_weights", "w, i, o, p", "F.embedding_bag(i, w, o, mode='sum', per_sample_weights=p, padding_idx=-1)",
+  w=F(5, 3), i=T([4, 2, 1, 4, 4, 1]), o=T([0, 3]), p=F(6))
+R("embedding_bag", "all_results", "w, i, o",
+  "torch.embedding_bag(w, i, o, False, 2, False, None, False, 2)", w=F64(6, 2), i=T([1, 2, 4, 5, 4, 3, 2, 0]), o=T([0, 2, 2, 2]))
+R("embedding_bag", "all_results_sum_fast", "w, i, o",
+  "torch.embedding_bag(w, i, o, False, 0, False, None, False, None)", w=F(6, 2), i=T([1, 2, 4, 5]), o=T([0, 1]))
+E("embedding_bag", "index_out_of_range", "w, i, o", "F.embedding_bag(i, w, o, mode='mean')",
+  (1, "found idx to be 9"), w=F64(6, 2), i=T([1, 9]), o=T([0]))
+R("upsample_bilinear2d_aa", "down", "x", "torch._C._nn._upsample_bilinear2d_aa(x, [3, 2], False, None)", x=F(1, 2, 7, 9))
+R("upsample_bilinear2d_aa", "scales_align_corners", "x", "torch._C._nn._upsample_bilinear2d_aa(x, None, True, [0.45, 1.5])", x=F64(2, 1, 9, 4))
+R("upsample_bicubic2d_aa", "down", "x", "torch._C._nn._upsample_bicubic2d_aa(x, [4, 3], False, None)", x=F(1, 3, 10, 8))
+E("upsample_bicubic2d_aa", "int64", "x", "torch._C._nn._upsample_bicubic2d_aa(x, [1, 1], False, None)",
+  (1, "not implemented for 'Long'"), x=L(1, 1, 2, 2))
 # (end of family resample)
 
 # ------------------------------------------------------------------ family loss: losses and distances
