@@ -140,8 +140,6 @@ static bool tolerances(const Tensor *a, const Tensor *atol, const Tensor *rtol, 
     for (int i = 0; i < 2; i++) {
         if (!given[i])
             continue;
-        if (!dtype_is_float(given[i]->dtype) && !dtype_is_integral(given[i]->dtype) && given[i]->dtype != DT_BOOL)
-            return false;
         if (given[i]->ndim > nb) {
             tensor_set_error("linalg: a tolerance with more dims than the batch of matrices is not supported");
             free(vals[0]);
