@@ -923,6 +923,11 @@ E("linalg_lstsq", "bad_driver", "a, b", "torch.linalg.lstsq(a, b, driver='xyz')"
   (1, "parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"), a=F(3, 2), b=F(3, 1))
 E("trace", "vector", "x", "torch.trace(x)", (1, "trace: expected a matrix, but got tensor with dim 1"), x=F(3))
 E("mH", "vector", "x", "x.mH", (1, "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor."), x=F(3))
+R("linalg_lu_solve", "nan_propagates", "x, b",
+  "a = x.clone()\na[1, 1] = math.nan\nlu, piv = torch.linalg.lu_factor_ex(a)[:2]\nreturn torch.linalg.lu_solve(lu, piv, b), torch.linalg.solve(a, b), torch.linalg.inv(a)",
+  x=F64(3, 3), b=F64(3, 2))
+E("linalg_svdvals", "nan", "x", "torch.linalg.svdvals(x / 0)",
+  (1, "The algorithm failed to converge because the input matrix contained non-finite values."), x=T([[0.0, 1.0], [2.0, 3.0]]))
 # (end of family linalg_extra)
 
 # ------------------------------------------------------------------ family stats: order statistics, scans, histograms, sorting
