@@ -429,10 +429,13 @@ Tensor *tensor_kron(const Tensor *a, const Tensor *b)
         rb[2 * i + 1] = i >= pad_b ? b->sizes[i - pad_b] : 1;
         rr[i] = ra[2 * i] * rb[2 * i + 1];
     }
-    Tensor *va = tensor_reshape((Tensor *)a, 2 * nd, ra);
-    Tensor *vb = va ? tensor_reshape((Tensor *)b, 2 * nd, rb) : NULL;
+    /* views, as PyTorch takes them (_unsafe_view): the product is laid out
+     * like its operands, and where that layout does not allow the final
+     * view (a transposed operand), PyTorch fails with view's error too */
+    Tensor *va = tensor_view((Tensor *)a, 2 * nd, ra);
+    Tensor *vb = va ? tensor_view((Tensor *)b, 2 * nd, rb) : NULL;
     Tensor *prod = vb ? tensor_binary(BIN_MUL, va, vb) : NULL;
-    Tensor *out = prod ? tensor_reshape(prod, nd, rr) : NULL;
+    Tensor *out = prod ? tensor_view(prod, nd, rr) : NULL;
     tensor_release(va);
     tensor_release(vb);
     tensor_release(prod);

@@ -928,6 +928,17 @@ R("linalg_lu_solve", "nan_propagates", "x, b",
   x=F64(3, 3), b=F64(3, 2))
 E("linalg_svdvals", "nan", "x", "torch.linalg.svdvals(x / 0)",
   (1, "The algorithm failed to converge because the input matrix contained non-finite values."), x=T([[0.0, 1.0], [2.0, 3.0]]))
+# Strided (non-contiguous) operands
+E("kron", "transposed", "a, b", "torch.kron(a.t(), b)", (1, "view size is not compatible with input tensor's size and stride"), a=F(2, 3), b=F(2, 2))
+R("kron", "sliced_rows", "a, b", "torch.kron(a[::2], b)", a=F(4, 3), b=F(2, 2))
+R("addr", "strided", "s, a, b", "torch.addr(s.t(), a[::2], b)", s=F(3, 2), a=F(4), b=F(3))
+R("mv", "strided", "a, v", "torch.mv(a.t(), v[::2])", a=F(4, 3), v=F(8))
+R("trace", "transposed", "x", "torch.trace(x.t())", x=L(3, 2))
+R("linalg_cross", "transposed", "a, b", "torch.linalg.cross(a.t(), b.t(), dim=0)", a=F(4, 3), b=F(4, 3))
+R("linalg_svdvals", "transposed", "x", "torch.linalg.svdvals(x.mT)", x=F64(2, 3, 4))
+R("linalg_lu_factor", "transposed", "x", "torch.linalg.lu_factor(x.mT)", x=F64(4, 4))
+R("linalg_solve_triangular", "strided", "x, b", "torch.linalg.solve_triangular(torch.triu(x).mT + 3 * torch.eye(3), b[:, ::2], upper=False)", x=F(3, 3), b=F(3, 4))
+R("cov", "transposed", "x", "torch.cov(x.t())", x=F(5, 3))
 # (end of family linalg_extra)
 
 # ------------------------------------------------------------------ family stats: order statistics, scans, histograms, sorting
