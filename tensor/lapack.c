@@ -25,6 +25,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* LAPACKE scans its matrix arguments for NaN and then returns an error code
+ * without computing anything, which would leave a result silently equal to
+ * its input. PyTorch calls LAPACK itself, which carries NaN and inf into
+ * the results (and reports what LAPACK reports). Switching the scan off
+ * once, when the program is loaded, gives every kernel of tensor/lapack*.c
+ * PyTorch's behaviour. */
+__attribute__((constructor)) static void lapacke_without_nan_scan(void)
+{
+    LAPACKE_set_nancheck(0);
+}
+
 /* ---------------------------------------------------------------- cholesky */
 
 Tensor *tensor_linalg_cholesky(const Tensor *a, bool upper)

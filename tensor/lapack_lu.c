@@ -17,8 +17,8 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-/* The batch shape of a (its dims before the last `inner`) broadcast with
- * b's; false with PyTorch's broadcast error. */
+/* The batch shape of a (its dims before the last `a_inner`) broadcast with
+ * b's into shape: its number of dims, or -1 with PyTorch's broadcast error. */
 static int broadcast_batch(const Tensor *a, int a_inner, const Tensor *b, int b_inner, int64_t *shape)
 {
     return tensor_broadcast_shape(a->ndim - a_inner, a->sizes, b->ndim - b_inner, b->sizes, shape);

@@ -16,15 +16,15 @@
 typedef struct Pool {
     Tensor *items[POOL_CAP];
     int n;
-    bool failed;
 } Pool;
 
-/* Records t (NULL marks the pool failed) and returns it. */
+/* Records t and returns it (NULL when t is NULL or the pool is full). */
 static Tensor *keep(Pool *p, Tensor *t)
 {
+    if (t && p->n == POOL_CAP)
+        tensor_set_error("cov: too many intermediate tensors");
     if (!t || p->n == POOL_CAP) {
         tensor_release(t);
-        p->failed = true;
         return NULL;
     }
     p->items[p->n++] = t;
@@ -75,7 +75,7 @@ Tensor *tensor_cov(const Tensor *x, int64_t correction, const Tensor *fweights, 
         tensor_set_error("cov(): bool dtype is not supported for input");
         return NULL;
     }
-    Pool p = {.n = 0, .failed = false};
+    Pool p = {.n = 0};
     int64_t row[2] = {1, -1};
     /* (variables, observations) */
     Tensor *in = keep(&p, x->ndim < 2 ? tensor_reshape((Tensor *)x, 2, row) : tensor_retain((Tensor *)x));
@@ -147,7 +147,7 @@ Tensor *tensor_corrcoef(const Tensor *x)
                          "dimensions", x->ndim);
         return NULL;
     }
-    Pool p = {.n = 0, .failed = false};
+    Pool p = {.n = 0};
     Tensor *c = keep(&p, tensor_cov(x, 1, NULL, NULL));
     if (!c)
         goto fail;

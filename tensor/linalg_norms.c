@@ -96,8 +96,9 @@ static bool matrix_norm_checks(const Tensor *a, const int64_t *dims, int ndims, 
     if (!check_float(a, "linalg.matrix_norm"))
         return false;
     if (ndims != 2) {
+        char buf[TENSOR_SHAPE_BUF];
         tensor_set_error("linalg.matrix_norm: dim must be a 2-tuple. Got %s",
-                         ndims == 0 ? "" : ndims == 1 ? "one dim" : "more than two dims");
+                         tensor_format_shape(ndims, dims, buf, sizeof buf));
         return false;
     }
     for (int i = 0; i < 2; i++)
@@ -199,7 +200,9 @@ Tensor *tensor_linalg_norm(const Tensor *x, bool has_ord, double ord, const char
                            int ndims, bool has_dims, bool keepdim, int dtype)
 {
     if (has_dims && ndims != 1 && ndims != 2) {
-        tensor_set_error("linalg.norm: If dim is specified, it must be of length 1 or 2. Got %d dims", ndims);
+        char buf[TENSOR_SHAPE_BUF];
+        tensor_set_error("linalg.norm: If dim is specified, it must be of length 1 or 2. Got %s",
+                         tensor_format_shape(ndims, dims, buf, sizeof buf));
         return NULL;
     }
     if (!has_dims && (has_ord || ord_str) && x->ndim != 1 && x->ndim != 2) {

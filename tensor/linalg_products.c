@@ -240,8 +240,10 @@ Tensor *tensor_addr(const Tensor *self, const Tensor *v1, const Tensor *v2, Lina
 
 /* ---------------------------------------------------------------- baddbmm, addbmm */
 
-/* baddbmm casts self to the batches' dtype; addbmm requires it to match. */
-static bool check_batches(const Tensor *self, const Tensor *b1, const Tensor *b2, const char *op)
+/* baddbmm casts self to the batches' dtype; addbmm requires it to match
+ * (self_must_match). */
+static bool check_batches(const Tensor *self, const Tensor *b1, const Tensor *b2, const char *op,
+                          bool self_must_match)
 {
     if (b1->ndim != 3 || b2->ndim != 3) {
         tensor_set_error("batch%d must be a 3D tensor", b1->ndim != 3 ? 1 : 2);
@@ -255,7 +257,7 @@ static bool check_batches(const Tensor *self, const Tensor *b1, const Tensor *b2
     }
     if (!same_dtype(b1, b2))
         return false;
-    if (strcmp(op, "addbmm") == 0 && self->dtype != b1->dtype) {
+    if (self_must_match && self->dtype != b1->dtype) {
         tensor_set_error("self and mat2 must have the same dtype");
         return false;
     }
@@ -268,7 +270,7 @@ static bool check_batches(const Tensor *self, const Tensor *b1, const Tensor *b2
 
 Tensor *tensor_baddbmm(const Tensor *self, const Tensor *b1, const Tensor *b2, double beta, double alpha)
 {
-    if (!check_batches(self, b1, b2, "baddbmm"))
+    if (!check_batches(self, b1, b2, "baddbmm", false))
         return NULL;
     Tensor *prod = tensor_bmm(b1, b2);
     if (prod && !combine_scaled(self, prod, beta, alpha)) {
@@ -280,7 +282,7 @@ Tensor *tensor_baddbmm(const Tensor *self, const Tensor *b1, const Tensor *b2, d
 
 Tensor *tensor_addbmm(const Tensor *self, const Tensor *b1, const Tensor *b2, double beta, double alpha)
 {
-    if (!check_batches(self, b1, b2, "addbmm"))
+    if (!check_batches(self, b1, b2, "addbmm", true))
         return NULL;
     Tensor *prod = tensor_bmm(b1, b2);
     int64_t zero = 0;
@@ -427,10 +429,13 @@ Tensor *tensor_kron(const Tensor *a, const Tensor *b)
         rb[2 * i + 1] = i >= pad_b ? b->sizes[i - pad_b] : 1;
         rr[i] = ra[2 * i] * rb[2 * i + 1];
     }
-    Tensor *va = tensor_reshape((Tensor *)a, 2 * nd, ra);
-    Tensor *vb = va ? tensor_reshape((Tensor *)b, 2 * nd, rb) : NULL;
+    /* views, as PyTorch takes them (_unsafe_view): the product is laid out
+     * like its operands, and where that layout does not allow the final
+     * view (a transposed operand), PyTorch fails with view's error too */
+    Tensor *va = tensor_view((Tensor *)a, 2 * nd, ra);
+    Tensor *vb = va ? tensor_view((Tensor *)b, 2 * nd, rb) : NULL;
     Tensor *prod = vb ? tensor_binary(BIN_MUL, va, vb) : NULL;
-    Tensor *out = prod ? tensor_reshape(prod, nd, rr) : NULL;
+    Tensor *out = prod ? tensor_view(prod, nd, rr) : NULL;
     tensor_release(va);
     tensor_release(vb);
     tensor_release(prod);

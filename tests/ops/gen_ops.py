@@ -1170,6 +1170,54 @@ R("linalg_matrix_exp", "large_norm", "x", "torch.linalg.matrix_exp(3 * x)", x=F(
 R("linalg_matrix_exp", "one_by_one", "x", "torch.linalg.matrix_exp(x)", x=F(2, 1, 1))
 R("linalg_tensorinv", "ind1", "x", "torch.linalg.tensorinv(x, ind=1)", x=F64(6, 2, 3))
 R("linalg_tensorsolve", "dims", "a, b", "torch.linalg.tensorsolve(a, b, dims=(0,))", a=F64(6, 2, 3), b=F64(2, 3))
+# Edge cases: in-place twins, empty matrices, errors
+R("addmv_inplace", "basic", "s, a, v", "y = s.clone()\ny.addmv_(a, v, alpha=2)\nreturn y", s=F(3), a=F(3, 2), v=F(2))
+R("addr_inplace", "int", "s, a, b", "y = s.clone()\ny.addr_(a, b, beta=2)\nreturn y", s=L(2, 3), a=L(2), b=L(3))
+R("baddbmm_inplace", "basic", "s, a, b", "y = s.clone()\ny.baddbmm_(a, b)\nreturn y", s=F(2, 3, 5), a=F(2, 3, 4), b=F(2, 4, 5))
+R("renorm_inplace", "basic", "x", "y = x.clone()\ny.renorm_(1, 1, 0.5)\nreturn y", x=F(3, 4))
+R("linalg_pinv", "empty_batch", "x", "torch.linalg.pinv(x)", x=F(2, 0, 3))
+R("linalg_matrix_rank", "empty", "x", "torch.linalg.matrix_rank(x)", x=F(2, 0, 0))
+R("linalg_lu_factor", "empty", "x", "torch.linalg.lu_factor_ex(x)", x=F(2, 3, 0))
+R("linalg_cond", "empty", "x", "torch.linalg.cond(x)", x=F(2, 0, 0))
+R("linalg_lstsq", "empty_rows", "a, b", "torch.linalg.lstsq(a, b, driver='gelsd')", a=F(0, 3), b=F(0, 2))
+R("linalg_svd", "batched_full_wide", "x",
+  "u, s, vh = torch.linalg.svd(x)\nreturn s, u.shape[-1], vh.shape[-1], (u[..., :, :2] * s.unsqueeze(-2)) @ vh[..., :2, :]",
+  x=F64(2, 2, 4))
+E("linalg_vector_norm", "int", "x", "torch.linalg.vector_norm(x)",
+  (1, "linalg.vector_norm: Expected a floating point or complex tensor as input. Got Long"), x=L(3))
+E("linalg_vector_norm", "inf_on_empty", "x", "torch.linalg.vector_norm(x, math.inf)",
+  (1, "linalg.vector_norm cannot compute the inf norm on an empty tensor"), x=F(0, 3))
+E("linalg_matrix_norm", "bad_order", "x", "torch.linalg.matrix_norm(x, 3)",
+  (1, "linalg.matrix_norm: Order 3 not supported."), x=F(3, 3))
+E("tensordot", "size_mismatch", "a, b", "torch.tensordot(a, b, ([1], [0]))",
+  (1, "contracted dimensions need to match, but first has size 3 in dim 1 and second has size 2 in dim 0"),
+  a=F(2, 3), b=F(2, 3))
+E("linalg_cross", "not_three", "a, b", "torch.linalg.cross(a, b)",
+  (1, "linalg.cross: inputs dimension 1 must have length 3. Got 4 and 4"), a=F(2, 4), b=F(2, 4))
+E("linalg_lu_factor", "singular", "x", "torch.linalg.lu_factor(x * 0)",
+  (1, "U[1,1] is zero and using it on lu_solve would result in a division by zero"), x=F(3, 3))
+E("linalg_multi_dot", "one_tensor", "x", "torch.linalg.multi_dot([x])",
+  (1, "multi_dot(): expected at least 2 tensors but got 1"), x=F(2, 2))
+E("linalg_lstsq", "bad_driver", "a, b", "torch.linalg.lstsq(a, b, driver='xyz')",
+  (1, "parameter `driver` should be one of (gels, gelsy, gelsd, gelss)"), a=F(3, 2), b=F(3, 1))
+E("trace", "vector", "x", "torch.trace(x)", (1, "trace: expected a matrix, but got tensor with dim 1"), x=F(3))
+E("mH", "vector", "x", "x.mH", (1, "tensor.mH is only supported on matrices or batches of matrices. Got 1-D tensor."), x=F(3))
+R("linalg_lu_solve", "nan_propagates", "x, b",
+  "a = x.clone()\na[1, 1] = math.nan\nlu, piv = torch.linalg.lu_factor_ex(a)[:2]\nreturn torch.linalg.lu_solve(lu, piv, b), torch.linalg.solve(a, b), torch.linalg.inv(a)",
+  x=F64(3, 3), b=F64(3, 2))
+E("linalg_svdvals", "nan", "x", "torch.linalg.svdvals(x / 0)",
+  (1, "The algorithm failed to converge because the input matrix contained non-finite values."), x=T([[0.0, 1.0], [2.0, 3.0]]))
+# Strided (non-contiguous) operands
+E("kron", "transposed", "a, b", "torch.kron(a.t(), b)", (1, "view size is not compatible with input tensor's size and stride"), a=F(2, 3), b=F(2, 2))
+R("kron", "sliced_rows", "a, b", "torch.kron(a[::2], b)", a=F(4, 3), b=F(2, 2))
+R("addr", "strided", "s, a, b", "torch.addr(s.t(), a[::2], b)", s=F(3, 2), a=F(4), b=F(3))
+R("mv", "strided", "a, v", "torch.mv(a.t(), v[::2])", a=F(4, 3), v=F(8))
+R("trace", "transposed", "x", "torch.trace(x.t())", x=L(3, 2))
+R("linalg_cross", "transposed", "a, b", "torch.linalg.cross(a.t(), b.t(), dim=0)", a=F(4, 3), b=F(4, 3))
+R("linalg_svdvals", "transposed", "x", "torch.linalg.svdvals(x.mT)", x=F64(2, 3, 4))
+R("linalg_lu_factor", "transposed", "x", "torch.linalg.lu_factor(x.mT)", x=F64(4, 4))
+R("linalg_solve_triangular", "strided", "x, b", "torch.linalg.solve_triangular(torch.triu(x).mT + 3 * torch.eye(3), b[:, ::2], upper=False)", x=F(3, 3), b=F(3, 4))
+R("cov", "transposed", "x", "torch.cov(x.t())", x=F(5, 3))
 # (end of family linalg_extra)
 
 # ------------------------------------------------------------------ family stats: order statistics, scans, histograms, sorting
