@@ -592,14 +592,10 @@ bool eval_op_unique2(EvalCall *c)
     if (!eval_nargs(c, 1, 4) || !eval_arg_tensor(c, 0, &self) || (c->nargs > 1 && !eval_arg_bool(c, 1, &sorted)) ||
         (c->nargs > 2 && !eval_arg_bool(c, 2, &inv)) || (c->nargs > 3 && !eval_arg_bool(c, 3, &cnt)))
         return false;
-    bool ok = tensor_unique_sorted(self, false, 0, inv, cnt, &values, &inverse, &counts);
-    if (ok && !sorted && self->dtype != DT_BOOL && tensor_numel(values) > 1) {
-        tensor_release(values);
-        tensor_release(inverse);
-        tensor_release(counts);
-        return eval_fail(c, "unique(sorted=False) of several distinct values is not implemented "
-                            "(PyTorch returns them in its hash set's order)");
-    }
+    /* ATen sorts bool input either way; other unsorted output is in its hash set's order */
+    bool ok = sorted || self->dtype == DT_BOOL
+                  ? tensor_unique_sorted(self, false, 0, inv, cnt, &values, &inverse, &counts)
+                  : tensor_unique_unsorted(self, inv, cnt, &values, &inverse, &counts);
     return out_unique(c, ok, values, inverse, counts);
 }
 
