@@ -453,6 +453,31 @@ bool eval_op_kthvalue(EvalCall *c);
 bool eval_op_median(EvalCall *c);
 bool eval_op_nanmedian(EvalCall *c);
 bool eval_op_mode(EvalCall *c);
+bool eval_op_logspace(EvalCall *c);
+bool eval_op_cummax(EvalCall *c);
+bool eval_op_cummin(EvalCall *c);
+bool eval_op_logcumsumexp(EvalCall *c);
+bool eval_op_nansum(EvalCall *c);
+bool eval_op_nanmean(EvalCall *c);
+bool eval_op_count_nonzero(EvalCall *c);
+bool eval_op_aminmax(EvalCall *c);
+bool eval_op_var_mean(EvalCall *c);
+bool eval_op_std_mean(EvalCall *c);
+bool eval_op_quantile(EvalCall *c);
+bool eval_op_nanquantile(EvalCall *c);
+bool eval_op_diff(EvalCall *c);
+bool eval_op_trapezoid(EvalCall *c);
+bool eval_op_trapz(EvalCall *c);
+bool eval_op_cumulative_trapezoid(EvalCall *c);
+bool eval_op_bucketize(EvalCall *c);
+bool eval_op_isin(EvalCall *c);
+bool eval_op_histc(EvalCall *c);
+bool eval_op_histogram(EvalCall *c);
+bool eval_op_histogramdd(EvalCall *c);
+bool eval_op_gradient(EvalCall *c);
+bool eval_op_segment_reduce(EvalCall *c);
+bool eval_op_unique2(EvalCall *c);
+bool eval_op_unique_dim(EvalCall *c);
 /* (end of family stats) */
 
 /* family shape_index: shape ops, scatter/index families, index creation */

@@ -193,6 +193,21 @@ bool eval_op_linspace(EvalCall *c)
     return eval_out_tensor(c, 0, tensor_linspace(start, end, steps, d));
 }
 
+/* logspace(Scalar start, Scalar end, int steps, float base=10.0,
+ * ScalarType? dtype, Layout?, Device?, bool? pin) */
+bool eval_op_logspace(EvalCall *c)
+{
+    double start, end, base = 10.0;
+    int64_t steps;
+    int dt = -1;
+    if (!eval_nargs(c, 3, 8) || !eval_arg_double(c, 0, &start) || !eval_arg_double(c, 1, &end) ||
+        !eval_arg_int(c, 2, &steps) || (c->nargs > 3 && !eval_arg_double(c, 3, &base)) ||
+        (c->nargs > 4 && !eval_arg_dtype_opt(c, 4, &dt)))
+        return false;
+    TensorDType d = dt < 0 ? dtype_default_float() : (TensorDType)dt;
+    return eval_out_tensor(c, 0, tensor_logspace(start, end, steps, base, d));
+}
+
 /* eye(int n, ScalarType? dtype, ...) 5 args / eye(int n, int m, ...) 6 */
 bool eval_op_eye(EvalCall *c)
 {

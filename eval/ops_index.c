@@ -201,15 +201,14 @@ bool eval_op_searchsorted(EvalCall *c)
         (c->nargs > 4 && !eval_arg_str_opt(c, 4, &side)) ||
         (c->nargs > 5 && !eval_arg_tensor_opt(c, 5, &sorter)))
         return false;
-    if (sorter)
-        return eval_fail(c, "searchsorted with a sorter is not implemented");
     if (side && strcmp(side, "left") != 0 && strcmp(side, "right") != 0)
         return eval_fail(c, "torch.searchsorted(): side can only be 'left' or 'right' but got '%s'", side);
     if (side && right && strcmp(side, "left") == 0)
         return eval_fail(c, "torch.searchsorted(): side and right can't be set to opposites, got side "
                             "of left while right was True");
     right = right || (side && strcmp(side, "right") == 0);
-    return eval_out_tensor(c, 0, tensor_searchsorted(sorted, values, out_int32, right));
+    return eval_out_tensor(c, 0, sorter ? tensor_searchsorted_sorter(sorted, values, sorter, out_int32, right)
+                                        : tensor_searchsorted(sorted, values, out_int32, right));
 }
 bool eval_op_scatter_(EvalCall *c) { return scatter(c, true); }
 

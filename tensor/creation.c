@@ -70,6 +70,40 @@ Tensor *tensor_arange(double start, double end, double step, TensorDType dt)
     return t;
 }
 
+/* linspace into an integer tensor as PyTorch's CPU kernel computes it
+ * (RangeFactoriesKernel.cpp): start and end are taken as the integer type,
+ * the step is a double, and the values come from a vectorized loop. With
+ * the AVX2 kernels of Debian's torch a vector holds V = 32 bytes of
+ * elements, and the loop fills pairs of vectors while at least 2V elements
+ * remain: each vector starts at base = (int)(start + step * i) (first half)
+ * or (int)(end - step * (steps - i - 1)) (second half) and goes on as
+ * (int)(base + step * j), so truncation happens at the base and again per
+ * element; the remaining tail is computed element by element. (Above
+ * ATen's grain size of 32768 steps the split among threads would move the
+ * vector boundaries; outputs that long are not reproduced exactly.) */
+static void linspace_integers(Tensor *t, double start, double end, int64_t steps)
+{
+    TensorDType dt = t->dtype;
+    double xstart = (double)tensor_double_to_int(start, dt);
+    double xend = (double)tensor_double_to_int(end, dt);
+    double step = (xend - xstart) / (double)(steps - 1);
+    int64_t halfway = steps / 2;
+    int64_t width = 32 / tensor_elem_size(dt);
+    int64_t i = 0;
+    for (; i <= steps - 2 * width; i += 2 * width) {
+        for (int64_t v = i; v < i + 2 * width; v += width) {  /* two vectors per step */
+            double base = v < halfway ? xstart + step * (double)v : xend - step * (double)(steps - v - 1);
+            int64_t ibase = tensor_double_to_int(base, DT_I64);
+            for (int64_t j = 0; j < width; j++)
+                tensor_write_i64(t, v + j, tensor_double_to_int((double)ibase + step * (double)j, dt));
+        }
+    }
+    for (; i < steps; i++) {
+        double v = i < halfway ? xstart + step * (double)i : xend - step * (double)(steps - i - 1);
+        tensor_write_i64(t, i, tensor_double_to_int(v, dt));
+    }
+}
+
 Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDType dt)
 {
     if (steps < 0) {
@@ -92,17 +126,46 @@ Tensor *tensor_linspace(double start, double end, int64_t steps, TensorDType dt)
         for (int64_t i = 0; i < steps; i++)
             tensor_write_f64(t, i, i < halfway ? fstart + fstep * (float)i
                                                : fend - fstep * (float)(steps - i - 1));
-    } else {
-        /* Integer dtypes take start/end as that type, step in double. */
-        double xstart = start, xend = end;
-        if (!dtype_is_float(dt)) {
-            xstart = (double)tensor_double_to_int(start, dt);
-            xend = (double)tensor_double_to_int(end, dt);
-        }
-        double step = (xend - xstart) / (double)(steps - 1);
+    } else if (dt == DT_F64) {
+        double step = (end - start) / (double)(steps - 1);
         for (int64_t i = 0; i < steps; i++)
-            tensor_write_f64(t, i, i < halfway ? xstart + step * (double)i
-                                               : xend - step * (double)(steps - i - 1));
+            tensor_write_f64(t, i, i < halfway ? start + step * (double)i
+                                               : end - step * (double)(steps - i - 1));
+    } else {
+        linspace_integers(t, start, end, steps);
+    }
+    return t;
+}
+
+/* torch.logspace as ATen's logspace_out computes it: exponents as in
+ * linspace (start and end taken as the dtype, step in double, the two
+ * halves counted from either end), base ** exponent in double, stored with
+ * a cast. Integer dtypes raise a float-rounded base (ATen keeps it in a
+ * float "to avoid promotion") except for a single step. */
+Tensor *tensor_logspace(double start, double end, int64_t steps, double base, TensorDType dt)
+{
+    if (steps < 0) {
+        tensor_set_error("number of steps must be non-negative");
+        return NULL;
+    }
+    if (!tensor_scalar_fits(start, dt) || !tensor_scalar_fits(end, dt))
+        return NULL;
+    Tensor *t = tensor_empty(dt, 1, &steps);
+    if (!t)
+        return NULL;
+    if (steps == 1) {
+        tensor_write_f64(t, 0, pow(base, start));
+        return t;
+    }
+    bool integral = !dtype_is_float(dt);
+    double xstart = integral ? (double)tensor_double_to_int(start, dt) : tensor_round_f64(dt, start);
+    double xend = integral ? (double)tensor_double_to_int(end, dt) : tensor_round_f64(dt, end);
+    double xbase = integral ? (double)(float)base : base;
+    double step = (xend - xstart) / (double)(steps - 1);
+    int64_t halfway = steps / 2;
+    for (int64_t i = 0; i < steps; i++) {
+        double e = i < halfway ? xstart + step * (double)i : xend - step * (double)(steps - i - 1);
+        tensor_write_f64(t, i, pow(xbase, e));
     }
     return t;
 }

@@ -626,6 +626,31 @@ typedef enum OpAlias {
     X(ATEN_MEDIAN, "aten::median", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     X(ATEN_NANMEDIAN, "aten::nanmedian", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     X(ATEN_MODE, "aten::mode", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOGSPACE, "aten::logspace", OPC_CREATION, NOMUT, ALIAS_NONE) \
+    X(ATEN_CUMMAX, "aten::cummax", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_CUMMIN, "aten::cummin", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_LOGCUMSUMEXP, "aten::logcumsumexp", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NANSUM, "aten::nansum", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NANMEAN, "aten::nanmean", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_COUNT_NONZERO, "aten::count_nonzero", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_AMINMAX, "aten::aminmax", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_VAR_MEAN, "aten::var_mean", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_STD_MEAN, "aten::std_mean", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_QUANTILE, "aten::quantile", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_NANQUANTILE, "aten::nanquantile", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_DIFF, "aten::diff", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRAPEZOID, "aten::trapezoid", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_TRAPZ, "aten::trapz", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_CUMULATIVE_TRAPEZOID, "aten::cumulative_trapezoid", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_BUCKETIZE, "aten::bucketize", OPC_INDEX, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISIN, "aten::isin", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE) \
+    X(ATEN_HISTC, "aten::histc", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_HISTOGRAM, "aten::histogram", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_HISTOGRAMDD, "aten::histogramdd", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_GRADIENT, "aten::gradient", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_SEGMENT_REDUCE, "aten::segment_reduce", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_UNIQUE2, "aten::_unique2", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
+    X(ATEN_UNIQUE_DIM, "aten::unique_dim", OPC_REDUCTION, NOMUT, ALIAS_NONE) \
     /* (end of STATS_OPS) */
 
 /* shape ops, scatter/index families, index creation (tensor/shape_index.c, eval/ops_shape_index.c) */

@@ -707,6 +707,62 @@ bool tensor_median_dim(const Tensor *t, int64_t dim, bool keepdim, bool ignore_n
                        Tensor **values, Tensor **indices);
 Tensor *tensor_median_all(const Tensor *t, bool ignore_nan);
 bool tensor_mode(const Tensor *t, int64_t dim, bool keepdim, Tensor **values, Tensor **indices);
+/* tensor/creation.c: torch.logspace (base ** linspace exponents). */
+Tensor *tensor_logspace(double start, double end, int64_t steps, double base, TensorDType dt);
+/* tensor/stats.c: scans. cummax/cummin give (values, indices); ties take the later index. */
+bool tensor_cum_extreme(const Tensor *t, int64_t dim, bool want_max, Tensor **values, Tensor **indices);
+Tensor *tensor_logcumsumexp(const Tensor *t, int64_t dim);
+/* NaN-aware and paired reductions (dims NULL / ndims 0: every dim). */
+Tensor *tensor_nansum(const Tensor *t, const int64_t *dims, int ndims, bool keepdim, int out_dtype);
+Tensor *tensor_nanmean(const Tensor *t, const int64_t *dims, int ndims, bool keepdim, int out_dtype);
+Tensor *tensor_count_nonzero(const Tensor *t, const int64_t *dims, int ndims);
+bool tensor_aminmax(const Tensor *t, bool has_dim, int64_t dim, bool keepdim, Tensor **min, Tensor **max);
+/* (var or, with take_sqrt, std; mean) over dims. */
+bool tensor_var_mean(const Tensor *t, const int64_t *dims, int ndims, double correction, bool keepdim,
+                     bool take_sqrt, Tensor **spread, Tensor **mean);
+/* quantile/nanquantile (tensor/stats.c): q a 0-d or 1-d tensor of t's dtype. */
+typedef enum QuantileMode {
+    QUANTILE_LINEAR, QUANTILE_LOWER, QUANTILE_HIGHER, QUANTILE_MIDPOINT, QUANTILE_NEAREST
+} QuantileMode;
+bool tensor_quantile_mode_from_name(const char *name, QuantileMode *mode);
+Tensor *tensor_quantile(const Tensor *t, const Tensor *q, bool has_dim, int64_t dim, bool keepdim,
+                        QuantileMode mode, bool ignore_nan);
+/* torch.diff (prepend/append nullable). */
+Tensor *tensor_diff(const Tensor *t, int64_t n, int64_t dim, const Tensor *prepend, const Tensor *append);
+/* trapezoid rules over sample points x (NULL: constant spacing dx). */
+Tensor *tensor_trapezoid(const Tensor *y, const Tensor *x, double dx, int64_t dim);
+Tensor *tensor_cumulative_trapezoid(const Tensor *y, const Tensor *x, double dx, int64_t dim);
+Tensor *tensor_bucketize(const Tensor *values, const Tensor *boundaries, bool out_int32, bool right);
+Tensor *tensor_searchsorted_sorter(const Tensor *sorted, const Tensor *values, const Tensor *sorter,
+                                   bool out_int32, bool right);
+Tensor *tensor_isin(const Tensor *elements, const Tensor *test, bool invert);
+/* torch.histc: bins evenly spaced over [min, max] (the data's range when
+ * min == max). */
+Tensor *tensor_histc(const Tensor *input, int64_t bins, double min, double max);
+/* torch.histogramdd / torch.histogram (flat: every element one 1-d point):
+ * nbins edge sequences, either evenly spaced (bin_counts, over range[2k..2k+1]
+ * or the data's range when range is NULL) or given (bin_edges). Fills *hist
+ * and edges_out[0..nbins). weight nullable. */
+bool tensor_histogramdd(const Tensor *input, bool flat, int nbins, const int64_t *bin_counts,
+                        Tensor *const *bin_edges, const double *range, const Tensor *weight, bool density,
+                        Tensor **hist, Tensor **edges_out);
+/* torch.gradient: a malloc'd array of ndims new tensors (NULL on error);
+ * spacing h[k] (numbers) or coords[k] (1-d coordinate tensors) for dims[k]. */
+Tensor **tensor_gradient(const Tensor *self, const int64_t *dims, int ndims, const double *h,
+                         Tensor *const *coords, int64_t edge_order);
+/* torch.segment_reduce over consecutive segments along axis, given as
+ * lengths or (lengths_are_offsets) as offsets. */
+typedef enum SegmentReduce { SEG_MAX, SEG_MEAN, SEG_MIN, SEG_SUM, SEG_PROD } SegmentReduce;
+bool tensor_segment_reduce_from_name(const char *name, SegmentReduce *op);
+Tensor *tensor_segment_reduce(const Tensor *data, SegmentReduce op, const Tensor *lengths, bool lengths_are_offsets,
+                              int64_t axis, bool unsafe, bool has_initial, double initial);
+/* torch.unique in ascending order (tensor/unique.c): flat, or of the slices
+ * along dim; values, inverse, counts (empty when not asked for). */
+bool tensor_unique_sorted(const Tensor *x, bool has_dim, int64_t dim, bool return_inverse, bool return_counts,
+                          Tensor **values, Tensor **inverse, Tensor **counts);
+/* torch.unique(sorted=False) of a non-bool tensor: PyTorch's hash-set order. */
+bool tensor_unique_unsorted(const Tensor *x, bool return_inverse, bool return_counts, Tensor **values,
+                            Tensor **inverse, Tensor **counts);
 /* (end of family stats) */
 
 /* ---------------------------------------------------------------- family shape_index: shape ops, scatter/index families, index creation */
