@@ -123,8 +123,17 @@ bool eval_op_convolution(EvalCall *c)
         !eval_arg_tensor_opt(c, 2, &bias) || !eval_arg_bool(c, 6, &transposed) ||
         !eval_arg_int(c, 8, &groups))
         return false;
-    if (transposed)
-        return eval_fail(c, "transposed convolution is not supported");
+    if (transposed) {
+        int spatial = w->ndim - 2;
+        int64_t stride[3], padding[3], dilation[3], output_padding[3];
+        if (spatial < 1 || spatial > 3)
+            return eval_fail(c, "transposed convolution needs a 3-d to 5-d weight (weight is %d-d)", w->ndim);
+        if (!eval_arg_ints_fixed(c, 3, stride, spatial) || !eval_arg_ints_fixed(c, 4, padding, spatial) ||
+            !eval_arg_ints_fixed(c, 5, dilation, spatial) || !eval_arg_ints_fixed(c, 7, output_padding, spatial))
+            return false;
+        return eval_out_tensor(c, 0, tensor_conv_transpose(x, w, bias, spatial, stride, padding, output_padding,
+                                                           groups, dilation));
+    }
     if (w->ndim != 3 && w->ndim != 4)
         return eval_fail(c, "only 1-d and 2-d convolutions are supported (weight is %d-d)", w->ndim);
     return convolution(c, w->ndim - 2, x, w, bias, 3, 4, 5, groups);

@@ -483,6 +483,46 @@ static void test_str(void)
     ir_graph_free(g);
 }
 
+/* aten::_convolution with transposed=True, as traced ConvTranspose1d
+ * graphs have it. By hand: x = [1, 2], w = [10, 100], stride 2,
+ * output_padding 1: out[2i + j] += x[i] w[j], length (2-1)*2 + (2-1) + 1 + 1
+ * = 5, so [10, 100, 20, 200, 0]. */
+static void test_transposed_convolution(void)
+{
+    IrGraph *g = parse_graph(
+        "graph(%x.1 : Tensor, %w.1 : Tensor):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %false : bool = prim::Constant[value=0]()\n"
+        "  %true : bool = prim::Constant[value=1]()\n"
+        "  %0 : int = prim::Constant[value=0]()\n"
+        "  %1 : int = prim::Constant[value=1]()\n"
+        "  %2 : int = prim::Constant[value=2]()\n"
+        "  %shape : int[] = prim::ListConstruct(%1, %1, %2)\n"
+        "  %s : int[] = prim::ListConstruct(%2)\n"
+        "  %p : int[] = prim::ListConstruct(%0)\n"
+        "  %d : int[] = prim::ListConstruct(%1)\n"
+        "  %op : int[] = prim::ListConstruct(%1)\n"
+        "  %x : Tensor = aten::reshape(%x.1, %shape)\n"
+        "  %w : Tensor = aten::reshape(%w.1, %shape)\n"
+        "  %y : Tensor = aten::_convolution(%x, %w, %none, %s, %p, %d, %true, %op, %1, %false, %false, %true, %true)\n"
+        "  return (%y)\n");
+    if (!g)
+        return;
+    RtValue *in[2] = {rt_tensor_take(vector_f32(2, (double[]){1, 2})),
+                      rt_tensor_take(vector_f32(2, (double[]){10, 100}))};
+    RunResult r = run_graph(g, in, 2, NULL);
+    CHECK(r.status == 0);
+    if (r.status == 0) {
+        const Tensor *y = r.outputs[0]->u.t;
+        CHECK(y->ndim == 3 && y->sizes[2] == 5);
+        CHECK(tensor_equals(y, 5, (double[]){10, 100, 20, 200, 0}));
+    }
+    run_result_free(&r);
+    rt_release(in[0]);
+    rt_release(in[1]);
+    ir_graph_free(g);
+}
+
 int main(void)
 {
     test_view_inplace_aliasing();
@@ -500,5 +540,6 @@ int main(void)
     test_identity_results();
     test_inplace_via_functional();
     test_str();
+    test_transposed_convolution();
     return test_report("ref_interp");
 }
