@@ -219,6 +219,8 @@ static void scan_node(IrNode *n, void *ctx)
         s->setattr = true;
     else if (mutated >= 0 && mutated < n->ninputs && is_mutable_container(n->inputs[mutated]))
         s->list_writes = true;
+    else if (n->noutputs == 0 && n->ninputs > 0 && is_mutable_container(n->inputs[0]))
+        s->list_writes = true;   /* list.sort(): aten::sort(list) with no result */
     else if (n->op == OP_UNKNOWN || op_is_inplace(n->op))
         s->writes = true;
 }

@@ -165,6 +165,10 @@ bool tssa_node_has_effects(const IrNode *n)
     }
     if (op_is_inplace(n->op))
         return true;
+    /* A node without results is there for what it does: list.sort() is
+     * aten::sort(list) returning nothing, and sorts the list in place. */
+    if (n->noutputs == 0 && n->op != OP_PRIM_RETURN && n->op != OP_PRIM_PARAM && n->nblocks == 0)
+        return true;
     for (int b = 0; b < n->nblocks; b++)
         IR_FOREACH_NODE(m, n->blocks[b])
             if (tssa_node_has_effects(m))

@@ -14,6 +14,8 @@
  *   - every input is a compile-time value or a graph input, and
  *   - its result holds no tensor, except prim::Constant and prim::GetAttr,
  *     whose tensors are constants of the program (weights).
+ * A list that is written in place anywhere (append, sort, ...) is left out,
+ * with everything computed from it: the slice cannot replay those writes.
  * Tensor work is never run here. A node of the slice that fails (an index out
  * of range) is left to fail at run time, where it reports as usual.
  *
@@ -111,13 +113,53 @@ static IrNode *fold_if(LowerProgram *p, IrNode *n)
     return resume;
 }
 
+static bool is_list_value(const IrValue *v)
+{
+    return v->type && v->type->kind == TY_LIST;
+}
+
+/* The list a node writes in place, or NULL: list.append/extend/insert/pop/
+ * remove/reverse/clear/+= (the op table's mutated input) and list.sort()
+ * (aten::sort on a list, with no result). */
+static IrValue *written_list(const IrNode *n)
+{
+    int mut = n->op == OP_UNKNOWN ? -1 : op_info(n->op)->mutates;
+    if (mut >= 0 && mut < n->ninputs && is_list_value(n->inputs[mut]))
+        return n->inputs[mut];
+    if (n->noutputs == 0 && n->ninputs > 0 && is_list_value(n->inputs[0]))
+        return n->inputs[0];
+    return NULL;
+}
+
+/* A list written in place anywhere is no compile-time value: the slice runs
+ * each node once, in order, and cannot replay the writes that run later.
+ * Nor is a list it was taken from (a[0].append(1) changes what a[0] reads). */
+static void mark_written_lists(bool *never_static, IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        for (int i = 0; i < n->nblocks; i++)
+            mark_written_lists(never_static, n->blocks[i]);
+        IrValue *v = written_list(n);
+        for (int depth = 0; v && depth < 64; depth++) {
+            never_static[v->id] = true;
+            const IrNode *d = v->def;
+            bool taken_from_container = d && (d->op == OP_ATEN_GETITEM || d->op == OP_PRIM_LISTUNPACK ||
+                                              d->op == OP_PRIM_TUPLEUNPACK || d->op == OP_PRIM_TUPLEINDEX);
+            v = taken_from_container && d->ninputs > 0 ? d->inputs[0] : NULL;
+        }
+    }
+}
+
 void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
 {
     IrBlock *top = p->g->top;
+    bool *never_static = xcalloc(p->g->nvalues + 1, sizeof *never_static);
+    mark_written_lists(never_static, top);
+
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
         IrValue *param = ir_block_param(top, i);
         node_exec_set(p->exec, param, rt_retain(inputs[i]));
-        if (!lower_value_has_tensor(inputs[i]))
+        if (!lower_value_has_tensor(inputs[i]) && !never_static[param->id])
             p->is_static[param->id] = true;
     }
     IrNode *n = ir_block_first(top);
@@ -128,7 +170,10 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
             n = fold_if(p, n);
             continue;
         }
-        if (op_in_scalar_slice(n) && inputs_known(p, n)) {
+        bool writes_list_output = false;
+        for (int i = 0; i < n->noutputs; i++)
+            writes_list_output |= never_static[n->outputs[i]->id];
+        if (op_in_scalar_slice(n) && inputs_known(p, n) && !writes_list_output) {
             bool ok = node_exec_node(p->exec, n);
             bool constant_tensor = n->op == OP_PRIM_CONSTANT || n->op == OP_PRIM_GETATTR;
             for (int i = 0; ok && i < n->noutputs; i++)
@@ -144,6 +189,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         }
         n = n->next;
     }
+    free(never_static);
     /* Tensor inputs reach filters through the stream's input only. */
     for (int i = 0; i < ir_block_nparams(top); i++)
         if (!p->is_static[ir_block_param(top, i)->id])
