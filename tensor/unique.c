@@ -344,6 +344,7 @@ typedef struct HashSetSim {
     int64_t *next;          /* per node (element position); `sentinel` is before-begin */
     int64_t *buckets;       /* node before the bucket's run, or -1 when empty */
     int64_t nbuckets, next_resize, count, sentinel;
+    bool too_many;          /* more distinct values than the bucket table reaches */
 } HashSetSim;
 
 static uint64_t sim_hash(const HashSetSim *s, int64_t node)
@@ -418,8 +419,7 @@ static bool sim_insert(HashSetSim *s, int64_t node)
             int64_t want = min_buckets + 1 > s->nbuckets * 2 ? min_buckets + 1 : s->nbuckets * 2;
             int64_t nb = hash_next_buckets(want);
             if (nb < 0) {
-                tensor_set_error("unique(sorted=False) of more than %" PRId64 " distinct values is not implemented",
-                                 s->count);
+                s->too_many = true;   /* past the bucket table: see tensor_unique_unsorted */
                 return false;
             }
             s->next_resize = nb;
@@ -508,5 +508,10 @@ bool tensor_unique_unsorted(const Tensor *x, bool return_inverse, bool return_co
         tensor_release(*counts);
         *values = *inverse = *counts = NULL;
     }
+    /* More distinct values than the bucket table above reaches: PyTorch
+     * leaves the order of sorted=False unspecified, so ascending order is a
+     * valid answer, though not the one its hash set would give. */
+    if (!ok && s.too_many)
+        return tensor_unique_sorted(x, false, 0, return_inverse, return_counts, values, inverse, counts);
     return ok;
 }

@@ -760,7 +760,9 @@ Tensor *tensor_segment_reduce(const Tensor *data, SegmentReduce op, const Tensor
  * along dim; values, inverse, counts (empty when not asked for). */
 bool tensor_unique_sorted(const Tensor *x, bool has_dim, int64_t dim, bool return_inverse, bool return_counts,
                           Tensor **values, Tensor **inverse, Tensor **counts);
-/* torch.unique(sorted=False) of a non-bool tensor: PyTorch's hash-set order. */
+/* torch.unique(sorted=False) of a non-bool tensor: PyTorch's hash-set order
+ * (ascending past the tens of thousands of distinct values whose order it
+ * reproduces). */
 bool tensor_unique_unsorted(const Tensor *x, bool return_inverse, bool return_counts, Tensor **values,
                             Tensor **inverse, Tensor **counts);
 /* (end of family stats) */

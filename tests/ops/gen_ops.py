@@ -1290,6 +1290,12 @@ R("segment_reduce", "lengths_2d_sum", "x, n", "torch.segment_reduce(x, 'sum', le
 R("unique", "sorted_inverse_counts", "x", "torch.unique(x, return_inverse=True, return_counts=True)", x=L(3, 5, low=0, high=4))
 R("unique", "dim", "x", "torch.unique(x, dim=1, return_inverse=True, return_counts=True)", x=T([[1, 2, 1, 2], [3, 0, 3, 1]]))
 R("unique", "bool_unsorted", "x", "torch.unique(x, sorted=False)", x=B(8))
+# More distinct values than the reproduced hash-set order reaches: any order
+# is PyTorch's contract for sorted=False, so the row checks order-free facts.
+R("unique", "unsorted_many_distinct", "x",
+  "v, inv, c = torch.unique(x, sorted=False, return_inverse=True, return_counts=True)\n"
+  "return v.sort()[0][:5], v.numel(), c.sum(), bool((v[inv] == x).all())",
+  x=lambda: torch.randperm(90000).float())
 R("unique", "unsorted_int_hash_order", "x", "torch.unique(x, sorted=False, return_inverse=True, return_counts=True)", x=L(40, low=-30, high=30))
 R("unique", "unsorted_float_rehash", "x", "torch.unique(x, sorted=False, return_counts=True)", x=T([float(v % 23) * 0.5 - 3.0 for v in range(0, 400, 7)]))
 R("unique", "unsorted_double", "x", "torch.unique(x, sorted=False, return_inverse=True)", x=T([0.0, -0.0, 1.5, 2.25, 1.5, -7.0, 1e10], dtype=torch.float64))
