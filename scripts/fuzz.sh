@@ -20,6 +20,9 @@ for target in build-fuzz/fuzz/fuzz_*; do
     fuzz_npy) find tests -name '*.npy' -size -64k | head -200 | xargs -r cp -t "$seeds" 2>/dev/null || true ;;
     fuzz_str_parser) find tests/streamit -name '*.str' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
     fuzz_safetensors) find tests -name '*.safetensors' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
+    fuzz_module_attributes)
+      printf '[1, 2, 3]' > "$seeds/list"; printf '{"x": 0.5, "y": [true, null]}' > "$seeds/dict"
+      printf '[[1], [2, {"__tensor__": "w"}]]' > "$seeds/nested"; printf '{"__tensor__": "w"}' > "$seeds/tied" ;;
     fuzz_bindings) printf 'n=3\nf=1.5\nb=true\ns=hello\nx=2\nd=cpu\no=none\ng=nan\n' > "$seeds/all" ;;
   esac
   echo "fuzz: $name for ${seconds}s"
