@@ -822,4 +822,16 @@ Tensor *tensor_as_strided_scatter(const Tensor *self, const Tensor *src, int n, 
 bool tensor_resize_(Tensor *t, int n, const int64_t *sizes);
 /* (end of family shape_index) */
 
+/* ---------------------------------------------------------------- family fft: real-output Fourier transforms (FFTW) */
+/* fft.irfft (hermitian = false) and fft.hfft (true) of a real input (a
+ * complex signal with zero imaginary parts) along dim: n points (default
+ * 2 * (size - 1)), norm "backward" (NULL), "forward" or "ortho". */
+Tensor *tensor_fft_c2r_1d(const Tensor *self, int64_t n, bool has_n, int64_t dim, const char *norm, bool hermitian);
+/* fft.irfftn/irfft2 and fft.hfftn/hfft2 (fname names the op in messages):
+ * signal sizes s (-1: the default) and dims as PyTorch canonicalizes them;
+ * has_s/has_dims false for None. */
+Tensor *tensor_fft_c2r_nd(const Tensor *self, const char *fname, const int64_t *s, int ns, bool has_s,
+                          const int64_t *dims, int nd, bool has_dims, const char *norm, bool hermitian);
+/* (end of family fft) */
+
 #endif
