@@ -708,6 +708,8 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_FFT_HFFT] = eval_op_fft_hfft,
     [OP_ATEN_FFT_HFFT2] = eval_op_fft_hfft2,
     [OP_ATEN_FFT_HFFTN] = eval_op_fft_hfftn,
+    [OP_ATEN_STFT] = eval_op_stft,
+    [OP_ATEN_ISTFT] = eval_op_istft,
     /* (end of family fft) */
 
     /* linear algebra and nn */

@@ -497,6 +497,7 @@ bool eval_op_sum_to_size(EvalCall *c); bool eval_op_diagflat(EvalCall *c); bool 
 /* family fft: real-output Fourier transforms */
 bool eval_op_fft_irfft(EvalCall *c); bool eval_op_fft_irfft2(EvalCall *c); bool eval_op_fft_irfftn(EvalCall *c);
 bool eval_op_fft_hfft(EvalCall *c); bool eval_op_fft_hfft2(EvalCall *c); bool eval_op_fft_hfftn(EvalCall *c);
+bool eval_op_stft(EvalCall *c); bool eval_op_istft(EvalCall *c);
 /* (end of family fft) */
 
 #endif

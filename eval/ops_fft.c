@@ -1,5 +1,5 @@
 /* ops_fft.c — bindings of the real-output Fourier transforms (tensor/fft.c):
- * fft_irfft/irfft2/irfftn and fft_hfft/hfft2/hfftn.
+ * fft_irfft/irfft2/irfftn, fft_hfft/hfft2/hfftn, stft and istft.
  *
  * Their inputs are real tensors (tssa-stream has no complex dtype), which
  * PyTorch reads as complex signals with zero imaginary parts.
@@ -46,3 +46,53 @@ bool eval_op_fft_irfft2(EvalCall *c) { return fft_c2r_nd(c, "irfftn", true, fals
 bool eval_op_fft_irfftn(EvalCall *c) { return fft_c2r_nd(c, "irfftn", false, false); }
 bool eval_op_fft_hfft2(EvalCall *c) { return fft_c2r_nd(c, "hfftn", true, true); }
 bool eval_op_fft_hfftn(EvalCall *c) { return fft_c2r_nd(c, "hfftn", false, true); }
+
+/* stft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None,
+ *      bool normalized=False, bool? onesided=None, bool? return_complex=None)
+ * A real signal and window give a real (..., 2) result unless return_complex=True. */
+bool eval_op_stft(EvalCall *c)
+{
+    Tensor *self, *window = NULL;
+    int64_t n_fft, hop = 0, win = 0;
+    bool has_hop = false, has_win = false, normalized = false, onesided = true, has_onesided = false;
+    bool return_complex = false, has_return_complex = false;
+    if (!eval_nargs(c, 2, 8) || !eval_arg_tensor(c, 0, &self) || !eval_arg_int(c, 1, &n_fft) ||
+        !(c->nargs < 3 || eval_arg_int_opt(c, 2, &hop, &has_hop)) ||
+        !(c->nargs < 4 || eval_arg_int_opt(c, 3, &win, &has_win)) ||
+        !(c->nargs < 5 || eval_arg_tensor_opt(c, 4, &window)) ||
+        !(c->nargs < 6 || eval_arg_bool(c, 5, &normalized)) ||
+        !(c->nargs < 7 || eval_arg_bool_opt(c, 6, &onesided, &has_onesided)) ||
+        !(c->nargs < 8 || eval_arg_bool_opt(c, 7, &return_complex, &has_return_complex)))
+        return false;
+    if (!has_onesided)
+        onesided = true;
+    if (has_return_complex && return_complex)
+        return eval_fail(c, "aten::stft with return_complex=True (a complex result) is not implemented");
+    return eval_out_tensor(c, 0, tensor_stft(self, n_fft, hop, has_hop, win, has_win, window, normalized, onesided));
+}
+
+/* istft(Tensor self, int n_fft, int? hop_length=None, int? win_length=None, Tensor? window=None,
+ *       bool center=True, bool normalized=False, bool? onesided=None, int? length=None,
+ *       bool return_complex=False)
+ * self is the real (..., 2) form of a complex spectrogram. */
+bool eval_op_istft(EvalCall *c)
+{
+    Tensor *self, *window = NULL;
+    int64_t n_fft, hop = 0, win = 0, length = 0;
+    bool has_hop = false, has_win = false, center = true, normalized = false, onesided = false;
+    bool has_onesided = false, has_length = false, return_complex = false;
+    if (!eval_nargs(c, 2, 10) || !eval_arg_tensor(c, 0, &self) || !eval_arg_int(c, 1, &n_fft) ||
+        !(c->nargs < 3 || eval_arg_int_opt(c, 2, &hop, &has_hop)) ||
+        !(c->nargs < 4 || eval_arg_int_opt(c, 3, &win, &has_win)) ||
+        !(c->nargs < 5 || eval_arg_tensor_opt(c, 4, &window)) ||
+        !(c->nargs < 6 || eval_arg_bool(c, 5, &center)) ||
+        !(c->nargs < 7 || eval_arg_bool(c, 6, &normalized)) ||
+        !(c->nargs < 8 || eval_arg_bool_opt(c, 7, &onesided, &has_onesided)) ||
+        !(c->nargs < 9 || eval_arg_int_opt(c, 8, &length, &has_length)) ||
+        !(c->nargs < 10 || eval_arg_bool(c, 9, &return_complex)))
+        return false;
+    if (return_complex)
+        return eval_fail(c, "aten::istft with return_complex=True (a complex result) is not implemented");
+    return eval_out_tensor(c, 0, tensor_istft(self, n_fft, hop, has_hop, win, has_win, window, center, normalized,
+                                              onesided, has_onesided, length, has_length));
+}

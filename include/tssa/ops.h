@@ -716,6 +716,8 @@ typedef enum OpAlias {
     X(ATEN_FFT_HFFT, "aten::fft_hfft", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_FFT_HFFT2, "aten::fft_hfft2", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_FFT_HFFTN, "aten::fft_hfftn", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_STFT, "aten::stft", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISTFT, "aten::istft", OPC_NN, NOMUT, ALIAS_NONE) \
     /* (end of FFT_OPS) */
 
 /* Every view kind TensorSSA can take apart: an access op (immut::<v>) that
