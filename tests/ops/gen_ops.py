@@ -1368,6 +1368,7 @@ E("take", "out_of_range", "x, i", "torch.take(x, i)", (1, "out of range: tried t
 R("fft_irfft", "default", "x", "torch.fft.irfft(x)", x=F(2, 7))
 R("fft_irfft", "n_dim_ortho_f64", "x", "torch.fft.irfft(x, n=10, dim=0, norm='ortho'), torch.fft.irfft(x, n=3, dim=1, norm='forward')", x=F64(5, 4))
 R("fft_irfft", "int", "x", "torch.fft.irfft(x, 5)", x=L(3, 4))
+R("fft_irfft", "empty_zero_padded", "x", "torch.fft.irfft(x, n=4)", x=F(3, 0))
 E("fft_irfft", "one_point", "x", "torch.fft.irfft(x)", (1, "Invalid number of data points (0) specified"), x=F(3, 1))
 E("fft_irfft", "bad_norm", "x", "torch.fft.irfft(x, norm='xx')", (1, 'Invalid normalization mode: "xx"'), x=F(3))
 R("fft_irfft2", "s_dim", "x", "torch.fft.irfft2(x), torch.fft.irfft2(x, s=(3, 9), dim=(2, 0), norm='ortho')", x=F(4, 2, 5))
