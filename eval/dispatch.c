@@ -701,6 +701,17 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_RESIZE_AS_] = eval_op_resize_as_,
     /* (end of family shape_index) */
 
+    /* family fft */
+    [OP_ATEN_FFT_IRFFT] = eval_op_fft_irfft,
+    [OP_ATEN_FFT_IRFFT2] = eval_op_fft_irfft2,
+    [OP_ATEN_FFT_IRFFTN] = eval_op_fft_irfftn,
+    [OP_ATEN_FFT_HFFT] = eval_op_fft_hfft,
+    [OP_ATEN_FFT_HFFT2] = eval_op_fft_hfft2,
+    [OP_ATEN_FFT_HFFTN] = eval_op_fft_hfftn,
+    [OP_ATEN_STFT] = eval_op_stft,
+    [OP_ATEN_ISTFT] = eval_op_istft,
+    /* (end of family fft) */
+
     /* linear algebra and nn */
     [OP_ATEN_MM] = eval_op_mm,
     [OP_ATEN_LINALG_CHOLESKY] = eval_op_linalg_cholesky,

@@ -494,4 +494,10 @@ bool eval_op_flipud(EvalCall *c); bool eval_op_fft_fftshift(EvalCall *c); bool e
 bool eval_op_sum_to_size(EvalCall *c); bool eval_op_diagflat(EvalCall *c); bool eval_op_resize_(EvalCall *c); bool eval_op_resize_as_(EvalCall *c);
 /* (end of family shape_index) */
 
+/* family fft: real-output Fourier transforms */
+bool eval_op_fft_irfft(EvalCall *c); bool eval_op_fft_irfft2(EvalCall *c); bool eval_op_fft_irfftn(EvalCall *c);
+bool eval_op_fft_hfft(EvalCall *c); bool eval_op_fft_hfft2(EvalCall *c); bool eval_op_fft_hfftn(EvalCall *c);
+bool eval_op_stft(EvalCall *c); bool eval_op_istft(EvalCall *c);
+/* (end of family fft) */
+
 #endif

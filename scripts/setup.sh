@@ -8,7 +8,7 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcjson-dev libopenblas-dev liblapacke-dev
-          valgrind clang libclang-rt-dev)
+          libfftw3-dev valgrind clang libclang-rt-dev)
 if [[ "${1:-}" == "--dev" ]]; then
   packages+=(python3-torch python3-numpy python3-pip)
 fi

@@ -284,6 +284,7 @@ typedef enum OpAlias {
     LINALG_EXTRA_OPS(X) \
     STATS_OPS(X) \
     SHAPE_INDEX_OPS(X) \
+    FFT_OPS(X) \
     /* TensorSSA: immutable accesses and their assign twins */ \
     IMMUT_OPS(X) \
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE) \
@@ -706,6 +707,18 @@ typedef enum OpAlias {
     X(ATEN_FFT_FFTSHIFT, "aten::fft_fftshift", OPC_NN, NOMUT, ALIAS_NONE) \
     X(ATEN_FFT_IFFTSHIFT, "aten::fft_ifftshift", OPC_NN, NOMUT, ALIAS_NONE) \
     /* (end of SHAPE_INDEX_OPS) */
+
+/* real-output Fourier transforms through FFTW (tensor/fft.c, eval/ops_fft.c) */
+#define FFT_OPS(X) \
+    X(ATEN_FFT_IRFFT, "aten::fft_irfft", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FFT_IRFFT2, "aten::fft_irfft2", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FFT_IRFFTN, "aten::fft_irfftn", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FFT_HFFT, "aten::fft_hfft", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FFT_HFFT2, "aten::fft_hfft2", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_FFT_HFFTN, "aten::fft_hfftn", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_STFT, "aten::stft", OPC_NN, NOMUT, ALIAS_NONE) \
+    X(ATEN_ISTFT, "aten::istft", OPC_NN, NOMUT, ALIAS_NONE) \
+    /* (end of FFT_OPS) */
 
 /* Every view kind TensorSSA can take apart: an access op (immut::<v>) that
  * copies the region, and an assign op (immut::<v>_rev) that returns the root

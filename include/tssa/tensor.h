@@ -824,4 +824,30 @@ Tensor *tensor_as_strided_scatter(const Tensor *self, const Tensor *src, int n, 
 bool tensor_resize_(Tensor *t, int n, const int64_t *sizes);
 /* (end of family shape_index) */
 
+/* ---------------------------------------------------------------- family fft: real-output Fourier transforms (FFTW) */
+/* fft.irfft (hermitian = false) and fft.hfft (true) of a real input (a
+ * complex signal with zero imaginary parts) along dim: n points (default
+ * 2 * (size - 1)), norm "backward" (NULL), "forward" or "ortho". */
+Tensor *tensor_fft_c2r_1d(const Tensor *self, int64_t n, bool has_n, int64_t dim, const char *norm, bool hermitian);
+/* fft.irfftn/irfft2 and fft.hfftn/hfft2 (fname names the op in messages):
+ * signal sizes s (-1: the default) and dims as PyTorch canonicalizes them;
+ * has_s/has_dims false for None. */
+Tensor *tensor_fft_c2r_nd(const Tensor *self, const char *fname, const int64_t *s, int ns, bool has_s,
+                          const int64_t *dims, int nd, bool has_dims, const char *norm, bool hermitian);
+/* stft of a 1-d or 2-d float signal (return_complex=False): frames of n_fft
+ * points every hop_length (default n_fft/4) times the window (default ones;
+ * win_length points, default n_fft, centered in n_fft), their real-to-complex
+ * transforms (onesided: n_fft/2 + 1 bins, else n_fft), scaled by
+ * 1/sqrt(n_fft) when normalized: (..., bins, frames, 2), (re, im) last. */
+Tensor *tensor_stft(const Tensor *self, int64_t n_fft, int64_t hop_length, bool has_hop, int64_t win_length,
+                    bool has_win, const Tensor *window, bool normalized, bool onesided);
+/* istft of a real (..., bins, frames, 2) spectrogram (3-d or 4-d) to a real
+ * signal (return_complex=False): inverse transforms of the frames, windowed,
+ * overlap-added and divided by the summed squared window; center trims
+ * n_fft/2 at both ends, length sets the result's length (zero padding). */
+Tensor *tensor_istft(const Tensor *self, int64_t n_fft, int64_t hop_length, bool has_hop, int64_t win_length,
+                     bool has_win, const Tensor *window, bool center, bool normalized, bool onesided,
+                     bool has_onesided, int64_t length, bool has_length);
+/* (end of family fft) */
+
 #endif

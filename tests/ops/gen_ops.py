@@ -1370,6 +1370,37 @@ E("index_reduce", "bad_reduce", "x, i, src", "x.index_reduce(0, i, src, 'sum')",
 E("take", "out_of_range", "x, i", "torch.take(x, i)", (1, "out of range: tried to access index 6 on a tensor of 6 elements"), x=F(2, 3), i=T([6]))
 # (end of family shape_index)
 
+# ------------------------------------------------------------------ family fft: real-output Fourier transforms
+R("fft_irfft", "default", "x", "torch.fft.irfft(x)", x=F(2, 7))
+R("fft_irfft", "n_dim_ortho_f64", "x", "torch.fft.irfft(x, n=10, dim=0, norm='ortho'), torch.fft.irfft(x, n=3, dim=1, norm='forward')", x=F64(5, 4))
+R("fft_irfft", "int", "x", "torch.fft.irfft(x, 5)", x=L(3, 4))
+R("fft_irfft", "empty_zero_padded", "x", "torch.fft.irfft(x, n=4)", x=F(3, 0))
+E("fft_irfft", "one_point", "x", "torch.fft.irfft(x)", (1, "Invalid number of data points (0) specified"), x=F(3, 1))
+E("fft_irfft", "bad_norm", "x", "torch.fft.irfft(x, norm='xx')", (1, 'Invalid normalization mode: "xx"'), x=F(3))
+R("fft_irfft2", "s_dim", "x", "torch.fft.irfft2(x), torch.fft.irfft2(x, s=(3, 9), dim=(2, 0), norm='ortho')", x=F(4, 2, 5))
+R("fft_irfftn", "default_s_minus1", "x", "torch.fft.irfftn(x), torch.fft.irfftn(x, s=(-1, 6))", x=F64(3, 4, 5))
+E("fft_irfftn", "dim_shape_mismatch", "x", "torch.fft.irfftn(x, s=(3,), dim=(0, 1))", (1, "When given, dim and shape arguments must have the same length"), x=F(3, 4))
+E("fft_irfftn", "duplicate_dims", "x", "torch.fft.irfftn(x, dim=(0, -2))", (1, "FFT dims must be unique"), x=F(3, 4))
+R("fft_hfft", "default_n", "x", "torch.fft.hfft(x), torch.fft.hfft(x, n=7, dim=0, norm='forward')", x=F(6, 5))
+R("fft_hfft", "ortho_bool", "x", "torch.fft.hfft(x, norm='ortho')", x=B(3, 4))
+R("fft_hfft2", "s_f64", "x", "torch.fft.hfft2(x), torch.fft.hfft2(x, s=(6, 8), norm='forward')", x=F64(2, 5, 4))
+R("fft_hfftn", "dims", "x", "torch.fft.hfftn(x, dim=(0, -1)), torch.fft.hfftn(x, s=(3, 10), dim=(1, 2), norm='ortho')", x=F(3, 4, 5))
+E("fft_hfftn", "no_axis", "x", "torch.fft.hfftn(x, dim=[])", (1, "hfftn must transform at least one axis"), x=F(3, 4))
+R("stft", "default_1d", "x", "torch.stft(x, 8, return_complex=False)", x=F(40))
+R("stft", "window_hop_2d", "x, w", "torch.stft(x, 16, hop_length=5, win_length=12, window=w, center=False, return_complex=False)", x=F(2, 50), w=POS(12))
+R("stft", "twosided_normalized_f64", "x", "torch.stft(x, 6, hop_length=3, normalized=True, onesided=False, pad_mode='constant', return_complex=False)", x=F64(3, 20))
+E("stft", "n_fft_too_long", "x", "torch.stft(x, 16, center=False, return_complex=False)", (1, "expected 0 < n_fft < 10, but got n_fft=16"), x=F(10))
+R("istft", "default", "x", "torch.istft(x, 8)", x=F(5, 6, 2))
+R("istft", "window_length", "x, w", "torch.istft(x, 10, hop_length=3, win_length=8, window=w, length=15), torch.istft(x, 10, hop_length=3, win_length=8, window=w, length=9)", x=F(2, 6, 7, 2), w=POS(8))
+R("istft", "length_zero_pad", "x", "torch.istft(x, 8, length=40)", x=F(5, 6, 2))
+E("istft", "window_gap", "x, w", "torch.istft(x, 10, hop_length=3, win_length=8, window=w, length=40)", (1, "window overlap add min"), x=F(2, 6, 7, 2), w=POS(8))
+R("istft", "twosided_normalized_f64", "x", "torch.istft(x, 6, hop_length=2, center=False, normalized=True, onesided=False)", x=F64(6, 4, 2))
+E("istft", "not_pairs", "x", "torch.istft(x, 8)", (1, "expected the last dimension to be 2"), x=F(5, 6, 3))
+E("istft", "bins_mismatch", "x", "torch.istft(x, 8)", (1, "match n_fft / 2 + 1 when onsided=True, but got 4"), x=F(4, 6, 2))
+E("istft", "window_size", "x, w", "torch.istft(x, 8, window=w)", (1, "Invalid window shape. window has to be 1D and length of `win_length`"), x=F(5, 6, 2), w=F(7))
+E("istft", "two_dims", "x", "torch.istft(x, 8)", (1, "Dimension out of range (expected to be in range of [-2, 1], but got -3)"), x=F(5, 6))
+# (end of family fft)
+
 # ------------------------------------------------------------------ scalars
 
 # str methods; a string result is returned as its bytes (ord of each
