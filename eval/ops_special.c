@@ -52,15 +52,12 @@ SPECIAL_UNARY(special_scaled_modified_bessel_k0, SP_SCALED_MODIFIED_BESSEL_K0)
 SPECIAL_UNARY(special_scaled_modified_bessel_k1, SP_SCALED_MODIFIED_BESSEL_K1)
 SPECIAL_UNARY(special_spherical_bessel_j0, SP_SPHERICAL_BESSEL_J0)
 
-/* polygamma(int n, Tensor self). An in-place polygamma_(Tensor self, int n)
- * that the passes turn into its functional form keeps its argument order,
- * so (Tensor self, int n) is read here too. */
+/* polygamma(int n, Tensor self) */
 bool eval_op_polygamma(EvalCall *c)
 {
     int64_t n;
     Tensor *t;
-    int self = eval_is_tensor(c, 0) ? 0 : 1;
-    return eval_nargs(c, 2, 2) && eval_arg_int(c, 1 - self, &n) && eval_arg_tensor(c, self, &t) &&
+    return eval_nargs(c, 2, 2) && eval_arg_int(c, 0, &n) && eval_arg_tensor(c, 1, &t) &&
            eval_out_tensor(c, 0, tensor_special_unary(SP_POLYGAMMA, t, n));
 }
 

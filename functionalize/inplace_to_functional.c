@@ -90,7 +90,16 @@ size_t tssa_inplace_to_functional(IrGraph *g, TssaAlias *a)
             /* The out-of-place twin takes the same arguments. Its result
              * type is left plain: promotion may differ from self's dtype. */
             OpId twin = op_functional_variant(n->op);
-            IrValue *t = tssa_emit_node(g, n, twin, n->inputs, n->ninputs, ir_type_tensor(g), NULL);
+            IrValue *args[2];
+            IrValue **twin_args = n->inputs;
+            if (n->op == OP_ATEN_POLYGAMMA_ && n->ninputs == 2) {
+                /* The one twin whose schema orders its arguments differently:
+                 * polygamma_(Tensor self, int n) but polygamma(int n, Tensor self). */
+                args[0] = n->inputs[1];
+                args[1] = n->inputs[0];
+                twin_args = args;
+            }
+            IrValue *t = tssa_emit_node(g, n, twin, twin_args, n->ninputs, ir_type_tensor(g), NULL);
             m->src_matches_target = keeps_self_layout(n, twin);
             t->def->comment = n->comment;
             t->def->line = n->line;
