@@ -24,15 +24,19 @@
  * lists and strings are not, since their result type depends on the
  * overload, which the op table does not record.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tssa/diag.h"
 #include "tssa/ir.h"
+#include "tssa/util.h"
 
 typedef struct OpCheck {
     const IrGraph *g;
     const int *input_ranks;     /* per graph input: its rank when bound to a tensor, else -1 */
     int ninput_ranks;
+    struct Known *known;        /* by value id: what known_value found, once found */
+    bool *known_done;           /* by value id: known[id] is filled in */
     FILE *err;
     bool ok;
 } OpCheck;
@@ -167,11 +171,17 @@ static Known known_node_output(const OpCheck *c, const IrNode *def, int index, i
     }
 }
 
+/* Memoized by value, so a graph of comparisons of comparisons is walked
+ * once per value, not once per path to it. */
 static Known known_value(const OpCheck *c, const IrValue *v, int depth)
 {
-    if (depth > KNOWN_MAX_DEPTH || !v->def)
+    if (depth > KNOWN_MAX_DEPTH || !v->def || v->id >= c->g->nvalues)
         return (Known){0};
-    return known_node_output(c, v->def, v->def_index, depth);
+    if (!c->known_done[v->id]) {
+        c->known[v->id] = known_node_output(c, v->def, v->def_index, depth);
+        c->known_done[v->id] = true;
+    }
+    return c->known[v->id];
 }
 
 /* The block of an If that the known facts rule out, or -1. */
@@ -225,7 +235,10 @@ static void check_block(OpCheck *c, IrBlock *b)
 bool ir_check_ops(const IrGraph *g, const int *input_ranks, int ninput_ranks, FILE *err)
 {
     OpCheck c = {.g = g, .input_ranks = input_ranks, .ninput_ranks = input_ranks ? ninput_ranks : 0,
-                 .err = err, .ok = true};
+                 .known = xcalloc((size_t)g->nvalues + 1, sizeof(Known)),
+                 .known_done = xcalloc((size_t)g->nvalues + 1, sizeof(bool)), .err = err, .ok = true};
     check_block(&c, g->top);
+    free(c.known);
+    free(c.known_done);
     return c.ok;
 }

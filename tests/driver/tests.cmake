@@ -11,5 +11,6 @@ foreach(expect ${TSSA_HOSTILE_CASES})
   get_filename_component(case_name ${case_dir} NAME)
   add_test(NAME hostile.${case_name}
            COMMAND ${TSSA_TESTS_DIR}/driver/run_hostile_case.sh $<TARGET_FILE:tssa-stream> ${case_dir})
-  set_tests_properties(hostile.${case_name} PROPERTIES LABELS hostile)
+  # A hang is a failure: every hostile case answers in well under a second.
+  set_tests_properties(hostile.${case_name} PROPERTIES LABELS hostile TIMEOUT 60)
 endforeach()
