@@ -31,13 +31,6 @@
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 
-static const char *skip_space(const char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    return s;
-}
-
 /* One scalar of the given type from text [s, end); NULL if it does not parse. */
 static RtValue *parse_scalar(const char *s, size_t len, IrTypeKind kind)
 {
@@ -83,42 +76,6 @@ static RtValue *parse_scalar(const char *s, size_t len, IrTypeKind kind)
     default:
         return NULL;
     }
-}
-
-/* "[a, b, ...]" (or "(a, b)") of elements typed by the list/tuple type. */
-static RtValue *parse_sequence(const char *text, const IrType *type)
-{
-    const char *p = skip_space(text);
-    char close = *p == '[' ? ']' : *p == '(' ? ')' : '\0';
-    if (!close)
-        return NULL;
-    p++;
-    RtValue *seq = rt_list(type->kind == TY_TUPLE ? RT_TUPLE : RT_LIST, 0, NULL);
-    int index = 0;
-    while (*(p = skip_space(p)) != close) {
-        const char *item_end = p;
-        while (*item_end && *item_end != ',' && *item_end != close)
-            item_end++;
-        if (!*item_end)
-            break;
-        const IrType *elem = type->kind == TY_LIST ? type->elems[0]
-                           : index < type->nelems  ? type->elems[index]
-                                                   : NULL;
-        RtValue *item = elem ? parse_scalar(p, (size_t)(item_end - p), elem->kind) : NULL;
-        if (!item) {
-            rt_release(seq);
-            return NULL;
-        }
-        rt_list_append(seq, item);
-        rt_release(item);
-        index++;
-        p = *item_end == ',' ? item_end + 1 : item_end;
-    }
-    if (*p != close || *skip_space(p + 1) || (type->kind == TY_TUPLE && index != type->nelems)) {
-        rt_release(seq);
-        return NULL;
-    }
-    return seq;
 }
 
 /* The tensor a {"__tensor__": "NAME"} object names, as a new value; NULL
@@ -264,8 +221,6 @@ static RtValue *attribute_from_metadata(const Safetensors *weights, const char *
     case TY_TUPLE:
     case TY_DICT:
         v = attribute_from_json(weights, text, type);
-        if (!v && type->kind != TY_DICT && (type->kind == TY_TUPLE || type->nelems == 1))
-            v = parse_sequence(text, type);   /* "(1, 2)": the older spelling of tuples */
         break;
     default:
         v = parse_scalar(text, strlen(text), type->kind);
