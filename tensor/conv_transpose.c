@@ -41,7 +41,7 @@ static int64_t prod3(const int64_t v[3])
 static int64_t *window_map(const SlideGeom *g)
 {
     int64_t K = prod3(g->kernel), L = prod3(g->blocks);
-    int64_t *map = kern_malloc((size_t)(K * L > 0 ? K * L : 1), sizeof *map);
+    int64_t *map = kern_malloc((size_t)(K * L), sizeof *map);
     if (!map)
         return NULL;
     int64_t *m = map;
@@ -126,11 +126,6 @@ static void slide_geom_2d(SlideGeom *g, const int64_t image[2], const int64_t bl
     }
 }
 
-static bool floating_only(const Tensor *x, const char *kernel)
-{
-    return dtype_is_float(x->dtype) || tensor_error_not_implemented(kernel, x->dtype);
-}
-
 Tensor *tensor_im2col(const Tensor *x, const int64_t kernel[2], const int64_t dilation[2], const int64_t padding[2],
                       const int64_t stride[2])
 {
@@ -156,7 +151,7 @@ Tensor *tensor_im2col(const Tensor *x, const int64_t kernel[2], const int64_t di
                          dilation[0], dilation[1], padding[0], padding[1], blocks[0], blocks[1]);
         return NULL;
     }
-    if (!floating_only(x, "im2col_out_cpu"))
+    if (!tensor_require_float(x, "im2col_out_cpu"))
         return NULL;
     int64_t n = batched ? x->sizes[0] : 1, c = x->sizes[x->ndim - 3];
     int64_t rows, L, out_sizes[3];
@@ -234,7 +229,7 @@ Tensor *tensor_col2im(const Tensor *x, const int64_t output_size[2], const int64
                          padding[0], padding[1], stride[0], stride[1], blocks[0], blocks[1], blocks[0] * blocks[1], L);
         return NULL;
     }
-    if (!floating_only(x, "col2im_out_cpu"))
+    if (!tensor_require_float(x, "col2im_out_cpu"))
         return NULL;
     int64_t n = batched ? x->sizes[0] : 1, c = rows / K, plane;
     if (!ckd_mul_i64(&plane, output_size[0], output_size[1])) {

@@ -17,6 +17,25 @@ bool tensor_error_not_implemented(const char *kernel, TensorDType dt)
     return false;
 }
 
+bool tensor_require_float(const Tensor *x, const char *kernel)
+{
+    return dtype_is_float(x->dtype) || tensor_error_not_implemented(kernel, x->dtype);
+}
+
+const char *dtype_legacy_tensor_name(TensorDType dt)
+{
+    switch (dt) {
+    case DT_BOOL: return "torch.BoolTensor";
+    case DT_U8: return "torch.ByteTensor";
+    case DT_I8: return "torch.CharTensor";
+    case DT_I16: return "torch.ShortTensor";
+    case DT_F32: return "torch.FloatTensor";
+    case DT_F64: return "torch.DoubleTensor";
+    case DT_I32: return "torch.IntTensor";
+    default: return "torch.LongTensor";
+    }
+}
+
 bool tensor_check_out_shape(const Tensor *out, int ndim, const int64_t *shape)
 {
     if (ndim == out->ndim && memcmp(shape, out->sizes, sizeof(int64_t) * (size_t)ndim) == 0)

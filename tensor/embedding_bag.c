@@ -22,21 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "torch.FloatTensor" etc., as ATen's checkScalarTypes names tensors. */
-static const char *legacy_name(TensorDType dt)
-{
-    switch (dt) {
-    case DT_BOOL: return "torch.BoolTensor";
-    case DT_U8: return "torch.ByteTensor";
-    case DT_I8: return "torch.CharTensor";
-    case DT_I16: return "torch.ShortTensor";
-    case DT_F32: return "torch.FloatTensor";
-    case DT_F64: return "torch.DoubleTensor";
-    case DT_I32: return "torch.IntTensor";
-    default: return "torch.LongTensor";
-    }
-}
-
 static bool bag_check(const Tensor *weight, const Tensor *indices, const Tensor *offsets, int mode,
                       const Tensor *per_sample_weights, bool include_last_offset, int64_t *padding_idx)
 {
@@ -46,13 +31,13 @@ static bool bag_check(const Tensor *weight, const Tensor *indices, const Tensor 
         if (index_args[k]->dtype != DT_I64 && index_args[k]->dtype != DT_I32) {
             tensor_set_error("Expected tensor for argument #1 '%s' to have one of the following scalar types: Long, "
                              "Int; but got %s instead (while checking arguments for embedding_bag)",
-                             index_names[k], legacy_name(index_args[k]->dtype));
+                             index_names[k], dtype_legacy_tensor_name(index_args[k]->dtype));
             return false;
         }
     if (!dtype_is_float(weight->dtype)) {
         tensor_set_error("Expected tensor for argument #1 'weight' to have one of the following scalar types: Half, "
                          "Float, Double; but got %s instead (while checking arguments for embedding_bag)",
-                         legacy_name(weight->dtype));
+                         dtype_legacy_tensor_name(weight->dtype));
         return false;
     }
     if (weight->ndim != 2) {
@@ -156,10 +141,10 @@ bool tensor_embedding_bag(const Tensor *weight, const Tensor *indices, const Ten
     int64_t *bag = off ? offset_to_bag(off, noffsets, num_bags, n) : NULL;
     double *w = bag ? kern_read_all_f64(weight) : NULL;
     double *psw = w && per_sample_weights ? kern_read_all_f64(per_sample_weights) : NULL;
-    double *acc = w && (psw || !per_sample_weights) ? kern_malloc((size_t)(cells > 0 ? cells : 1), sizeof *acc)
+    double *acc = w && (psw || !per_sample_weights) ? kern_malloc((size_t)cells, sizeof *acc)
                                                     : NULL;
-    int64_t *arg = acc ? kern_malloc((size_t)(cells > 0 ? cells : 1), sizeof *arg) : NULL;
-    int64_t *count = arg ? kern_malloc((size_t)(num_bags > 0 ? num_bags : 1), sizeof *count) : NULL;
+    int64_t *arg = acc ? kern_malloc((size_t)cells, sizeof *arg) : NULL;
+    int64_t *count = arg ? kern_malloc((size_t)num_bags, sizeof *count) : NULL;
     bool ok = count != NULL;
     for (int64_t k = 0; ok && k < n; k++)
         if (!(has_padding && idx[k] == padding_idx) && (idx[k] < 0 || idx[k] >= rows)) {

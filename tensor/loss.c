@@ -174,7 +174,7 @@ Tensor **tensor_broadcast_tensors(Tensor *const *ts, int n)
         if (nd < 0)
             return NULL;
     }
-    Tensor **out = kern_malloc(n > 0 ? (size_t)n : 1, sizeof *out);
+    Tensor **out = kern_malloc((size_t)n, sizeof *out);
     if (!out)
         return NULL;
     for (int i = 0; i < n; i++) {
@@ -433,7 +433,7 @@ Tensor *tensor_nll_loss(const Tensor *input, const Tensor *target, const Tensor 
     double *x = kern_read_all_f64(input);
     int64_t *t = kern_read_all_i64(target);
     double *w = weight ? kern_read_all_f64(weight) : NULL;
-    double *losses = kern_malloc((size_t)(batch * spatial > 0 ? batch * spatial : 1), sizeof *losses);
+    double *losses = kern_malloc((size_t)(batch * spatial), sizeof *losses);
     bool ok = out && x && t && (!weight || w) && losses;
     double total = 0, total_weight = 0;
     for (int64_t b = 0; ok && b < batch; b++)
@@ -1080,7 +1080,7 @@ Tensor *tensor_ctc_loss(const Tensor *log_probs, const Tensor *targets, const in
     double *lp = kern_read_all_f64(log_probs);
     int64_t *labels = kern_read_all_i64(targets);
     double *alpha = kern_malloc((size_t)(2 * max_target + 1), sizeof *alpha);
-    double *nll = kern_malloc((size_t)(batch > 0 ? batch : 1), sizeof *nll);
+    double *nll = kern_malloc((size_t)batch, sizeof *nll);
     Tensor *res = tensor_empty(log_probs->dtype, batched ? 1 : 0, &batch);
     bool ok = lp && labels && alpha && nll && res;
     for (int64_t b = 0; ok && b < batch; b++) {
@@ -1161,7 +1161,7 @@ Tensor *tensor_cosine_similarity(const Tensor *x1, const Tensor *x2, int64_t dim
     Tensor *out = keep(&s, tensor_empty(dt, on, out_shape));
     double *va = kern_read_all_f64(al), *vb = kern_read_all_f64(bl);
     int64_t rows = len > 0 ? tensor_numel(al) / len : tensor_numel(out);
-    double *r = kern_malloc((size_t)(rows > 0 ? rows : 1), sizeof *r);
+    double *r = kern_malloc((size_t)rows, sizeof *r);
     if (out && va && vb && r) {
         for (int64_t i = 0; i < rows; i++) {
             double dot = 0, n1 = 0, n2 = 0;
@@ -1239,7 +1239,7 @@ Tensor *tensor_pdist(const Tensor *x, double p)
     int64_t count = n > 1 ? n * (n - 1) / 2 : 0;
     Tensor *out = tensor_empty(x->dtype, 1, &count);
     double *v = kern_read_all_f64(x);
-    double *r = kern_malloc((size_t)(count > 0 ? count : 1), sizeof *r);
+    double *r = kern_malloc((size_t)count, sizeof *r);
     if (!out || !v || !r) {
         tensor_release(out);
         free(v);
@@ -1317,7 +1317,7 @@ Tensor *tensor_cdist(const Tensor *x1, const Tensor *x2, double p, int64_t compu
     for (int d = 0; d < nb; d++)
         batches *= batch_shape[d];
     double *va = kern_read_all_f64(a), *vb = kern_read_all_f64(b);
-    double *r = kern_malloc((size_t)(batches * P * R > 0 ? batches * P * R : 1), sizeof *r);
+    double *r = kern_malloc((size_t)(batches * P * R), sizeof *r);
     if (!va || !vb || !r) {
         out = NULL;
     } else {

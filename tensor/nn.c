@@ -20,21 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "torch.FloatTensor" etc., as some ATen messages name dtypes. */
-static const char *legacy_type_name(TensorDType dt)
-{
-    switch (dt) {
-    case DT_BOOL: return "torch.BoolTensor";
-    case DT_U8: return "torch.ByteTensor";
-    case DT_I8: return "torch.CharTensor";
-    case DT_I16: return "torch.ShortTensor";
-    case DT_F32: return "torch.FloatTensor";
-    case DT_F64: return "torch.DoubleTensor";
-    case DT_I32: return "torch.IntTensor";
-    default: return "torch.LongTensor";
-    }
-}
-
 /* ---------------------------------------------------------------- convolution */
 
 typedef struct ConvGeom {
@@ -152,7 +137,7 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
     }
     if (w->dtype != x->dtype) {
         tensor_set_error("Input type (%s) and weight type (%s) should be the same or input should be a MKLDNN tensor "
-                         "and weight is a dense tensor", legacy_type_name(x->dtype), legacy_type_name(w->dtype));
+                         "and weight is a dense tensor", dtype_legacy_tensor_name(x->dtype), dtype_legacy_tensor_name(w->dtype));
         return false;
     }
     if (x->dtype == DT_BOOL) {
@@ -285,14 +270,6 @@ Tensor *tensor_conv1d(const Tensor *x, const Tensor *w, const Tensor *bias, int6
 
 /* ---------------------------------------------------------------- normalization */
 
-static bool float_only(const Tensor *x, const char *kernel)
-{
-    if (dtype_is_float(x->dtype))
-        return true;
-    tensor_set_error("\"%s\" not implemented for '%s'", kernel, dtype_ts_name(x->dtype));
-    return false;
-}
-
 /* Per-channel parameter p[c] as double (default when p is NULL). */
 static double *channel_params(const Tensor *p, int64_t c, double dflt)
 {
@@ -325,10 +302,11 @@ static Tensor *apply_channel_affine(const Tensor *x, const double *scale, const 
         tensor_release(out);
         return NULL;
     }
-    for (int64_t i = 0; i < n; i++) {
-        int64_t ch = inner > 0 ? (i / inner) % c : 0;
-        v[i] = v[i] * scale[ch] + shift[ch];
-    }
+    /* n == 0 when c or inner is 0 */
+    for (int64_t i = 0; i < n;)
+        for (int64_t ch = 0; ch < c; ch++)
+            for (int64_t k = 0; k < inner; k++, i++)
+                v[i] = v[i] * scale[ch] + shift[ch];
     kern_write_all_f64(out, v);
     free(v);
     return out;
@@ -363,7 +341,7 @@ Tensor *tensor_batch_norm(const Tensor *x, const Tensor *weight, const Tensor *b
     }
     if (!check_param_numel(running_mean, "running_mean", c) || !check_param_numel(running_var, "running_var", c) ||
         !check_param_numel(weight, "weight", c) || !check_param_numel(bias, "bias", c) ||
-        !float_only(x, "batch_norm"))
+        !tensor_require_float(x, "batch_norm"))
         return NULL;
     double *w = channel_params(weight, c, 1.0), *b = channel_params(bias, c, 0.0);
     double *mean = kern_read_all_f64(running_mean), *var = kern_read_all_f64(running_var);
@@ -422,7 +400,7 @@ Tensor *tensor_batch_norm_train(const Tensor *x, const Tensor *weight, const Ten
     if (!has_channel_dim(x))
         return NULL;
     int64_t c = x->sizes[1];
-    if (!check_param_numel(weight, "weight", c) || !check_param_numel(bias, "bias", c) || !float_only(x, "batch_norm"))
+    if (!check_param_numel(weight, "weight", c) || !check_param_numel(bias, "bias", c) || !tensor_require_float(x, "batch_norm"))
         return NULL;
     int64_t total = tensor_numel(x), inner = c > 0 ? total / x->sizes[0] / c : 0;
     int64_t count = x->sizes[0] * inner;   /* values per channel */
@@ -503,7 +481,7 @@ Tensor *tensor_instance_norm(const Tensor *x, const Tensor *weight, const Tensor
                              n * tensor_numel(params[k]));
             return NULL;
         }
-    if (!float_only(x, "batch_norm"))
+    if (!tensor_require_float(x, "batch_norm"))
         return NULL;
     int64_t inner = total / lines;
     Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
@@ -566,7 +544,7 @@ static Tensor *layer_norm(const Tensor *x, int n, const int64_t *normalized_shap
                          nb + 1, tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb));
         return NULL;
     }
-    if (!float_only(x, "LayerNormKernelImpl"))
+    if (!tensor_require_float(x, "LayerNormKernelImpl"))
         return NULL;
     int64_t inner = 1, total = tensor_numel(x);
     for (int k = 0; k < n; k++)
@@ -651,7 +629,7 @@ Tensor *tensor_group_norm(const Tensor *x, int64_t groups, const Tensor *weight,
             return NULL;
         }
     }
-    if (!float_only(x, "GroupNormKernelImpl"))
+    if (!tensor_require_float(x, "GroupNormKernelImpl"))
         return NULL;
     int64_t total = tensor_numel(x), n = x->sizes[0];
     int64_t group_len = n * groups > 0 ? total / (n * groups) : 0;
@@ -688,7 +666,7 @@ Tensor *tensor_embedding(const Tensor *weight, const Tensor *indices)
     if (indices->dtype != DT_I64 && indices->dtype != DT_I32) {
         tensor_set_error("Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, "
                          "Int; but got %s instead (while checking arguments for embedding)",
-                         legacy_type_name(indices->dtype));
+                         dtype_legacy_tensor_name(indices->dtype));
         return NULL;
     }
     if (indices->ndim + 1 > TENSOR_MAX_DIMS) {

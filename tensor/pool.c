@@ -211,11 +211,6 @@ static Tensor *pool_result(const Tensor *x, int nd, const int64_t out[3], Tensor
     return tensor_empty(dt, x->ndim, sizes);
 }
 
-static bool float_input(const Tensor *x, const char *kernel)
-{
-    return dtype_is_float(x->dtype) || tensor_error_not_implemented(kernel, x->dtype);
-}
-
 /* The result of a pool from its values (double) and, when `indices` is
  * not NULL, its int64 indices as a second result; frees both buffers. */
 static Tensor *pool_finish(const Tensor *x, int nd, const int64_t out[3], double *vals, int64_t *idx, Tensor **indices)
@@ -246,7 +241,7 @@ Tensor *tensor_max_pool(const Tensor *x, int nd, const int64_t *kernel, const in
     const char *op = nd == 1 ? (indices ? "max_pool1d" : "max_pool1d_impl") : nd == 2 ? "max_pool2d" : "max_pool3d";
     const int64_t ones[3] = {1, 1, 1};
     if (!pool_geometry(x, nd, op, kernel, stride, padding, dilation ? dilation : ones, ceil_mode, &g) ||
-        !float_input(x, kernel_name))
+        !tensor_require_float(x, kernel_name))
         return NULL;
     /* sizes fit: the result below exists before these are used */
     int64_t plane_in = g.in[0] * g.in[1] * g.in[2], plane_out = g.out[0] * g.out[1] * g.out[2];
@@ -466,7 +461,7 @@ static Tensor *adaptive_pool(const Tensor *x, int nd, const int64_t *out_size, b
     snprintf(kernel, sizeof kernel, "%s%s", op, nd == 3 ? "_cpu" : "");
     if (!adaptive_check(x, nd, op, out_size, &g))
         return NULL;
-    if (!float_input(x, kernel))
+    if (!tensor_require_float(x, kernel))
         return NULL;
     int64_t count = g.planes * g.out[0] * g.out[1] * g.out[2], plane_in = g.in[0] * g.in[1] * g.in[2];
     double *v = kern_read_all_f64(x);
@@ -568,7 +563,7 @@ Tensor *tensor_max_unpool(const Tensor *x, const Tensor *indices, int nd, const 
             tensor_set_error("%s: output_size must be non-negative, but got %" PRId64, op, out_size[i]);
             return NULL;
         }
-    if (!float_input(x, nd == 3 ? "max_unpool3d" : "max_unpool2d"))
+    if (!tensor_require_float(x, nd == 3 ? "max_unpool3d" : "max_unpool2d"))
         return NULL;
     int64_t sizes[TENSOR_MAX_DIMS];
     memcpy(sizes, x->sizes, (size_t)(x->ndim - nd) * sizeof *sizes);

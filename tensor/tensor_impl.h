@@ -317,6 +317,11 @@ Tensor *tensor_empty_preserving(const Tensor *t, TensorDType dt);
 /* "\"NAME\" not implemented for 'Long'": ATen's dispatch error for a kernel
  * that has no loop for dt. Returns false so callers can `return` it. */
 bool tensor_error_not_implemented(const char *kernel, TensorDType dt);
+/* True for a float32/float64 x; otherwise false with the error above, for
+ * kernels that have only floating loops. */
+bool tensor_require_float(const Tensor *x, const char *kernel);
+/* "torch.FloatTensor" etc., as some ATen messages name dtypes. */
+const char *dtype_legacy_tensor_name(TensorDType dt);
 /* An op writing into `out` whose inputs broadcast to (ndim, shape): false
  * with PyTorch's "output with shape [2] doesn't match the broadcast shape
  * [3, 2]" unless that is out's shape. */
