@@ -39,6 +39,15 @@ static inline bool lapack_matrix_batch(const Tensor *a, const char *op, int64_t 
     return true;
 }
 
+/* The number of matrices in a batch of shape[0..nb) (1 for nb <= 0; the
+ * sizes are those of a valid tensor, so the product does not overflow). */
+static inline int64_t lapack_batch_count(int nb, const int64_t *shape)
+{
+    int64_t n = 1;
+    ckd_product_i64(&n, shape, nb);
+    return n;
+}
+
 /* lapack_matrix_batch, and square (*n by *n). */
 static inline bool lapack_square_batch(const Tensor *a, const char *op, int64_t *batch, int64_t *n)
 {

@@ -52,14 +52,6 @@ static Tensor *transposed_copy(Tensor *t)
     return c;
 }
 
-static int64_t batch_count(int nb, const int64_t *shape)
-{
-    int64_t n = 1;
-    for (int i = 0; i < nb; i++)
-        n *= shape[i];
-    return n;
-}
-
 static lapack_int getrf(bool f32, int64_t m, int64_t n, void *a, lapack_int *piv)
 {
     return f32 ? LAPACKE_sgetrf(LAPACK_ROW_MAJOR, (lapack_int)m, (lapack_int)n, a, (lapack_int)n, piv)
@@ -167,7 +159,7 @@ bool tensor_lu_unpack(const Tensor *lu, const Tensor *pivots, bool unpack_data, 
         /* Applying the row interchanges to 0..m-1 gives perm with
          * (L U)[i] = A[perm[i]], so A = P L U for P[perm[i], i] = 1. */
         *p = lapack_batch_of(lu, lu->dtype, m, m);
-        int64_t batch = batch_count(lu->ndim - 2, lu->sizes);
+        int64_t batch = lapack_batch_count(lu->ndim - 2, lu->sizes);
         int64_t *perm = kern_malloc((size_t)(m ? m : 1), sizeof *perm);
         Tensor *pc = tensor_clone(pivots);
         ok = *p && perm && pc;
@@ -257,7 +249,7 @@ Tensor *tensor_linalg_lu_solve(const Tensor *lu, const Tensor *pivots, const Ten
     Tensor *rhs = bc && !left ? transposed_copy(bc) : bc ? tensor_retain(bc) : NULL;
     lapack_int *piv = kern_malloc((size_t)(n ? n : 1), sizeof *piv);
     bool ok = rhs && piv;
-    int64_t count = batch_count(nb, shape), k = left ? cols : rows;
+    int64_t count = lapack_batch_count(nb, shape), k = left ? cols : rows;
     char trans = left == !adjoint ? 'N' : 'T';
     for (int64_t i = 0; ok && i < count; i++) {
         for (int64_t j = 0; j < n; j++)
@@ -280,7 +272,7 @@ Tensor *tensor_linalg_lu_solve(const Tensor *lu, const Tensor *pivots, const Ten
 static bool lu_solve_batch(Tensor *a, Tensor *b, bool transpose, Tensor *info)
 {
     int64_t n = a->sizes[a->ndim - 1], k = b->sizes[b->ndim - 1];
-    int64_t count = batch_count(a->ndim - 2, a->sizes);
+    int64_t count = lapack_batch_count(a->ndim - 2, a->sizes);
     lapack_int *piv = kern_malloc((size_t)(n ? n : 1), sizeof *piv);
     if (!piv)
         return false;
@@ -398,7 +390,7 @@ bool tensor_linalg_solve_ex(const Tensor *a, const Tensor *b, bool left, bool ch
 static bool triangular_batch(Tensor *a, Tensor *b, bool upper, bool transpose, bool unit, const char *op)
 {
     int64_t n = a->sizes[a->ndim - 1], k = b->sizes[b->ndim - 1];
-    int64_t count = batch_count(a->ndim - 2, a->sizes);
+    int64_t count = lapack_batch_count(a->ndim - 2, a->sizes);
     bool f32 = a->dtype == DT_F32;
     char uplo = upper ? 'U' : 'L', trans = transpose ? 'T' : 'N', diag = unit ? 'U' : 'N';
     for (int64_t i = 0; i < count && n > 0 && k > 0; i++) {

@@ -17,14 +17,6 @@ static bool same_batch(const Tensor *a, int a_inner, const Tensor *b, int b_inne
     return na == nb && memcmp(a->sizes, b->sizes, sizeof(int64_t) * (size_t)(na > 0 ? na : 0)) == 0;
 }
 
-static int64_t batch_count(const Tensor *a, int inner)
-{
-    int64_t n = 1;
-    for (int i = 0; i < a->ndim - inner; i++)
-        n *= a->sizes[i];
-    return n;
-}
-
 /* ---------------------------------------------------------------- geqrf */
 
 bool tensor_geqrf(const Tensor *a, Tensor **qr, Tensor **tau)
@@ -142,7 +134,7 @@ Tensor *tensor_ormqr(const Tensor *a, const Tensor *tau, const Tensor *c, bool l
     }
     Tensor *ac = tensor_clone(a), *tc = tensor_clone(tau), *out = tensor_clone(c);
     bool ok = ac && tc && out;
-    int64_t count = batch_count(c, 2);
+    int64_t count = lapack_batch_count(c->ndim - 2, c->sizes);
     size_t es = dtype_size(a->dtype);
     char sd = left ? 'L' : 'R', tr = transpose ? 'T' : 'N';
     for (int64_t b = 0; ok && b < count && mc > 0 && nc > 0 && k > 0; b++) {

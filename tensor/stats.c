@@ -274,9 +274,7 @@ static double *sorted_lines(const Tensor *t, bool all_dims, int dim, int64_t *li
     int d = dim;
     if (all_dims) {
         int64_t n = tensor_numel(t);
-        Tensor *copy = tensor_clone(t);
-        src = copy ? tensor_reshape(copy, 1, &n) : NULL;
-        tensor_release(copy);
+        src = tensor_reshape((Tensor *)t, 1, &n);
         d = 0;
     } else {
         src = tensor_retain((Tensor *)t);

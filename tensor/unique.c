@@ -21,21 +21,58 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Slice i and j (each `len` elements of the contiguous moved tensor) equal? */
-static bool slices_equal(const Tensor *t, int64_t i, int64_t j, int64_t len)
+static Tensor *int64_vector(int64_t n)
 {
-    bool ints = !dtype_is_float(t->dtype);
-    for (int64_t k = 0; k < len; k++) {
-        if (ints ? tensor_get_flat_int(t, i * len + k) != tensor_get_flat_int(t, j * len + k)
-                 : !(tensor_get_flat(t, i * len + k) == tensor_get_flat(t, j * len + k)))
+    return tensor_empty(DT_I64, 1, &n);
+}
+
+typedef struct SliceOrder {
+    const double *f;        /* floating rows, or NULL */
+    const int64_t *i;       /* integer rows otherwise */
+    int64_t len;            /* elements per row */
+} SliceOrder;
+
+/* Rows equal as at::equal sees them (NaN differs from everything). */
+static bool rows_equal(const SliceOrder *o, int64_t a, int64_t b)
+{
+    for (int64_t k = 0; k < o->len; k++) {
+        if (o->f ? !(o->f[a * o->len + k] == o->f[b * o->len + k]) : o->i[a * o->len + k] != o->i[b * o->len + k])
             return false;
     }
     return true;
 }
 
-static Tensor *int64_vector(int64_t n)
+/* x as rows along dim 0: the slices along d moved to the front (contiguous)
+ * with a dim, every element as a row of one without. */
+static Tensor *rows_of(const Tensor *x, bool has_dim, int d)
 {
-    return tensor_empty(DT_I64, 1, &n);
+    if (!has_dim) {
+        int64_t numel = tensor_numel(x);
+        return tensor_reshape((Tensor *)x, 1, &numel);
+    }
+    Tensor *front = tensor_transpose((Tensor *)x, 0, d);
+    Tensor *moved = front ? tensor_clone(front) : NULL;
+    tensor_release(front);
+    return moved;
+}
+
+/* The rows first[0..n) of moved, moved back to dim d with a dim. */
+static Tensor *pick_rows(const Tensor *moved, const int64_t *first, int64_t n, bool has_dim, int d)
+{
+    Tensor *index = int64_vector(n);
+    if (!index)
+        return NULL;
+    for (int64_t r = 0; r < n; r++)
+        tensor_set_flat_int(index, r, first[r]);
+    Tensor *picked = tensor_index_select(moved, 0, index);
+    tensor_release(index);
+    if (!picked || !has_dim)
+        return picked;
+    Tensor *back = tensor_transpose(picked, 0, d);
+    Tensor *values = back ? tensor_clone(back) : NULL;
+    tensor_release(back);
+    tensor_release(picked);
+    return values;
 }
 
 bool tensor_unique_consecutive(const Tensor *x, bool return_inverse, bool return_counts,
@@ -44,7 +81,6 @@ bool tensor_unique_consecutive(const Tensor *x, bool return_inverse, bool return
 {
     *values = *inverse = *counts = NULL;
     int d = 0;
-    Tensor *moved;
     if (has_dim) {
         if (x->ndim == 0) {
             tensor_set_error("unique_consecutive: dim %" PRId64 " is out of range for a 0-d tensor", dim);
@@ -53,44 +89,31 @@ bool tensor_unique_consecutive(const Tensor *x, bool return_inverse, bool return
         d = tensor_wrap_dim(dim, x->ndim);
         if (d < 0)
             return false;
-        Tensor *front = tensor_transpose((Tensor *)x, 0, d);
-        moved = front ? tensor_clone(front) : NULL;
-        tensor_release(front);
-    } else {
-        int64_t numel = tensor_numel(x);
-        Tensor *flat = tensor_clone(x);
-        moved = flat ? tensor_reshape(flat, 1, &numel) : NULL;
-        tensor_release(flat);
     }
+    Tensor *moved = rows_of(x, has_dim, d);
     if (!moved)
         return false;
     int64_t rows = moved->ndim ? moved->sizes[0] : 1;
     int64_t len = rows ? tensor_numel(moved) / rows : 0;
+    SliceOrder o = {NULL, NULL, len};
+    double *f = NULL;
+    int64_t *iv = NULL;
+    if (dtype_is_float(x->dtype))
+        o.f = f = kern_read_all_f64(moved);
+    else
+        o.i = iv = kern_read_all_i64(moved);
     int64_t *run_of = kern_malloc((size_t)(rows ? rows : 1), sizeof *run_of);
     int64_t *first = kern_malloc((size_t)(rows ? rows : 1), sizeof *first);
-    bool ok = run_of && first;
+    bool ok = (f || iv) && run_of && first;
     int64_t runs = 0;
     for (int64_t i = 0; ok && i < rows; i++) {
-        if (i == 0 || !slices_equal(moved, first[runs - 1], i, len))
+        if (i == 0 || !rows_equal(&o, first[runs - 1], i))
             first[runs++] = i;
         run_of[i] = runs - 1;
     }
     if (ok) {
         /* The first slice of each run, in order, along the original dim. */
-        Tensor *index = int64_vector(runs);
-        ok = index != NULL;
-        for (int64_t r = 0; ok && r < runs; r++)
-            tensor_set_flat_int(index, r, first[r]);
-        Tensor *picked = ok ? tensor_index_select(moved, 0, index) : NULL;
-        tensor_release(index);
-        if (picked && has_dim) {
-            Tensor *back = tensor_transpose(picked, 0, d);
-            *values = back ? tensor_clone(back) : NULL;
-            tensor_release(back);
-            tensor_release(picked);
-        } else {
-            *values = picked;
-        }
+        *values = pick_rows(moved, first, runs, has_dim, d);
         ok = *values != NULL;
     }
     if (ok) {
@@ -104,6 +127,8 @@ bool tensor_unique_consecutive(const Tensor *x, bool return_inverse, bool return
         for (int64_t r = 0; ok && return_counts && r < runs; r++)
             tensor_set_flat_int(*counts, r, (r + 1 < runs ? first[r + 1] : rows) - first[r]);
     }
+    free(f);
+    free(iv);
     free(run_of);
     free(first);
     tensor_release(moved);
@@ -117,12 +142,6 @@ bool tensor_unique_consecutive(const Tensor *x, bool return_inverse, bool return
 }
 
 /* ---------------------------------------------------------------- torch.unique */
-
-typedef struct SliceOrder {
-    const double *f;        /* floating rows, or NULL */
-    const int64_t *i;       /* integer rows otherwise */
-    int64_t len;            /* elements per row */
-} SliceOrder;
 
 /* -1, 0, 1: row a against row b, element by element with < and > (ATen's
  * comparator; NaN compares as neither, so it ties). */
@@ -144,16 +163,6 @@ static int compare_rows(const SliceOrder *o, int64_t a, int64_t b)
         }
     }
     return 0;
-}
-
-/* Rows equal as at::equal sees them (NaN differs from everything). */
-static bool rows_equal(const SliceOrder *o, int64_t a, int64_t b)
-{
-    for (int64_t k = 0; k < o->len; k++) {
-        if (o->f ? !(o->f[a * o->len + k] == o->f[b * o->len + k]) : o->i[a * o->len + k] != o->i[b * o->len + k])
-            return false;
-    }
-    return true;
 }
 
 /* Stable merge sort of row positions by compare_rows. */
@@ -184,20 +193,9 @@ bool tensor_unique_sorted(const Tensor *x, bool has_dim, int64_t dim, bool retur
 {
     *values = *inverse = *counts = NULL;
     int d = 0;
-    Tensor *moved;
-    if (has_dim) {
-        d = tensor_wrap_dim(dim, x->ndim);
-        if (d < 0)
-            return false;
-        Tensor *front = tensor_transpose((Tensor *)x, 0, d);
-        moved = front ? tensor_clone(front) : NULL;
-        tensor_release(front);
-    } else {
-        int64_t numel = tensor_numel(x);
-        Tensor *flat = tensor_clone(x);
-        moved = flat ? tensor_reshape(flat, 1, &numel) : NULL;
-        tensor_release(flat);
-    }
+    if (has_dim && (d = tensor_wrap_dim(dim, x->ndim)) < 0)
+        return false;
+    Tensor *moved = rows_of(x, has_dim, d);
     if (!moved)
         return false;
     int64_t rows = moved->sizes[0];
@@ -227,20 +225,7 @@ bool tensor_unique_sorted(const Tensor *x, bool has_dim, int64_t dim, bool retur
             group[pos[r]] = groups - 1;
             size[groups - 1]++;
         }
-        Tensor *index = int64_vector(groups);
-        ok = index != NULL;
-        for (int64_t g = 0; ok && g < groups; g++)
-            tensor_set_flat_int(index, g, first[g]);
-        Tensor *picked = ok ? tensor_index_select(moved, 0, index) : NULL;
-        tensor_release(index);
-        if (picked && has_dim) {
-            Tensor *back = tensor_transpose(picked, 0, d);
-            *values = back ? tensor_clone(back) : NULL;
-            tensor_release(back);
-            tensor_release(picked);
-        } else {
-            *values = picked;
-        }
+        *values = pick_rows(moved, first, groups, has_dim, d);
         ok = *values != NULL;
     }
     if (ok) {
