@@ -284,6 +284,18 @@ bool eval_out_tensor(EvalCall *c, int i, Tensor *t)
     return eval_out_value(c, i, rt_tensor_take(t));
 }
 
+bool eval_out_tensors(EvalCall *c, Tensor *const *ts, int n)
+{
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        if (ok)
+            ok = eval_out_tensor(c, i, ts[i]);
+        else
+            tensor_release(ts[i]);
+    }
+    return ok;
+}
+
 bool eval_out_arg(EvalCall *c, int i, int j)
 {
     return eval_out_value(c, i, rt_retain(c->args[j]));
@@ -292,6 +304,14 @@ bool eval_out_arg(EvalCall *c, int i, int j)
 bool eval_out_self(EvalCall *c, bool done, const char *fallback)
 {
     return (done || eval_fail_kernel(c, fallback)) && eval_out_arg(c, 0, 0);
+}
+
+bool eval_out_written_copy(EvalCall *c, Tensor *copy, bool done, const char *fallback)
+{
+    if (done)
+        return eval_out_tensor(c, 0, copy);
+    tensor_release(copy);
+    return eval_fail_kernel(c, fallback);
 }
 
 bool eval_out_tensor_list(EvalCall *c, Tensor **ts, int n)

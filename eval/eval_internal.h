@@ -119,6 +119,9 @@ const IrType *eval_out_type(const EvalCall *c, int i);
 /* Stores a result; takes the caller's reference. A NULL tensor means the
  * kernel failed: returns false with its message. */
 bool eval_out_tensor(EvalCall *c, int i, Tensor *t);
+/* Stores ts[0..n) as outputs 0..n-1 (ops with several results); takes all n
+ * references, releasing those not stored when one store fails. */
+bool eval_out_tensors(EvalCall *c, Tensor *const *ts, int n);
 bool eval_out_value(EvalCall *c, int i, RtValue *v);
 /* Output i is input j itself (in-place ops return self). */
 bool eval_out_arg(EvalCall *c, int i, int j);
@@ -126,6 +129,10 @@ bool eval_out_arg(EvalCall *c, int i, int j);
 /* Output 0 is self (input 0) after an in-place kernel that returned `done`;
  * when it failed, the kernel's message (or `fallback`). */
 bool eval_out_self(EvalCall *c, bool done, const char *fallback);
+/* Output 0 is copy, a copy of self that an in-place kernel wrote into
+ * (`done` when it succeeded); on failure copy (or NULL) is released and the
+ * kernel's message (or `fallback`) reported. */
+bool eval_out_written_copy(EvalCall *c, Tensor *copy, bool done, const char *fallback);
 /* Output 0 is a list of the n tensors: takes their references, frees ts. */
 bool eval_out_tensor_list(EvalCall *c, Tensor **ts, int n);
 

@@ -14,17 +14,6 @@
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 
-/* Output 0 is copy, a copy of self that an in-place kernel wrote into
- * (`done` when it succeeded); on failure copy (or NULL) is released and the
- * kernel's message (or `fallback`) reported. */
-static bool out_written_copy(EvalCall *c, Tensor *copy, bool done, const char *fallback)
-{
-    if (done)
-        return eval_out_tensor(c, 0, copy);
-    tensor_release(copy);
-    return eval_fail_kernel(c, fallback);
-}
-
 /* index(Tensor self, Tensor?[] indices), or list.index(x) on a list. */
 bool eval_op_index(EvalCall *c)
 {
@@ -57,7 +46,7 @@ static bool index_put(EvalCall *c, bool inplace)
     } else if (ok) {
         Tensor *copy = tensor_clone_preserve(self); /* PyTorch: clone(preserve_format) */
         bool done = copy && tensor_index_put_(copy, indices, n, values, accumulate);
-        ok = out_written_copy(c, copy, done, "index_put failed");
+        ok = eval_out_written_copy(c, copy, done, "index_put failed");
     }
     tensor_release(values);
     free(indices);
@@ -109,7 +98,7 @@ static bool masked_fill(EvalCall *c, bool inplace)
         Tensor *copy = expanded ? tensor_clone(expanded) : NULL;
         tensor_release(expanded);
         bool done = copy && tensor_masked_fill_(copy, mask, value);
-        ok = out_written_copy(c, copy, done, "masked_fill failed");
+        ok = eval_out_written_copy(c, copy, done, "masked_fill failed");
     }
     tensor_release(value);
     return ok;
@@ -134,7 +123,7 @@ static bool scatter(EvalCall *c, bool inplace)
     } else {
         Tensor *copy = tensor_clone(self);
         bool done = copy && tensor_scatter_(copy, dim, index, src, reduce);
-        ok = out_written_copy(c, copy, done, "scatter failed");
+        ok = eval_out_written_copy(c, copy, done, "scatter failed");
     }
     tensor_release(src);
     return ok;
@@ -153,7 +142,7 @@ static bool scatter_add(EvalCall *c, bool inplace)
         return eval_out_self(c, tensor_scatter_(self, dim, index, src, "add"), "scatter_add_ failed");
     Tensor *copy = tensor_clone(self);
     bool done = copy && tensor_scatter_(copy, dim, index, src, "add");
-    return out_written_copy(c, copy, done, "scatter_add failed");
+    return eval_out_written_copy(c, copy, done, "scatter_add failed");
 }
 bool eval_op_scatter_add(EvalCall *c) { return scatter_add(c, false); }
 bool eval_op_scatter_add_(EvalCall *c) { return scatter_add(c, true); }
@@ -172,7 +161,7 @@ static bool index_add(EvalCall *c, bool inplace)
         return eval_out_self(c, tensor_index_add_(self, dim, index, source, alpha), "index_add_ failed");
     Tensor *copy = tensor_clone(self);
     bool done = copy && tensor_index_add_(copy, dim, index, source, alpha);
-    return out_written_copy(c, copy, done, "index_add failed");
+    return eval_out_written_copy(c, copy, done, "index_add failed");
 }
 bool eval_op_index_add(EvalCall *c) { return index_add(c, false); }
 bool eval_op_index_add_(EvalCall *c) { return index_add(c, true); }

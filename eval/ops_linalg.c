@@ -61,7 +61,7 @@ bool eval_op_linalg_slogdet(EvalCall *c)
         return false;
     if (!tensor_linalg_slogdet(a, &sign, &logabs))
         return eval_fail_kernel(c, "slogdet failed");
-    return eval_out_tensor(c, 0, sign) && eval_out_tensor(c, 1, logabs);
+    return eval_out_tensors(c, (Tensor *[]){sign, logabs}, 2);
 }
 
 /* logdet(Tensor self): log(det), NaN for a negative determinant (PyTorch). */
@@ -116,7 +116,7 @@ bool eval_op_linalg_qr(EvalCall *c)
         return false;
     if (!tensor_linalg_qr(a, mode, &q, &r))
         return eval_fail_kernel(c, "linalg.qr failed");
-    return eval_out_tensor(c, 0, q) && eval_out_tensor(c, 1, r);
+    return eval_out_tensors(c, (Tensor *[]){q, r}, 2);
 }
 
 /* linalg_eigh(Tensor self, str UPLO='L') -> (Tensor eigenvalues, Tensor eigenvectors) */
@@ -130,7 +130,7 @@ bool eval_op_linalg_eigh(EvalCall *c)
         return eval_fail(c, "Expected UPLO argument to be 'L' or 'U', but got %s", uplo);
     if (!tensor_linalg_eigh(a, uplo[0] == 'U', &w, &v))
         return eval_fail_kernel(c, "linalg.eigh failed");
-    return eval_out_tensor(c, 0, w) && eval_out_tensor(c, 1, v);
+    return eval_out_tensors(c, (Tensor *[]){w, v}, 2);
 }
 
 /* diag_embed(Tensor self, int offset=0, int dim1=-2, int dim2=-1) */

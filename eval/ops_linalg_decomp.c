@@ -12,19 +12,10 @@
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 
-/* Stores n tensors as outputs 0..n-1 (all or none are NULL). */
+/* Stores n tensors as outputs 0..n-1 when the kernel succeeded (`ok`). */
 static bool out_tensors(EvalCall *c, bool ok, Tensor **ts, int n, const char *fallback)
 {
-    if (!ok)
-        return eval_fail_kernel(c, fallback);
-    bool stored = true;
-    for (int i = 0; i < n; i++) {
-        if (stored)
-            stored = eval_out_tensor(c, i, ts[i]);
-        else
-            tensor_release(ts[i]);
-    }
-    return stored;
+    return ok ? eval_out_tensors(c, ts, n) : eval_fail_kernel(c, fallback);
 }
 
 /* A "driver" argument: only None is supported on CPU (PyTorch's rule). */
@@ -238,7 +229,7 @@ bool eval_op_linalg_lu_factor(EvalCall *c)
     if (!tensor_linalg_lu_factor_ex(a, pivot, true, "torch.linalg.lu_factor", &r[0], &r[1], &r[2]))
         return eval_fail_kernel(c, "linalg.lu_factor failed");
     tensor_release(r[2]);
-    return out_tensors(c, true, r, 2, "linalg.lu_factor failed");
+    return eval_out_tensors(c, r, 2);
 }
 
 /* linalg_lu(Tensor A, *, bool pivot=True) -> (P, L, U) */
@@ -385,7 +376,7 @@ bool eval_op_linalg_ldl_factor(EvalCall *c)
     if (!tensor_linalg_ldl_factor_ex(a, true, &r[0], &r[1], &r[2]))
         return eval_fail_kernel(c, "linalg.ldl_factor failed");
     tensor_release(r[2]);
-    return out_tensors(c, true, r, 2, "linalg.ldl_factor failed");
+    return eval_out_tensors(c, r, 2);
 }
 
 /* linalg_ldl_solve(Tensor LD, Tensor pivots, Tensor B, *, bool hermitian=False) */

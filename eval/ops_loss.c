@@ -82,35 +82,19 @@ static bool loss_pair_args(EvalCall *c, int hi, Tensor **self, Tensor **target, 
            opt_int(c, 2, reduction);
 }
 
-bool eval_op_l1_loss(EvalCall *c)
+/* (Tensor self, Tensor target, int reduction=1) -> fn(self, target, reduction) */
+typedef Tensor *(*PairLossFn)(const Tensor *, const Tensor *, int64_t);
+static bool pair_loss(EvalCall *c, PairLossFn fn)
 {
     Tensor *x, *t;
     int64_t reduction;
-    return loss_pair_args(c, 3, &x, &t, &reduction) && eval_out_tensor(c, 0, tensor_l1_loss(x, t, reduction));
+    return loss_pair_args(c, 3, &x, &t, &reduction) && eval_out_tensor(c, 0, fn(x, t, reduction));
 }
 
-bool eval_op_mse_loss(EvalCall *c)
-{
-    Tensor *x, *t;
-    int64_t reduction;
-    return loss_pair_args(c, 3, &x, &t, &reduction) && eval_out_tensor(c, 0, tensor_mse_loss(x, t, reduction));
-}
-
-bool eval_op_soft_margin_loss(EvalCall *c)
-{
-    Tensor *x, *t;
-    int64_t reduction;
-    return loss_pair_args(c, 3, &x, &t, &reduction) &&
-           eval_out_tensor(c, 0, tensor_soft_margin_loss(x, t, reduction));
-}
-
-bool eval_op_multilabel_margin_loss(EvalCall *c)
-{
-    Tensor *x, *t;
-    int64_t reduction;
-    return loss_pair_args(c, 3, &x, &t, &reduction) &&
-           eval_out_tensor(c, 0, tensor_multilabel_margin_loss(x, t, reduction));
-}
+bool eval_op_l1_loss(EvalCall *c) { return pair_loss(c, tensor_l1_loss); }
+bool eval_op_mse_loss(EvalCall *c) { return pair_loss(c, tensor_mse_loss); }
+bool eval_op_soft_margin_loss(EvalCall *c) { return pair_loss(c, tensor_soft_margin_loss); }
+bool eval_op_multilabel_margin_loss(EvalCall *c) { return pair_loss(c, tensor_multilabel_margin_loss); }
 
 /* smooth_l1_loss(self, target, int reduction=1, float beta=1.) */
 bool eval_op_smooth_l1_loss(EvalCall *c)
@@ -241,31 +225,19 @@ bool eval_op_multi_margin_loss(EvalCall *c)
 
 /* margin_ranking_loss / cosine_embedding_loss(input1, input2, target,
  * float margin=0., int reduction=1) */
-static bool triple_margin_args(EvalCall *c, Tensor **a, Tensor **b, Tensor **t, double *margin, int64_t *reduction)
-{
-    *margin = 0;
-    *reduction = 1;
-    return eval_nargs(c, 3, 5) && eval_arg_tensor(c, 0, a) && eval_arg_tensor(c, 1, b) &&
-           eval_arg_tensor(c, 2, t) && opt_double(c, 3, margin) && opt_int(c, 4, reduction);
-}
-
-bool eval_op_margin_ranking_loss(EvalCall *c)
+typedef Tensor *(*TripleMarginFn)(const Tensor *, const Tensor *, const Tensor *, double, int64_t);
+static bool triple_margin_loss(EvalCall *c, TripleMarginFn fn)
 {
     Tensor *a, *b, *t;
-    double margin;
-    int64_t reduction;
-    return triple_margin_args(c, &a, &b, &t, &margin, &reduction) &&
-           eval_out_tensor(c, 0, tensor_margin_ranking_loss(a, b, t, margin, reduction));
+    double margin = 0;
+    int64_t reduction = 1;
+    return eval_nargs(c, 3, 5) && eval_arg_tensor(c, 0, &a) && eval_arg_tensor(c, 1, &b) &&
+           eval_arg_tensor(c, 2, &t) && opt_double(c, 3, &margin) && opt_int(c, 4, &reduction) &&
+           eval_out_tensor(c, 0, fn(a, b, t, margin, reduction));
 }
 
-bool eval_op_cosine_embedding_loss(EvalCall *c)
-{
-    Tensor *a, *b, *t;
-    double margin;
-    int64_t reduction;
-    return triple_margin_args(c, &a, &b, &t, &margin, &reduction) &&
-           eval_out_tensor(c, 0, tensor_cosine_embedding_loss(a, b, t, margin, reduction));
-}
+bool eval_op_margin_ranking_loss(EvalCall *c) { return triple_margin_loss(c, tensor_margin_ranking_loss); }
+bool eval_op_cosine_embedding_loss(EvalCall *c) { return triple_margin_loss(c, tensor_cosine_embedding_loss); }
 
 /* hinge_embedding_loss(self, target, float margin=1., int reduction=1) */
 bool eval_op_hinge_embedding_loss(EvalCall *c)

@@ -331,9 +331,7 @@ bool eval_op_ldexp(EvalCall *c)
         int e = (int32_t)(uint32_t)c->args[1]->u.i;
         return eval_out_value(c, 0, rt_float(ldexp(rt_number(c->args[0]), e)));
     }
-    Tensor *a, *b;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &a) && eval_arg_tensor(c, 1, &b) &&
-           eval_out_tensor(c, 0, tensor_ldexp(a, b));
+    return eval_call_tensor_pair(c, tensor_ldexp);
 }
 
 /* float_power(Tensor|Scalar self, Tensor|Scalar exponent): pow in float64. */
@@ -382,7 +380,7 @@ bool eval_op_frexp(EvalCall *c)
         return false;
     if (!tensor_frexp(t, &mantissa, &exponent))
         return eval_fail_kernel(c, "frexp failed");
-    return eval_out_tensor(c, 0, mantissa) && eval_out_tensor(c, 1, exponent);
+    return eval_out_tensors(c, (Tensor *[]){mantissa, exponent}, 2);
 }
 
 /* ---------------------------------------------------------------- nn */

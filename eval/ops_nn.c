@@ -366,7 +366,7 @@ bool eval_op_lstm_cell(EvalCall *c)
         tensor_release(cy);
         return eval_fail_kernel(c, "lstm_cell failed");
     }
-    return eval_out_tensor(c, 0, hy) && eval_out_tensor(c, 1, cy);
+    return eval_out_tensors(c, (Tensor *[]){hy, cy}, 2);
 }
 
 /* gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih,

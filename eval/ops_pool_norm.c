@@ -50,7 +50,7 @@ static bool max_pool(EvalCall *c, int nd, const char *kernel_name, bool with_ind
         return false;
     Tensor *r = tensor_max_pool(x, nd, kernel, stride, padding, dilation, ceil_mode, kernel_name,
                                 with_indices ? &indices : NULL);
-    return eval_out_tensor(c, 0, r) && (!with_indices || eval_out_tensor(c, 1, indices));
+    return eval_out_tensors(c, (Tensor *[]){r, indices}, with_indices ? 2 : 1);
 }
 bool eval_op_max_pool1d(EvalCall *c) { return max_pool(c, 1, "max_pool1d_impl", false); }
 bool eval_op_max_pool2d(EvalCall *c) { return max_pool(c, 2, "max_pool2d", false); }
@@ -91,7 +91,7 @@ static bool adaptive_pool(EvalCall *c, int nd, bool is_max)
     if (!is_max)
         return eval_out_tensor(c, 0, tensor_adaptive_avg_pool(x, nd, size));
     Tensor *r = tensor_adaptive_max_pool(x, nd, size, &indices);
-    return eval_out_tensor(c, 0, r) && eval_out_tensor(c, 1, indices);
+    return eval_out_tensors(c, (Tensor *[]){r, indices}, 2);
 }
 bool eval_op_adaptive_avg_pool1d(EvalCall *c) { return adaptive_pool(c, 1, false); }
 bool eval_op_adaptive_avg_pool2d(EvalCall *c) { return adaptive_pool(c, 2, false); }
@@ -239,7 +239,7 @@ bool eval_op_native_batch_norm(EvalCall *c)
         if (!running_stats_skippable(c, 3, "native_batch_norm"))
             return false;
         Tensor *r = tensor_batch_norm_train(a.x, a.weight, a.bias, a.eps, &mean, &invstd);
-        return eval_out_tensor(c, 0, r) && eval_out_tensor(c, 1, mean) && eval_out_tensor(c, 2, invstd);
+        return eval_out_tensors(c, (Tensor *[]){r, mean, invstd}, 3);
     }
     if (!a.mean || !a.var)
         return eval_fail(c, "running_%s must be defined in evaluation mode", a.mean ? "var" : "mean");
@@ -272,5 +272,5 @@ bool eval_op_native_layer_norm(EvalCall *c)
         !eval_arg_tensor_opt(c, 2, &weight) || !eval_arg_tensor_opt(c, 3, &bias) || !eval_arg_double(c, 4, &eps))
         return false;
     Tensor *r = tensor_native_layer_norm(x, n, shape, weight, bias, eps, &mean, &rstd);
-    return eval_out_tensor(c, 0, r) && eval_out_tensor(c, 1, mean) && eval_out_tensor(c, 2, rstd);
+    return eval_out_tensors(c, (Tensor *[]){r, mean, rstd}, 3);
 }

@@ -378,6 +378,5 @@ bool eval_op_unique_consecutive(EvalCall *c)
         return false;
     if (!tensor_unique_consecutive(x, inv, cnt, has_dim, dim, &values, &inverse, &counts))
         return eval_fail_kernel(c, "unique_consecutive failed");
-    return eval_out_tensor(c, 0, values) && eval_out_tensor(c, 1, inverse) &&
-           eval_out_tensor(c, 2, counts);
+    return eval_out_tensors(c, (Tensor *[]){values, inverse, counts}, 3);
 }

@@ -19,16 +19,6 @@
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 
-/* Output 0 is copy after an in-place kernel wrote it (`done`); on failure
- * copy is released and the kernel's message reported. */
-static bool out_written_copy(EvalCall *c, Tensor *copy, bool done, const char *fallback)
-{
-    if (done)
-        return eval_out_tensor(c, 0, copy);
-    tensor_release(copy);
-    return eval_fail_kernel(c, fallback);
-}
-
 /* A list result from a view-list kernel (NULL on failure). The count is
  * passed by address: the kernel call in the same argument list sets it, and
  * C leaves the order of evaluating arguments unspecified. */
@@ -57,7 +47,7 @@ static bool reduce_into_copy(EvalCall *c, ReduceIntoFn fn, const char *who)
         return false;
     Tensor *copy = tensor_clone_preserve(self);
     bool done = copy && fn(copy, dim, index, src, reduce, include_self);
-    return out_written_copy(c, copy, done, who);
+    return eval_out_written_copy(c, copy, done, who);
 }
 bool eval_op_scatter_reduce(EvalCall *c)
 {
@@ -86,7 +76,7 @@ bool eval_op_index_copy(EvalCall *c)
         return false;
     Tensor *copy = tensor_clone_preserve(self);
     bool done = copy && tensor_index_copy_(copy, dim, index, source);
-    return out_written_copy(c, copy, done, "index_copy failed");
+    return eval_out_written_copy(c, copy, done, "index_copy failed");
 }
 
 /* index_fill(Tensor self, int dim, Tensor index, Scalar|Tensor value) */
@@ -100,7 +90,7 @@ bool eval_op_index_fill(EvalCall *c)
     Tensor *copy = tensor_clone_preserve(self);
     bool done = copy && tensor_index_fill_(copy, dim, index, value);
     tensor_release(value);
-    return out_written_copy(c, copy, done, "index_fill failed");
+    return eval_out_written_copy(c, copy, done, "index_fill failed");
 }
 
 /* masked_scatter(Tensor self, Tensor mask, Tensor source): self and mask
@@ -117,7 +107,7 @@ bool eval_op_masked_scatter(EvalCall *c)
     Tensor *copy = expanded ? tensor_clone(expanded) : NULL;
     tensor_release(expanded);
     bool done = copy && tensor_masked_scatter_(copy, mask, source);
-    return out_written_copy(c, copy, done, "masked_scatter failed");
+    return eval_out_written_copy(c, copy, done, "masked_scatter failed");
 }
 
 /* put(Tensor self, Tensor index, Tensor source, bool accumulate=False) */
@@ -130,16 +120,11 @@ bool eval_op_put(EvalCall *c)
         return false;
     Tensor *copy = tensor_clone_preserve(self);
     bool done = copy && tensor_put_(copy, index, source, accumulate);
-    return out_written_copy(c, copy, done, "put failed");
+    return eval_out_written_copy(c, copy, done, "put failed");
 }
 
 /* take(Tensor self, Tensor index) */
-bool eval_op_take(EvalCall *c)
-{
-    Tensor *self, *index;
-    return eval_nargs(c, 2, 2) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &index) &&
-           eval_out_tensor(c, 0, tensor_take(self, index));
-}
+bool eval_op_take(EvalCall *c) { return eval_call_tensor_pair(c, tensor_take); }
 
 /* take_along_dim(Tensor self, Tensor indices, int? dim=None) */
 bool eval_op_take_along_dim(EvalCall *c)
