@@ -28,8 +28,8 @@ bool eval_is_grad_mode_class(const IrType *t)
         return false;
     const char *dot = strrchr(t->name, '.');
     const char *last = dot ? dot + 1 : t->name;
-    if (strncmp(t->name, "__torch__.torch.autograd.grad_mode.", 35) != 0 &&
-        strncmp(t->name, "__torch__.torch.autograd.", 25) != 0)
+    static const char prefix[] = "__torch__.torch.autograd.";   /* grad_mode.no_grad, ... */
+    if (strncmp(t->name, prefix, sizeof prefix - 1) != 0)
         return false;
     for (size_t i = 0; i < sizeof GRAD_MODE_CLASSES / sizeof *GRAD_MODE_CLASSES; i++)
         if (strcmp(last, GRAD_MODE_CLASSES[i]) == 0)
