@@ -41,6 +41,9 @@ typedef struct EvalRun {
     char *message;          /* what went wrong in the failing op (malloc'd) */
     FILE *err;              /* where warnings (aten::warn) go */
     const char *backend;    /* who is running, for messages: "ref", "cpu" */
+    /* immut::<view>_rev writes into its first argument instead of a copy
+     * (node_exec_node_in_place: the caller owns that tensor alone). */
+    bool write_in_place;
 } EvalRun;
 
 /* One call of a binding: the node, its arguments and its results. */

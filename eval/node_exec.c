@@ -100,6 +100,14 @@ bool node_exec_node(NodeExec *x, IrNode *n)
     return eval_node_run(&x->run, n, x->run.err);
 }
 
+bool node_exec_node_in_place(NodeExec *x, IrNode *n)
+{
+    x->run.write_in_place = true;
+    bool ok = eval_node_run(&x->run, n, x->run.err);
+    x->run.write_in_place = false;
+    return ok;
+}
+
 bool node_exec_block(NodeExec *x, IrBlock *b)
 {
     return eval_block_run(&x->run, b, x->run.err);

@@ -186,7 +186,7 @@ static bool index_rev(EvalCall *c, Tensor *root, Tensor *src)
     int n;
     if (!eval_nargs(c, 3, 3) || !eval_arg_tensor_list(c, 2, true, &indices, &n))
         return false;
-    Tensor *out = tensor_clone(root);
+    Tensor *out = c->run->write_in_place ? tensor_retain(root) : tensor_clone(root);
     bool ok = out && tensor_index_put_(out, indices, n, src, false);
     free(indices);
     if (!ok) {
@@ -209,7 +209,7 @@ static bool immut_assign_region(EvalCall *c)
     } else if (op->assign == OP_IMMUT_INDEX_REV) {
         ok = index_rev(c, root, src);
     } else {
-        Tensor *out = tensor_clone(root);
+        Tensor *out = c->run->write_in_place ? tensor_retain(root) : tensor_clone(root);
         RtValue *holder = out ? rt_tensor(out) : NULL;
         Tensor *region = holder ? call_view(c, op->view, holder, 2) : NULL;
         ok = region && last_writes(&region, &src) && tensor_copy_(region, src);

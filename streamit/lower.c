@@ -140,28 +140,38 @@ const NodeExec *lower_static_values(const LowerProgram *p) { return p->exec; }
 
 int64_t lower_work_pop(const LowerWork *w)
 {
+    const LoopPlan *plan = w->plan;
     switch (w->kind) {
     case LOWER_WORK_ROUTE:
         return w->route_pop;
-    case LOWER_WORK_LOOP_ASSEMBLE:
-        return w->npops + w->trips * w->nwrites;
-    default:
-        return w->npops;
+    case LOWER_WORK_REGION:
+        return w->npops + w->npass;
+    case LOWER_WORK_UNSTACK:
+        return plan->nunit_pops;
+    case LOWER_WORK_LOOP_BODY:
+        return w->npops + 2 * (int64_t)plan->nstate;
+    case LOWER_WORK_LOOP_STACK:
+        return plan->nkept + plan->trips * (plan->nstate + plan->nouts);
     }
+    return 0;
 }
 
 int64_t lower_work_push(const LowerWork *w)
 {
+    const LoopPlan *plan = w->plan;
     switch (w->kind) {
     case LOWER_WORK_ROUTE:
         return w->nroute;
-    case LOWER_WORK_LOOP_ITER:
-        return w->nwrites;
-    case LOWER_WORK_LOOP_ASSEMBLE:
-        return w->loop->noutputs;
-    default:
+    case LOWER_WORK_REGION:
+        return w->npushes + w->npass;
+    case LOWER_WORK_UNSTACK:
+        return plan->trips * (plan->nstep_items + (plan->feedback ? plan->nstate : 0));
+    case LOWER_WORK_LOOP_BODY:
         return w->npushes;
+    case LOWER_WORK_LOOP_STACK:
+        return plan->loop->noutputs;
     }
+    return 0;
 }
 
 void lower_stats_print(FILE *out, const LowerStats *s)
@@ -171,13 +181,14 @@ void lower_stats_print(FILE *out, const LowerStats *s)
         fprintf(out, "why %s\n", s->why);
     fprintf(out, "units %d\nstages %d\nfilters %d\nwork_filters %d\nidentities %d\n"
                  "separators %d\nroutes %d\nsplitjoins %d\nduplicate_splitjoins %d\n"
-                 "ifs_folded %d\nstatic_nodes %d\nloops_parallel %d\nloops_serial %d\n"
-                 "loop_branches %lld\nexecuted %lld\nexecuted_replicated %lld\n",
+                 "ifs_folded %d\nstatic_nodes %d\nloops_parallel %d\nloops_feedback %d\n"
+                 "loops_serial %d\nloop_iterations %lld\nexecuted %lld\nexecuted_replicated %lld\n",
             s->units, s->stages, s->filters, s->work_filters, s->identities, s->separators,
             s->routes, s->splitjoins, s->duplicate_splitjoins, s->ifs_folded, s->static_nodes,
-            s->loops_parallel, s->loops_serial, (long long)s->loop_branches,
+            s->loops_parallel, s->loops_feedback, s->loops_serial, (long long)s->loop_iterations,
             (long long)s->executed, (long long)s->executed_replicated);
-    fprintf(out, "loops_unrolled %d\nnode_runs %lld\nnode_runs_original %lld\nnodes_run_more %d\n",
-            s->loops_unrolled, (long long)s->node_runs, (long long)s->node_runs_original,
-            s->nodes_run_more);
+    fprintf(out, "node_runs %lld\nnode_runs_original %lld\nnodes_run_more %d\n"
+                 "tensor_nodes_run_more %d\n",
+            (long long)s->node_runs, (long long)s->node_runs_original, s->nodes_run_more,
+            s->tensor_nodes_run_more);
 }

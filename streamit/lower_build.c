@@ -58,6 +58,7 @@
 typedef struct Unit {
     IrNode *node;
     LoopPlan *loop;
+    const char *loop_why;   /* a loop kept as one filter: why */
     IrValue **pops;
     int npops;
     int level;
@@ -83,9 +84,11 @@ void *lower_alloc(LowerProgram *p, size_t size)
 
 /* ---------------------------------------------------------------- whole graph */
 
-static const char *side_effect_in(const IrBlock *b)
+/* Why the block cannot be taken apart, and the node that says so (*at). */
+static const char *side_effect_in(const IrBlock *b, const IrNode **at)
 {
     IR_FOREACH_NODE(n, b) {
+        *at = n;
         if (n->op == OP_UNKNOWN)
             return "an op unknown to the op table";
         if (op_is_inplace(n->op))
@@ -94,14 +97,32 @@ static const char *side_effect_in(const IrBlock *b)
             return "a print or warning (its order must stay)";
         if (n->owner == n->graph->top && n->noutputs == 0 && n->op != OP_PRIM_IF &&
             n->op != OP_PRIM_RAISEEXCEPTION)
-            return "a top-level node without outputs";
+            return "a top-level node without outputs (it only has effects)";
         for (int i = 0; i < n->nblocks; i++) {
-            const char *why = side_effect_in(n->blocks[i]);
+            const char *why = side_effect_in(n->blocks[i], at);
             if (why)
                 return why;
         }
     }
+    *at = NULL;
     return NULL;
+}
+
+/* "PREFIX: WHY (KIND at file.py:3:8, graph text line L)" as a stream
+ * comment: a reason a user can act on, and where. */
+static void set_why_comment(StreamNode *f, const char *prefix, const char *why, const IrNode *at)
+{
+    char where[384] = "";
+    if (at) {
+        const char *src = at->comment ? at->comment : "";
+        while (*src == ' ')
+            src++;
+        snprintf(where, sizeof where, " (%s%s%s, graph text line %d)", at->kind,
+                 *src ? " at " : "", src, at->line);
+    }
+    char text[768];
+    snprintf(text, sizeof text, "%s: %s%s", prefix, why, where);
+    stream_node_set_comment(f, text);
 }
 
 static LowerWork *new_work(LowerProgram *p, LowerWorkKind kind)
@@ -131,7 +152,7 @@ static int64_t count_executed(const IrBlock *blk)
 }
 
 /* The whole graph as one filter: pops the tensor inputs, runs every node. */
-static StreamNode *whole_graph(Build *b, const char *why)
+static StreamNode *whole_graph(Build *b, const char *why, const IrNode *at)
 {
     LowerProgram *p = b->p;
     IrBlock *top = p->g->top;
@@ -154,7 +175,9 @@ static StreamNode *whole_graph(Build *b, const char *why)
     w->executed = count_executed(top);
     p->stats.whole_graph = true;
     p->stats.why = why;
-    return work_filter(b, "Program", w);
+    StreamNode *f = work_filter(b, "Program", w);
+    set_why_comment(f, "the whole program is one filter", why, at);
+    return f;
 }
 
 /* ---------------------------------------------------------------- units */
@@ -260,7 +283,10 @@ static StreamNode *unit_filter(Build *b, Unit *u)
         value_stream_name(name, sizeof name, short_kind(u->node), u->node->outputs[0]);
     else
         snprintf(name, sizeof name, "%s_n%u", short_kind(u->node), (unsigned)u->node->id);
-    return work_filter(b, name, w);
+    StreamNode *f = work_filter(b, name, w);
+    if (u->loop_why)
+        set_why_comment(f, "the loop is one filter", u->loop_why, u->node);
+    return f;
 }
 
 /* The stream of unit u: its filter (or loop split-join), with dead outputs
@@ -485,7 +511,8 @@ static void add_node_list_runs(LowerProgram *p, int64_t *runs, IrNode **nodes, i
         add_node_runs(p, runs, nodes[i], times);
 }
 
-/* Every work filter fires once per run (one steady state is one run). */
+/* Every work filter fires `firings` times per run (one steady state is one
+ * run; a loop's body fires once per iteration). */
 static void add_stream_runs(LowerProgram *p, int64_t *runs, const StreamNode *s)
 {
     if (s->kind != STREAM_FILTER) {
@@ -496,19 +523,41 @@ static void add_stream_runs(LowerProgram *p, int64_t *runs, const StreamNode *s)
     const LowerWork *w = s->filter.work;
     if (!w)
         return;
+    int64_t firings = w->firings > 0 ? w->firings : 1;
+    const LoopPlan *plan = w->plan;
     switch (w->kind) {
     case LOWER_WORK_REGION:
-    case LOWER_WORK_LOOP_ITER:
-    case LOWER_WORK_LOOP_STEP:
-        add_node_list_runs(p, runs, w->nodes, w->nnodes, 1);
+    case LOWER_WORK_LOOP_BODY:
+        add_node_list_runs(p, runs, w->nodes, w->nnodes, firings);
         break;
-    case LOWER_WORK_LOOP_ASSEMBLE:
-        add_node_list_runs(p, runs, w->nodes, w->nnodes, w->trips);
-        add_node_list_runs(p, runs, w->writes, w->nwrites, w->trips);
+    case LOWER_WORK_UNSTACK:
+        add_node_list_runs(p, runs, plan->hoisted, plan->nhoisted, 1);
+        add_node_list_runs(p, runs, w->nodes, w->nnodes, plan->trips);
+        break;
+    case LOWER_WORK_LOOP_STACK:
+        add_node_list_runs(p, runs, w->nodes, w->nnodes, plan->trips);
+        for (int k = 0; k < plan->loop->ninputs - 2; k++)
+            if (plan->writes[k])
+                add_node_runs(p, runs, plan->writes[k], plan->trips);
         break;
     case LOWER_WORK_ROUTE:
         break;
     }
+}
+
+/* Nodes with tensor work that the lowering runs more often than the
+ * interpreter (scalar index arithmetic that a loop's Unstack and Stack
+ * both need is allowed to run twice). */
+static int count_tensor_nodes_run_more(const IrBlock *blk, const int64_t *lowered,
+                                       const int64_t *original)
+{
+    int n = 0;
+    IR_FOREACH_NODE(x, blk) {
+        n += lowered[x->id] > original[x->id] && !lower_node_scalar(x);
+        for (int b = 0; b < x->nblocks; b++)
+            n += count_tensor_nodes_run_more(x->blocks[b], lowered, original);
+    }
+    return n;
 }
 
 void lower_count_node_runs(LowerProgram *p)
@@ -534,6 +583,7 @@ void lower_count_node_runs(LowerProgram *p)
         st->node_runs_original = saturating_add(st->node_runs_original, original[i]);
         st->nodes_run_more += lowered[i] > original[i];
     }
+    st->tensor_nodes_run_more = count_tensor_nodes_run_more(g->top, lowered, original);
     free(lowered);
     free(original);
 }
@@ -557,7 +607,8 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
     }
 
     StreamNode *root = NULL;
-    const char *why = side_effect_in(g->top);
+    const IrNode *why_at = NULL;
+    const char *why = side_effect_in(g->top, &why_at);
     /* The stream's input: the run-time graph inputs (only those some unit
      * or output reads, when the program is taken apart). */
     p->nin = 0;
@@ -580,14 +631,9 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
             Unit *u = &b.units[b.nunits++];
             u->node = n;
             if (n->op == OP_PRIM_LOOP) {
-                const char *loop_why = NULL;
-                u->loop = lower_loop_plan(p, n, &loop_why);
+                u->loop = lower_loop_plan(p, n, &u->loop_why);
                 if (!u->loop)
                     p->stats.loops_serial++;
-                else if (u->loop->serial)
-                    p->stats.loops_unrolled++;
-                else
-                    p->stats.loops_parallel++;
             }
             unit_pops(&b, u);
             int level = 0;
@@ -612,8 +658,10 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
             bool live = b.units[k].npops > 0;
             for (int i = 0; !live && i < b.units[k].node->noutputs; i++)
                 live = b.last_level[b.units[k].node->outputs[i]->id] > b.units[k].level;
-            if (!live)
+            if (!live) {
                 why = "a node that takes and gives no run-time value (a check known to raise)";
+                why_at = b.units[k].node;
+            }
         }
     }
     if (why) {
@@ -621,8 +669,9 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
             if (!p->is_static[ir_block_param(g->top, i)->id])
                 p->in_map[p->nin++] = i;
         p->stats.units = p->stats.loops_parallel = p->stats.loops_serial = 0;
-        p->stats.loops_unrolled = 0;
-        root = whole_graph(&b, why);
+        p->stats.loops_feedback = 0;
+        p->stats.loop_iterations = 0;
+        root = whole_graph(&b, why, why_at);
     } else {
         for (int i = 0; i < ir_block_nparams(g->top); i++) {
             IrValue *param = ir_block_param(g->top, i);

@@ -22,16 +22,18 @@ struct LowerProgram {
  * values in p->exec and marks them in p->is_static. */
 void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs);
 
-/* lower_loop.c: a plan when `loop` (a top-level prim::Loop) has a static
- * trip count and either iterations proven independent (a parallel plan) or
- * real carried state within the unrolling limit (a serial plan), else NULL
- * with *why set. */
+/* lower_loop.c: a plan when `loop` (a top-level prim::Loop) is a for loop
+ * with a static trip count of at least one iteration, else NULL with *why
+ * set. */
 LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why);
 
 /* lower_loop.c: the stream of a planned loop (see lower_loop.c); pops are
  * the loop unit's pops, in any order. */
 StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, IrValue **pops,
                               int npops);
+
+/* lower_loop.c: the line of n's source comment ("file.py:14:4" -> 14), or 0. */
+int lower_source_line(const IrNode *n);
 
 /* lower_build.c: builds p->sg from the specialized graph. */
 bool lower_build_stream(LowerProgram *p, FILE *err);

@@ -1,84 +1,99 @@
-/* lower_loop.c — a prim::Loop with a static trip count becomes a split-join
- * over its iterations when they are independent (horizontal parallelism),
- * or a pipeline of unrolled steps when it carries real state (an RNN's
- * hidden state: pipeline parallelism over a stream of inputs).
+/* lower_loop.c — a prim::Loop with a static trip count becomes a multi-rate
+ * stream: one body filter that fires once per iteration (repetitions N in
+ * the schedule), between an Unstack that hands out each iteration's items
+ * and a Stack that puts the results together; inside a feedback loop when
+ * the loop carries real state. The stream's size does not depend on N, and
+ * nothing here runs per iteration at compile time.
  *
- * Every loop planned here has a compile-time trip count (1 .. LOOP_MAX_BRANCHES),
- * a true entry condition and a body that returns the constant true as its
- * condition (a for loop). Its carried values are classified:
+ * Every loop planned here has a compile-time trip count N >= 1, a true
+ * entry condition and a body that returns the constant true (a for loop).
+ * Its carried values are classified:
  *   - invariant: the body returns its parameter unchanged;
- *   - written: the body returns W = immut::select_rev(c, v, dim, index) or
- *     immut::slice_rev(c, v, dim, start, end, step) of its parameter c, c
- *     has no other use (no iteration reads the carried tensor), W no other
- *     use than the return, and the index arguments depend only on the loop
- *     counter and compile-time values (through scalar ops in the body);
- *   - state: anything else (the iteration reads what an earlier one made).
+ *   - written:   the body returns immut::select_rev(c, v, dim, index) or
+ *                immut::slice_rev(c, v, dim, start, end, step) of its
+ *                parameter c, c has no other use (no iteration reads the
+ *                carried tensor) and the result no use but the return, and
+ *                the index arguments depend only on the counter and
+ *                compile-time values (through scalar nodes of the body);
+ *   - appended:  a list the body only extends: it returns aten::add(c, l)
+ *                (TensorSSA's form of `ys.append(y)`, `ys += [y]`), c and
+ *                the result have no other use;
+ *   - state:     anything else (an iteration reads what an earlier one made:
+ *                an RNN's h, an LSTM's h and c, a decoder's token).
  *
- * Parallel plan (no state). The regions the iterations write must also be
- * pairwise disjoint. This is proven, not assumed: the index arguments are
- * evaluated for every iteration (the trip count is static) and the written
- * regions compared: the same dim in every iteration, indices (or [start,
- * end) intervals, which contain every element a stepped slice writes)
- * non-negative and pairwise disjoint. A negative index or an open end would
- * wrap or stretch by the carried tensor's size, which is not known here, so
- * it is refused. Then iteration i is a function of the loop-invariant
- * inputs and i alone, and the result is the carried initial value with
- * every iteration's write applied, in any order (disjoint regions commute).
- *   pipeline Loop {
- *     splitjoin Iterations { split duplicate;
- *                            Carried (Route: the initial values Assemble needs),
- *                            Iter0 ... Iter{N-1} (the body, writes left out,
- *                                                 pushes each write's source);
- *                            join roundrobin(nkept, nwrites, ..., nwrites); }
- *     Assemble (applies the writes of iteration 0, 1, ... to the initial
- *               values: index math only, no body work) }
+ * The body's nodes are split by what they depend on:
+ *   hoisted   nothing that changes between iterations: run once per run, in
+ *             the Unstack (aten::t(w), a constant's broadcast);
+ *   slicers   aten::select / slice / narrow of a loop-invariant tensor, or
+ *             aten::__getitem__ of an invariant list, at indices computed
+ *             from the counter alone (x[i], q[:, :, h*D:(h+1)*D], xs[i]):
+ *             the Unstack runs them per iteration, so an iteration's item is
+ *             a slice of the tensor (a view: nothing is copied);
+ *   index     scalar nodes only the slicers' and the writes' indices need
+ *             (they run beside them, in the Unstack and the Stack);
+ *   pre       (state loops only) work that needs the counter or slices but
+ *             not the state: a data-parallel filter before the feedback loop
+ *             (x[t] @ W_ih for every step), so only what depends on the
+ *             state stays on the recurrence;
+ *   body      the rest: what one iteration computes.
  *
- * Serial plan (some state), within LOOP_MAX_STEPS iterations and
- * LOOP_MAX_UNROLLED_NODES body nodes in all. Choice: an unrolled pipeline,
- * not a FeedbackLoop. Each step is its own filter, so a later partitioner
- * can put step t on its own rank or device and, over a stream of program
- * inputs, run step t of one input beside step t+1 of the previous one (the
- * steps are stateless filters; every one fires once per steady state, like
- * the rest of the lowered program). A FeedbackLoop would be one stateful
- * body filter firing N times per steady state: it needs the counter as
- * hidden filter state, joiner and splitter weights that change between the
- * first, middle and last turns (the initial state enters once, the result
- * leaves once), and it gives no step a place of its own. The unrolling
- * costs stream size, hence the limits; beyond them the loop stays one
- * filter (as do while loops and data-dependent trip counts).
- *   pipeline Recurrence {
- *     Step0      pops U (the loop unit's items), pushes S K W0
- *     Step{t}    pops S K W0..W{t-1}, pushes S' K W0..W{t}
- *     Assemble   pops S K W0..W{N-1}, pushes the loop's outputs }
- * where S is the state (one item per state value, in carried order), K the
- * items of U that later steps or Assemble read (values the body reads from
- * outside, initial values of invariants and written tensors; an initial
- * state value rides no further than Step0), and Wt the sources of step t's
- * writes. So the written tensors do not travel through the chain, only
- * their per-step pieces do; Assemble applies them in iteration order, which
- * gives the loop's result whatever the indices (overlapping writes
- * included: the later one wins, as in the loop), so no disjointness proof
- * is needed here. A step runs the body once; Assemble runs only the nodes
- * the write indices need (index arithmetic the steps leave out), so no IR
- * node runs more often than in the loop (LowerStats.nodes_run_more).
+ * Data-parallel loop (no state). Iteration t is a function of the
+ * loop-invariant values and t alone: one filter with repetitions N.
+ *   pipeline Loop_L<line> {
+ *     splitjoin Iterations_L<line> {       (only when Stack needs initial values)
+ *       split duplicate;
+ *       filter Carried pop |U| push K;     the initial values Stack needs
+ *       pipeline Steps_L<line> {
+ *         filter Unstack_L<line> pop |U| push N*|P|;
+ *         filter Body_L<line> pop |P| push |O|;        repetitions N
+ *       }
+ *       join roundrobin(K, N*|O|);
+ *     }
+ *     filter Stack_L<line> pop K+N*|O| push (carried values);
+ *   }
+ * U are the loop unit's items (initial carried values, then the outer values
+ * the loop reads), P one iteration's items (the counter when read, slices,
+ * invariant values: a loop-invariant tensor such as a weight reaches every
+ * firing as a reference to the same tensor, never a copy), O the
+ * iteration's outputs (write sources, appended lists).
  *
- * A carried value that starts as a compile-time value is no item: the
- * first step and Assemble read it from the program's constants.
+ * Loop with state. The body fires once per step inside a feedback loop:
+ *   feedbackloop Recurrence_L<line> {
+ *     join roundrobin(|P'| + S, S);
+ *     body filter Body_L<line> pop |P'|+2S push S+|O|;
+ *     loop filter Carry_L<line> pop S+|O| push S;
+ *     split duplicate;
+ *     enqueue S;
+ *   }
+ * with S the state values, and before it the Unstack (and the Pre filter
+ * when there is state-independent tensor work: pops P, pushes P'). The
+ * initial state is a run-time value (h0 comes from the program), so it
+ * cannot be a constant of the enqueue: the enqueued items are empty
+ * placeholders, and the Unstack hands the initial state to step 0 in S
+ * slots after its items (None in later steps); step 0 takes its state from
+ * them, every later step from the loop path. The Stack takes the final
+ * state from the last step's outputs.
+ *
+ * Choice: no unrolling. A feedback loop is as small for 2 steps as for
+ * 2,000,000, its body is one filter a later partitioner can place, and the
+ * per-step work that does not need the state already runs data-parallel
+ * in Pre; an unrolled chain would only add actors.
+ *
+ * The Stack applies the writes in iteration order, in place, into one copy
+ * of the initial tensor made once (overlapping or negative indices behave
+ * as in the loop: the later write wins, indices wrap), and joins appended
+ * lists in order. A carried value that starts as a compile-time value is no
+ * item: the Unstack and the Stack read it from the program's constants.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "streamit/lower_internal.h"
-#include "tssa/eval.h"
-#include "tssa/value.h"
 #include "tssa/diag.h"
+#include "tssa/eval.h"
 #include "tssa/util.h"
-
-#define LOOP_MAX_BRANCHES 1024
-/* The serial plan's limits: steps, and steps x body nodes. Step t pushes
- * the write sources of t + 1 steps, so the items moved grow with steps^2. */
-#define LOOP_MAX_STEPS 256
-#define LOOP_MAX_UNROLLED_NODES 8192
+#include "tssa/value.h"
 
 static bool static_int(LowerProgram *p, const IrValue *v, int64_t *out)
 {
@@ -103,10 +118,33 @@ static bool is_true_constant(LowerProgram *p, const IrValue *v)
     return false;
 }
 
-/* Marks, in `mark`, every body node the value depends on, and lists the
- * nodes it newly marks in taken[*ntaken] (so a failed attempt can be
- * undone); false when one is not scalar work on the counter and
- * compile-time values. */
+int lower_source_line(const IrNode *n)
+{
+    const char *c = n->comment;
+    if (!c)
+        return 0;
+    /* "... file.py:LINE:COL": the two last runs of digits. */
+    const char *end = c + strlen(c);
+    while (end > c && isspace((unsigned char)end[-1]))
+        end--;
+    const char *col = end;
+    while (col > c && isdigit((unsigned char)col[-1]))
+        col--;
+    if (col == end || col == c || col[-1] != ':')
+        return 0;
+    const char *line_end = col - 1, *line = line_end;
+    while (line > c && isdigit((unsigned char)line[-1]))
+        line--;
+    if (line == line_end || line_end - line > 9)
+        return 0;
+    return atoi(line);
+}
+
+/* ---------------------------------------------------------------- classes */
+
+/* Marks (index_mark) every body node v depends on and lists the newly
+ * marked nodes in taken[]; false when one is not scalar work on the counter
+ * and compile-time values. */
 static bool index_slice(LowerProgram *p, IrBlock *body, IrValue *v, bool *mark, IrNode **taken,
                         int *ntaken)
 {
@@ -127,116 +165,275 @@ static bool index_slice(LowerProgram *p, IrBlock *body, IrValue *v, bool *mark, 
     return true;
 }
 
-typedef struct Region {
-    int64_t lo, hi;     /* [lo, hi) along dim */
-} Region;
-
-static int region_cmp(const void *a, const void *b)
+/* Marks the index nodes of arguments first.. of n; on failure unmarks what
+ * it marked and returns false. */
+static bool index_args(LowerProgram *p, IrBlock *body, IrNode *n, int first, bool *mark,
+                       IrNode **taken)
 {
-    const Region *x = a, *y = b;
-    return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-static bool arg_int(const RtValue *v, int64_t *out, int64_t dflt, bool none_ok)
-{
-    if (!v || v->kind == RT_NONE) {
-        *out = dflt;
-        return none_ok;
-    }
-    if (v->kind != RT_INT && v->kind != RT_BOOL)
-        return false;
-    *out = v->u.i;
-    return true;
-}
-
-/* Evaluates the index arguments of write w for every iteration and checks
- * that the regions are pairwise disjoint. */
-static bool writes_disjoint(LowerProgram *p, LoopPlan *plan, IrNode *w, const char **why)
-{
-    IrBlock *body = plan->loop->blocks[0];
-    Region *r = xmalloc((size_t)plan->trips * sizeof *r);
+    int ntaken = 0;
     bool ok = true;
-    int64_t dim0 = 0;
-    node_exec_set_err(p->exec, NULL);
-    for (int64_t i = 0; ok && i < plan->trips; i++) {
-        node_exec_set(p->exec, ir_block_param(body, 0), rt_int(i));
-        for (int k = 0; ok && k < plan->nindex_nodes; k++)
-            ok = node_exec_node(p->exec, plan->index_nodes[k]);
-        if (!ok) {
-            *why = "an index of a write fails to evaluate";
-            break;
-        }
-        RtValue *a[4] = {NULL, NULL, NULL, NULL};
-        for (int k = 2; k < w->ninputs && k < 6; k++)
-            a[k - 2] = node_exec_get(p->exec, w->inputs[k]);
-        int64_t dim = 0, lo = 0, hi = 0, step = 1;
-        if (w->op == OP_IMMUT_SELECT_REV) {
-            ok = w->ninputs == 4 && arg_int(a[0], &dim, 0, false) && arg_int(a[1], &lo, 0, false);
-            hi = lo + 1;
-        } else {
-            ok = arg_int(a[0], &dim, 0, true) && arg_int(a[1], &lo, 0, true) &&
-                 arg_int(a[2], &hi, 0, false) && arg_int(a[3], &step, 1, true) && step >= 1;
-            if (ok && hi < lo)
-                hi = lo;    /* an empty slice writes nothing */
-        }
-        if (!ok) {
-            *why = "a write's index is not a compile-time int (or its slice end is open)";
-        } else if (lo < 0) {
-            ok = false;
-            *why = "a write's index is negative (it would wrap by an unknown size)";
-        } else if (i > 0 && dim != dim0) {
-            ok = false;
-            *why = "iterations write along different dims";
-        }
-        dim0 = dim;
-        r[i] = (Region){lo, hi};
-    }
-    for (int k = 0; k < plan->nindex_nodes; k++)
-        node_exec_clear_node(p->exec, plan->index_nodes[k]);
-    node_exec_clear(p->exec, ir_block_param(body, 0));
-    if (ok) {
-        qsort(r, (size_t)plan->trips, sizeof *r, region_cmp);
-        for (int64_t i = 1; ok && i < plan->trips; i++)
-            if (r[i].lo < r[i - 1].hi) {
-                ok = false;
-                *why = "the regions written by two iterations overlap";
-            }
-    }
-    free(r);
+    for (int i = first; ok && i < n->ninputs; i++)
+        ok = index_slice(p, body, n->inputs[i], mark, taken, &ntaken);
+    if (!ok)
+        for (int i = 0; i < ntaken; i++)
+            mark[taken[i]->id] = false;
     return ok;
 }
 
-/* True when the write w is of the indexed-write shape on carried parameter
- * c with body result r (the classification at the top of this file, index
- * aside). */
-static bool write_shape(IrBlock *body, IrValue *c, IrValue *r)
+static bool is_list(const IrValue *v)
 {
-    IrNode *w = r->def;
-    return w->owner == body && (w->op == OP_IMMUT_SELECT_REV || w->op == OP_IMMUT_SLICE_REV) &&
-           w->ninputs >= 3 && w->inputs[0] == c && c->nuses == 1 && r->nuses == 1;
+    return v->type && v->type->kind == TY_LIST;
 }
 
-static bool is_plan_write(const LoopPlan *plan, const IrNode *n)
+static LoopCarried classify(IrBlock *body, IrValue *c, IrValue *r)
 {
-    for (int j = 0; j < plan->nwrites; j++)
-        if (plan->writes[j] == n)
+    if (r == c)
+        return LOOP_CARRIED_INVARIANT;
+    IrNode *w = r->def;
+    if (w->owner != body || c->nuses != 1 || r->nuses != 1 || w->ninputs < 2 || w->inputs[0] != c)
+        return LOOP_CARRIED_STATE;
+    if ((w->op == OP_IMMUT_SELECT_REV || w->op == OP_IMMUT_SLICE_REV) && w->ninputs >= 3)
+        return LOOP_CARRIED_WRITTEN;
+    if (w->op == OP_ATEN_ADD && w->ninputs == 2 && is_list(c) && is_list(w->inputs[1]))
+        return LOOP_CARRIED_APPENDED;
+    return LOOP_CARRIED_STATE;
+}
+
+/* ---------------------------------------------------------------- reads */
+
+/* What a set of nodes reads from outside itself: a scratch of stamped
+ * marks by value id. */
+typedef struct Reads {
+    LowerProgram *p;
+    uint32_t *inside, *seen, stamp;
+    IrValue **list;
+    int n, cap;
+    const bool *skip;       /* by value id: never an item (state parameters) */
+} Reads;
+
+static void reads_mark_inside(Reads *r, const IrNode *x)
+{
+    for (int i = 0; i < x->noutputs; i++)
+        r->inside[x->outputs[i]->id] = r->stamp;
+    for (int b = 0; b < x->nblocks; b++) {
+        for (int i = 0; i < ir_block_nparams(x->blocks[b]); i++)
+            r->inside[ir_block_param(x->blocks[b], i)->id] = r->stamp;
+        IR_FOREACH_NODE(y, x->blocks[b])
+            reads_mark_inside(r, y);
+    }
+}
+
+static void reads_use(Reads *r, IrValue *v)
+{
+    if (r->inside[v->id] == r->stamp || r->seen[v->id] == r->stamp || r->p->is_static[v->id] ||
+        (r->skip && r->skip[v->id]))
+        return;
+    r->seen[v->id] = r->stamp;
+    if (r->n == r->cap) {
+        r->cap = r->cap ? 2 * r->cap : 16;
+        r->list = xrealloc(r->list, (size_t)r->cap * sizeof *r->list);
+    }
+    r->list[r->n++] = v;
+}
+
+static void reads_node(Reads *r, const IrNode *x)
+{
+    for (int i = 0; i < x->ninputs; i++)
+        reads_use(r, x->inputs[i]);
+    for (int b = 0; b < x->nblocks; b++) {
+        IR_FOREACH_NODE(y, x->blocks[b])
+            reads_node(r, y);
+        for (int i = 0; i < ir_block_nreturns(x->blocks[b]); i++)
+            reads_use(r, ir_block_return(x->blocks[b], i));
+    }
+}
+
+/* The values nodes[] and the values `extra` need from outside the nodes,
+ * first use first, each once; `first` are listed before everything (when
+ * not made by the nodes). Returns an arena array, its length in *n. */
+static IrValue **reads_of(Reads *r, IrNode **nodes, int nnodes, IrValue **first, int nfirst,
+                          IrValue **extra, int nextra, int *n)
+{
+    r->stamp++;
+    r->n = 0;
+    for (int i = 0; i < nnodes; i++)
+        reads_mark_inside(r, nodes[i]);
+    for (int i = 0; i < nfirst; i++)
+        reads_use(r, first[i]);
+    for (int i = 0; i < nnodes; i++)
+        reads_node(r, nodes[i]);
+    for (int i = 0; i < nextra; i++)
+        reads_use(r, extra[i]);
+    IrValue **out = lower_alloc(r->p, (size_t)r->n * sizeof *out);
+    if (r->n)
+        memcpy(out, r->list, (size_t)r->n * sizeof *out);
+    *n = r->n;
+    return out;
+}
+
+/* ---------------------------------------------------------------- plan */
+
+/* The body's top-level nodes by role (see the top of this file). */
+typedef struct Split {
+    IrNode **hoisted, **slicers, **pre, **body, **write_index;
+    int nhoisted, nslicers, npre, nbody, nwrite_index;
+    int nsliced;        /* slicers proper (nslicers counts their index nodes too) */
+} Split;
+
+static bool is_slicer_op(const IrNode *n)
+{
+    return n->op == OP_ATEN_SELECT || n->op == OP_ATEN_SLICE || n->op == OP_ATEN_NARROW ||
+           n->op == OP_ATEN_GETITEM;
+}
+
+/* Fills dep_iter / dep_state (by value id) over the body's top level, from
+ * the counter and the state parameters, through nested blocks. */
+static bool node_depends(const IrNode *x, const bool *dep)
+{
+    for (int i = 0; i < x->ninputs; i++)
+        if (dep[x->inputs[i]->id])
+            return true;
+    for (int b = 0; b < x->nblocks; b++) {
+        IR_FOREACH_NODE(y, x->blocks[b])
+            if (node_depends(y, dep))
+                return true;
+        for (int i = 0; i < ir_block_nreturns(x->blocks[b]); i++)
+            if (dep[ir_block_return(x->blocks[b], i)->id])
+                return true;
+    }
+    return false;
+}
+
+static bool is_write_node(const LoopPlan *plan, const IrNode *n)
+{
+    int ncarried = plan->loop->ninputs - 2;
+    for (int k = 0; k < ncarried; k++)
+        if (plan->writes[k] == n)
             return true;
     return false;
 }
 
-/* True when every use of n's outputs is an index argument of a write or a
- * use by a node in `index_only`: the iterations need not compute n. */
-static bool only_indexes(const LoopPlan *plan, const IrNode *n, const bool *index_only)
+/* True when every use of n's outputs is an index argument of a slicer or a
+ * write, or a use by an index-only node: the body need not compute n. */
+static bool only_indexes(const LoopPlan *plan, const IrNode *n, const bool *slicer,
+                         const bool *index_only)
 {
     for (int i = 0; i < n->noutputs; i++)
         for (int u = 0; u < n->outputs[i]->nuses; u++) {
             const IrUse *use = &n->outputs[i]->uses[u];
-            bool by_index = is_plan_write(plan, use->user) ? use->index >= 2
-                                                           : index_only[use->user->id];
+            const IrNode *user = use->user;
+            bool by_index;
+            if (is_write_node(plan, user))
+                by_index = use->index >= 2;
+            else if (slicer[user->id])
+                by_index = use->index >= 1;
+            else
+                by_index = index_only[user->id];
             if (!by_index)
                 return false;
         }
     return true;
+}
+
+static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
+{
+    IrBlock *body = plan->loop->blocks[0];
+    IrGraph *g = p->g;
+    int nbody = 0;
+    IR_FOREACH_NODE(n, body)
+        nbody++;
+    size_t nv = (size_t)g->nvalues + 1, nn = (size_t)g->nnodes + 1;
+    bool *dep_iter = xcalloc(nv, sizeof *dep_iter);
+    bool *dep_state = xcalloc(nv, sizeof *dep_state);
+    bool *slicer = xcalloc(nn, sizeof *slicer);
+    bool *write_mark = xcalloc(nn, sizeof *write_mark);    /* the writes' index nodes */
+    bool *slicer_mark = xcalloc(nn, sizeof *slicer_mark);  /* the slicers' index nodes */
+    bool *index_mark = xcalloc(nn, sizeof *index_mark);    /* either */
+    bool *index_only = xcalloc(nn, sizeof *index_only);
+    bool *node_iter = xcalloc(nn, sizeof *node_iter);
+    bool *node_state = xcalloc(nn, sizeof *node_state);
+    IrNode **taken = xmalloc(((size_t)nbody + 1) * sizeof *taken);
+
+    dep_iter[plan->counter->id] = true;
+    for (int k = 0; k < plan->nstate; k++) {
+        IrValue *param = ir_block_param(body, 1 + plan->state[k]);
+        dep_iter[param->id] = dep_state[param->id] = true;
+    }
+    int ncarried = plan->loop->ninputs - 2;
+    for (int k = 0; k < ncarried; k++)
+        if (plan->carried[k] == LOOP_CARRIED_WRITTEN)
+            index_args(p, body, plan->writes[k], 2, write_mark, taken);
+    IR_FOREACH_NODE(n, body) {
+        if (is_write_node(plan, n))
+            continue;
+        node_iter[n->id] = node_depends(n, dep_iter);
+        node_state[n->id] = node_depends(n, dep_state);
+        for (int i = 0; i < n->noutputs; i++) {
+            dep_iter[n->outputs[i]->id] = node_iter[n->id];
+            dep_state[n->outputs[i]->id] = node_state[n->id];
+        }
+        /* A slice of something loop-invariant at an index of the counter. */
+        if (node_iter[n->id] && !node_state[n->id] && is_slicer_op(n) && n->ninputs >= 2 &&
+            n->noutputs == 1 && !dep_iter[n->inputs[0]->id] &&
+            index_args(p, body, n, 1, slicer_mark, taken))
+            slicer[n->id] = true;
+    }
+    for (size_t i = 0; i < nn; i++)
+        index_mark[i] = write_mark[i] || slicer_mark[i];
+    for (IrNode *n = body->ret->prev; n != body->param; n = n->prev)
+        index_only[n->id] = index_mark[n->id] && !slicer[n->id] &&
+                            only_indexes(plan, n, slicer, index_only);
+
+    s->hoisted = lower_alloc(p, (size_t)nbody * sizeof *s->hoisted);
+    s->slicers = lower_alloc(p, (size_t)nbody * sizeof *s->slicers);
+    s->pre = lower_alloc(p, (size_t)nbody * sizeof *s->pre);
+    s->body = lower_alloc(p, (size_t)nbody * sizeof *s->body);
+    s->write_index = lower_alloc(p, (size_t)nbody * sizeof *s->write_index);
+    bool any_pre_tensor = false;
+    IR_FOREACH_NODE(n, body) {
+        if (is_write_node(plan, n))
+            continue;
+        if (write_mark[n->id])
+            s->write_index[s->nwrite_index++] = n;
+        if (slicer[n->id] || slicer_mark[n->id])
+            s->slicers[s->nslicers++] = n;
+        s->nsliced += slicer[n->id];
+        if (slicer[n->id] || index_only[n->id])
+            continue;
+        if (!node_iter[n->id]) {
+            s->hoisted[s->nhoisted++] = n;
+        } else if (plan->feedback && !node_state[n->id]) {
+            s->pre[s->npre++] = n;
+            any_pre_tensor = any_pre_tensor || !lower_node_scalar(n);
+        } else {
+            s->body[s->nbody++] = n;
+        }
+    }
+    /* Scalar bookkeeping alone does not earn a filter of its own: it then
+     * runs in the body, in body order. */
+    if (!any_pre_tensor && s->npre > 0) {
+        IrNode **merged = lower_alloc(p, (size_t)nbody * sizeof *merged);
+        int nb = 0, i = 0, j = 0;
+        while (i < s->npre || j < s->nbody) {
+            if (j >= s->nbody || (i < s->npre && s->pre[i]->order < s->body[j]->order))
+                merged[nb++] = s->pre[i++];
+            else
+                merged[nb++] = s->body[j++];
+        }
+        s->body = merged;
+        s->nbody = nb;
+        s->npre = 0;
+    }
+    free(dep_iter);
+    free(dep_state);
+    free(slicer);
+    free(write_mark);
+    free(slicer_mark);
+    free(index_mark);
+    free(index_only);
+    free(node_iter);
+    free(node_state);
+    free(taken);
 }
 
 LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
@@ -252,16 +449,23 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     int ncarried = loop->ninputs - 2;
     if (!static_int(p, loop->inputs[0], &trips) || !static_int(p, loop->inputs[1], &entry) ||
         !entry || !is_true_constant(p, ir_block_return(body, 0))) {
-        *why = "the trip count is not static (a while loop or a data-dependent bound)";
+        *why = "the trip count is not known before the loop runs (a while loop, a break, or a "
+               "bound computed from tensor data)";
         return NULL;
     }
-    if (trips < 1 || trips > LOOP_MAX_BRANCHES || ncarried == 0) {
-        *why = trips < 1 ? "the loop never runs" : "too many iterations or nothing carried";
+    if (trips < 1) {
+        *why = "the loop runs no iteration for these inputs";
+        return NULL;
+    }
+    if (ncarried == 0) {
+        *why = "the loop carries no value out";
         return NULL;
     }
     LoopPlan *plan = lower_alloc(p, sizeof *plan);
     plan->loop = loop;
     plan->trips = trips;
+    plan->line = lower_source_line(loop);
+    plan->counter = ir_block_param(body, 0);
     plan->carried = lower_alloc(p, (size_t)ncarried * sizeof *plan->carried);
     plan->writes = lower_alloc(p, (size_t)ncarried * sizeof *plan->writes);
     plan->state = lower_alloc(p, (size_t)ncarried * sizeof *plan->state);
@@ -272,82 +476,27 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     IrNode **taken = xmalloc(((size_t)nbody + 1) * sizeof *taken);
     for (int k = 0; k < ncarried; k++) {
         IrValue *c = ir_block_param(body, 1 + k), *r = ir_block_return(body, 1 + k);
-        plan->carried[k] = LOOP_CARRIED_STATE;
-        if (r == c) {
-            plan->carried[k] = LOOP_CARRIED_INVARIANT;
-            continue;
-        }
-        if (!write_shape(body, c, r))
-            continue;
-        IrNode *w = r->def;
-        int ntaken = 0;
-        bool ok = true;
-        for (int i = 2; ok && i < w->ninputs; i++)
-            ok = index_slice(p, body, w->inputs[i], mark, taken, &ntaken);
-        if (!ok) {
-            /* An index that needs state or run-time values: the carried
-             * tensor is state (the steps carry it whole). */
-            for (int i = 0; i < ntaken; i++)
-                mark[taken[i]->id] = false;
-            continue;
-        }
-        plan->carried[k] = LOOP_CARRIED_WRITTEN;
-        plan->writes[plan->nwrites++] = w;
-    }
-    free(taken);
-    for (int k = 0; k < ncarried; k++)
-        if (plan->carried[k] == LOOP_CARRIED_STATE)
+        LoopCarried cls = classify(body, c, r);
+        /* A write whose index needs state or run-time values: the carried
+         * tensor is state. */
+        if (cls == LOOP_CARRIED_WRITTEN && !index_args(p, body, r->def, 2, mark, taken))
+            cls = LOOP_CARRIED_STATE;
+        plan->carried[k] = cls;
+        if (cls == LOOP_CARRIED_WRITTEN || cls == LOOP_CARRIED_APPENDED)
+            plan->writes[k] = r->def;
+        if (cls == LOOP_CARRIED_STATE)
             plan->state[plan->nstate++] = k;
-    plan->serial = plan->nstate > 0;
-
-    /* Nodes for Assemble (index arithmetic) and for the iterations: every
-     * other body node, and index nodes that something else needs too. */
-    bool *index_only = xcalloc((size_t)p->g->nnodes + 1, sizeof *index_only);
-    for (IrNode *n = body->ret->prev; n != body->param; n = n->prev)
-        index_only[n->id] = mark[n->id] && only_indexes(plan, n, index_only);
-    plan->index_nodes = lower_alloc(p, (size_t)nbody * sizeof *plan->index_nodes);
-    plan->iter_nodes = lower_alloc(p, (size_t)nbody * sizeof *plan->iter_nodes);
-    IR_FOREACH_NODE(n, body) {
-        if (mark[n->id])
-            plan->index_nodes[plan->nindex_nodes++] = n;
-        if (!is_plan_write(plan, n) && !index_only[n->id])
-            plan->iter_nodes[plan->niter_nodes++] = n;
     }
     free(mark);
-    free(index_only);
-
-    if (plan->serial) {
-        if (trips > LOOP_MAX_STEPS || trips * nbody > LOOP_MAX_UNROLLED_NODES) {
-            *why = "real carried state, and too many iterations to unroll";
-            return NULL;
-        }
-        return plan;
-    }
-    if (plan->nwrites == 0) {
-        *why = "nothing is written";
-        return NULL;
-    }
-    for (int j = 0; j < plan->nwrites; j++)
-        if (!writes_disjoint(p, plan, plan->writes[j], why))
-            return NULL;
+    free(taken);
+    plan->feedback = plan->nstate > 0;
     return plan;
 }
 
-/* Marks by value id every value the block (and blocks nested in it) reads. */
-static void mark_reads(const IrBlock *blk, bool *read)
-{
-    IR_FOREACH_NODE(n, blk) {
-        for (int i = 0; i < n->ninputs; i++)
-            read[n->inputs[i]->id] = true;
-        for (int i = 0; i < n->nblocks; i++)
-            mark_reads(n->blocks[i], read);
-    }
-    for (int i = 0; i < ir_block_nreturns(blk); i++)
-        read[ir_block_return(blk, i)->id] = true;
-}
+/* ---------------------------------------------------------------- streams */
 
 /* Where the carried initial values sit among the unit's pops, and which
- * popped items later stages read (K in the layouts above). */
+ * popped items the Stack reads (K). */
 static void plan_items(LowerProgram *p, LoopPlan *plan, IrValue **pops, int npops)
 {
     IrNode *loop = plan->loop;
@@ -355,11 +504,7 @@ static void plan_items(LowerProgram *p, LoopPlan *plan, IrValue **pops, int npop
     plan->unit_pops = pops;
     plan->nunit_pops = npops;
     plan->init_pos = lower_alloc(p, (size_t)ncarried * sizeof *plan->init_pos);
-    plan->kept = lower_alloc(p, (size_t)npops * sizeof *plan->kept);
-    bool *read = xcalloc((size_t)p->g->nvalues + 1, sizeof *read);
-    bool *keep = xcalloc((size_t)npops + 1, sizeof *keep);
-    if (plan->serial)
-        mark_reads(loop->blocks[0], read);
+    plan->kept = lower_alloc(p, (size_t)ncarried * sizeof *plan->kept);
     for (int k = 0; k < ncarried; k++) {
         plan->init_pos[k] = -1;
         for (int j = 0; j < npops && plan->init_pos[k] < 0; j++)
@@ -367,14 +512,12 @@ static void plan_items(LowerProgram *p, LoopPlan *plan, IrValue **pops, int npop
                 plan->init_pos[k] = j;
         if (plan->init_pos[k] < 0 && !p->is_static[loop->inputs[2 + k]->id])
             diag_die("loop plan: carried value %d is neither popped nor static", k);
-        if (plan->init_pos[k] >= 0 && plan->carried[k] != LOOP_CARRIED_STATE)
-            keep[plan->init_pos[k]] = true;
+        bool dup = false;
+        for (int i = 0; i < plan->nkept; i++)
+            dup = dup || plan->kept[i] == plan->init_pos[k];
+        if (plan->init_pos[k] >= 0 && plan->carried[k] != LOOP_CARRIED_STATE && !dup)
+            plan->kept[plan->nkept++] = plan->init_pos[k];
     }
-    for (int j = 0; j < npops; j++)
-        if (keep[j] || read[pops[j]->id])
-            plan->kept[plan->nkept++] = j;
-    free(read);
-    free(keep);
 }
 
 static LowerWork *loop_work(LowerProgram *p, LoopPlan *plan, LowerWorkKind kind)
@@ -382,15 +525,18 @@ static LowerWork *loop_work(LowerProgram *p, LoopPlan *plan, LowerWorkKind kind)
     LowerWork *w = lower_alloc(p, sizeof *w);
     w->kind = kind;
     w->plan = plan;
-    w->loop = plan->loop;
-    w->trips = plan->trips;
-    w->writes = plan->writes;
-    w->nwrites = plan->nwrites;
+    w->firings = 1;
     return w;
 }
 
-static StreamNode *loop_filter(StreamGraph *sg, const char *name, LowerWork *w)
+static StreamNode *loop_filter(StreamGraph *sg, const char *base, const LoopPlan *plan,
+                               LowerWork *w)
 {
+    char name[STREAM_MAX_NAME];
+    if (plan->line > 0)
+        snprintf(name, sizeof name, "%s_L%d", base, plan->line);
+    else
+        snprintf(name, sizeof name, "%s_n%u", base, (unsigned)plan->loop->id);
     StreamNode *f = stream_filter_new(sg, name, lower_work_pop(w), lower_work_pop(w),
                                       lower_work_push(w));
     f->filter.work = w;
@@ -399,73 +545,159 @@ static StreamNode *loop_filter(StreamGraph *sg, const char *name, LowerWork *w)
     return f;
 }
 
-/* Applies the writes to the initial values: pops S K W0..W{N-1}. */
-static StreamNode *assemble_filter(LowerProgram *p, StreamGraph *sg, LoopPlan *plan)
+static void loop_name(char *buf, size_t size, const char *base, const LoopPlan *plan)
 {
-    LowerWork *a = loop_work(p, plan, LOWER_WORK_LOOP_ASSEMBLE);
-    a->nodes = plan->index_nodes;
-    a->nnodes = plan->nindex_nodes;
-    a->npops = plan->nstate + plan->nkept;
-    a->executed = 1;    /* the loop unit counts once, here */
-    StreamNode *f = loop_filter(sg, "Assemble", a);
-    f->filter.nodes = plan->writes;
-    f->filter.nnodes = plan->nwrites;
-    return f;
+    if (plan->line > 0)
+        snprintf(buf, size, "%s_L%d", base, plan->line);
+    else
+        snprintf(buf, size, "%s_n%u", base, (unsigned)plan->loop->id);
 }
 
-static StreamNode *parallel_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan)
+/* The per-iteration outputs O: write sources and appended lists, in
+ * carried order. */
+static void plan_outs(LowerProgram *p, LoopPlan *plan)
 {
-    int npops = plan->nunit_pops;
-    StreamNode *pipe = stream_pipeline_new(sg, "Loop");
-    StreamNode *sj = stream_splitjoin_new(sg, "Iterations", SPLIT_DUPLICATE);
-    if (plan->nkept > 0) {
-        LowerWork *carried = lower_alloc(p, sizeof *carried);
-        carried->kind = LOWER_WORK_ROUTE;
-        carried->route_pop = npops;
-        carried->nroute = plan->nkept;
-        carried->route = plan->kept;
-        stream_splitjoin_add(sj, loop_filter(sg, "Carried", carried), 1, plan->nkept);
-    }
-    for (int64_t i = 0; i < plan->trips; i++) {
-        LowerWork *w = loop_work(p, plan, LOWER_WORK_LOOP_ITER);
-        w->iter = i;
-        w->nodes = plan->iter_nodes;
-        w->nnodes = plan->niter_nodes;
-        w->pops = plan->unit_pops;
-        w->npops = npops;
-        char name[48];
-        snprintf(name, sizeof name, "Iter%lld", (long long)i);
-        stream_splitjoin_add(sj, loop_filter(sg, name, w), 1, plan->nwrites);
-    }
-    stream_pipeline_add(pipe, sj);
-    stream_pipeline_add(pipe, assemble_filter(p, sg, plan));
-    p->stats.loop_branches += plan->trips;
-    return pipe;
-}
-
-static StreamNode *serial_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan)
-{
-    StreamNode *pipe = stream_pipeline_new(sg, "Recurrence");
-    int64_t passed = plan->nstate + plan->nkept;
-    for (int64_t t = 0; t < plan->trips; t++) {
-        LowerWork *w = loop_work(p, plan, LOWER_WORK_LOOP_STEP);
-        w->iter = t;
-        w->nodes = plan->iter_nodes;
-        w->nnodes = plan->niter_nodes;
-        w->pops = plan->unit_pops;
-        w->npops = t == 0 ? plan->nunit_pops : (int)(passed + t * plan->nwrites);
-        w->npushes = (int)(passed + (t + 1) * plan->nwrites);
-        char name[48];
-        snprintf(name, sizeof name, "Step%lld", (long long)t);
-        stream_pipeline_add(pipe, loop_filter(sg, name, w));
-    }
-    stream_pipeline_add(pipe, assemble_filter(p, sg, plan));
-    return pipe;
+    int ncarried = plan->loop->ninputs - 2;
+    plan->outs = lower_alloc(p, (size_t)ncarried * sizeof *plan->outs);
+    for (int k = 0; k < ncarried; k++)
+        if (plan->writes[k])
+            plan->outs[plan->nouts++] = plan->writes[k]->inputs[1];
 }
 
 StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, IrValue **pops,
                               int npops)
 {
+    IrBlock *body = plan->loop->blocks[0];
+    int64_t trips = plan->trips;
     plan_items(p, plan, pops, npops);
-    return plan->serial ? serial_stream(p, sg, plan) : parallel_stream(p, sg, plan);
+    plan_outs(p, plan);
+    Split s = {0};
+    split_body(p, plan, &s);
+    plan->hoisted = s.hoisted;
+    plan->nhoisted = s.nhoisted;
+    plan->slicers = s.slicers;
+    plan->nslicers = s.nslicers;
+    plan->write_index = s.write_index;
+    plan->nwrite_index = s.nwrite_index;
+
+    Reads r = {.p = p};
+    r.inside = xcalloc((size_t)p->g->nvalues + 1, sizeof *r.inside);
+    r.seen = xcalloc((size_t)p->g->nvalues + 1, sizeof *r.seen);
+    bool *skip = xcalloc((size_t)p->g->nvalues + 1, sizeof *skip);
+    for (int k = 0; k < plan->nstate; k++)
+        skip[ir_block_param(body, 1 + plan->state[k])->id] = true;
+    r.skip = skip;
+
+    /* What the body pushes: the new state, then O. */
+    int npush = plan->nstate + plan->nouts;
+    IrValue **pushes = lower_alloc(p, (size_t)npush * sizeof *pushes);
+    for (int k = 0; k < plan->nstate; k++)
+        pushes[k] = ir_block_return(body, 1 + plan->state[k]);
+    for (int j = 0; j < plan->nouts; j++)
+        pushes[plan->nstate + j] = plan->outs[j];
+
+    /* The body's items (the counter first when state needs it to tell step
+     * 0), then Pre's, which become the Unstack's. */
+    IrValue *counter = plan->counter;
+    LowerWork *bw = loop_work(p, plan, plan->feedback ? LOWER_WORK_LOOP_BODY : LOWER_WORK_REGION);
+    bw->nodes = s.body;
+    bw->nnodes = s.nbody;
+    bw->pops = reads_of(&r, s.body, s.nbody, &counter, plan->feedback ? 1 : 0, pushes, npush,
+                        &bw->npops);
+    bw->pushes = pushes;
+    bw->npushes = npush;
+    bw->firings = trips;
+    LowerWork *pw = NULL;
+    IrValue **step_items = bw->pops;
+    int nstep = bw->npops;
+    if (s.npre > 0) {
+        pw = loop_work(p, plan, LOWER_WORK_REGION);
+        pw->nodes = s.pre;
+        pw->nnodes = s.npre;
+        pw->pops = reads_of(&r, s.pre, s.npre, NULL, 0, bw->pops, bw->npops, &pw->npops);
+        pw->pushes = bw->pops;
+        pw->npushes = bw->npops;
+        pw->npass = plan->nstate;
+        pw->firings = trips;
+        step_items = pw->pops;
+        nstep = pw->npops;
+    }
+    plan->step_items = step_items;
+    plan->nstep_items = nstep;
+    free(r.inside);
+    free(r.seen);
+    free(r.list);
+    free(skip);
+
+    LowerWork *uw = loop_work(p, plan, LOWER_WORK_UNSTACK);
+    uw->nodes = s.slicers;
+    uw->nnodes = s.nslicers;
+    uw->npops = npops;
+    LowerWork *sw = loop_work(p, plan, LOWER_WORK_LOOP_STACK);
+    sw->nodes = s.write_index;
+    sw->nnodes = s.nwrite_index;
+    sw->executed = 1;   /* the loop unit counts once, here */
+
+    char name[STREAM_MAX_NAME];
+    loop_name(name, sizeof name, "Loop", plan);
+    StreamNode *pipe = stream_pipeline_new(sg, name);
+    char comment[512];
+    const char *src = plan->loop->comment ? plan->loop->comment : "";
+    while (*src == ' ')
+        src++;
+    snprintf(comment, sizeof comment,
+             "%s%sfor loop, %lld iterations: %s (%d hoisted node%s run once, %d slice%s per iteration)",
+             src, *src ? ": " : "", (long long)trips,
+             plan->feedback ? "carried state, a feedback loop whose body fires once per step"
+                            : "data-parallel, one body filter fired once per iteration",
+             s.nhoisted, s.nhoisted == 1 ? "" : "s", s.nsliced, s.nsliced == 1 ? "" : "s");
+    stream_node_set_comment(pipe, comment);
+
+    StreamNode *steps = pipe;
+    if (plan->nkept > 0) {
+        loop_name(name, sizeof name, "Iterations", plan);
+        StreamNode *sj = stream_splitjoin_new(sg, name, SPLIT_DUPLICATE);
+        LowerWork *carried = lower_alloc(p, sizeof *carried);
+        carried->kind = LOWER_WORK_ROUTE;
+        carried->route_pop = npops;
+        carried->nroute = plan->nkept;
+        carried->route = plan->kept;
+        stream_splitjoin_add(sj, loop_filter(sg, "Carried", plan, carried), 1, plan->nkept);
+        loop_name(name, sizeof name, "Steps", plan);
+        steps = stream_pipeline_new(sg, name);
+        stream_splitjoin_add(sj, steps, 1, trips * npush);
+        stream_pipeline_add(pipe, sj);
+    }
+    stream_pipeline_add(steps, loop_filter(sg, "Unstack", plan, uw));
+    if (pw) {
+        StreamNode *pre = loop_filter(sg, "Pre", plan, pw);
+        stream_node_set_comment(pre, "the steps' work that does not need the state, "
+                                     "data-parallel over all steps");
+        stream_pipeline_add(steps, pre);
+    }
+    StreamNode *bodyf = loop_filter(sg, "Body", plan, bw);
+    if (plan->feedback) {
+        LowerWork *carry = lower_alloc(p, sizeof *carry);
+        carry->kind = LOWER_WORK_ROUTE;
+        carry->route_pop = npush;
+        carry->nroute = plan->nstate;
+        carry->route = lower_alloc(p, (size_t)plan->nstate * sizeof *carry->route);
+        for (int k = 0; k < plan->nstate; k++)
+            carry->route[k] = k;
+        loop_name(name, sizeof name, "Recurrence", plan);
+        StreamNode *fb = stream_feedbackloop_new(sg, name, bodyf,
+                                                 loop_filter(sg, "Carry", plan, carry),
+                                                 plan->nstate);
+        stream_feedbackloop_set_joiner(fb, bw->npops + plan->nstate, plan->nstate);
+        stream_pipeline_add(steps, fb);
+    } else {
+        stream_pipeline_add(steps, bodyf);
+    }
+    stream_pipeline_add(pipe, loop_filter(sg, "Stack", plan, sw));
+    if (plan->feedback)
+        p->stats.loops_feedback++;
+    else
+        p->stats.loops_parallel++;
+    p->stats.loop_iterations += trips;
+    return pipe;
 }

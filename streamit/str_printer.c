@@ -55,8 +55,32 @@ static void print_filter(FILE *out, const StreamNode *n)
     fputs(";\n", out);
 }
 
-/* Prints n starting at the current column (the caller wrote the indent or a
- * "body " prefix); nested lines are indented by level + 1. */
+static void print_stream(FILE *out, const StreamNode *n, int level);
+
+/* The comment lines of n, each indented to `level`. */
+static void print_comment(FILE *out, const StreamNode *n, int level)
+{
+    for (const char *s = n->comment; s && *s;) {
+        const char *end = strchr(s, '\n');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        stream_print_indent(out, level);
+        fprintf(out, "// %.*s\n", (int)len, s);
+        s = end ? end + 1 : s + len;
+    }
+}
+
+/* A child of a container at `level`: its comment, then the indent, the
+ * prefix ("body ", "loop " or none) and the stream. */
+static void print_child(FILE *out, const StreamNode *n, int level, const char *prefix)
+{
+    print_comment(out, n, level);
+    stream_print_indent(out, level);
+    fputs(prefix, out);
+    print_stream(out, n, level);
+}
+
+/* Prints n starting at the current column (the caller wrote its comment,
+ * the indent or a "body " prefix); nested lines are indented by level + 1. */
 static void print_stream(FILE *out, const StreamNode *n, int level)
 {
     switch (n->kind) {
@@ -65,10 +89,8 @@ static void print_stream(FILE *out, const StreamNode *n, int level)
         return;
     case STREAM_PIPELINE:
         fprintf(out, "pipeline %s {\n", n->name);
-        for (int k = 0; k < n->nchildren; k++) {
-            stream_print_indent(out, level + 1);
-            print_stream(out, n->children[k], level + 1);
-        }
+        for (int k = 0; k < n->nchildren; k++)
+            print_child(out, n->children[k], level + 1, "");
         break;
     case STREAM_SPLITJOIN:
         fprintf(out, "splitjoin %s {\n", n->name);
@@ -76,10 +98,8 @@ static void print_stream(FILE *out, const StreamNode *n, int level)
         fputs("split ", out);
         print_splitter(out, n);
         fputs(";\n", out);
-        for (int k = 0; k < n->nchildren; k++) {
-            stream_print_indent(out, level + 1);
-            print_stream(out, n->children[k], level + 1);
-        }
+        for (int k = 0; k < n->nchildren; k++)
+            print_child(out, n->children[k], level + 1, "");
         stream_print_indent(out, level + 1);
         fputs("join ", out);
         stream_print_roundrobin(out, n->join_weights, n->nchildren);
@@ -91,12 +111,8 @@ static void print_stream(FILE *out, const StreamNode *n, int level)
         fputs("join ", out);
         stream_print_roundrobin(out, n->join_weights, 2);
         fputs(";\n", out);
-        stream_print_indent(out, level + 1);
-        fputs("body ", out);
-        print_stream(out, n->children[0], level + 1);
-        stream_print_indent(out, level + 1);
-        fputs("loop ", out);
-        print_stream(out, n->children[1], level + 1);
+        print_child(out, n->children[0], level + 1, "body ");
+        print_child(out, n->children[1], level + 1, "loop ");
         stream_print_indent(out, level + 1);
         fputs("split ", out);
         if (n->split == SPLIT_DUPLICATE)
@@ -114,5 +130,5 @@ static void print_stream(FILE *out, const StreamNode *n, int level)
 
 void str_print(FILE *out, const StreamNode *root)
 {
-    print_stream(out, root, 0);
+    print_child(out, root, 0, "");
 }

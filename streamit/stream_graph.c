@@ -188,6 +188,11 @@ void stream_filter_set_stateful(StreamNode *filter, bool stateful)
     filter->filter.stateful = stateful;
 }
 
+void stream_node_set_comment(StreamNode *n, const char *text)
+{
+    n->comment = text ? arena_strdup(n->graph->arena, text) : NULL;
+}
+
 static void add_child(StreamNode *parent, StreamNode *child)
 {
     if (child->parent || child == parent)

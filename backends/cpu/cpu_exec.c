@@ -14,6 +14,7 @@
  *   filter    identity passes one item; a separator drops `pop` items; a
  *             work filter pops `pop` items and fires its LowerWork
  *             (cpu_fire, fire.c) which pushes `push` items.
+ * Feedback channels start with their enqueued items (None placeholders).
  * Items are reference-counted values; a duplicate splitter shares one value
  * between its outputs, which is safe because lowered work never mutates
  * what it pops (the functional graph has no mutation, and graphs with
@@ -188,6 +189,11 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     for (int c = 0; c < flat->nchannels; c++) {
         x.fifos[c].cap = s->buffer_size[c] > 0 ? s->buffer_size[c] : 1;
         x.fifos[c].items = xcalloc((size_t)x.fifos[c].cap, sizeof(RtValue *));
+        /* A feedback loop's enqueued items: placeholders. A lowered loop
+         * hands step 0 its run-time initial state beside its items
+         * (streamit/lower_loop.c), so no firing reads these. */
+        for (int64_t i = 0; i < flat->channels[c].initial && i < x.fifos[c].cap; i++)
+            x.fifos[c].items[x.fifos[c].count++] = rt_none();
     }
     for (int i = 0; i < flat->nactors; i++)
         if (flat->actors[i].kind == ACTOR_FILTER) {

@@ -8,8 +8,8 @@
  * clone of the program's static values and keeps them for the whole run), so a lowering that forgot a channel fails loudly
  * instead of reading a stale value.
  *
- * Loop stages (ITER, STEP, ASSEMBLE) read their item layouts from the
- * loop's plan; streamit/lower_loop.c describes them.
+ * A loop's Unstack, Body (with state) and Stack read their item layouts
+ * from the loop's plan; streamit/lower_loop.c describes them.
  */
 #include <stdlib.h>
 
@@ -29,54 +29,136 @@ static void clear_nodes(NodeExec *x, IrNode **nodes, int n)
         node_exec_clear_node(x, nodes[i]);
 }
 
-static bool fire_region(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
-                        FILE *err)
+static void bind_values(NodeExec *x, IrValue **values, int n, RtValue **items)
 {
-    for (int i = 0; i < w->npops; i++)
-        node_exec_set(x, w->pops[i], rt_retain(popped[i]));
-    bool ok = run_nodes(x, w->nodes, w->nnodes);
-    for (int k = 0; ok && k < w->npushes; k++) {
-        RtValue *v = node_exec_get(x, w->pushes[k]);
+    for (int i = 0; i < n; i++)
+        node_exec_set(x, values[i], rt_retain(items[i]));
+}
+
+static void clear_values(NodeExec *x, IrValue **values, int n)
+{
+    for (int i = 0; i < n; i++)
+        node_exec_clear(x, values[i]);
+}
+
+/* Takes pushed[k] from the value of values[k]; false (after a message)
+ * when the lowering left one without a value. */
+static bool push_values(NodeExec *x, IrValue **values, int n, RtValue **pushed, FILE *err)
+{
+    for (int k = 0; k < n; k++) {
+        RtValue *v = node_exec_get(x, values[k]);
         if (!v) {
             if (err)
                 fprintf(err, "error: internal: the lowering left %%%s without a value\n",
-                        w->pushes[k]->name);
-            ok = false;
-            break;
+                        values[k]->name);
+            return false;
         }
         pushed[k] = rt_retain(v);
     }
+    return true;
+}
+
+static bool fire_region(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
+                        FILE *err)
+{
+    bind_values(x, w->pops, w->npops, popped);
+    bool ok = run_nodes(x, w->nodes, w->nnodes) && push_values(x, w->pushes, w->npushes, pushed, err);
+    for (int i = 0; ok && i < w->npass; i++)
+        pushed[w->npushes + i] = rt_retain(popped[w->npops + i]);
     clear_nodes(x, w->nodes, w->nnodes);
-    for (int i = 0; i < w->npops; i++)
-        node_exec_clear(x, w->pops[i]);
+    clear_values(x, w->pops, w->npops);
     return ok;
 }
 
+/* The initial value of carried value k: an item of the loop unit, or a
+ * compile-time value. */
 static RtValue *loop_initial(NodeExec *x, const LoopPlan *plan, RtValue **unit, int k)
 {
     int j = plan->init_pos[k];
     return j >= 0 ? unit[j] : node_exec_get(x, plan->loop->inputs[2 + k]);
 }
 
-/* The loop unit's items as the body sees them: unit[j] for every popped
- * value U_j the stage has (borrowed; NULL where a later stage no longer
- * gets it), bound to their values so the body can read them. */
-static void bind_unit(NodeExec *x, const LoopPlan *plan, RtValue **unit)
+static IrValue *carried_param(const LoopPlan *plan, int k)
 {
-    for (int j = 0; j < plan->nunit_pops; j++)
-        if (unit[j])
-            node_exec_set(x, plan->unit_pops[j], rt_retain(unit[j]));
+    return ir_block_param(plan->loop->blocks[0], 1 + k);
+}
+
+/* Pops U; runs the hoisted nodes once; per iteration t binds the counter,
+ * runs the slicers and pushes the iteration's items, then (with state) the
+ * initial-state slots: the initial values at t = 0, None later. */
+static bool fire_unstack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
+                         FILE *err)
+{
+    const LoopPlan *plan = w->plan;
+    int ncarried = plan->loop->ninputs - 2;
+    bind_values(x, plan->unit_pops, plan->nunit_pops, popped);
+    for (int k = 0; k < ncarried; k++)
+        if (plan->carried[k] == LOOP_CARRIED_INVARIANT) {
+            RtValue *v = loop_initial(x, plan, popped, k);
+            if (v)
+                node_exec_set(x, carried_param(plan, k), rt_retain(v));
+        }
+    bool ok = run_nodes(x, plan->hoisted, plan->nhoisted);
+    int64_t at = 0;
+    for (int64_t t = 0; ok && t < plan->trips; t++) {
+        node_exec_set(x, plan->counter, rt_int(t));
+        ok = run_nodes(x, w->nodes, w->nnodes) &&
+             push_values(x, plan->step_items, plan->nstep_items, pushed + at, err);
+        if (ok)
+            at += plan->nstep_items;
+        for (int s = 0; ok && plan->feedback && s < plan->nstate; s++) {
+            RtValue *v = t == 0 ? loop_initial(x, plan, popped, plan->state[s]) : NULL;
+            pushed[at++] = v ? rt_retain(v) : rt_none();
+        }
+        clear_nodes(x, w->nodes, w->nnodes);
+        node_exec_clear(x, plan->counter);
+    }
+    if (!ok)
+        for (int64_t i = 0; i < at; i++) {
+            rt_release(pushed[i]);
+            pushed[i] = NULL;
+        }
+    clear_nodes(x, plan->hoisted, plan->nhoisted);
+    for (int k = 0; k < ncarried; k++)
+        node_exec_clear(x, carried_param(plan, k));
+    clear_values(x, plan->unit_pops, plan->nunit_pops);
+    return ok;
+}
+
+/* One step of a loop with state: pops its items, the initial-state slots
+ * and the state from the loop path; step 0 (the counter is one of its
+ * items) starts from the slots. Pushes the new state and the step's
+ * outputs. */
+static bool fire_loop_body(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
+                           FILE *err)
+{
+    const LoopPlan *plan = w->plan;
+    bind_values(x, w->pops, w->npops, popped);
+    RtValue *counter = node_exec_get(x, plan->counter);
+    bool ok = counter && counter->kind == RT_INT;
+    if (!ok && err)
+        fprintf(err, "error: internal: a loop step has no iteration counter\n");
+    RtValue **slots = popped + w->npops, **loop_state = slots + plan->nstate;
+    for (int s = 0; ok && s < plan->nstate; s++)
+        node_exec_set(x, carried_param(plan, plan->state[s]),
+                      rt_retain(counter->u.i == 0 ? slots[s] : loop_state[s]));
+    ok = ok && run_nodes(x, w->nodes, w->nnodes) &&
+         push_values(x, w->pushes, w->npushes, pushed, err);
+    clear_nodes(x, w->nodes, w->nnodes);
+    for (int s = 0; s < plan->nstate; s++)
+        node_exec_clear(x, carried_param(plan, plan->state[s]));
+    clear_values(x, w->pops, w->npops);
+    return ok;
 }
 
 /* Units up to this many values are built on the caller's stack, so a
- * firing of a later step or of Assemble allocates nothing in the common
- * case. */
+ * Stack firing allocates nothing for them in the common case. */
 enum { UNIT_SMALL = 16 };
 
-/* unit[] from a stage that pops K at `offset` (later steps, Assemble): in
- * `small` when it fits (free with unit_free), else on the heap. */
-static RtValue **unit_from_kept(const LoopPlan *plan, RtValue **popped, int64_t offset,
-                                RtValue *small[UNIT_SMALL])
+/* unit[] (the loop unit's items, NULL where the stage has none) from the
+ * kept items at popped[0..nkept): in `small` when it fits (free with
+ * unit_free), else on the heap. */
+static RtValue **unit_from_kept(const LoopPlan *plan, RtValue **popped, RtValue *small[UNIT_SMALL])
 {
     RtValue **unit = small;
     if (plan->nunit_pops > UNIT_SMALL)
@@ -84,7 +166,7 @@ static RtValue **unit_from_kept(const LoopPlan *plan, RtValue **popped, int64_t 
     for (int j = 0; j < plan->nunit_pops; j++)
         unit[j] = NULL;
     for (int i = 0; i < plan->nkept; i++)
-        unit[plan->kept[i]] = popped[offset + i];
+        unit[plan->kept[i]] = popped[i];
     return unit;
 }
 
@@ -94,140 +176,99 @@ static void unit_free(RtValue **unit, RtValue *small[UNIT_SMALL])
         free(unit);
 }
 
-/* Clears what a loop stage bound or made: the nodes it ran, the body's
- * parameters, the unit's values. */
-static void clear_loop_stage(NodeExec *x, const LowerWork *w)
-{
-    IrBlock *body = w->loop->blocks[0];
-    clear_nodes(x, w->nodes, w->nnodes);
-    for (int i = 0; i < ir_block_nparams(body); i++)
-        node_exec_clear(x, ir_block_param(body, i));
-    for (int j = 0; j < w->plan->nunit_pops; j++)
-        node_exec_clear(x, w->plan->unit_pops[j]);
-}
+/* Elements of list value v appended to a growing array. */
+typedef struct Elems {
+    RtValue **items;
+    int64_t n, cap;
+} Elems;
 
-/* Runs the body once as iteration w->iter: the unit's values and the
- * carried parameters are bound by the caller. */
-static bool run_body(NodeExec *x, const LowerWork *w)
+static bool elems_add_list(Elems *e, const RtValue *v)
 {
-    node_exec_set(x, ir_block_param(w->loop->blocks[0], 0), rt_int(w->iter));
-    return run_nodes(x, w->nodes, w->nnodes);
-}
-
-/* Pushes the source of each write of this iteration at pushed[0..]. */
-static bool push_write_sources(NodeExec *x, const LowerWork *w, RtValue **pushed)
-{
-    for (int j = 0; j < w->nwrites; j++) {
-        RtValue *v = node_exec_get(x, w->writes[j]->inputs[1]);
-        if (!v)
-            return false;
-        pushed[j] = rt_retain(v);
+    if (!v || v->kind != RT_LIST)
+        return false;
+    for (int i = 0; i < v->u.list.n; i++) {
+        if (e->n == e->cap) {
+            e->cap = e->cap ? 2 * e->cap : 16;
+            e->items = xrealloc(e->items, (size_t)e->cap * sizeof *e->items);
+        }
+        e->items[e->n++] = v->u.list.items[i];
     }
     return true;
 }
 
-/* Binds the carried parameters an iteration reads: invariants to their
- * initial values, state to `state` (one per state value; NULL: initial).
- * Written tensors are never read (the plan proved it). */
-static void bind_carried(NodeExec *x, const LoopPlan *plan, RtValue **unit, RtValue **state)
+/* Pops K (the kept initial values) and every iteration's S + O items;
+ * pushes the loop's results in carried order: invariants as they came, the
+ * final state from the last iteration, each written tensor as one copy of
+ * its initial value with every iteration's write applied in place, in
+ * iteration order, and each appended list joined in order. */
+static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
+                       FILE *err)
 {
-    IrBlock *body = plan->loop->blocks[0];
+    const LoopPlan *plan = w->plan;
     int ncarried = plan->loop->ninputs - 2;
-    for (int k = 0, s = 0; k < ncarried; k++) {
-        RtValue *v = NULL;
-        if (plan->carried[k] == LOOP_CARRIED_INVARIANT)
-            v = loop_initial(x, plan, unit, k);
-        else if (plan->carried[k] == LOOP_CARRIED_STATE)
-            v = state ? state[s++] : loop_initial(x, plan, unit, k);
-        if (v)
-            node_exec_set(x, ir_block_param(body, 1 + k), rt_retain(v));
-    }
-}
-
-/* Parallel plan, iteration w->iter: pops U, pushes its write sources. */
-static bool fire_iteration(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed)
-{
-    bind_unit(x, w->plan, popped);
-    bind_carried(x, w->plan, popped, NULL);
-    bool ok = run_body(x, w) && push_write_sources(x, w, pushed);
-    clear_loop_stage(x, w);
-    return ok;
-}
-
-/* Serial plan, step t: pops U (t = 0) or S K W0..W{t-1}; pushes S' K
- * W0..W{t}. */
-static bool fire_step(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed)
-{
-    const LoopPlan *plan = w->plan;
-    int ns = plan->nstate, nk = plan->nkept;
-    bool first = w->iter == 0;
     RtValue *unit_small[UNIT_SMALL];
-    RtValue **unit = first ? popped : unit_from_kept(plan, popped, ns, unit_small);
-    bind_unit(x, plan, unit);
-    bind_carried(x, plan, unit, first ? NULL : popped);
-    IrBlock *body = w->loop->blocks[0];
-    bool ok = run_body(x, w);
-    int64_t at = 0;
-    for (int s = 0; ok && s < ns; s++) {
-        RtValue *v = node_exec_get(x, ir_block_return(body, 1 + plan->state[s]));
-        ok = v != NULL;
-        if (ok)
-            pushed[at++] = rt_retain(v);
-    }
-    for (int i = 0; ok && i < nk; i++)
-        pushed[at++] = rt_retain(unit[plan->kept[i]]);
-    for (int64_t i = 0; ok && !first && i < w->iter * w->nwrites; i++)
-        pushed[at++] = rt_retain(popped[ns + nk + i]);
-    ok = ok && push_write_sources(x, w, pushed + at);
-    clear_loop_stage(x, w);
-    if (!first)
-        unit_free(unit, unit_small);
-    return ok;
-}
-
-/* Pops S K W0..W{N-1}; pushes the loop's outputs: the final state, the
- * invariants, and the written tensors with every write applied in
- * iteration order (index arguments computed by w->nodes from the counter). */
-static bool fire_assemble(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed)
-{
-    const LoopPlan *plan = w->plan;
-    IrBlock *body = w->loop->blocks[0];
-    int ncarried = w->loop->ninputs - 2;
-    RtValue *unit_small[UNIT_SMALL];
-    RtValue **unit = unit_from_kept(plan, popped, plan->nstate, unit_small);
-    RtValue **current = pushed;     /* the carried values, updated in place */
-    for (int k = 0, s = 0; k < ncarried; k++)
-        current[k] = rt_retain(plan->carried[k] == LOOP_CARRIED_STATE
-                                   ? popped[s++] : loop_initial(x, plan, unit, k));
+    RtValue **unit = unit_from_kept(plan, popped, unit_small);
+    int64_t per = plan->nstate + plan->nouts;
+    RtValue **items = popped + plan->nkept;
+    Elems *lists = xcalloc((size_t)ncarried + 1, sizeof *lists);
     bool ok = true;
-    for (int k = 0; ok && k < ncarried; k++)
-        ok = current[k] != NULL;
-    for (int64_t i = 0; ok && i < w->trips; i++) {
-        node_exec_set(x, ir_block_param(body, 0), rt_int(i));
-        ok = run_nodes(x, w->nodes, w->nnodes);
-        for (int j = 0; ok && j < w->nwrites; j++) {
-            IrNode *write = w->writes[j];
-            int k = write->inputs[0]->def_index - 1;    /* which carried value */
-            node_exec_set(x, write->inputs[0], rt_retain(current[k]));
-            node_exec_set(x, write->inputs[1], rt_retain(popped[w->npops + i * w->nwrites + j]));
-            ok = node_exec_node(x, write);
-            if (ok) {
-                rt_release(current[k]);
-                current[k] = rt_retain(node_exec_get(x, write->outputs[0]));
+    for (int k = 0, s = 0; ok && k < ncarried; k++) {
+        RtValue *init = loop_initial(x, plan, unit, k);
+        switch (plan->carried[k]) {
+        case LOOP_CARRIED_INVARIANT:
+            pushed[k] = init ? rt_retain(init) : NULL;
+            break;
+        case LOOP_CARRIED_STATE:
+            pushed[k] = rt_retain(items[(plan->trips - 1) * per + s++]);
+            break;
+        case LOOP_CARRIED_WRITTEN:
+            /* The destination, planned once: a copy of the initial value
+             * that only this firing holds, so the writes go in place. */
+            if (init && init->kind == RT_TENSOR) {
+                pushed[k] = rt_tensor_take(tensor_clone(init->u.t));
             }
+            break;
+        case LOOP_CARRIED_APPENDED:
+            pushed[k] = NULL;
+            ok = elems_add_list(&lists[k], init);
+            break;
+        }
+        if (ok && plan->carried[k] != LOOP_CARRIED_APPENDED && !pushed[k]) {
+            if (err)
+                fprintf(err, "error: internal: carried value %d of a loop has no value\n", k);
+            ok = false;
+        }
+    }
+    for (int64_t t = 0; ok && plan->nouts > 0 && t < plan->trips; t++) {
+        node_exec_set(x, plan->counter, rt_int(t));
+        ok = run_nodes(x, w->nodes, w->nnodes);
+        RtValue **outs = items + t * per + plan->nstate;
+        for (int k = 0, j = 0; ok && k < ncarried; k++) {
+            IrNode *write = plan->writes[k];
+            if (!write)
+                continue;
+            RtValue *src = outs[j++];
+            if (plan->carried[k] == LOOP_CARRIED_APPENDED) {
+                ok = elems_add_list(&lists[k], src);
+                continue;
+            }
+            node_exec_set(x, write->inputs[0], rt_retain(pushed[k]));
+            node_exec_set(x, write->inputs[1], rt_retain(src));
+            ok = node_exec_node_in_place(x, write);
             node_exec_clear(x, write->inputs[0]);
             node_exec_clear(x, write->inputs[1]);
             node_exec_clear_node(x, write);
         }
         clear_nodes(x, w->nodes, w->nnodes);
+        node_exec_clear(x, plan->counter);
     }
-    node_exec_clear(x, ir_block_param(body, 0));
+    for (int k = 0; k < ncarried; k++) {
+        if (ok && plan->carried[k] == LOOP_CARRIED_APPENDED)
+            pushed[k] = rt_list(RT_LIST, (int)lists[k].n, lists[k].items);
+        free(lists[k].items);
+    }
+    free(lists);
     unit_free(unit, unit_small);
-    if (!ok)
-        for (int k = 0; k < ncarried; k++) {
-            rt_release(current[k]);
-            current[k] = NULL;
-        }
     return ok;
 }
 
@@ -246,14 +287,14 @@ bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushe
     case LOWER_WORK_REGION:
         ok = fire_region(x, w, popped, pushed, err);
         break;
-    case LOWER_WORK_LOOP_ITER:
-        ok = fire_iteration(x, w, popped, pushed);
+    case LOWER_WORK_UNSTACK:
+        ok = fire_unstack(x, w, popped, pushed, err);
         break;
-    case LOWER_WORK_LOOP_ASSEMBLE:
-        ok = fire_assemble(x, w, popped, pushed);
+    case LOWER_WORK_LOOP_BODY:
+        ok = fire_loop_body(x, w, popped, pushed, err);
         break;
-    case LOWER_WORK_LOOP_STEP:
-        ok = fire_step(x, w, popped, pushed);
+    case LOWER_WORK_LOOP_STACK:
+        ok = fire_stack(x, w, popped, pushed, err);
         break;
     default:
         ok = false;

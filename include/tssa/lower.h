@@ -10,8 +10,9 @@
  *                     now known;
  *   lower_build       lowers the pure top level to a stream graph
  *                     (streamit/lower_build.c explains the construction), and
- *                     prim::Loops with static trip counts to split-joins over
- *                     independent iterations or pipelines of unrolled steps
+ *                     prim::Loops with static trip counts to a body filter
+ *                     with repetitions between an Unstack and a Stack, inside
+ *                     a feedback loop when they carry state
  *                     (streamit/lower_loop.c).
  * The stream's input carries the tensor-valued graph inputs, in order; its
  * output the graph outputs that are not compile-time values, in order.
@@ -34,59 +35,73 @@
 #include "tssa/value.h"
 
 typedef enum LowerWorkKind {
-    /* Runs nodes[] in order: pops bind pops[], pushes come from pushes[]. */
+    /* Runs nodes[] in order: pops bind pops[], pushes come from pushes[];
+     * then the last `npass` popped items are pushed on unchanged. */
     LOWER_WORK_REGION,
     /* Moves items without computing: pops route_pop items, pushes item
      * route[k] of them as its k-th item (duplicates and drops allowed). */
     LOWER_WORK_ROUTE,
-    /* One iteration `iter` of loop `loop`: runs nodes[] (the body without
-     * its indexed writes) with the iteration counter bound to iter; pops
-     * bind pops[]; pushes the source of every indexed write, in order. */
-    LOWER_WORK_LOOP_ITER,
-    /* Assembles loop `loop`: pops the carried initial values (pops[]) then
-     * trips x nwrites write sources (iteration-major); applies writes[] for
-     * every iteration in order (their index arguments computed by nodes[]
-     * from the counter); pushes the loop's outputs. */
-    LOWER_WORK_LOOP_ASSEMBLE,
-    /* One step `iter` of loop `loop` unrolled into a pipeline (real carried
-     * state; streamit/lower_loop.c gives the item layout): pops the state
-     * and what later steps need, runs the body once, pushes the new state,
-     * the values passed on and every write source so far. */
-    LOWER_WORK_LOOP_STEP,
+    /* A loop's Unstack (streamit/lower_loop.c): pops the loop unit's items,
+     * runs the loop-invariant nodes once, then for every iteration the
+     * slicing nodes, and pushes each iteration's items (slices are views). */
+    LOWER_WORK_UNSTACK,
+    /* The body of a loop with carried state, in its feedback loop: pops an
+     * iteration's items, the initial-state slots and the state from the loop
+     * path; pushes the new state and the iteration's outputs. */
+    LOWER_WORK_LOOP_BODY,
+    /* A loop's Stack: pops the kept initial values and every iteration's
+     * outputs; pushes the loop's results (written tensors assembled in
+     * place, appended lists joined, the final state). */
+    LOWER_WORK_LOOP_STACK,
 } LowerWorkKind;
 
 /* How one carried value of a planned loop behaves (lower_loop.c). */
 typedef enum LoopCarried {
     LOOP_CARRIED_INVARIANT,     /* the body returns its parameter unchanged */
     LOOP_CARRIED_WRITTEN,       /* only written at an index of the counter */
+    LOOP_CARRIED_APPENDED,      /* a list only extended: aten::add(c, list) */
     LOOP_CARRIED_STATE,         /* anything else: real carried state */
 } LoopCarried;
 
-/* The plan for one prim::Loop with a static trip count (lower_loop.c):
- * a split-join over its iterations when nothing is real state (parallel),
- * else a pipeline of unrolled steps (serial). */
+/* The plan for one prim::Loop with a static trip count (lower_loop.c
+ * describes the streams and item layouts). Nothing in it grows with the
+ * trip count. */
 typedef struct LoopPlan {
     IrNode *loop;
     int64_t trips;
-    bool serial;
-    LoopCarried *carried;   /* per carried value */
-    IrNode **writes;        /* the indexed write of each written carried value */
-    int nwrites;
-    int *state;             /* carried indices of the state values, in order */
+    bool feedback;              /* some carried value is state */
+    int line;                   /* source line (from the node's comment), or 0 */
+    LoopCarried *carried;       /* per carried value */
+    IrNode **writes;            /* per carried value: its write (select_rev,
+                                 * slice_rev, aten::add of lists), or NULL */
+    int *state;                 /* carried indices of the state values, in order */
     int nstate;
-    IrNode **iter_nodes;    /* body nodes an iteration runs (writes and the
-                             * nodes only their indices need left out) */
-    int niter_nodes;
-    IrNode **index_nodes;   /* body nodes the writes' index arguments need */
-    int nindex_nodes;
-    /* Set by lower_loop_stream from the loop unit's pops U (the item
-     * layouts of the loop's stages: streamit/lower_loop.c): */
+    IrValue *counter;           /* the body's iteration counter */
+    /* The loop unit's pops U (set by lower_loop_stream). */
     IrValue **unit_pops;
     int nunit_pops;
-    int *init_pos;          /* per carried value: its initial value's index in
-                             * U, or -1 when it is a compile-time value */
-    int *kept;              /* indices in U passed on to later stages */
+    int *init_pos;              /* per carried value: its initial value's index in
+                                 * U, or -1 when it is a compile-time value */
+    int *kept;                  /* indices in U that Stack pops */
     int nkept;
+    /* Unstack: hoisted[] once (bound: U, invariant carried parameters),
+     * then per iteration slicers[] (with the scalar nodes they need, in
+     * body order), and pushes step_items[] and, with feedback, nstate
+     * initial-state slots (iteration 0: the initial values; later: None). */
+    IrNode **hoisted;
+    int nhoisted;
+    IrNode **slicers;
+    int nslicers;
+    IrValue **step_items;
+    int nstep_items;
+    /* Stack: per iteration, write_index[] (the scalar nodes the writes'
+     * index arguments need), then the writes, in place. */
+    IrNode **write_index;
+    int nwrite_index;
+    /* Per iteration, after the new state: the values the Stack needs (write
+     * sources, appended lists), in carried order. */
+    IrValue **outs;
+    int nouts;
 } LoopPlan;
 
 typedef struct LowerWork {
@@ -95,17 +110,15 @@ typedef struct LowerWork {
     int nnodes;
     IrValue **pops;         /* values bound from popped items, in pop order */
     int npops;
-    IrValue **pushes;       /* values pushed, in push order (REGION, ITER) */
+    IrValue **pushes;       /* values pushed, in push order (REGION, BODY) */
     int npushes;
+    int npass;              /* REGION, BODY: trailing items passed through */
     int *route;             /* ROUTE */
     int nroute;
     int64_t route_pop;
-    IrNode *loop;           /* ITER, ASSEMBLE */
-    int64_t iter, trips;
-    IrNode **writes;        /* ITER (to leave out), ASSEMBLE (to apply) */
-    int nwrites;
     int64_t executed;       /* top-level work nodes one firing stands for: statistics */
-    struct LoopPlan *plan;  /* ITER, ASSEMBLE, STEP: the loop's plan (above) */
+    int64_t firings;        /* firings per run (a loop's body: its trip count) */
+    struct LoopPlan *plan;  /* UNSTACK, BODY, STACK: the loop's plan */
 } LowerWork;
 
 /* What the lowering did, for reports and tests. */
@@ -117,8 +130,10 @@ typedef struct LowerStats {
     int filters, work_filters, identities, separators, routes;
     int splitjoins, duplicate_splitjoins;
     int ifs_folded, static_nodes;
-    int loops_parallel, loops_serial;
-    int64_t loop_branches;      /* iteration branches made */
+    /* Loops as data-parallel filters with repetitions, as feedback loops,
+     * and kept as one filter (a while loop, a data-dependent trip count). */
+    int loops_parallel, loops_feedback, loops_serial;
+    int64_t loop_iterations;    /* iterations of the loops taken apart, per run */
     /* Executions of top-level work nodes per run (a loop or an If counts
      * once; constants and compile-time values aside) of this lowering, and with every shared producer replicated into each
      * path to the outputs (the tree unfolding: the thesis's replication of
@@ -127,8 +142,6 @@ typedef struct LowerStats {
      * only in shapes that are not series-parallel, so its count lies between
      * the two (equal to `executed` on series-parallel programs). */
     int64_t executed, executed_replicated;
-    /* Loops with real carried state unrolled into a pipeline of steps. */
-    int loops_unrolled;
     /* IR node executions (every node, nested blocks included: a loop's body
      * counts once per iteration when its trip count is static, else once)
      * per run of the program: by this lowering (compile-time values count
@@ -136,6 +149,7 @@ typedef struct LowerStats {
      * how many IR nodes the lowering runs more often than the interpreter. */
     int64_t node_runs, node_runs_original;
     int nodes_run_more;
+    int tensor_nodes_run_more;  /* of those, nodes that are not scalar work */
 } LowerStats;
 
 typedef struct LowerProgram LowerProgram;

@@ -89,6 +89,10 @@ struct StreamNode {
     StreamNode *parent;         /* NULL for a root */
     int index_in_parent;        /* stage, branch; 0 body / 1 loop path */
     int line, col;              /* where the .str text declares it; 0 if built */
+    /* Text printed as "// " lines before the node (why the lowering built
+     * it so, its source line); NULL for none. The reader skips comments, so
+     * a graph read back has none. */
+    const char *comment;
     StreamGraph *graph;
     union {
         StreamFilter filter;    /* STREAM_FILTER */
@@ -134,6 +138,8 @@ StreamNode *stream_identity_new(StreamGraph *g, const char *name);
 StreamNode *stream_separator_new(StreamGraph *g, const char *name, int64_t pop);
 void stream_filter_set_work_op(StreamNode *filter, const char *op);
 void stream_filter_set_stateful(StreamNode *filter, bool stateful);
+/* Sets n's comment (copied; newlines split it into several lines). */
+void stream_node_set_comment(StreamNode *n, const char *text);
 
 StreamNode *stream_pipeline_new(StreamGraph *g, const char *name);
 void stream_pipeline_add(StreamNode *pipeline, StreamNode *stage);

@@ -2,9 +2,9 @@
 """gen_loop_cases.py — (re)build tests/streamit/cases/<name>/ from
 programs/loop_cases.py with frontend/export.py (model.ir, args.txt, inputs/,
 expected/ from PyTorch eager) plus expect_parallel.txt (1: the lowering must
-make the loop a split-join over its iterations, 0: it must not) and
-expect_unrolled.txt (1: it must unroll the loop into a pipeline of steps,
-0: it must not). Names on the command line rebuild only those cases.
+make the loop one data-parallel body filter, 0: it must not) and
+expect_feedback.txt (1: it must make the loop a feedback loop, 0: it must
+not). Names on the command line rebuild only those cases.
 
     /usr/bin/python3 tests/streamit/gen_loop_cases.py [NAME ...]
 """
@@ -27,6 +27,6 @@ for name, (program, inputs) in sorted(loop_cases.examples().items()):
     export.export(program, inputs, outdir, source_root=os.path.join(HERE, "programs"))
     with open(os.path.join(outdir, "expect_parallel.txt"), "w") as f:
         f.write("1\n" if loop_cases.PARALLEL[name] else "0\n")
-    with open(os.path.join(outdir, "expect_unrolled.txt"), "w") as f:
-        f.write("1\n" if loop_cases.UNROLLED[name] else "0\n")
+    with open(os.path.join(outdir, "expect_feedback.txt"), "w") as f:
+        f.write("1\n" if loop_cases.FEEDBACK[name] else "0\n")
     print(name)

@@ -1,24 +1,25 @@
-"""Loops for the disjointness prover of the lowering (streamit/lower_loop.c).
+"""Loops for the loop lowering (streamit/lower_loop.c).
 
-Each function is one case; PARALLEL says whether the lowering must turn its
-loop into a split-join over the iterations (True) or not (False), UNROLLED
-whether it must unroll it into a pipeline of steps (real carried state with
-a static trip count) rather than keep it whole. The negative cases are built
-so that a wrong decision gives wrong results: iterations that overlap or
-read each other's writes give a different answer when their writes are
-applied as if independent, state read from two steps back or a trip count
-taken from tensor data gives a different answer when a step reads the wrong
-state or the loop runs a compile-time guess of its trip count."""
+Each function is one case; PARALLEL says whether the lowering must make its
+loop one data-parallel body filter with repetitions (True) or not (False),
+FEEDBACK whether it must make it a feedback loop (real carried state with a
+static trip count) rather than keep it as one filter. The cases are built
+so that a wrong decision gives wrong results: iterations that overlap give
+a different answer unless the Stack applies their writes in iteration
+order, iterations that read each other's writes a different answer when
+run as independent, state read from two steps back or a trip count taken
+from tensor data a different answer when a step reads the wrong state or
+the loop runs a compile-time guess of its trip count."""
 import torch
 
 PARALLEL = {}
-UNROLLED = {}
+FEEDBACK = {}
 
 
-def case(parallel, unrolled=False):
+def case(parallel, feedback=False):
     def mark(f):
         PARALLEL[f.__name__] = parallel
-        UNROLLED[f.__name__] = unrolled
+        FEEDBACK[f.__name__] = feedback
         return f
     return mark
 
@@ -51,18 +52,18 @@ def strided_rows(x: torch.Tensor, n: int):
     return out
 
 
-@case(False)
+@case(True)
 def overlapping_slices(x: torch.Tensor, n: int):
     # Each iteration writes rows [i, i+2): neighbours overlap, the later
-    # write wins; applying the writes as independent slices would still
-    # give this answer only in order, so the prover must refuse.
+    # write wins. The iterations are still independent (none reads out);
+    # the Stack must apply their writes in iteration order.
     out = torch.zeros_like(x)
     for i in range(n):
         out[i:i + 2] = x[i:i + 2] * float(i + 1)
     return out
 
 
-@case(False, unrolled=True)
+@case(False, feedback=True)
 def reads_previous(x: torch.Tensor, n: int):
     # out[i] depends on out[i-1]: real carried state.
     out = torch.zeros_like(x)
@@ -71,26 +72,27 @@ def reads_previous(x: torch.Tensor, n: int):
     return out
 
 
-@case(False)
+@case(True)
 def same_row(x: torch.Tensor, n: int):
-    # Every iteration writes row 0: only the last write survives.
+    # Every iteration writes row 0: only the last write survives (the
+    # Stack applies the writes in iteration order).
     out = torch.zeros_like(x)
     for i in range(n):
         out[0] = x[i] * float(i + 1)
     return out
 
 
-@case(False)
+@case(True)
 def negative_index(x: torch.Tensor, n: int):
-    # out[-1 - i]: disjoint in fact, but a negative index wraps by a size
-    # the prover does not know, so it is refused (and must still be right).
+    # out[-1 - i]: a negative index wraps by the tensor's size, which the
+    # Stack's write does at run time as the loop would.
     out = torch.zeros_like(x)
     for i in range(n):
         out[-1 - i] = x[i] + 1.0
     return out
 
 
-@case(False, unrolled=True)
+@case(False, feedback=True)
 def two_steps_back(x: torch.Tensor, h0: torch.Tensor, w: torch.Tensor):
     # h[t] = tanh(x[t] @ w + 0.5 h[t-1] - 0.25 h[t-2]): two state values,
     # the older one taking the newer one's place each step (a step that
@@ -107,7 +109,7 @@ def two_steps_back(x: torch.Tensor, h0: torch.Tensor, w: torch.Tensor):
     return out, h1, h2
 
 
-@case(False, unrolled=True)
+@case(False, feedback=True)
 def static_start_state(x: torch.Tensor, h0: torch.Tensor):
     # An int state that starts as a compile-time constant (no item carries
     # its first value) and a body that reads the initial tensor h0 beside
@@ -120,7 +122,7 @@ def static_start_state(x: torch.Tensor, h0: torch.Tensor):
     return h, acc
 
 
-@case(False, unrolled=True)
+@case(False, feedback=True)
 def overlapping_state(x: torch.Tensor):
     # State plus writes of rows [t, t+2) that overlap their neighbours: the
     # writes must be applied in iteration order (the later one wins).
