@@ -57,3 +57,15 @@ add_test(NAME lower.noderuns.rnn_loop
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_node_runs.sh $<TARGET_FILE:lower_tool>
                  ${TSSA_TESTS_DIR}/models/rnn_loop 1 43 52 0)
 set_tests_properties(lower.noderuns.rnn_loop PROPERTIES LABELS lower)
+
+# lower.tripcount.*: model cases with an args10.txt (long loops: 2,000 RNN
+# steps, 10,000 batch items, 100,000 scalar steps, a nested loop) lower to
+# the same stream graph, numbers aside, at their full trip count and at 10.
+file(GLOB TSSA_TRIP_CASES CONFIGURE_DEPENDS ${TSSA_TESTS_DIR}/models/*/args10.txt)
+foreach(args10 ${TSSA_TRIP_CASES})
+  get_filename_component(case_dir ${args10} DIRECTORY)
+  get_filename_component(case_name ${case_dir} NAME)
+  add_test(NAME lower.tripcount.${case_name}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_trip_invariance.sh $<TARGET_FILE:tssa-stream> ${case_dir})
+  set_tests_properties(lower.tripcount.${case_name} PROPERTIES LABELS lower)
+endforeach()
