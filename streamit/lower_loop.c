@@ -671,11 +671,16 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     stream_pipeline_add(steps, loop_filter(sg, "Unstack", plan, uw));
     if (pw) {
         StreamNode *pre = loop_filter(sg, "Pre", plan, pw);
-        stream_node_set_comment(pre, "the steps' work that does not need the state, "
-                                     "data-parallel over all steps");
+        snprintf(comment, sizeof comment,
+                 "repetitions %lld: the steps' work that does not need the state, "
+                 "data-parallel over all steps", (long long)trips);
+        stream_node_set_comment(pre, comment);
         stream_pipeline_add(steps, pre);
     }
     StreamNode *bodyf = loop_filter(sg, "Body", plan, bw);
+    snprintf(comment, sizeof comment, "repetitions %lld: once per %s", (long long)trips,
+             plan->feedback ? "step" : "iteration");
+    stream_node_set_comment(bodyf, comment);
     if (plan->feedback) {
         LowerWork *carry = lower_alloc(p, sizeof *carry);
         carry->kind = LOWER_WORK_ROUTE;

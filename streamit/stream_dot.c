@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "streamit/stream_internal.h"
 #include "tssa/stream.h"
@@ -25,9 +26,36 @@ typedef struct DotMap {
     int *join_actor;        /* by node id: the container's joiner */
 } DotMap;
 
+/* The node's comment as dot comment lines. */
+static void print_dot_comment(FILE *out, const StreamNode *n, int level)
+{
+    for (const char *s = n->comment; s && *s;) {
+        const char *end = strchr(s, '\n');
+        size_t len = end ? (size_t)(end - s) : strlen(s);
+        stream_print_indent(out, level);
+        fprintf(out, "// %.*s\n", (int)len, s);
+        s = end ? end + 1 : s + len;
+    }
+}
+
+/* Text inside a dot "..." label: quotes and backslashes escaped, newlines
+ * as label line breaks. */
+static void print_label_text(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        if (*s == '\n')
+            fputs("\\n", out);
+        else
+            fputc(*s, out);
+    }
+}
+
 static void print_filter_node(FILE *out, int a, const StreamNode *n, int level)
 {
     const StreamFilter *f = &n->filter;
+    print_dot_comment(out, n, level);
     stream_print_indent(out, level);
     fprintf(out, "a%d [label=\"%s\\n", a, n->name);
     switch (f->role) {
@@ -43,6 +71,11 @@ static void print_filter_node(FILE *out, int a, const StreamNode *n, int level)
         if (f->stateful)
             fputs("\\nstateful", out);
         break;
+    }
+    /* A short comment (a loop body's repetitions) belongs in the picture. */
+    if (n->comment && strlen(n->comment) <= 60) {
+        fputs("\\n", out);
+        print_label_text(out, n->comment);
     }
     fputs("\"];\n", out);
 }
@@ -72,6 +105,7 @@ static void print_cluster(FILE *out, const DotMap *m, const StreamNode *n, int l
         print_filter_node(out, m->filter_actor[n->id], n, level);
         return;
     }
+    print_dot_comment(out, n, level);
     stream_print_indent(out, level);
     fprintf(out, "subgraph cluster_%d {\n", n->id);
     stream_print_indent(out, level + 1);

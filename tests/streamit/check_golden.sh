@@ -2,8 +2,8 @@
 # A lowering golden: NAME.expected holds the reviewed --emit=stream text of
 # the program named on its first line,
 #   // lower: CASE_DIR (relative to tests/)
-# followed by the expected text. The program is lowered with the case's
-# bindings and compared.
+# followed by the expected text (NAME.dot.expected: the --emit=dot picture).
+# The program is lowered with the case's bindings and compared.
 #   check_golden.sh TSSA_STREAM NAME.expected
 set -uo pipefail
 tool="$1" expected="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"   # absolute: the script cd-s
@@ -15,7 +15,9 @@ read -r -a bindings < args.txt || true
 got=$(mktemp)
 trap 'rm -f "$got"' EXIT
 # The tool's status counts too: a failed lowering must not pass as a diff.
-"$tool" --emit=stream model.ir "${bindings[@]}" >"$got" ||
+emit=stream
+[[ "$expected" == *.dot.expected ]] && emit=dot
+"$tool" --emit=$emit model.ir "${bindings[@]}" >"$got" ||
   { echo "FAIL: lowering of $case_rel exited with $?"; exit 1; }
 diff -u <(tail -n +2 "$expected") "$got" ||
   { echo "FAIL: lowering of $case_rel changed"; exit 1; }

@@ -4,8 +4,8 @@
 #   stream_golden      --emit=stream/schedule/dot text of .str graphs against
 #                      hand-written goldens (golden/*.schedule, *.dot, *.stream)
 #   lower_tool         prints a model's lowering statistics (lower_tool.c)
-#   lower.golden.*     --emit=stream of small programs, reviewed by hand
-#                      (golden/*.expected)
+#   lower.golden.*     --emit=stream (and --emit=dot: *.dot.expected) of
+#                      small programs, reviewed by hand (golden/*.expected)
 #   lower.roundtrip.*  every lowered corpus program's .str text reads back
 #   lower.loopplan.*   the loop plan (a data-parallel body filter, a feedback
 #                      loop, or one filter) of loops that must and must not
@@ -30,7 +30,7 @@ endforeach()
 
 file(GLOB TSSA_LOWER_GOLDENS CONFIGURE_DEPENDS ${TSSA_TESTS_DIR}/streamit/golden/*.expected)
 foreach(expected ${TSSA_LOWER_GOLDENS})
-  get_filename_component(name ${expected} NAME_WE)
+  get_filename_component(name ${expected} NAME_WLE)   # rnn_loop, rnn_loop.dot
   add_test(NAME lower.golden.${name}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_golden.sh $<TARGET_FILE:tssa-stream> ${expected})
   set_tests_properties(lower.golden.${name} PROPERTIES LABELS lower)
