@@ -231,6 +231,8 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValu
         case LOOP_CARRIED_APPENDED:
             pushed[k] = NULL;
             ok = elems_add_list(&lists[k], init);
+            if (!ok && err)
+                fprintf(err, "error: internal: appended loop value %d does not start as a list\n", k);
             break;
         }
         if (ok && plan->carried[k] != LOOP_CARRIED_APPENDED && !pushed[k]) {
@@ -250,6 +252,8 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValu
             RtValue *src = outs[j++];
             if (plan->carried[k] == LOOP_CARRIED_APPENDED) {
                 ok = elems_add_list(&lists[k], src);
+                if (!ok && err)
+                    fprintf(err, "error: internal: a loop appended something that is not a list\n");
                 continue;
             }
             node_exec_set(x, write->inputs[0], rt_retain(pushed[k]));

@@ -10,6 +10,8 @@ order, iterations that read each other's writes a different answer when
 run as independent, state read from two steps back or a trip count taken
 from tensor data a different answer when a step reads the wrong state or
 the loop runs a compile-time guess of its trip count."""
+from typing import List
+
 import torch
 
 PARALLEL = {}
@@ -156,6 +158,28 @@ def while_state(x: torch.Tensor):
     return h, steps
 
 
+@case(True)
+def append_concat(x: torch.Tensor, n: int):
+    # ys = ys + [f(x[i])]: a list only extended (TorchScript's functional
+    # append), stacked after the loop; iterations are independent.
+    ys: List[torch.Tensor] = []
+    for i in range(n):
+        ys = ys + [torch.tanh(x[i]) * float(i + 1)]
+    return torch.stack(ys)
+
+
+@case(False, feedback=True)
+def append_state(x: torch.Tensor, h0: torch.Tensor, n: int):
+    # State and a list of every step's state: a feedback loop whose steps
+    # also extend a list; the Stack joins the lists in step order.
+    h = h0
+    hs: List[torch.Tensor] = [h0 * 0.0]
+    for t in range(n):
+        h = torch.tanh(x[t] + h * 0.5)
+        hs = hs + [h, h * 2.0]
+    return torch.cat(hs), h
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -175,4 +199,6 @@ def examples():
         "data_dependent_trips": (data_dependent_trips, {"x": torch.randn(3, 3),
                                                         "h0": torch.randn(2)}),
         "while_state": (while_state, {"x": torch.randn(4) * 3.0}),
+        "append_concat": (append_concat, {"x": x, "n": 5}),
+        "append_state": (append_state, {"x": torch.randn(5, 3), "h0": torch.randn(3), "n": 5}),
     }
