@@ -57,6 +57,10 @@
 
 typedef struct Unit {
     IrNode *node;
+    /* A ListUnpack's unit may start with the op that split its tensor
+     * (chunk, split, unbind: a list of views whose only use it is): one
+     * filter that pops the tensor and pushes its pieces. */
+    IrNode *prefix;
     LoopPlan *loop;
     const char *loop_why;   /* a loop kept as one filter: why */
     IrValue **pops;
@@ -182,6 +186,21 @@ static StreamNode *whole_graph(Build *b, const char *why, const IrNode *at)
 
 /* ---------------------------------------------------------------- units */
 
+/* When n is a top-level prim::ListUnpack of a list that a run-time op
+ * splitting one tensor into views (aten::chunk, split, unbind: ALIAS_VIEWS
+ * in the op table) made for it alone, that op; else NULL. */
+static IrNode *split_into(const LowerProgram *p, const IrNode *n)
+{
+    if (n->op != OP_PRIM_LISTUNPACK || n->ninputs != 1)
+        return NULL;
+    IrValue *list = n->inputs[0];
+    IrNode *d = list->def;
+    if (d->owner != n->owner || op_info(d->op)->alias != ALIAS_VIEWS || d->noutputs != 1 ||
+        list->nuses != 1 || p->is_static[list->id] || d->nblocks > 0)
+        return NULL;
+    return d;
+}
+
 static void mark_inside(Build *b, const IrBlock *blk)
 {
     for (int i = 0; i < ir_block_nparams(blk); i++)
@@ -231,6 +250,12 @@ static void unit_pops(Build *b, Unit *u)
     b->nscratch = 0;
     for (int i = 0; i < n->nblocks; i++)
         mark_inside(b, n->blocks[i]);
+    if (u->prefix) {
+        for (int i = 0; i < u->prefix->noutputs; i++)
+            b->inside[u->prefix->outputs[i]->id] = b->stamp;
+        for (int i = 0; i < u->prefix->ninputs; i++)
+            use_value(b, u->prefix->inputs[i]);
+    }
     if (u->loop) {
         /* Carried initial values first (the assembler takes them), then the
          * outer values the body reads. */
@@ -270,9 +295,10 @@ static const char *value_stream_name(char *buf, size_t size, const char *prefix,
 static StreamNode *unit_filter(Build *b, Unit *u)
 {
     LowerWork *w = new_work(b->p, LOWER_WORK_REGION);
-    w->nodes = lower_alloc(b->p, sizeof *w->nodes);
-    w->nodes[0] = u->node;
-    w->nnodes = 1;
+    w->nodes = lower_alloc(b->p, 2 * sizeof *w->nodes);
+    if (u->prefix)
+        w->nodes[w->nnodes++] = u->prefix;
+    w->nodes[w->nnodes++] = u->node;
     w->pops = u->pops;
     w->npops = u->npops;
     w->pushes = u->node->outputs;
@@ -283,7 +309,15 @@ static StreamNode *unit_filter(Build *b, Unit *u)
         value_stream_name(name, sizeof name, short_kind(u->node), u->node->outputs[0]);
     else
         snprintf(name, sizeof name, "%s_n%u", short_kind(u->node), (unsigned)u->node->id);
+    if (u->prefix)
+        value_stream_name(name, sizeof name, short_kind(u->prefix), u->node->outputs[0]);
     StreamNode *f = work_filter(b, name, w);
+    if (u->prefix) {
+        char comment[160];
+        snprintf(comment, sizeof comment, "pops 1 tensor, pushes its %d pieces (views): %s",
+                 u->node->noutputs, u->prefix->kind);
+        stream_node_set_comment(f, comment);
+    }
     if (u->loop_why)
         set_why_comment(f, "the loop is one filter", u->loop_why, u->node);
     return f;
@@ -622,14 +656,21 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
                 cap++;
         }
         b.units = xcalloc((size_t)cap + 1, sizeof *b.units);
+        bool *absorbed = xcalloc((size_t)g->nnodes + 1, sizeof *absorbed);
+        IR_FOREACH_NODE(n, g->top) {
+            IrNode *d = split_into(p, n);
+            if (d)
+                absorbed[d->id] = true;
+        }
         IR_FOREACH_NODE(n, g->top) {
             bool is_static = n->noutputs > 0;
             for (int i = 0; i < n->noutputs; i++)
                 is_static = is_static && p->is_static[n->outputs[i]->id];
-            if (is_static)
+            if (is_static || absorbed[n->id])
                 continue;
             Unit *u = &b.units[b.nunits++];
             u->node = n;
+            u->prefix = split_into(p, n);
             if (n->op == OP_PRIM_LOOP) {
                 u->loop = lower_loop_plan(p, n, &u->loop_why);
                 if (!u->loop)
@@ -649,6 +690,7 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
                 if (b.last_level[u->pops[i]->id] < level)
                     b.last_level[u->pops[i]->id] = level;
         }
+        free(absorbed);
         for (int k = 0; k < ir_block_nreturns(g->top); k++)
             b.last_level[ir_block_return(g->top, k)->id] = INT_MAX;
         /* A unit that neither pops nor pushes a live item would hang loose
