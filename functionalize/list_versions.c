@@ -439,7 +439,8 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
     }
     if (info->mutates >= 0 && index == info->mutates) {
         if (!rewritable(user)) {
-            mark_unsafe(l, r, fmt(l->g, "%s has no functional form for lists", user->kind));
+            mark_unsafe(l, r, fmt(l->g, "%%%s is also written by %s, which has no functional form "
+                                        "for lists", v->name, user->kind));
         } else if (unknown_block_holder(user)) {
             mark_unsafe(l, r, fmt(l->g, "%s is inside a block of %s", user->kind,
                                   unknown_block_holder(user)->kind));
@@ -449,7 +450,8 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
         return;
     }
     if (user->op == OP_ATEN_SORT && index == 0) {
-        mark_unsafe(l, r, "list.sort() has no functional form here");
+        mark_unsafe(l, r, fmt(l->g, "%%%s is also sorted in place (aten::sort), which has no "
+                                    "functional form for lists", v->name));
         return;
     }
     /* Another operand of a write into a container (appended, set, inserted
@@ -688,10 +690,13 @@ static void rewrite(Lists *l, size_t *functional, size_t *kept)
             int mut = op_info(user->op)->mutates;
             bool in_place = (mut >= 0 && v->uses[u].index == mut) ||
                             (user->op == OP_ATEN_SORT && v->uses[u].index == 0);
-            if (in_place) {
+            if (!in_place)
+                continue;
+            if (user->op == OP_ATEN_SORT || !rewritable(user))
+                tssa_note_imperative(user, fmt(l->g, "%s has no functional form for lists", user->kind));
+            else
                 tssa_note_imperative(user, why);
-                (*kept)++;
-            }
+            (*kept)++;
         }
     }
 }

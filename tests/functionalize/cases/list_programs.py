@@ -96,6 +96,59 @@ def list_merge_alias(c: bool):
     return a, b, d
 
 
+def list_alias_read_in_loop(n: int):
+    a: List[int] = []
+    b = a
+    sizes: List[int] = []
+    for i in range(n):
+        b += [i]
+        sizes.append(len(a))    # a is b: it grows in the loop
+    return sizes
+
+
+def list_if_merge_then_write(x, c: bool):
+    keep = [x]
+    if c:
+        keep.append(x + 1.0)
+        picked = keep
+    else:
+        picked = [x * 2.0]
+    picked.append(x - 1.0)      # writes keep when c
+    return torch.stack(keep), torch.stack(picked)
+
+
+def list_self_extend(n: int):
+    a = [1, n]
+    a.extend(a)                 # the items before the call, once
+    a[-2] = 7
+    return a
+
+
+def list_inner_written_via_outer(n: int):
+    outer = [[1], [2]]
+    outer.append([n])
+    outer[0].append(9)          # an inner list, taken out of outer, written
+    return outer
+
+
+def list_stored_each_iteration(x, n: int):
+    ys: List[torch.Tensor] = []
+    outer: List[List[torch.Tensor]] = []
+    for i in range(n):
+        ys.append(x * float(i))
+        outer.append(ys)        # the same list every time: the next append shows in all
+    return [torch.stack(o) for o in outer]
+
+
+def list_fresh_each_iteration(x, n: int):
+    outer: List[List[torch.Tensor]] = []
+    for i in range(n):
+        ys = [x]
+        ys.append(x * float(i))
+        outer.append(ys)        # a new list every time, complete when stored
+    return [torch.stack(o) for o in outer]
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -110,4 +163,11 @@ CASES = {
     "list_alias_before_loop": (list_alias_before_loop, {"n": 3}),
     "list_merge_alias_t": (list_merge_alias, {"c": True}),
     "list_merge_alias_f": (list_merge_alias, {"c": False}),
+    "list_alias_read_in_loop": (list_alias_read_in_loop, {"n": 4}),
+    "list_if_merge_then_write_t": (list_if_merge_then_write, {"x": torch.randn(2), "c": True}),
+    "list_if_merge_then_write_f": (list_if_merge_then_write, {"x": torch.randn(2), "c": False}),
+    "list_self_extend": (list_self_extend, {"n": 5}),
+    "list_inner_written_via_outer": (list_inner_written_via_outer, {"n": 5}),
+    "list_stored_each_iteration": (list_stored_each_iteration, {"x": torch.randn(2), "n": 3}),
+    "list_fresh_each_iteration": (list_fresh_each_iteration, {"x": torch.randn(2), "n": 3}),
 }
