@@ -86,6 +86,7 @@ static const EvalOpFn bindings[OP_COUNT] = {
     [OP_ATEN_WARN] = eval_op_warn,
     [OP_PRIM_ABS] = eval_op_prim_abs,
     [OP_ATEN_SET_ITEM] = eval_op_set_item,
+    [OP_IMMUT_LIST_SET_ITEM] = eval_op_list_set_item,
     [OP_ATEN_EXTEND] = eval_op_extend,
     [OP_ATEN_INSERT] = eval_op_insert,
     [OP_ATEN_POP] = eval_op_pop,

@@ -183,7 +183,8 @@ bool eval_op_list_construct(EvalCall *c); bool eval_op_tuple_construct(EvalCall 
 bool eval_op_list_unpack(EvalCall *c); bool eval_op_tuple_unpack(EvalCall *c);
 bool eval_op_tuple_index(EvalCall *c); bool eval_op_getitem(EvalCall *c);
 bool eval_sequence_slice(EvalCall *c); bool eval_op_len(EvalCall *c); bool eval_op_append(EvalCall *c);
-bool eval_op_set_item(EvalCall *c); bool eval_op_extend(EvalCall *c); bool eval_op_insert(EvalCall *c);
+bool eval_op_set_item(EvalCall *c); bool eval_op_list_set_item(EvalCall *c);
+bool eval_op_extend(EvalCall *c); bool eval_op_insert(EvalCall *c);
 bool eval_op_pop(EvalCall *c); bool eval_op_reverse(EvalCall *c); bool eval_op_remove(EvalCall *c);
 bool eval_op_count(EvalCall *c); bool eval_op_clear(EvalCall *c);
 bool eval_op_is_floating_point(EvalCall *c); bool eval_op_list(EvalCall *c); bool eval_op_contains(EvalCall *c);

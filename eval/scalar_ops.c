@@ -584,6 +584,26 @@ bool eval_op_set_item(EvalCall *c)
     return eval_out_arg(c, 0, 0);
 }
 
+/* immut::list_set_item(t[] l, int idx, t el) -> t[]: a copy of l with item
+ * idx replaced by el (TensorSSA's form of aten::_set_item, with its index
+ * rules and messages); l itself is unchanged. */
+bool eval_op_list_set_item(EvalCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!eval_nargs(c, 3, 3) || !eval_arg_list(c, 0, &list) || !eval_arg_int(c, 1, &i))
+        return false;
+    if (list->kind != RT_LIST)
+        return eval_fail(c, "'tuple' object does not support item assignment");
+    if (!wrap_index(&i, list->u.list.n))
+        return eval_fail(c, "list index out of range");
+    RtValue *copy = rt_list(RT_LIST, list->u.list.n, list->u.list.items);
+    RtValue *old = copy->u.list.items[i];
+    copy->u.list.items[i] = rt_retain(c->args[2]);
+    rt_release(old);
+    return eval_out_value(c, 0, copy);
+}
+
 /* aten::extend(t[] self, t[] other): appends other's items, in place. */
 bool eval_op_extend(EvalCall *c)
 {

@@ -5,6 +5,7 @@
  *   alias       roots, views, may-alias classes, safe and unsafe writes
  *   inplace     in-place ops -> out-of-place ops + copy_
  *   rewrite     copy_ -> assigns up, accesses down, tssa::update
+ *   lists       list writes -> new list versions, tssa::update
  *   propagate   updates leave If/Loop blocks as results / carried values
  *   rename      uses read the version current at their place
  *   remove      the markers go
@@ -38,7 +39,7 @@ void tssa_options_default(TssaOptions *o)
 const char *tssa_stage_name(TssaStage s)
 {
     static const char *const names[TSSA_STAGE_COUNT] = {
-        "prepare", "alias", "inplace", "rewrite", "propagate", "rename", "remove_update", "cleanup",
+        "prepare", "alias", "inplace", "rewrite", "lists", "propagate", "rename", "remove_update", "cleanup",
     };
     return s < TSSA_STAGE_COUNT ? names[s] : "?";
 }
@@ -95,6 +96,13 @@ typedef struct Counts {
     size_t writes, views, accesses, assigns, updates;
 } Counts;
 
+/* List and dict writes are counted by list_versions.c, not as tensor writes. */
+static bool writes_container(const IrNode *n, int mutated)
+{
+    const IrType *t = mutated < n->ninputs ? n->inputs[mutated]->type : NULL;
+    return t && (t->kind == TY_LIST || t->kind == TY_DICT);
+}
+
 static void count_node(IrNode *n, void *ctx)
 {
     Counts *c = ctx;
@@ -105,7 +113,8 @@ static void count_node(IrNode *n, void *ctx)
         c->accesses++;
     else if (info->cls == OPC_ASSIGN)
         c->assigns++;
-    else if (info->mutates >= 0 && n->op != OP_ATEN_APPEND && n->op != OP_PRIM_SETATTR)
+    else if (info->mutates >= 0 && n->op != OP_ATEN_APPEND && n->op != OP_PRIM_SETATTR &&
+             !writes_container(n, info->mutates))
         c->writes++;
     else if (op_is_view(n->op))
         c->views++;
@@ -194,6 +203,9 @@ bool tssa_functionalize(IrGraph *g, const TssaOptions *opt, TssaReport *report, 
     tssa_alias_free(alias);
     stage_done(&run, TSSA_STAGE_REWRITE);
 
+    r->list_writes_functional = tssa_list_versions(g, &r->list_writes_kept);
+    stage_done(&run, TSSA_STAGE_LISTS);
+
     tssa_block_propagation(g, &r->if_outputs_added, &r->loop_carried_added);
     stage_done(&run, TSSA_STAGE_PROPAGATE);
 
@@ -231,6 +243,8 @@ void tssa_report_print(FILE *out, const TssaReport *r)
     fprintf(out, "mutations_before %zu\nmutations_after %zu\n", r->mutations_before,
             r->mutations_after);
     fprintf(out, "imperative_mutations %zu\n", r->imperative_mutations);
+    fprintf(out, "list_writes_functional %zu\nlist_writes_kept %zu\n", r->list_writes_functional,
+            r->list_writes_kept);
     fprintf(out, "views_before %zu\naccesses %zu\nassigns %zu\n", r->views_before, r->accesses,
             r->assigns);
     fprintf(out, "rereads_skipped %zu\nassigns_merged %zu\n", r->rereads_skipped,

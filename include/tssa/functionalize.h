@@ -15,6 +15,8 @@
  *   rewrite_mutation  each copy_ into assigns up the view chain to the root
  *                   (pass up) and accesses to the other live views (pass
  *                   down), each new version announced by tssa::update
+ *   list_versions   in-place list ops on lists nothing else observes into
+ *                   new list versions, announced the same way
  *   view_regions    (fewer copies) drops pass-down re-reads of views whose
  *                   region cannot overlap the mutated one
  *   block_propagation  updates inside prim::If / prim::Loop blocks become
@@ -84,6 +86,7 @@ typedef enum TssaStage {
     TSSA_STAGE_ALIAS,
     TSSA_STAGE_INPLACE,
     TSSA_STAGE_REWRITE,
+    TSSA_STAGE_LISTS,         /* list writes -> new list versions */
     TSSA_STAGE_PROPAGATE,
     TSSA_STAGE_RENAME,
     TSSA_STAGE_REMOVE_UPDATE,
@@ -95,11 +98,13 @@ const char *tssa_stage_name(TssaStage s);
 
 typedef struct TssaReport {
     size_t nodes_before, nodes_after;           /* ir_graph_count_nodes */
-    size_t mutations_before, mutations_after;   /* nodes of in-place ops */
+    size_t mutations_before, mutations_after;   /* in-place ops on tensors (not lists, dicts) */
     size_t views_before;                        /* aten views (alias-making ops) */
     size_t accesses, assigns;                   /* immut:: ops in the result */
     size_t updates_left;                        /* tssa::update in the result: 0 */
     size_t imperative_mutations;                /* in-place ops kept (may-alias) */
+    size_t list_writes_functional;              /* list writes made new versions */
+    size_t list_writes_kept;                    /* list writes left in place */
     size_t rereads_skipped;                     /* pass-down re-reads proven unneeded */
     size_t assigns_merged;                      /* immut::assign folded into its source */
     size_t loop_carried_added, if_outputs_added;
@@ -160,6 +165,11 @@ size_t tssa_inplace_to_functional(IrGraph *g, TssaAlias *a);
  * are skipped and whole-root writes whose source already has the root's
  * shape and dtype need no immut::assign (counted in report, may be NULL). */
 size_t tssa_rewrite_mutation(IrGraph *g, TssaAlias *a, bool fewer_copies, TssaReport *report);
+/* In-place list ops (append, +=, extend, l[i] = v, reverse) on lists that
+ * nothing else can observe become new list versions with tssa::update
+ * markers (list_versions.c). Returns the writes rewritten; *kept (may be
+ * NULL) gets the list writes left in place, each with its reason. */
+size_t tssa_list_versions(IrGraph *g, size_t *kept);
 /* tssa::update markers inside blocks become prim::If outputs and
  * loop-carried values. Counts the outputs and carried values added. */
 void tssa_block_propagation(IrGraph *g, size_t *if_outputs, size_t *loop_carried);

@@ -288,6 +288,8 @@ typedef enum OpAlias {
     /* TensorSSA: immutable accesses and their assign twins */ \
     IMMUT_OPS(X) \
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE) \
+    /* TensorSSA for lists (functionalize/list_versions.c): l[idx] = el on a copy */ \
+    X(IMMUT_LIST_SET_ITEM, "immut::list_set_item", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(TSSA_UPDATE, "tssa::update", OPC_TSSA, NOMUT, ALIAS_NONE) \
     X(TSSA_INPLACE_CHECK, "tssa::inplace_check", OPC_TSSA, NOMUT, ALIAS_NONE)
 

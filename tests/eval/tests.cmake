@@ -3,5 +3,8 @@
 #                    strings from torch: tests/eval/gen_repr_cases.py)
 #   tssa_immut_ops   the immut:: ops against PyTorch
 #                    (tests/eval/gen_immut_cases.py)
+#   list_set_item    immut::list_set_item (TensorSSA's l[idx] = el on a
+#                    copy), expected values by hand from Python's rules
 tssa_unit_test(ref_repr ${TSSA_TESTS_DIR}/eval/test_repr.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(tssa_immut_ops ${TSSA_TESTS_DIR}/eval/test_immut_ops.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(list_set_item ${TSSA_TESTS_DIR}/eval/test_list_set_item.c ${TSSA_TESTS_DIR}/test_util.c)

@@ -33,6 +33,25 @@ add_test(NAME tssa.may_alias_documented
                  ${TSSA_TESTS_DIR}/models/mutated_input/model.ir
                  ${TSSA_FUNC_GOLDEN}/mutated_input_may_alias.tssa)
 
+# List writes (functionalize/list_versions.c) on the stress cases of
+# cases/list_programs.py: new versions carried through loops and branches,
+# and lists another name or a container observes, kept imperative with
+# their reason (checked by hand: golden/README.md).
+foreach(case list_append_loop list_append_if_in_loop list_plus_equal_carried list_set_item_loop
+        list_nested_append list_escape_then_append list_alias_before_loop list_merge_alias_t
+        list_stored_each_iteration list_fresh_each_iteration)
+  add_test(NAME tssa.golden.${case}
+           COMMAND ${TSSA_TESTS_DIR}/functionalize/check_golden.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/functionalize/cases/${case}/model.ir
+                   ${TSSA_FUNC_GOLDEN}/${case}.tssa)
+endforeach()
+# TorchScript itself runs this one differently from eager Python (so no
+# stress case): a list put into a tuple, then appended to.
+add_test(NAME tssa.golden.list_in_tuple_then_append
+         COMMAND ${TSSA_TESTS_DIR}/functionalize/check_golden.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.ir
+                 ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.tssa)
+
 # Every corpus case, and the TensorSSA stress cases (cases/programs.py),
 # functionalized and run back on ref.
 tssa_case_dirs(TSSA_FUNC_CASES ${TSSA_TESTS_DIR}/functionalize/cases)

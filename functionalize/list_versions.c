@@ -1,0 +1,759 @@
+/* list_versions.c — TensorSSA for lists: an in-place list operation on a
+ * list nothing else can observe becomes a new version of the list,
+ * announced with tssa::update exactly as a tensor write is.
+ *
+ *   aten::append(L, v)          L' = aten::add(L, prim::ListConstruct(v))
+ *   aten::add_(L, R)  (L += R)  L' = aten::add(L, R)
+ *   aten::extend(L, R)          L' = aten::add(L, R)
+ *   aten::_set_item(L, i, v)    L' = immut::list_set_item(L, i, v)
+ *   aten::reverse(L)            L' = aten::slice(L, None, None, -1)
+ *
+ * each followed by tssa::update(L', L); the op's own result (append, add_
+ * and _set_item return L) is read as L. Block propagation, renaming and
+ * marker removal then thread the versions through prim::If and prim::Loop
+ * as they do for tensors, so a list appended to in a loop becomes a
+ * loop-carried value. aten::add, ListConstruct, slicing and list_set_item
+ * make new lists, and a new version holds the same element objects as the
+ * old one, as Python's list copies do: elements keep their identity.
+ *
+ * Names of one list. The result of append, add_ and _set_item is another
+ * name of its input (an identity name). Every other list value is a root;
+ * roots that may be the same object are joined into classes: a prim::Loop's
+ * initial value, body parameter, body result and result, and a prim::If's
+ * result and its blocks' results. A class is rewritten only when all of
+ * the following hold; otherwise its in-place ops stay and each carries the
+ * reason in its comment (tssa: kept imperative: ...).
+ *
+ *  1. Fresh. Every root is a merge of the class or is made by an op that
+ *     returns a new list: ListConstruct, aten::list, list + list, list * n,
+ *     slicing, the split/chunk/unbind family (a new list of views is still
+ *     a new list), aten::size, a dict's keys/values/items. Not a graph
+ *     input, a module attribute, a list taken out of a container
+ *     (__getitem__, ListUnpack, TupleUnpack, dict get...), or the result of
+ *     any other op, which may be an existing list.
+ *  2. Rewritable. insert, pop, remove, clear and sort on the list, and
+ *     writes inside blocks of nodes other than If and Loop (propagation only
+ *     knows those), keep the class imperative.
+ *  3. No hidden names. No name of the class is used by an op that may
+ *     return it under another name (prim::unchecked_cast, unknown ops) or
+ *     flows into a merge whose value is not a list.
+ *  4. No stale name. For each write m through root R, no other root S of
+ *     the class whose definition dominates m is read after m: renaming only
+ *     gives R's later uses the new version. "After" is alias.c's: a use in
+ *     a loop around m that does not define S counts, since the next
+ *     iteration reads it. So the value a loop starts from is not read after
+ *     a loop that carries the list and writes it.
+ *  5. No store before a write. A name of the class stored into a container
+ *     (an element of ListConstruct, TupleConstruct or DictConstruct, an
+ *     element appended, set or inserted into another list or dict, a module
+ *     attribute) must not be stored where that may run before a write of
+ *     the class: the container would hold the object the write changes. It
+ *     may run before m when it comes first in program order, or when both
+ *     are in a loop that some root of the class is defined outside of.
+ *  6. Mutable elements. A list whose elements may be lists or dicts is
+ *     rewritten only when no other list write stays imperative and no dict
+ *     is written in place, so that no element changes in place behind the
+ *     outer list's versions.
+ *
+ * Why this is exact. By 1 and 3 every name the object has is in its class,
+ * and by 5 no container holds it while it changes. Uses of R after m read
+ * the version current at their place (renaming, with propagation adding If
+ * results and loop-carried values). A root that dominates m is not read
+ * after it (4). A root that does not dominate m is read only where its
+ * definition dominates, so it is defined after m on every path from m to
+ * such a read, and defined from versions that renaming already updated
+ * (an If or Loop result from its blocks' renamed results).
+ *
+ * Runs after rewrite_mutation (tensor writes, which saw the list ops as
+ * they were written) and before block propagation. Cost: linear in nodes
+ * and uses, plus per write the roots of its class and its class's stores.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "functionalize/functionalize_private.h"
+#include "tssa/ir.h"
+#include "tssa/ops.h"
+#include "tssa/util.h"
+
+typedef struct ListRoot {
+    IrValue *value;
+    int cls;                /* union-find parent (root indices) */
+    const char *unsafe;     /* why this root keeps its class imperative, or NULL */
+    int64_t last_use;       /* latest use position over the root's names */
+} ListRoot;
+
+typedef struct ListUse {
+    IrNode *node;
+    int root;
+} ListUse;
+
+typedef struct UseList {
+    ListUse *items;
+    int n, cap;
+} UseList;
+
+typedef struct Lists {
+    IrGraph *g;
+    uint32_t nvalues, nnodes;
+    int64_t *pos;           /* by node id: pre-order position, -1 if not numbered */
+    int64_t *end;           /* by node id: last position inside it (a Param: its block's end) */
+    int *root_of;           /* by value id: root index, -1 for values that are not lists */
+    IrValue **names;        /* every list value, in definition order */
+    size_t nnames, cap_names;
+    ListRoot *roots;
+    int nroots, cap_roots;
+    const char **class_unsafe;  /* by class representative */
+    bool *class_mutated;        /* by class representative: written in place at all */
+    /* Roots and stores grouped by class: those of representative c are
+     * members[start[c] .. start[c] + count[c]) and stores likewise. */
+    int *member_start, *member_count, *members;
+    int *store_start, *store_count;
+    ListUse *class_stores;
+    UseList writes;         /* rewritable in-place ops, by the root written */
+    UseList stores;         /* a name stored into a container, by its root */
+    bool dict_written;      /* some dict is written in place */
+} Lists;
+
+/* ---------------------------------------------------------------- small helpers */
+
+static const char *fmt(IrGraph *g, const char *format, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(buf, sizeof buf, format, ap);
+    va_end(ap);
+    return ir_intern(g, buf);
+}
+
+static bool is_list(const IrValue *v)
+{
+    return v->type && v->type->kind == TY_LIST;
+}
+
+static bool is_dict(const IrValue *v)
+{
+    return v->type && v->type->kind == TY_DICT;
+}
+
+/* A type whose values may be (or hold) a list or a dict. */
+static bool may_hold_container(const IrType *t)
+{
+    switch (t->kind) {
+    case TY_LIST:
+    case TY_DICT:
+    case TY_ANY:
+    case TY_CLASS:
+    case TY_OTHER:
+        return true;
+    case TY_OPTIONAL:
+    case TY_TUPLE:
+    case TY_UNION:
+    case TY_FUTURE:
+        for (int i = 0; i < t->nelems; i++)
+            if (may_hold_container(t->elems[i]))
+                return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+static int64_t pos_of(const Lists *l, const IrNode *n)
+{
+    return n->id < l->nnodes ? l->pos[n->id] : -1;
+}
+
+static int64_t end_of(const Lists *l, const IrNode *n)
+{
+    return n->id < l->nnodes ? l->end[n->id] : -1;
+}
+
+static int root_of(const Lists *l, const IrValue *v)
+{
+    return v->id < l->nvalues ? l->root_of[v->id] : -1;
+}
+
+static int find(Lists *l, int r)
+{
+    while (l->roots[r].cls != r) {
+        l->roots[r].cls = l->roots[l->roots[r].cls].cls;
+        r = l->roots[r].cls;
+    }
+    return r;
+}
+
+static void join(Lists *l, int r, int s)
+{
+    if (r < 0 || s < 0)
+        return;
+    r = find(l, r);
+    s = find(l, s);
+    if (r != s)
+        l->roots[s].cls = r;
+}
+
+static void use_push(UseList *u, IrNode *n, int root)
+{
+    if (u->n == u->cap) {
+        u->cap = u->cap ? u->cap * 2 : 16;
+        u->items = xrealloc(u->items, sizeof *u->items * (size_t)u->cap);
+    }
+    u->items[u->n++] = (ListUse){n, root};
+}
+
+static void mark_unsafe(Lists *l, int root, const char *why)
+{
+    if (root >= 0 && !l->roots[root].unsafe)
+        l->roots[root].unsafe = why;
+}
+
+/* ---------------------------------------------------------------- positions */
+
+static void number_block(Lists *l, IrBlock *b, int64_t *next)
+{
+    l->pos[b->param->id] = (*next)++;
+    for (IrNode *n = ir_block_first(b); n != b->ret; n = n->next) {
+        l->pos[n->id] = (*next)++;
+        for (int i = 0; i < n->nblocks; i++)
+            number_block(l, n->blocks[i], next);
+        l->end[n->id] = n->nblocks ? *next - 1 : l->pos[n->id];
+    }
+    l->pos[b->ret->id] = (*next)++;
+    l->end[b->param->id] = l->pos[b->ret->id];
+    l->end[b->ret->id] = l->pos[b->ret->id];
+}
+
+static bool inside(const Lists *l, const IrNode *outer, const IrNode *n)
+{
+    int64_t p = pos_of(l, n);
+    return p > pos_of(l, outer) && p <= end_of(l, outer);
+}
+
+/* v's definition dominates node m (as tssa_alias_dominates). */
+static bool dominates(const Lists *l, const IrValue *v, const IrNode *m)
+{
+    const IrNode *d = v->def;
+    int64_t pd = d->op == OP_PRIM_PARAM ? pos_of(l, d) : end_of(l, d);
+    int64_t pm = pos_of(l, m);
+    if (pd < 0 || pm < 0 || pd >= pm)
+        return false;
+    const IrBlock *b = d->owner;
+    return pos_of(l, b->param) <= pm && pm <= end_of(l, b->param);
+}
+
+/* The position after which a use of v counts as after m (as
+ * tssa_alias_after_threshold). */
+static int64_t after_threshold(const Lists *l, const IrValue *v, const IrNode *m)
+{
+    int64_t threshold = pos_of(l, m);
+    for (const IrBlock *b = m->owner; b && b->owner; b = b->owner->owner) {
+        const IrNode *n = b->owner;
+        if (n->op != OP_PRIM_LOOP)
+            continue;
+        if (inside(l, n, v->def))
+            break;
+        threshold = pos_of(l, n);
+    }
+    return threshold;
+}
+
+/* ---------------------------------------------------------------- roots and classes */
+
+static int add_root(Lists *l, IrValue *v, const char *unsafe)
+{
+    if (l->nroots == l->cap_roots) {
+        l->cap_roots = l->cap_roots ? l->cap_roots * 2 : 32;
+        l->roots = xrealloc(l->roots, sizeof *l->roots * (size_t)l->cap_roots);
+    }
+    int r = l->nroots++;
+    l->roots[r] = (ListRoot){v, r, unsafe, -1};
+    l->root_of[v->id] = r;
+    return r;
+}
+
+static void add_name(Lists *l, IrValue *v)
+{
+    if (l->nnames == l->cap_names) {
+        l->cap_names = l->cap_names ? l->cap_names * 2 : 64;
+        l->names = xrealloc(l->names, sizeof *l->names * l->cap_names);
+    }
+    l->names[l->nnames++] = v;
+}
+
+/* The op returns a list made for this call (rule 1). */
+static bool makes_fresh_list(OpId op)
+{
+    switch (op) {
+    case OP_PRIM_LISTCONSTRUCT:
+    case OP_ATEN_LIST:
+    case OP_ATEN_ADD:
+    case OP_ATEN_MUL:
+    case OP_ATEN_SLICE:
+    case OP_ATEN_SIZE:
+    case OP_ATEN_KEYS:
+    case OP_ATEN_VALUES:
+    case OP_ATEN_ITEMS:
+    case OP_IMMUT_LIST_SET_ITEM:
+        return true;
+    default:
+        return op_info(op)->alias == ALIAS_VIEWS;
+    }
+}
+
+/* The list ops this pass rewrites (they write input 0), with the operand
+ * count of their list overloads. */
+static bool rewritable(const IrNode *n)
+{
+    switch (n->op) {
+    case OP_ATEN_APPEND:
+    case OP_ATEN_ADD_:
+    case OP_ATEN_EXTEND:
+        return n->ninputs == 2;
+    case OP_ATEN_SET_ITEM:
+        return n->ninputs == 3;
+    case OP_ATEN_REVERSE:
+        return n->ninputs == 1;
+    default:
+        return false;
+    }
+}
+
+static void classify_output(Lists *l, IrNode *n, int i)
+{
+    IrValue *v = n->outputs[i];
+    if (!is_list(v))
+        return;
+    add_name(l, v);
+    const OpInfo *info = op_info(n->op);
+    if (i == 0 && info->mutates == 0 && info->alias == ALIAS_SELF && n->ninputs >= 1 &&
+        root_of(l, n->inputs[0]) >= 0) {
+        l->root_of[v->id] = root_of(l, n->inputs[0]);     /* an identity name */
+        return;
+    }
+    if (n->op == OP_PRIM_IF || n->op == OP_PRIM_LOOP || makes_fresh_list(n->op))
+        add_root(l, v, NULL);
+    else if (n->op == OP_PRIM_GETATTR)
+        add_root(l, v, fmt(l->g, "%%%s is a module attribute", v->name));
+    else
+        add_root(l, v, fmt(l->g, "%%%s comes from %s, which may return an existing list", v->name,
+                           n->kind));
+}
+
+/* The merges of n join the roots that flow into them. */
+static void join_merges(Lists *l, IrNode *n)
+{
+    if (n->op == OP_PRIM_IF) {
+        for (int i = 0; i < n->noutputs; i++)
+            for (int b = 0; b < n->nblocks; b++)
+                if (i < ir_block_nreturns(n->blocks[b]))
+                    join(l, root_of(l, n->outputs[i]), root_of(l, ir_block_return(n->blocks[b], i)));
+        return;
+    }
+    IrBlock *body = n->blocks[0];
+    for (int j = 0; j < n->noutputs; j++) {
+        int o = root_of(l, n->outputs[j]);
+        if (1 + j < ir_block_nparams(body))
+            join(l, o, root_of(l, ir_block_param(body, 1 + j)));
+        if (2 + j < n->ninputs)
+            join(l, o, root_of(l, n->inputs[2 + j]));
+        if (1 + j < ir_block_nreturns(body))
+            join(l, o, root_of(l, ir_block_return(body, 1 + j)));
+    }
+}
+
+static void collect_block(Lists *l, IrBlock *b)
+{
+    IrNode *owner = b->owner;
+    for (int i = 0; i < ir_block_nparams(b); i++) {
+        IrValue *v = ir_block_param(b, i);
+        if (!is_list(v))
+            continue;
+        add_name(l, v);
+        if (!owner)
+            add_root(l, v, fmt(l->g, "%%%s is a graph input", v->name));
+        else if (owner->op == OP_PRIM_LOOP && i > 0)
+            add_root(l, v, NULL);
+        else
+            add_root(l, v, fmt(l->g, "%%%s is a parameter of a %s block", v->name, owner->kind));
+    }
+    for (IrNode *n = ir_block_first(b); n != b->ret; n = n->next) {
+        for (int i = 0; i < n->nblocks; i++)
+            collect_block(l, n->blocks[i]);
+        for (int i = 0; i < n->noutputs; i++)
+            classify_output(l, n, i);
+        if (n->op == OP_PRIM_IF || (n->op == OP_PRIM_LOOP && n->nblocks == 1))
+            join_merges(l, n);
+    }
+}
+
+/* ---------------------------------------------------------------- uses */
+
+/* The value a block result or a loop's initial value becomes, or NULL. */
+static IrValue *merge_target(const IrNode *user, int index)
+{
+    if (user->op == OP_PRIM_RETURN) {
+        const IrNode *owner = user->owner->owner;
+        if (owner && owner->op == OP_PRIM_IF)
+            return index < owner->noutputs ? owner->outputs[index] : NULL;
+        if (owner && owner->op == OP_PRIM_LOOP && index >= 1)
+            return index - 1 < owner->noutputs ? owner->outputs[index - 1] : NULL;
+        return NULL;
+    }
+    if (user->op == OP_PRIM_LOOP && index >= 2 && user->nblocks == 1 &&
+        index - 1 < ir_block_nparams(user->blocks[0]))
+        return ir_block_param(user->blocks[0], index - 1);
+    return NULL;
+}
+
+/* A node inside a block of a node that block propagation does not know. */
+static const IrNode *unknown_block_holder(const IrNode *n)
+{
+    for (const IrBlock *b = n->owner; b && b->owner; b = b->owner->owner)
+        if (b->owner->op != OP_PRIM_IF && b->owner->op != OP_PRIM_LOOP)
+            return b->owner;
+    return NULL;
+}
+
+static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
+{
+    int r = root_of(l, v);
+    const OpInfo *info = op_info(user->op);
+    if (user->op == OP_PRIM_RETURN && !user->owner->owner)
+        return;                                     /* a graph output: read at the end */
+    if (user->op == OP_PRIM_RETURN || user->op == OP_PRIM_LOOP) {
+        IrValue *to = merge_target(user, index);
+        if (!to || !is_list(to))
+            mark_unsafe(l, r, fmt(l->g, "%%%s flows into a %s value that is not a list", v->name,
+                                  user->op == OP_PRIM_LOOP ? "loop-carried" : "block's"));
+        return;
+    }
+    if (user->op == OP_UNKNOWN || user->op == OP_TSSA_UPDATE || user->op == OP_PRIM_UNCHECKED_CAST ||
+        user->op == OP_PRIM_DATA) {
+        mark_unsafe(l, r, fmt(l->g, "%%%s is used by %s, which may give it another name", v->name,
+                              user->kind));
+        return;
+    }
+    if (info->mutates >= 0 && index == info->mutates) {
+        if (!rewritable(user)) {
+            mark_unsafe(l, r, fmt(l->g, "%%%s is also written by %s, which has no functional form "
+                                        "for lists", v->name, user->kind));
+        } else if (unknown_block_holder(user)) {
+            mark_unsafe(l, r, fmt(l->g, "%s is inside a block of %s", user->kind,
+                                  unknown_block_holder(user)->kind));
+        } else {
+            use_push(&l->writes, user, r);
+        }
+        return;
+    }
+    if (user->op == OP_ATEN_SORT && index == 0) {
+        mark_unsafe(l, r, fmt(l->g, "%%%s is also sorted in place (aten::sort), which has no "
+                                    "functional form for lists", v->name));
+        return;
+    }
+    /* Another operand of a write into a container (appended, set, inserted
+     * as an element; a module attribute), or an element of a new one. add_
+     * and extend only read the items of their second list. */
+    bool reads_items = (user->op == OP_ATEN_ADD_ || user->op == OP_ATEN_EXTEND) && index == 1;
+    if ((info->mutates >= 0 && !reads_items) || user->op == OP_PRIM_LISTCONSTRUCT ||
+        user->op == OP_PRIM_TUPLECONSTRUCT || user->op == OP_PRIM_DICTCONSTRUCT)
+        use_push(&l->stores, user, r);
+}
+
+static void collect_uses(Lists *l)
+{
+    for (size_t k = 0; k < l->nnames; k++) {
+        IrValue *v = l->names[k];
+        int r = root_of(l, v);
+        for (int u = 0; u < v->nuses; u++) {
+            IrNode *user = v->uses[u].user;
+            int64_t p = pos_of(l, user);
+            if (p > l->roots[r].last_use)
+                l->roots[r].last_use = p;
+            classify_use(l, v, user, v->uses[u].index);
+        }
+    }
+}
+
+/* Dicts written in place (rule 6). */
+static void find_dict_writes(IrNode *n, void *ctx)
+{
+    Lists *l = ctx;
+    int mut = op_info(n->op)->mutates;
+    if (mut >= 0 && mut < n->ninputs && is_dict(n->inputs[mut]))
+        l->dict_written = true;
+}
+
+/* ---------------------------------------------------------------- the rules */
+
+/* Fills the per-class groups of roots and stores (a counting sort by
+ * class representative). */
+static void group_by_class(Lists *l)
+{
+    int n = l->nroots ? l->nroots : 1;
+    l->member_start = xcalloc((size_t)n, sizeof *l->member_start);
+    l->member_count = xcalloc((size_t)n, sizeof *l->member_count);
+    l->members = xcalloc((size_t)n, sizeof *l->members);
+    l->store_start = xcalloc((size_t)n, sizeof *l->store_start);
+    l->store_count = xcalloc((size_t)n, sizeof *l->store_count);
+    l->class_stores = xcalloc(l->stores.n ? (size_t)l->stores.n : 1, sizeof *l->class_stores);
+    for (int r = 0; r < l->nroots; r++)
+        l->member_count[find(l, r)]++;
+    for (int i = 0; i < l->stores.n; i++)
+        l->store_count[find(l, l->stores.items[i].root)]++;
+    int members = 0, stores = 0;
+    for (int c = 0; c < l->nroots; c++) {
+        l->member_start[c] = members;
+        l->store_start[c] = stores;
+        members += l->member_count[c];
+        stores += l->store_count[c];
+    }
+    int *fill = xcalloc((size_t)n, sizeof *fill);
+    for (int r = 0; r < l->nroots; r++) {
+        int c = find(l, r);
+        l->members[l->member_start[c] + fill[c]++] = r;
+    }
+    memset(fill, 0, sizeof *fill * (size_t)n);
+    for (int i = 0; i < l->stores.n; i++) {
+        int c = find(l, l->stores.items[i].root);
+        l->class_stores[l->store_start[c] + fill[c]++] = l->stores.items[i];
+    }
+    free(fill);
+}
+
+/* Rule 4 for write w: another root of its class, alive at w, read after it. */
+static const char *stale_name(Lists *l, const ListUse *w)
+{
+    int cls = find(l, w->root);
+    for (int k = 0; k < l->member_count[cls]; k++) {
+        int s = l->members[l->member_start[cls] + k];
+        if (s == w->root)
+            continue;
+        IrValue *sv = l->roots[s].value;
+        if (!dominates(l, sv, w->node))
+            continue;
+        if (l->roots[s].last_use > after_threshold(l, sv, w->node))
+            return fmt(l->g, "%%%s names the same list as %%%s and is read after this write",
+                       sv->name, l->roots[w->root].value->name);
+    }
+    return NULL;
+}
+
+/* Some root of class cls is defined outside loop n (it may outlive one
+ * iteration). */
+static bool class_outlives(const Lists *l, int cls, const IrNode *n)
+{
+    for (int k = 0; k < l->member_count[cls]; k++)
+        if (!inside(l, n, l->roots[l->members[l->member_start[cls] + k]].value->def))
+            return true;
+    return false;
+}
+
+/* Rule 5: store e may run before write w. */
+static bool may_run_before(Lists *l, const IrNode *e, const ListUse *w)
+{
+    if (pos_of(l, e) < pos_of(l, w->node))
+        return true;
+    for (const IrBlock *b = w->node->owner; b && b->owner; b = b->owner->owner) {
+        const IrNode *n = b->owner;
+        if (n->op == OP_PRIM_LOOP && inside(l, n, e) && class_outlives(l, find(l, w->root), n))
+            return true;
+    }
+    return false;
+}
+
+static void set_class_unsafe(Lists *l, int root, const char *why)
+{
+    int c = find(l, root);
+    if (!l->class_unsafe[c])
+        l->class_unsafe[c] = why;
+}
+
+static void decide(Lists *l)
+{
+    for (int r = 0; r < l->nroots; r++)
+        if (l->roots[r].unsafe)
+            set_class_unsafe(l, r, l->roots[r].unsafe);
+    for (int i = 0; i < l->writes.n; i++) {
+        const ListUse *w = &l->writes.items[i];
+        if (l->class_unsafe[find(l, w->root)])
+            continue;
+        const char *why = stale_name(l, w);
+        int cls = find(l, w->root);
+        for (int j = 0; !why && j < l->store_count[cls]; j++) {
+            const ListUse *e = &l->class_stores[l->store_start[cls] + j];
+            if (may_run_before(l, e->node, w))
+                why = fmt(l->g, "%%%s is stored in a container (%s) before this write",
+                          l->roots[e->root].value->name, e->node->kind);
+        }
+        if (why)
+            set_class_unsafe(l, w->root, why);
+    }
+    /* Rule 6, once the others are settled. */
+    bool kept = l->dict_written;
+    for (int r = 0; r < l->nroots; r++)
+        kept |= l->class_mutated[find(l, r)] && l->class_unsafe[find(l, r)];
+    if (!kept)
+        return;
+    for (int r = 0; r < l->nroots; r++) {
+        const IrType *t = l->roots[r].value->type;
+        if (t->nelems == 1 && may_hold_container(t->elems[0]) && l->class_mutated[find(l, r)])
+            set_class_unsafe(l, r, fmt(l->g, "the elements of %%%s may be lists or dicts, and "
+                                             "another container is written in place",
+                                       l->roots[r].value->name));
+    }
+}
+
+/* ---------------------------------------------------------------- rewriting */
+
+static IrValue *emit_constant(IrGraph *g, IrNode *pos, IrType *type, bool none, int64_t value)
+{
+    IrNode *n = ir_node_new_op(g, OP_PRIM_CONSTANT);
+    if (!none)
+        ir_attr_set_int(n, "value", value);
+    IrValue *v = ir_node_add_output(n, type, NULL);
+    ir_insert_before(n, pos);
+    return v;
+}
+
+/* The new version of list `key` that write n makes, placed before n. */
+static IrValue *new_version(IrGraph *g, IrNode *n, IrValue *key)
+{
+    char buf[128];
+    const char *name = tssa_base_name(key, buf, sizeof buf);
+    switch (n->op) {
+    case OP_ATEN_APPEND: {
+        IrValue *item = tssa_emit_node(g, n, OP_PRIM_LISTCONSTRUCT, &n->inputs[1], 1, key->type, NULL);
+        IrValue *args[2] = {key, item};
+        return tssa_emit_node(g, n, OP_ATEN_ADD, args, 2, key->type, name);
+    }
+    case OP_ATEN_ADD_:
+    case OP_ATEN_EXTEND: {
+        IrValue *args[2] = {key, n->inputs[1]};
+        return tssa_emit_node(g, n, OP_ATEN_ADD, args, 2, key->type, name);
+    }
+    case OP_ATEN_SET_ITEM: {
+        IrValue *args[3] = {key, n->inputs[1], n->inputs[2]};
+        return tssa_emit_node(g, n, OP_IMMUT_LIST_SET_ITEM, args, 3, key->type, name);
+    }
+    case OP_ATEN_REVERSE: {
+        IrValue *none = emit_constant(g, n, ir_type_simple(g, TY_NONE), true, 0);
+        IrValue *step = emit_constant(g, n, ir_type_simple(g, TY_INT), false, -1);
+        IrValue *args[4] = {key, none, none, step};
+        return tssa_emit_node(g, n, OP_ATEN_SLICE, args, 4, key->type, name);
+    }
+    default:
+        return NULL;
+    }
+}
+
+static void rewrite_write(IrGraph *g, IrNode *n, IrValue *key)
+{
+    IrValue *fresh = new_version(g, n, key);
+    fresh->def->comment = n->comment;   /* messages name the source line */
+    fresh->def->line = n->line;
+    IrNode *u = ir_node_new_op(g, OP_TSSA_UPDATE);
+    ir_node_add_input(u, fresh);
+    ir_node_add_input(u, key);
+    ir_insert_before(u, n);
+    for (int i = 0; i < n->noutputs; i++)
+        ir_replace_all_uses(n->outputs[i], key);
+    ir_node_destroy(n);
+}
+
+static void rewrite(Lists *l, size_t *functional, size_t *kept)
+{
+    /* Identity names read their root directly, so that renaming the root
+     * reaches every use. */
+    for (size_t k = 0; k < l->nnames; k++) {
+        IrValue *v = l->names[k];
+        int r = root_of(l, v);
+        if (!l->class_unsafe[find(l, r)] && l->roots[r].value != v)
+            ir_replace_all_uses(v, l->roots[r].value);
+    }
+    for (int i = 0; i < l->writes.n; i++) {
+        const ListUse *w = &l->writes.items[i];
+        if (l->class_unsafe[find(l, w->root)])
+            continue;
+        rewrite_write(l->g, w->node, l->roots[w->root].value);
+        (*functional)++;
+    }
+    /* Every in-place op on a list of an unsafe class says why it stays. */
+    for (size_t k = 0; k < l->nnames; k++) {
+        IrValue *v = l->names[k];
+        const char *why = l->class_unsafe[find(l, root_of(l, v))];
+        for (int u = 0; why && u < v->nuses; u++) {
+            IrNode *user = v->uses[u].user;
+            int mut = op_info(user->op)->mutates;
+            bool in_place = (mut >= 0 && v->uses[u].index == mut) ||
+                            (user->op == OP_ATEN_SORT && v->uses[u].index == 0);
+            if (!in_place)
+                continue;
+            if (user->op == OP_ATEN_SORT || !rewritable(user))
+                tssa_note_imperative(user, fmt(l->g, "%s has no functional form for lists", user->kind));
+            else
+                tssa_note_imperative(user, why);
+            (*kept)++;
+        }
+    }
+}
+
+size_t tssa_list_versions(IrGraph *g, size_t *kept)
+{
+    Lists l = {0};
+    l.g = g;
+    l.nvalues = g->nvalues;
+    l.nnodes = g->nnodes;
+    l.pos = xcalloc(l.nnodes ? l.nnodes : 1, sizeof *l.pos);
+    l.end = xcalloc(l.nnodes ? l.nnodes : 1, sizeof *l.end);
+    for (uint32_t i = 0; i < l.nnodes; i++)
+        l.pos[i] = l.end[i] = -1;
+    l.root_of = xcalloc(l.nvalues ? l.nvalues : 1, sizeof *l.root_of);
+    for (uint32_t i = 0; i < l.nvalues; i++)
+        l.root_of[i] = -1;
+    int64_t next = 0;
+    number_block(&l, g->top, &next);
+
+    collect_block(&l, g->top);
+    collect_uses(&l);
+    ir_walk(g->top, find_dict_writes, &l);
+    l.class_unsafe = xcalloc(l.nroots ? (size_t)l.nroots : 1, sizeof *l.class_unsafe);
+    l.class_mutated = xcalloc(l.nroots ? (size_t)l.nroots : 1, sizeof *l.class_mutated);
+    for (size_t k = 0; k < l.nnames; k++) {
+        IrValue *v = l.names[k];
+        for (int u = 0; u < v->nuses; u++) {
+            const IrNode *user = v->uses[u].user;
+            int mut = op_info(user->op)->mutates;
+            if ((mut >= 0 && v->uses[u].index == mut) ||
+                (user->op == OP_ATEN_SORT && v->uses[u].index == 0))
+                l.class_mutated[find(&l, root_of(&l, v))] = true;
+        }
+    }
+    group_by_class(&l);
+    decide(&l);
+
+    size_t functional = 0, imperative = 0;
+    rewrite(&l, &functional, &imperative);
+    if (kept)
+        *kept = imperative;
+
+    free(l.pos);
+    free(l.end);
+    free(l.root_of);
+    free(l.names);
+    free(l.roots);
+    free(l.class_unsafe);
+    free(l.class_mutated);
+    free(l.member_start);
+    free(l.member_count);
+    free(l.members);
+    free(l.store_start);
+    free(l.store_count);
+    free(l.class_stores);
+    free(l.writes.items);
+    free(l.stores.items);
+    return functional;
+}
