@@ -447,10 +447,22 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     }
     IrBlock *body = loop->blocks[0];
     int ncarried = loop->ninputs - 2;
-    if (!static_int(p, loop->inputs[0], &trips) || !static_int(p, loop->inputs[1], &entry) ||
-        !entry || !is_true_constant(p, ir_block_return(body, 0))) {
-        *why = "the trip count is not known before the loop runs (a while loop, a break, or a "
-               "bound computed from tensor data)";
+    if (!is_true_constant(p, ir_block_return(body, 0))) {
+        *why = "a while loop (or a loop with break): whether it goes on is decided at run time";
+        return NULL;
+    }
+    if (!static_int(p, loop->inputs[1], &entry)) {
+        *why = "whether the loop starts at all is decided at run time";
+        return NULL;
+    }
+    if (!static_int(p, loop->inputs[0], &trips)) {
+        *why = "the trip count is computed at run time (from tensor data, the length of a "
+               "list made at run time, or the size of a computed tensor: shapes of "
+               "intermediate tensors are not inferred yet)";
+        return NULL;
+    }
+    if (!entry) {
+        *why = "the loop runs no iteration for these inputs";
         return NULL;
     }
     if (trips < 1) {
