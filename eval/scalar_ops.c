@@ -597,7 +597,10 @@ bool eval_op_list_set_item(EvalCall *c)
         return eval_fail(c, "'tuple' object does not support item assignment");
     if (!wrap_index(&i, list->u.list.n))
         return eval_fail(c, "list index out of range");
-    RtValue *copy = rt_list(RT_LIST, list->u.list.n, list->u.list.items);
+    /* In place when the caller owns the list (node_exec_node_in_place: a
+     * loop's Stack writing into the one copy it made). */
+    RtValue *copy = c->run->write_in_place ? rt_retain(list)
+                                           : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
     RtValue *old = copy->u.list.items[i];
     copy->u.list.items[i] = rt_retain(c->args[2]);
     rt_release(old);

@@ -11,10 +11,12 @@
  *   - invariant: the body returns its parameter unchanged;
  *   - written:   the body returns immut::select_rev(c, v, dim, index) or
  *                immut::slice_rev(c, v, dim, start, end, step) of its
- *                parameter c, c has no other use (no iteration reads the
- *                carried tensor) and the result no use but the return, and
- *                the index arguments depend only on the counter and
- *                compile-time values (through scalar nodes of the body);
+ *                parameter c (out[i] = v), or immut::list_set_item(c,
+ *                index, v) of a list (xs[i] = v), c has no other use (no
+ *                iteration reads the carried value) and the result no use
+ *                but the return, and the index arguments depend only on
+ *                the counter and compile-time values (through scalar
+ *                nodes of the body);
  *   - appended:  a list the body only extends: it returns aten::add(c, l)
  *                (TensorSSA's form of `ys.append(y)`, `ys += [y]`), c and
  *                the result have no other use;
@@ -180,6 +182,26 @@ static bool index_args(LowerProgram *p, IrBlock *body, IrNode *n, int first, boo
     return ok;
 }
 
+int lower_write_source(const IrNode *w)
+{
+    return w->op == OP_IMMUT_LIST_SET_ITEM ? 2 : 1;
+}
+
+/* Marks the index nodes of write w's index arguments (see
+ * lower_write_source), undoing its marks on failure. */
+static bool write_index_args(LowerProgram *p, IrBlock *body, IrNode *w, bool *mark, IrNode **taken)
+{
+    int ntaken = 0, src = lower_write_source(w);
+    bool ok = true;
+    for (int i = 1; ok && i < w->ninputs; i++)
+        if (i != src)
+            ok = index_slice(p, body, w->inputs[i], mark, taken, &ntaken);
+    if (!ok)
+        for (int i = 0; i < ntaken; i++)
+            mark[taken[i]->id] = false;
+    return ok;
+}
+
 static bool is_list(const IrValue *v)
 {
     return v->type && v->type->kind == TY_LIST;
@@ -194,6 +216,8 @@ static LoopCarried classify(IrBlock *body, IrValue *c, IrValue *r)
         return LOOP_CARRIED_STATE;
     if ((w->op == OP_IMMUT_SELECT_REV || w->op == OP_IMMUT_SLICE_REV) && w->ninputs >= 3)
         return LOOP_CARRIED_WRITTEN;
+    if (w->op == OP_IMMUT_LIST_SET_ITEM && w->ninputs == 3)
+        return LOOP_CARRIED_WRITTEN;    /* xs[i] = v */
     if (w->op == OP_ATEN_ADD && w->ninputs == 2 && is_list(c) && is_list(w->inputs[1]))
         return LOOP_CARRIED_APPENDED;
     return LOOP_CARRIED_STATE;
@@ -324,7 +348,7 @@ static bool only_indexes(const LoopPlan *plan, const IrNode *n, const bool *slic
             const IrNode *user = use->user;
             bool by_index;
             if (is_write_node(plan, user))
-                by_index = use->index >= 2;
+                by_index = use->index >= 1 && use->index != lower_write_source(user);
             else if (slicer[user->id])
                 by_index = use->index >= 1;
             else
@@ -362,7 +386,7 @@ static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
     int ncarried = plan->loop->ninputs - 2;
     for (int k = 0; k < ncarried; k++)
         if (plan->carried[k] == LOOP_CARRIED_WRITTEN)
-            index_args(p, body, plan->writes[k], 2, write_mark, taken);
+            write_index_args(p, body, plan->writes[k], write_mark, taken);
     IR_FOREACH_NODE(n, body) {
         if (is_write_node(plan, n))
             continue;
@@ -491,7 +515,7 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
         LoopCarried cls = classify(body, c, r);
         /* A write whose index needs state or run-time values: the carried
          * tensor is state. */
-        if (cls == LOOP_CARRIED_WRITTEN && !index_args(p, body, r->def, 2, mark, taken))
+        if (cls == LOOP_CARRIED_WRITTEN && !write_index_args(p, body, r->def, mark, taken))
             cls = LOOP_CARRIED_STATE;
         plan->carried[k] = cls;
         if (cls == LOOP_CARRIED_WRITTEN || cls == LOOP_CARRIED_APPENDED)
@@ -573,7 +597,7 @@ static void plan_outs(LowerProgram *p, LoopPlan *plan)
     plan->outs = lower_alloc(p, (size_t)ncarried * sizeof *plan->outs);
     for (int k = 0; k < ncarried; k++)
         if (plan->writes[k])
-            plan->outs[plan->nouts++] = plan->writes[k]->inputs[1];
+            plan->outs[plan->nouts++] = plan->writes[k]->inputs[lower_write_source(plan->writes[k])];
 }
 
 StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, IrValue **pops,

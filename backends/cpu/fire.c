@@ -224,9 +224,10 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValu
         case LOOP_CARRIED_WRITTEN:
             /* The destination, planned once: a copy of the initial value
              * that only this firing holds, so the writes go in place. */
-            if (init && init->kind == RT_TENSOR) {
+            if (init && init->kind == RT_TENSOR)
                 pushed[k] = rt_tensor_take(tensor_clone(init->u.t));
-            }
+            else if (init && init->kind == RT_LIST)     /* xs[i] = v */
+                pushed[k] = rt_list(RT_LIST, init->u.list.n, init->u.list.items);
             break;
         case LOOP_CARRIED_APPENDED:
             pushed[k] = NULL;
@@ -256,11 +257,12 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValu
                     fprintf(err, "error: internal: a loop appended something that is not a list\n");
                 continue;
             }
+            IrValue *src_value = write->inputs[lower_write_source(write)];
             node_exec_set(x, write->inputs[0], rt_retain(pushed[k]));
-            node_exec_set(x, write->inputs[1], rt_retain(src));
+            node_exec_set(x, src_value, rt_retain(src));
             ok = node_exec_node_in_place(x, write);
             node_exec_clear(x, write->inputs[0]);
-            node_exec_clear(x, write->inputs[1]);
+            node_exec_clear(x, src_value);
             node_exec_clear_node(x, write);
         }
         clear_nodes(x, w->nodes, w->nnodes);

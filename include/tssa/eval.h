@@ -53,9 +53,10 @@ void node_exec_clear_node(NodeExec *x, const IrNode *n);
 /* Runs n (its inputs must have values; values used inside its blocks too)
  * and stores its outputs. False after reporting the failure. */
 bool node_exec_node(NodeExec *x, IrNode *n);
-/* Runs n, an immut::<view>_rev write (x with a region replaced), into its
- * first argument's tensor in place instead of into a copy: the caller holds
- * that tensor alone (a destination it planned). n's output is that tensor. */
+/* Runs n, an immut::<view>_rev write (x with a region replaced) or an
+ * immut::list_set_item, into its first argument's tensor or list in place
+ * instead of into a copy: the caller holds that value alone (a destination
+ * it planned). n's output is that value. */
 bool node_exec_node_in_place(NodeExec *x, IrNode *n);
 /* Runs the nodes of b in order (its params must have values). */
 bool node_exec_block(NodeExec *x, IrBlock *b);

@@ -182,6 +182,12 @@ const int *lower_output_map(const LowerProgram *p);
  * (indices into the bound inputs). */
 const int *lower_input_map(const LowerProgram *p, int *n);
 
+/* The input of a loop's write (LoopPlan.writes[k]) that holds what it
+ * writes: 1 for immut::<view>_rev(c, src, ...) and aten::add(c, list), 2
+ * for immut::list_set_item(c, index, src). Its other inputs after the
+ * first are indices. */
+int lower_write_source(const IrNode *w);
+
 /* Items one firing of w pops and pushes. */
 int64_t lower_work_pop(const LowerWork *w);
 int64_t lower_work_push(const LowerWork *w);

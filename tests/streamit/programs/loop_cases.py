@@ -180,6 +180,16 @@ def append_state(x: torch.Tensor, h0: torch.Tensor, n: int):
     return torch.cat(hs), h
 
 
+@case(True)
+def list_index_write(x: torch.Tensor, n: int):
+    # ys[i] = f(x[i]) into a list made before the loop: a list written by
+    # index, a stream of slices the Stack puts in place in order.
+    ys: List[torch.Tensor] = [x[0] * 0.0] * n
+    for i in range(n):
+        ys[i] = torch.sigmoid(x[i]) + float(i)
+    return torch.stack(ys)
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -200,5 +210,6 @@ def examples():
                                                         "h0": torch.randn(2)}),
         "while_state": (while_state, {"x": torch.randn(4) * 3.0}),
         "append_concat": (append_concat, {"x": x, "n": 5}),
+        "list_index_write": (list_index_write, {"x": x, "n": 6}),
         "append_state": (append_state, {"x": torch.randn(5, 3), "h0": torch.randn(3), "n": 5}),
     }
