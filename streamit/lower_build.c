@@ -314,8 +314,8 @@ static StreamNode *unit_filter(Build *b, Unit *u)
     StreamNode *f = work_filter(b, name, w);
     if (u->prefix) {
         char comment[160];
-        snprintf(comment, sizeof comment, "pops 1 tensor, pushes its %d pieces (views): %s",
-                 u->node->noutputs, u->prefix->kind);
+        snprintf(comment, sizeof comment, "%s and its unpacking: pushes the %d pieces (views)",
+                 u->prefix->kind, u->node->noutputs);
         stream_node_set_comment(f, comment);
     }
     if (u->loop_why)
