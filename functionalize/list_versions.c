@@ -29,10 +29,10 @@
  *     slicing, the split/chunk/unbind family (a new list of views is still
  *     a new list), aten::size, a dict's keys/values/items, and
  *     prim::Uninitialized (what a branch that raises gives a variable it
- *     never set: never read). Not a graph
- *     input, a module attribute, a list taken out of a container
- *     (__getitem__, ListUnpack, TupleUnpack, dict get...), or the result of
- *     any other op, which may be an existing list.
+ *     never set: never read). Not a graph input, a module attribute, a
+ *     list taken out of a container (__getitem__, ListUnpack, TupleUnpack,
+ *     dict get...), or the result of any other op, which may be an
+ *     existing list.
  *  2. Rewritable. insert, pop, remove, clear and sort on the list, and
  *     writes inside blocks of nodes other than If and Loop (propagation only
  *     knows those), keep the class imperative.
@@ -69,6 +69,11 @@
  * Runs after rewrite_mutation (tensor writes, which saw the list ops as
  * they were written) and before block propagation. Cost: linear in nodes
  * and uses, plus per write the roots of its class and its class's stores.
+ *
+ * At run time a new version is a copy of the list (its item references),
+ * so n appends in a loop copy O(n^2) items, as immut:: assigns copy whole
+ * tensors; an evaluator that extends a version in place when the old one is
+ * dead would make that linear again.
  */
 #include <stdarg.h>
 #include <stdio.h>
