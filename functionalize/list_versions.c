@@ -27,10 +27,12 @@
  *  1. Fresh. Every root is a merge of the class or is made by an op that
  *     returns a new list: ListConstruct, aten::list, list + list, list * n,
  *     slicing, the split/chunk/unbind family (a new list of views is still
- *     a new list), aten::size, a dict's keys/values/items. Not a graph
- *     input, a module attribute, a list taken out of a container
- *     (__getitem__, ListUnpack, TupleUnpack, dict get...), or the result of
- *     any other op, which may be an existing list.
+ *     a new list), aten::size, a dict's keys/values/items, and
+ *     prim::Uninitialized (what a branch that raises gives a variable it
+ *     never set: never read). Not a graph input, a module attribute, a
+ *     list taken out of a container (__getitem__, ListUnpack, TupleUnpack,
+ *     dict get...), or the result of any other op, which may be an
+ *     existing list.
  *  2. Rewritable. insert, pop, remove, clear and sort on the list, and
  *     writes inside blocks of nodes other than If and Loop (propagation only
  *     knows those), keep the class imperative.
@@ -67,6 +69,11 @@
  * Runs after rewrite_mutation (tensor writes, which saw the list ops as
  * they were written) and before block propagation. Cost: linear in nodes
  * and uses, plus per write the roots of its class and its class's stores.
+ *
+ * At run time a new version is a copy of the list (its item references),
+ * so n appends in a loop copy O(n^2) items, as immut:: assigns copy whole
+ * tensors; an evaluator that extends a version in place when the old one is
+ * dead would make that linear again.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -298,6 +305,7 @@ static bool makes_fresh_list(OpId op)
     case OP_ATEN_VALUES:
     case OP_ATEN_ITEMS:
     case OP_IMMUT_LIST_SET_ITEM:
+    case OP_PRIM_UNINITIALIZED:     /* a placeholder on paths that never read it */
         return true;
     default:
         return op_info(op)->alias == ALIAS_VIEWS;
@@ -609,6 +617,15 @@ static void decide(Lists *l)
 
 /* ---------------------------------------------------------------- rewriting */
 
+/* The node writes its input `index` in place: the op table's mutated
+ * input, or list.sort() (aten::sort on a list, which the table lists as a
+ * tensor op). */
+static bool written_in_place(const IrNode *user, int index)
+{
+    int mut = op_info(user->op)->mutates;
+    return (mut >= 0 && index == mut) || (user->op == OP_ATEN_SORT && index == 0);
+}
+
 static IrValue *emit_constant(IrGraph *g, IrNode *pos, IrType *type, bool none, int64_t value)
 {
     IrNode *n = ir_node_new_op(g, OP_PRIM_CONSTANT);
@@ -687,10 +704,7 @@ static void rewrite(Lists *l, size_t *functional, size_t *kept)
         const char *why = l->class_unsafe[find(l, root_of(l, v))];
         for (int u = 0; why && u < v->nuses; u++) {
             IrNode *user = v->uses[u].user;
-            int mut = op_info(user->op)->mutates;
-            bool in_place = (mut >= 0 && v->uses[u].index == mut) ||
-                            (user->op == OP_ATEN_SORT && v->uses[u].index == 0);
-            if (!in_place)
+            if (!written_in_place(user, v->uses[u].index))
                 continue;
             if (user->op == OP_ATEN_SORT || !rewritable(user))
                 tssa_note_imperative(user, fmt(l->g, "%s has no functional form for lists", user->kind));
@@ -726,9 +740,7 @@ size_t tssa_list_versions(IrGraph *g, size_t *kept)
         IrValue *v = l.names[k];
         for (int u = 0; u < v->nuses; u++) {
             const IrNode *user = v->uses[u].user;
-            int mut = op_info(user->op)->mutates;
-            if ((mut >= 0 && v->uses[u].index == mut) ||
-                (user->op == OP_ATEN_SORT && v->uses[u].index == 0))
+            if (written_in_place(user, v->uses[u].index) || user->op == OP_UNKNOWN)
                 l.class_mutated[find(&l, root_of(&l, v))] = true;
         }
     }

@@ -149,6 +149,15 @@ def list_fresh_each_iteration(x, n: int):
     return [torch.stack(o) for o in outer]
 
 
+def list_set_in_one_branch(x, c: bool):
+    if c:
+        ys = [x]
+    else:
+        raise ValueError("no list")     # ys is prim::Uninitialized on this path
+    ys.append(x * 2.0)
+    return torch.stack(ys)
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -170,4 +179,7 @@ CASES = {
     "list_inner_written_via_outer": (list_inner_written_via_outer, {"n": 5}),
     "list_stored_each_iteration": (list_stored_each_iteration, {"x": torch.randn(2), "n": 3}),
     "list_fresh_each_iteration": (list_fresh_each_iteration, {"x": torch.randn(2), "n": 3}),
+    "list_set_in_one_branch_t": (list_set_in_one_branch, {"x": torch.randn(2), "c": True}),
+    "list_set_in_one_branch_f": (list_set_in_one_branch, {"x": torch.randn(2), "c": False},
+                                 (1, "no list")),
 }
