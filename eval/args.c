@@ -264,6 +264,12 @@ bool eval_arg_dtype_opt(EvalCall *c, int i, int *dt)
 
 /* ---------------------------------------------------------------- results */
 
+bool eval_arg_owned(const EvalCall *c, int i)
+{
+    return i < c->nargs && c->args[i] && c->args[i]->refcount == 1 &&
+           c->node->inputs[i]->nuses == 1;
+}
+
 bool eval_out_value(EvalCall *c, int i, RtValue *v)
 {
     if (!v)

@@ -84,6 +84,18 @@ static void slot_set(EvalRun *run, const IrValue *v, RtValue *value)
     run->slots[v->id] = value;
 }
 
+/* Drops what the nodes of b (and of blocks inside them) made: values that
+ * are out of scope once an iteration has handed its results on. */
+static void clear_made(EvalRun *run, const IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        for (int i = 0; i < n->noutputs; i++)
+            slot_set(run, n->outputs[i], NULL);
+        for (int k = 0; k < n->nblocks; k++)
+            clear_made(run, n->blocks[k]);
+    }
+}
+
 
 /* ---------------------------------------------------------------- control flow */
 
@@ -132,8 +144,12 @@ static bool loop_run(EvalCall *c, FILE *err)
         eval_out_value(c, k, rt_retain(c->args[2 + k]));
     for (int64_t i = 0; cond && i < max_trip; i++) {
         slot_set(run, ir_block_param(body, 0), rt_int(i));
-        for (int k = 0; k < ncarried; k++)
-            slot_set(run, ir_block_param(body, 1 + k), rt_retain(c->outs[k]));
+        /* Moved, not shared: a body that extends a carried list then holds
+         * its only reference and may extend it in place (eval_arg_owned). */
+        for (int k = 0; k < ncarried; k++) {
+            slot_set(run, ir_block_param(body, 1 + k), c->outs[k]);
+            c->outs[k] = NULL;
+        }
         if (!eval_block_run(run, body, err))
             return false;
         const RtValue *next_cond = run->slots[ir_block_return(body, 0)->id];
@@ -143,6 +159,11 @@ static bool loop_run(EvalCall *c, FILE *err)
         cond = next_cond->u.i != 0;
         for (int k = 0; k < ncarried; k++)
             eval_out_value(c, k, rt_retain(run->slots[ir_block_return(body, 1 + k)->id]));
+        /* The carried values now live only in the outputs, so the next
+         * iteration owns them alone (see the move above). */
+        clear_made(run, body);
+        for (int k = 0; k < ncarried; k++)
+            slot_set(run, ir_block_param(body, 1 + k), NULL);
     }
     return true;
 }

@@ -264,9 +264,11 @@ static bool list_too_large(EvalCall *c, int64_t items)
 }
 
 /* a + b for lists and tuples; NULL after the error when it cannot fit. */
-static RtValue *sequence_concat(EvalCall *c, const RtValue *a, const RtValue *b)
+static RtValue *sequence_concat(EvalCall *c, RtValue *a, const RtValue *b)
 {
-    RtValue *out = rt_list(a->kind, a->u.list.n, a->u.list.items);
+    /* A list nothing else sees is extended in place (a tuple never is). */
+    bool reuse = a->kind == RT_LIST && a != b && eval_arg_owned(c, 0);
+    RtValue *out = reuse ? rt_retain(a) : rt_list(a->kind, a->u.list.n, a->u.list.items);
     if (!rt_list_reserve(out, (int64_t)a->u.list.n + b->u.list.n)) {
         list_too_large(c, (int64_t)a->u.list.n + b->u.list.n);
         rt_release(out);
@@ -378,7 +380,7 @@ bool eval_scalar_op(EvalCall *c)
         return eval_out_value(c, 0, s);
     }
     if (op == OP_ATEN_ADD && (x->kind == RT_LIST || x->kind == RT_TUPLE) && x->kind == y->kind) {
-        RtValue *sum = sequence_concat(c, x, y);
+        RtValue *sum = sequence_concat(c, c->args[0], y);
         return sum && eval_out_value(c, 0, sum);
     }
     if (op == OP_ATEN_MUL && (x->kind == RT_LIST || y->kind == RT_LIST)) {
@@ -599,8 +601,9 @@ bool eval_op_list_set_item(EvalCall *c)
         return eval_fail(c, "list index out of range");
     /* In place when the caller owns the list (node_exec_node_in_place: a
      * loop's Stack writing into the one copy it made). */
-    RtValue *copy = c->run->write_in_place ? rt_retain(list)
-                                           : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
+    RtValue *copy = c->run->write_in_place || eval_arg_owned(c, 0)
+                        ? rt_retain(list)
+                        : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
     RtValue *old = copy->u.list.items[i];
     copy->u.list.items[i] = rt_retain(c->args[2]);
     rt_release(old);
