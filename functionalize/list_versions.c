@@ -70,10 +70,11 @@
  * they were written) and before block propagation. Cost: linear in nodes
  * and uses, plus per write the roots of its class and its class's stores.
  *
- * At run time a new version is a copy of the list (its item references),
- * so n appends in a loop copy O(n^2) items, as immut:: assigns copy whole
- * tensors; an evaluator that extends a version in place when the old one is
- * dead would make that linear again.
+ * At run time a new version is a copy of the list (its item references)
+ * unless the old version is dead and held nowhere else: then the evaluator
+ * extends or sets it in place (eval_arg_owned in eval/args.c), so n appends
+ * in a loop stay O(n). A loop taken apart by the lowering never copies: its
+ * Stack joins the iterations' pieces once.
  */
 #include <stdarg.h>
 #include <stdio.h>
