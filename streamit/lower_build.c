@@ -97,6 +97,11 @@ static const char *side_effect_in(const IrBlock *b, const IrNode **at)
             return "an op unknown to the op table";
         if (op_is_inplace(n->op))
             return "a write left in place (imperative mutation)";
+        /* aten::sort shares its name between the tensor op (pure) and
+         * list.sort() (in place); the op table lists the tensor op. */
+        if (n->op == OP_ATEN_SORT && n->ninputs >= 1 && n->inputs[0]->type &&
+            n->inputs[0]->type->kind == TY_LIST)
+            return "a list sorted in place (list.sort())";
         if (n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN)
             return "a print or warning (its order must stay)";
         if (n->owner == n->graph->top && n->noutputs == 0 && n->op != OP_PRIM_IF &&
