@@ -16,8 +16,10 @@
  *     whose tensors are constants of the program (weights).
  * A list that is written in place anywhere (append, sort, ...) is left out,
  * with everything computed from it: the slice cannot replay those writes.
- * Tensor work is never run here. A node of the slice that fails (an index out
- * of range) is left to fail at run time, where it reports as usual.
+ * Tensor work is never run here, with one exception: views of bound tensors
+ * (view_of_known below: free, and the run's own values) so that their sizes
+ * are known. A node of the slice that fails (an index out of range) is left
+ * to fail at run time, where it reports as usual.
  *
  * prim::If with a compile-time condition is folded: the taken block's nodes
  * move before the If, its results replace the If's outputs, and the walk
@@ -80,15 +82,32 @@ static bool op_in_scalar_slice(const IrNode *n)
     return lower_node_scalar(n);
 }
 
-static bool inputs_known(const LowerProgram *p, const IrNode *n)
+/* True when every input of n has its run-time value at hand: compile-time
+ * values, bound graph inputs, and views of those (`known`, below). */
+static bool inputs_known(const LowerProgram *p, const IrNode *n, const bool *known)
 {
     for (int i = 0; i < n->ninputs; i++) {
         const IrValue *v = n->inputs[i];
         bool graph_input = v->def == p->g->top->param;
-        if (!p->is_static[v->id] && !(graph_input && node_exec_get(p->exec, v)))
+        if (!p->is_static[v->id] && !((graph_input || known[v->id]) && node_exec_get(p->exec, v)))
             return false;
     }
     return true;
+}
+
+/* Views of bound tensors (x.transpose(0, 1), x.unbind(0), u.float() of a
+ * float tensor: the op table's view and maybe-view ops) are computed here
+ * too, so that their sizes are known: `for t in range(x.size(0))` after a
+ * permute, `len(x.unbind(0))`. A view costs nothing (a maybe-view that
+ * converts copies once) and is the run's own value, so the sizes read from
+ * it are exact. They are no compile-time values: filters still get the
+ * tensors through the stream. */
+static bool view_of_known(const LowerProgram *p, const IrNode *n, const bool *known)
+{
+    if (n->op == OP_UNKNOWN || n->nblocks > 0 || op_is_inplace(n->op) || !op_is_view(n->op) ||
+        n->noutputs == 0)
+        return false;
+    return inputs_known(p, n, known);
 }
 
 /* Folds `n`, an If with a known condition; returns the node to continue at. */
@@ -154,6 +173,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
 {
     IrBlock *top = p->g->top;
     bool *never_static = xcalloc(p->g->nvalues + 1, sizeof *never_static);
+    bool *known = xcalloc(p->g->nvalues + 1, sizeof *known);   /* views of bound tensors */
     mark_written_lists(never_static, top);
 
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
@@ -173,7 +193,13 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         bool writes_list_output = false;
         for (int i = 0; i < n->noutputs; i++)
             writes_list_output |= never_static[n->outputs[i]->id];
-        if (op_in_scalar_slice(n) && inputs_known(p, n) && !writes_list_output) {
+        if (!writes_list_output && !op_in_scalar_slice(n) && view_of_known(p, n, known)) {
+            if (node_exec_node(p->exec, n))
+                for (int i = 0; i < n->noutputs; i++)
+                    known[n->outputs[i]->id] = true;
+            else
+                node_exec_clear_node(p->exec, n);
+        } else if (op_in_scalar_slice(n) && inputs_known(p, n, known) && !writes_list_output) {
             bool ok = node_exec_node(p->exec, n);
             bool constant_tensor = n->op == OP_PRIM_CONSTANT || n->op == OP_PRIM_GETATTR;
             for (int i = 0; ok && i < n->noutputs; i++)
@@ -190,8 +216,13 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         n = n->next;
     }
     free(never_static);
-    /* Tensor inputs reach filters through the stream's input only. */
+    /* Tensor inputs and their views reach filters through the stream only. */
     for (int i = 0; i < ir_block_nparams(top); i++)
         if (!p->is_static[ir_block_param(top, i)->id])
             node_exec_clear(p->exec, ir_block_param(top, i));
+    IR_FOREACH_NODE(x, top)
+        for (int i = 0; i < x->noutputs; i++)
+            if (known[x->outputs[i]->id])
+                node_exec_clear(p->exec, x->outputs[i]);
+    free(known);
 }
