@@ -12,5 +12,5 @@
 #   stream_errors   malformed and unschedulable graphs give one located error
 tssa_unit_test(stream_api ${TSSA_TESTS_DIR}/scheduler/test_stream_api.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(stream_graphs ${TSSA_TESTS_DIR}/scheduler/test_stream_graphs.c ${TSSA_TESTS_DIR}/scheduler/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
-tssa_unit_test(stream_random ${TSSA_TESTS_DIR}/scheduler/test_stream_random.c ${TSSA_TESTS_DIR}/scheduler/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(stream_random ${TSSA_TESTS_DIR}/scheduler/test_stream_random.c ${TSSA_TESTS_DIR}/scheduler/random_graph.c ${TSSA_TESTS_DIR}/scheduler/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(stream_errors ${TSSA_TESTS_DIR}/scheduler/test_stream_errors.c ${TSSA_TESTS_DIR}/test_util.c)
