@@ -72,13 +72,17 @@ int sched_fission_filter(StreamNode *filter, int64_t reps, int k)
     char name[STREAM_MAX_NAME + 32];
     snprintf(name, sizeof name, "%s_fission", filter->name);
     StreamNode *sj = stream_splitjoin_new(g, name, SPLIT_ROUNDROBIN);
+    /* The split-join stands where the filter was: its declaration and its
+     * comment (why the lowering made it) move there, once. */
     sj->line = filter->line;
     sj->col = filter->col;
+    sj->comment = filter->comment;
     for (int j = 0; j < copies; j++) {
         int64_t w = reps / copies + (j < reps % copies ? 1 : 0);
         snprintf(name, sizeof name, "%s_%d", filter->name, j);
-        stream_splitjoin_add(sj, stream_filter_copy(filter, name), filter->filter.pop * w,
-                             filter->filter.push * w);
+        StreamNode *copy = stream_filter_copy(filter, name);
+        copy->comment = NULL;
+        stream_splitjoin_add(sj, copy, filter->filter.pop * w, filter->filter.push * w);
     }
     stream_replace(filter, sj);
     return copies;

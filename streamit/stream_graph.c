@@ -306,6 +306,7 @@ StreamNode *stream_filter_copy(const StreamNode *filter, const char *name)
     n->filter.device = f->device;
     n->line = filter->line;
     n->col = filter->col;
+    n->comment = filter->comment;
     return n;
 }
 

@@ -162,8 +162,8 @@ void stream_feedbackloop_set_splitter(StreamNode *loop, SplitKind split, int64_t
 /* Rewriting a built graph (graph transformations such as fission).
  * stream_filter_copy makes a new filter of the same graph, unattached, with
  * the original's role, rates, statefulness, work (work_op, work, nodes
- * shared, not copied), placement and source position; NULL name keeps the
- * original's. stream_replace puts `replacement` (unattached) where `old` is:
+ * shared, not copied), placement, source position and comment; NULL name
+ * keeps the original's. stream_replace puts `replacement` (unattached) where `old` is:
  * the same stage, branch (its weights stay) or feedback-loop slot, or the
  * graph's root; `old` is left unattached (still owned by the graph). */
 StreamNode *stream_filter_copy(const StreamNode *filter, const char *name);

@@ -358,7 +358,8 @@ static void test_sources_and_identities(void)
     stream_graph_free(g);
 }
 
-/* One filter at a time: the copies share the work and the placement. */
+/* One filter at a time: the copies share the work and the placement; the
+ * filter's comment goes to the split-join. */
 static void test_fission_filter(void)
 {
     StreamGraph *g = parse(abc_text);
@@ -370,6 +371,7 @@ static void test_fission_filter(void)
     b->filter.nnodes = 1;
     b->filter.rank = 2;
     b->filter.device = 0;
+    stream_node_set_comment(b, "B's story");
     CHECK(sched_fission_filter(b, 4, 1) == 0);      /* k = 1: nothing */
     CHECK(sched_fission_filter(b, 1, 3) == 0);      /* fires once */
     CHECK(sched_fission_filter(g->root, 4, 3) == 0);    /* not a filter */
@@ -379,13 +381,14 @@ static void test_fission_filter(void)
     CHECK(sj->kind == STREAM_SPLITJOIN && sj->split == SPLIT_ROUNDROBIN && strcmp(sj->name, "B_fission") == 0);
     CHECK(sj->parent == g->root && sj->index_in_parent == 1 && b->parent == NULL);
     CHECK(sj->nchildren == 3);
+    CHECK(sj->comment && strcmp(sj->comment, "B's story") == 0);      /* once, on the split-join */
     /* 5 firings on 3 copies: 2, 2, 1. */
     static const int64_t weights[3] = {2, 2, 1};
     for (int j = 0; j < sj->nchildren && j < 3; j++) {
         const StreamNode *c = sj->children[j];
         CHECK(sj->split_weights[j] == weights[j] && sj->join_weights[j] == weights[j]);
         CHECK(c->filter.work == &work && c->filter.nodes == nodes && c->filter.nnodes == 1);
-        CHECK(c->filter.rank == 2 && c->filter.device == 0 && !c->filter.stateful);
+        CHECK(c->filter.rank == 2 && c->filter.device == 0 && !c->filter.stateful && c->comment == NULL);
         CHECK(strcmp(c->filter.work_op, "b") == 0);
     }
     stream_graph_free(g);

@@ -343,7 +343,9 @@ static void test_rewriting(void)
     a->filter.work = &marker;
     a->filter.rank = 3;
     a->filter.device = 1;
+    stream_node_set_comment(a, "why A");
     StreamNode *a2 = stream_filter_copy(a, "A2");
+    CHECK(a2->comment && strcmp(a2->comment, "why A") == 0);
     CHECK(a2->kind == STREAM_FILTER && a2->filter.role == FILTER_WORK && strcmp(a2->name, "A2") == 0);
     CHECK(a2->filter.pop == 2 && a2->filter.peek == 2 && a2->filter.push == 3 && a2->filter.stateful);
     CHECK(a2->filter.work == &marker && strcmp(a2->filter.work_op, "aten::mul") == 0);
