@@ -9,6 +9,7 @@
  * Exit status (README): 0 success; 2 bad usage or bad input (located
  * messages for text inputs); 1 a runtime failure naming the node and line.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,9 +53,15 @@ typedef struct Options {
     Emit emit;
     Backend backend;
     bool json;
+    int fission;            /* --fission=K: copies per eligible filter; 1 = off */
     int nbind;
     char **bind;
 } Options;
+
+/* --fission=K: copies per filter beyond any machine's cores only make nodes. */
+#define MAX_FISSION 4096
+#define STRINGIFY(x) #x
+#define NUMBER_TEXT(x) STRINGIFY(x)
 
 static const char usage_text[] =
     "usage: tssa-stream [OPTIONS] MODEL [NAME=VALUE ...]\n"
@@ -90,6 +97,11 @@ static const char usage_text[] =
     "                      specialized to the bindings given (shapes, trip counts);\n"
     "                      stream, schedule and dot need them all\n"
     "  --json              with --emit=schedule: JSON instead of a table\n"
+    "  --fission=K         split every stateless filter that fires N >= 2 times\n"
+    "                      per steady state into min(K, N) data-parallel copies\n"
+    "                      behind a round-robin split-join (K from 1, off, to\n"
+    "                      " NUMBER_TEXT(MAX_FISSION) "); stream, schedule, dot and runs on the cpu\n"
+    "                      backend use the split graph\n"
     "  -h, --help          this text\n"
     "  --version           the version\n"
     "\n"
@@ -140,6 +152,20 @@ static int parse_backend(const char *arg, Options *o)
     return usage_error("unknown backend '%s' (backends: cpu, ref)", arg);
 }
 
+static int parse_fission(const char *arg, Options *o)
+{
+    char *end = NULL;
+    long k = 0;
+    errno = 0;
+    if (arg[0] >= '0' && arg[0] <= '9')     /* strtol would also take " 2" and "+2" */
+        k = strtol(arg, &end, 10);
+    if (k < 1 || k > MAX_FISSION || errno == ERANGE || *end != '\0')
+        return usage_error("--fission=%s: K must be a whole number of copies from 1 (off) to "
+                           NUMBER_TEXT(MAX_FISSION), arg);
+    o->fission = (int)k;
+    return EXIT_OK;
+}
+
 static bool is_binding(const char *arg)
 {
     const char *eq = strchr(arg, '=');
@@ -151,13 +177,14 @@ static bool is_binding(const char *arg)
  * exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
-    enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON };
+    enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
         {"emit", required_argument, NULL, OPT_EMIT},
         {"backend", required_argument, NULL, OPT_BACKEND},
         {"json", no_argument, NULL, OPT_JSON},
+        {"fission", required_argument, NULL, OPT_FISSION},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {0, 0, 0, 0},
@@ -177,6 +204,10 @@ static int parse_args(int argc, char **argv, Options *o)
                 return status;
             break;
         case OPT_JSON: o->json = true; break;
+        case OPT_FISSION:
+            if ((status = parse_fission(optarg, o)) != EXIT_OK)
+                return status;
+            break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         case OPT_VERSION: printf("tssa-stream %s\n", TSSA_VERSION); return EXIT_OK;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -198,6 +229,10 @@ static int parse_args(int argc, char **argv, Options *o)
     o->model_is_stream = len >= 4 && strcmp(o->model + len - 4, ".str") == 0;
     if (o->json && o->emit != EMIT_SCHEDULE)
         return usage_error("%s", "--json only applies to --emit=schedule");
+    bool stream_graph_used = o->emit >= EMIT_STREAM || (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
+    if (o->fission > 1 && !stream_graph_used)
+        return usage_error("%s", "--fission applies to the stream graph: --emit=stream, schedule or dot, "
+                                 "or a run on the cpu backend");
     if (o->model_is_stream) {
         if (o->emit != EMIT_STREAM && o->emit != EMIT_SCHEDULE && o->emit != EMIT_DOT)
             return usage_error("%s: a stream graph (.str) is inspected with --emit=stream, "
@@ -364,6 +399,21 @@ static bool schedule(Run *r)                    /* scheduler: SDF schedule */
     return r->schedule ? true : stop(r, r->stream_text ? EXIT_USAGE : EXIT_RUNTIME);
 }
 
+/* --fission=K: the filters to split and their copies' firings come from the
+ * repetitions of a first schedule, which the split graph makes stale: the
+ * schedule stage after it (run_pipeline) plans the split graph. */
+static bool fission(Run *r)                     /* scheduler: fission */
+{
+    if (r->o->fission <= 1)
+        return true;
+    if (!schedule(r))
+        return false;
+    sched_fission_all(r->schedule, r->o->fission);
+    sched_free(r->schedule);
+    r->schedule = NULL;
+    return true;
+}
+
 static bool execute(Run *r)                     /* backends/cpu */
 {
     ExecPlan plan = {.program = r->program, .schedule = r->schedule};
@@ -405,6 +455,7 @@ static int run_pipeline(const Options *o)
     Run r = {.o = o, .status = EXIT_OK};
     if (o->model_is_stream) {                   /* a hand-written stream graph */
         (void)(read_stream_text(&r)
+               && fission(&r)
                && emit_stop(&r, EMIT_STREAM) && emit_stop(&r, EMIT_DOT)
                && schedule(&r) && emit_stop(&r, EMIT_SCHEDULE));
     } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r) && verify_ops(&r)) {
@@ -414,7 +465,8 @@ static int run_pipeline(const Options *o)
             (void)(prepare_functionalize(&r)    && emit_stop(&r, EMIT_ALIAS)
                    && functionalize(&r)         && emit_stop(&r, EMIT_TSSA)
                    && specialize(&r)
-                   && lower(&r)                 && emit_stop(&r, EMIT_STREAM)
+                   && lower(&r)
+                   && fission(&r)               && emit_stop(&r, EMIT_STREAM)
                                                 && emit_stop(&r, EMIT_DOT)
                    && schedule(&r)              && emit_stop(&r, EMIT_SCHEDULE)
                    && execute(&r)

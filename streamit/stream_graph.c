@@ -287,6 +287,49 @@ void stream_feedbackloop_set_splitter(StreamNode *loop, SplitKind split, int64_t
     loop->split_weights[1] = loop_weight;
 }
 
+/* ---------------------------------------------------------------- rewriting */
+
+StreamNode *stream_filter_copy(const StreamNode *filter, const char *name)
+{
+    if (filter->kind != STREAM_FILTER)
+        builder_bug("copy of a stream that is not a filter", filter->name);
+    const StreamFilter *f = &filter->filter;
+    StreamNode *n = filter_new(filter->graph, f->role, name, filter->name, f->pop, f->peek, f->push);
+    /* The work and its strings belong to the graph (or to the lowering), not
+     * to the filter: the copy shares them. */
+    n->filter.stateful = f->stateful;
+    n->filter.work_op = f->work_op;
+    n->filter.work = f->work;
+    n->filter.nodes = f->nodes;
+    n->filter.nnodes = f->nnodes;
+    n->filter.rank = f->rank;
+    n->filter.device = f->device;
+    n->line = filter->line;
+    n->col = filter->col;
+    n->comment = filter->comment;
+    return n;
+}
+
+void stream_replace(StreamNode *old, StreamNode *replacement)
+{
+    if (replacement->parent || replacement == old)
+        builder_bug("replacement stream already has a parent", replacement->name);
+    if (replacement->graph != old->graph)
+        builder_bug("replacement stream of another graph", replacement->name);
+    StreamNode *parent = old->parent;
+    if (parent) {
+        parent->children[old->index_in_parent] = replacement;
+        replacement->parent = parent;
+        replacement->index_in_parent = old->index_in_parent;
+    } else if (old->graph->root == old) {
+        old->graph->root = replacement;
+    } else {
+        builder_bug("replaced stream is neither in a container nor the root", old->name);
+    }
+    old->parent = NULL;
+    old->index_in_parent = -1;
+}
+
 /* ---------------------------------------------------------------- queries */
 
 const char *stream_kind_name(StreamKind k)

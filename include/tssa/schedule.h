@@ -38,6 +38,7 @@
 #ifndef TSSA_SCHEDULE_H
 #define TSSA_SCHEDULE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -87,5 +88,24 @@ void sched_free(Schedule *s);
 void sched_print_table(FILE *out, const Schedule *s);
 /* The same content as one JSON object (schema in scheduler/schedule_json.c). */
 void sched_print_json(FILE *out, const Schedule *s);
+
+/* ---------------------------------------------------------------- fission */
+
+/* Fission (scheduler/fission.c): a stateless filter that fires N times per
+ * steady state becomes a round-robin split-join of min(k, N) copies of it,
+ * named after it (F_fission holding F_0, F_1, ...), copy j firing
+ * N/k + (j < N%k) times; the split-join takes the filter's place in its
+ * parent. Eligible: a work or identity filter that is not stateful, does not
+ * peek past its pops, pops or pushes items, fires N >= 2 times and is not
+ * inside a feedback loop (fission.c says why). The graph's other actors keep
+ * their repetitions. Schedules built before are stale afterwards (their
+ * flat view describes the old tree): build a new one with sched_build. */
+bool sched_fission_eligible(const StreamNode *filter, int64_t reps);
+/* Splits one filter firing `reps` times per steady state into k copies;
+ * returns the copies made (0 when it is not eligible or k < 2). */
+int sched_fission_filter(StreamNode *filter, int64_t reps, int k);
+/* Splits every eligible filter of s->root, with the repetitions of s, into
+ * k copies; returns how many filters were split. */
+int sched_fission_all(const Schedule *s, int k);
 
 #endif

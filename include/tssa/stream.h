@@ -159,6 +159,16 @@ void stream_feedbackloop_set_joiner(StreamNode *loop, int64_t in_weight, int64_t
 void stream_feedbackloop_set_splitter(StreamNode *loop, SplitKind split, int64_t out_weight,
                                       int64_t loop_weight);
 
+/* Rewriting a built graph (graph transformations such as fission).
+ * stream_filter_copy makes a new filter of the same graph, unattached, with
+ * the original's role, rates, statefulness, work (work_op, work, nodes
+ * shared, not copied), placement, source position and comment; NULL name
+ * keeps the original's. stream_replace puts `replacement` (unattached) where `old` is:
+ * the same stage, branch (its weights stay) or feedback-loop slot, or the
+ * graph's root; `old` is left unattached (still owned by the graph). */
+StreamNode *stream_filter_copy(const StreamNode *filter, const char *name);
+void stream_replace(StreamNode *old, StreamNode *replacement);
+
 /* The builder's preconditions (rates >= 0, peek >= pop, peek 0 when pop is
  * 0, a child added to one parent only) are checked; breaking one is a bug in
  * the caller and aborts with a message. Input from outside goes through the

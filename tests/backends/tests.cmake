@@ -7,6 +7,11 @@
 #   cpu.<group>.<case> every corpus case and the lowering's loop cases
 #                      (tests/streamit/cases) on the cpu backend, against
 #                      PyTorch (tests/backends/cpu/run_cpu_case.sh)
+#   cpu.fission2.<group>.<case>, cpu.fission3.<group>.<case>
+#                      the same with --fission=2 and 3 for the programs
+#                      (tests/models) and the loop cases: the split graph
+#                      must give PyTorch's outputs too (the op cases have
+#                      no filter that fires more than once)
 tssa_unit_test(ref_interp ${TSSA_TESTS_DIR}/backends/ref/test_interp.c ${TSSA_TESTS_DIR}/test_util.c)
 
 foreach(case_dir ${TSSA_CORPUS_CASES})
@@ -24,4 +29,15 @@ foreach(case_dir ${TSSA_CORPUS_CASES} ${TSSA_LOWER_LOOP_CASES})
            COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${case_dir})
   set_tests_properties(cpu.${id} PROPERTIES LABELS "corpus;cpu")
+endforeach()
+
+tssa_case_dirs(TSSA_MODEL_CASES ${TSSA_TESTS_DIR}/models)
+foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES})
+  tssa_case_id(${case_dir} id)
+  foreach(k 2 3)
+    add_test(NAME cpu.fission${k}.${id}
+             COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
+                     $<TARGET_FILE:npy_compare> ${case_dir} --fission=${k})
+    set_tests_properties(cpu.fission${k}.${id} PROPERTIES LABELS "corpus;cpu;fission")
+  endforeach()
 endforeach()

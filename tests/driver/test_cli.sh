@@ -99,5 +99,32 @@ expect 0 "^\{" -- "$tssa" --emit=schedule --json "$str"
 expect 0 "digraph" -- "$tssa" --emit=dot "$str"
 expect 2 "stream graph \(.str\) is inspected with" -- "$tssa" "$str"
 
+# --fission=K: K from 1 (off) to 4096, where the stream graph is used
+for bad in 0 -1 abc 2x " 2" +2 "" 4097 99999999999999999999; do
+  expect 2 "--fission=.*K must be a whole number of copies from 1 \(off\) to 4096" -- "$tssa" --emit=stream --fission="$bad" "$str"
+done
+expect 2 "needs a value" -- "$tssa" --emit=stream "$str" --fission
+expect 2 "--fission applies to the stream graph" -- "$tssa" --fission=2 --emit=tssa "$model/model.ir" "${abs_bindings[@]}"
+expect 2 "--fission applies to the stream graph" -- "$tssa" --fission=2 --backend=ref "$model/model.ir" "${abs_bindings[@]}"
+for k in 2 3; do
+  expect 0 "" -- "$tssa" --emit=stream --fission=$k "$here/streamit/golden/fission.str"
+  checks=$((checks + 1))
+  cmp -s "$work/out" "$here/streamit/golden/fission$k.stream" ||
+    { failures=$((failures + 1)); echo "FAIL: --emit=stream --fission=$k differs from golden/fission$k.stream"; }
+  expect 0 "" -- "$tssa" --emit=schedule --fission=$k "$here/streamit/golden/fission.str"
+  checks=$((checks + 1))
+  cmp -s "$work/out" "$here/streamit/golden/fission$k.schedule" ||
+    { failures=$((failures + 1)); echo "FAIL: --emit=schedule --fission=$k differs from golden/fission$k.schedule"; }
+done
+expect 0 "" -- "$tssa" --emit=stream --fission=1 "$here/streamit/golden/fission.str"
+checks=$((checks + 1))
+grep -q "_fission" "$work/out" && { failures=$((failures + 1)); echo "FAIL: --fission=1 split filters"; }
+expect 0 "_fission" -- "$tssa" --emit=dot --fission=2 "$here/streamit/golden/fission.str"
+expect 0 "" -- "$tssa" --fission=3 "$model/model.ir" "${abs_bindings[@]}" -o "$work/result_fission"
+checks=$((checks + 1))
+for f in "$work"/result_cpu/out*.npy; do
+  cmp -s "$f" "$work/result_fission/$(basename "$f")" || { failures=$((failures + 1)); echo "FAIL: --fission=3 changed $(basename "$f")"; }
+done
+
 echo "$((checks - failures)) passed, $failures failed"
 [[ "$failures" == 0 ]]

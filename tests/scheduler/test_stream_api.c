@@ -1,5 +1,6 @@
 /* test_stream_api.c — the builder API, the flat view, exact rationals, the
- * JSON and placement columns of the schedule, and expanding folded phases.
+ * JSON and placement columns of the schedule, expanding folded phases, and
+ * the builder's rewriting functions (copying a filter, replacing a stream).
  *
  * The graph built here (hand derivation):
  *   Radio = Source (push 1) ; Low_Pass (pop 5, peek 64, push 1) ;
@@ -322,6 +323,63 @@ static void test_phases_run(void)
     stream_graph_free(g);
 }
 
+/* stream_filter_copy keeps everything but the name; stream_replace puts a
+ * stream in a pipeline stage, a split-join branch (weights kept), a feedback
+ * loop's slot, or the root, and detaches what it replaced. */
+static void test_rewriting(void)
+{
+    const char *text = "pipeline P {\n"
+                       "  filter A pop 2 push 3 stateful work aten::mul;\n"
+                       "  splitjoin S { split roundrobin(1, 2); identity I; filter B pop 2 push 4; join roundrobin(1, 4); }\n"
+                       "  feedbackloop L { join roundrobin(1, 1); body filter C pop 2 push 2; loop identity J;\n"
+                       "                   split roundrobin(1, 1); enqueue 1; }\n"
+                       "}\n";
+    StreamGraph *g = str_parse(text, strlen(text), "rewrite.str", stderr);
+    CHECK(g != NULL);
+    if (!g)
+        return;
+    StreamNode *p = g->root, *a = p->children[0], *sj = p->children[1], *loop = p->children[2];
+    int marker;
+    a->filter.work = &marker;
+    a->filter.rank = 3;
+    a->filter.device = 1;
+    stream_node_set_comment(a, "why A");
+    StreamNode *a2 = stream_filter_copy(a, "A2");
+    CHECK(a2->comment && strcmp(a2->comment, "why A") == 0);
+    CHECK(a2->kind == STREAM_FILTER && a2->filter.role == FILTER_WORK && strcmp(a2->name, "A2") == 0);
+    CHECK(a2->filter.pop == 2 && a2->filter.peek == 2 && a2->filter.push == 3 && a2->filter.stateful);
+    CHECK(a2->filter.work == &marker && strcmp(a2->filter.work_op, "aten::mul") == 0);
+    CHECK(a2->filter.rank == 3 && a2->filter.device == 1 && a2->line == a->line && a2->col == a->col);
+    CHECK(a2->parent == NULL && a2->graph == g && g->nodes[a2->id] == a2);
+    StreamNode *i2 = stream_filter_copy(sj->children[0], NULL);
+    CHECK(i2->filter.role == FILTER_IDENTITY && strcmp(i2->name, "I") == 0);
+
+    stream_replace(a, a2);
+    CHECK(p->children[0] == a2 && a2->parent == p && a2->index_in_parent == 0);
+    CHECK(a->parent == NULL && a->index_in_parent == -1);
+    StreamNode *b = sj->children[1], *b2 = stream_filter_copy(b, "B2");
+    stream_replace(b, b2);
+    stream_replace(loop->children[1], stream_filter_copy(loop->children[1], "J2"));
+    stream_replace(loop->children[0], stream_filter_copy(loop->children[0], "C2"));
+    char *got = stream_text(g->root);
+    CHECK_CONTAINS(got, "  filter A2 pop 2 push 3 stateful work aten::mul;\n"
+                        "  splitjoin S {\n"
+                        "    split roundrobin(1, 2);\n"
+                        "    identity I;\n"
+                        "    filter B2 pop 2 push 4;\n"
+                        "    join roundrobin(1, 4);\n");
+    CHECK_CONTAINS(got, "body filter C2 pop 2 push 2;");
+    CHECK_CONTAINS(got, "loop identity J2;");
+    free(got);
+
+    StreamNode *root2 = stream_pipeline_new(g, "Q");
+    stream_replace(p, root2);
+    CHECK(g->root == root2 && p->parent == NULL);
+    stream_pipeline_add(root2, p);      /* the detached stream can be attached again */
+    CHECK(p->parent == root2 && root2->children[0] == p);
+    stream_graph_free(g);
+}
+
 int main(void)
 {
     test_rationals();
@@ -331,5 +389,6 @@ int main(void)
     test_schedule_json_and_placement();
     test_overflow();
     test_phases_run();
+    test_rewriting();
     return test_report("stream_api");
 }

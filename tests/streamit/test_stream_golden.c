@@ -13,6 +13,14 @@
  *                      carries no items)
  *     messy.stream     --emit=stream of golden/messy.str (canonical
  *                      printing of untidy input)
+ *     fission2.stream, fission2.schedule, fission3.stream, fission3.schedule
+ *                      --fission=2 and 3 of golden/fission.str: its comment
+ *                      derives the repetitions and which filters split; the
+ *                      schedules were checked by hand (each copy fires its
+ *                      share of the filter's firings; the init phase must
+ *                      run the whole of Up_fission to give Bands' splitter
+ *                      the 2 items that leave High its one extra item, so 4
+ *                      items wait between them after it)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,12 +36,17 @@ static const struct {
     const char *input;
     Emit emit;
     const char *golden;
+    int fission;        /* split eligible filters into this many copies first (0: no) */
 } cases[] = {
-    {"streamit/graphs/fir.str", EMIT_SCHEDULE, "streamit/golden/fir.schedule"},
-    {"streamit/graphs/fir.str", EMIT_DOT, "streamit/golden/fir.dot"},
-    {"streamit/graphs/echo.str", EMIT_SCHEDULE, "streamit/golden/echo.schedule"},
-    {"streamit/graphs/separator.str", EMIT_DOT, "streamit/golden/separator.dot"},
-    {"streamit/golden/messy.str", EMIT_STREAM, "streamit/golden/messy.stream"},
+    {"streamit/graphs/fir.str", EMIT_SCHEDULE, "streamit/golden/fir.schedule", 0},
+    {"streamit/graphs/fir.str", EMIT_DOT, "streamit/golden/fir.dot", 0},
+    {"streamit/graphs/echo.str", EMIT_SCHEDULE, "streamit/golden/echo.schedule", 0},
+    {"streamit/graphs/separator.str", EMIT_DOT, "streamit/golden/separator.dot", 0},
+    {"streamit/golden/messy.str", EMIT_STREAM, "streamit/golden/messy.stream", 0},
+    {"streamit/golden/fission.str", EMIT_STREAM, "streamit/golden/fission2.stream", 2},
+    {"streamit/golden/fission.str", EMIT_SCHEDULE, "streamit/golden/fission2.schedule", 2},
+    {"streamit/golden/fission.str", EMIT_STREAM, "streamit/golden/fission3.stream", 3},
+    {"streamit/golden/fission.str", EMIT_SCHEDULE, "streamit/golden/fission3.schedule", 3},
 };
 
 /* Reports the first line where got and want differ. */
@@ -65,6 +78,12 @@ int main(void)
             stream_graph_free(g);
             free(want);
             continue;
+        }
+        if (cases[i].fission > 1) {
+            Schedule *first = sched_build(g->root, stderr);
+            if (first)
+                sched_fission_all(first, cases[i].fission);
+            sched_free(first);
         }
         char *got = NULL;
         size_t len = 0;

@@ -1,0 +1,113 @@
+/* fission.c — StreamIt's fission: a stateless filter that fires N times per
+ * steady state becomes k data-parallel copies behind a round-robin
+ * split-join, each firing about N/k times.
+ *
+ * A filter F (pop o, push u, repetitions N) is replaced, at the same place
+ * in its parent (pipeline stage, split-join branch, or the graph's root),
+ * by
+ *     splitjoin F_fission {
+ *       split roundrobin(o*w_0, ..., o*w_{c-1});
+ *       F_0; ...; F_{c-1};              copies of F
+ *       join roundrobin(u*w_0, ..., u*w_{c-1});
+ *     }
+ * with c = min(k, N) copies and w_j = N/c + (j < N%c ? 1 : 0), so the
+ * weights sum to N and copy j fires w_j times per steady state. One firing
+ * of the splitter hands copy j the items of w_j consecutive firings of F,
+ * in order, and the joiner collects their outputs in the same order: the
+ * split-join's output stream is F's, which is why F must not keep state
+ * between firings. It consumes o*N and produces u*N items per local steady
+ * state, F's own traffic per steady state, so the weights of F's parent
+ * stay valid and every other actor keeps its repetitions (the split-join
+ * fires once per steady state); fissing one filter does not change another
+ * filter's N.
+ *
+ * Eligible filters: work or identity filters (a separator only drops
+ * items), not stateful, peek == pop (a peeking filter's copies would need
+ * the items of their neighbours' windows: StreamIt duplicates them; not
+ * done here), moving items (pop or push > 0), firing N >= 2 times, not
+ * inside a feedback loop, and with o*N and u*N within STREAM_MAX_RATE (the
+ * splitter's and joiner's weights). Inside a feedback loop a split-join's
+ * splitter would wait for the items of N firings at once where the filter
+ * could fire as each item came around the loop path: with few enqueued
+ * items the loop deadlocks.
+ *
+ * Copies share the filter's work (the lowering's LowerWork, the nodes it
+ * runs): lowered work is stateless, every firing sees only the items it
+ * pops, so executors fire copies like the original.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "scheduler/rational.h"
+#include "tssa/schedule.h"
+#include "tssa/stream.h"
+#include "tssa/util.h"
+
+static bool inside_feedback_loop(const StreamNode *n)
+{
+    for (const StreamNode *p = n->parent; p; p = p->parent)
+        if (p->kind == STREAM_FEEDBACKLOOP)
+            return true;
+    return false;
+}
+
+bool sched_fission_eligible(const StreamNode *filter, int64_t reps)
+{
+    if (filter->kind != STREAM_FILTER)
+        return false;
+    const StreamFilter *f = &filter->filter;
+    int64_t items_in, items_out;
+    return (f->role == FILTER_WORK || f->role == FILTER_IDENTITY) && !f->stateful && f->peek == f->pop &&
+           (f->pop > 0 || f->push > 0) && reps >= 2 && !inside_feedback_loop(filter) &&
+           mul64(f->pop, reps, &items_in) && items_in <= STREAM_MAX_RATE && mul64(f->push, reps, &items_out) &&
+           items_out <= STREAM_MAX_RATE;
+}
+
+int sched_fission_filter(StreamNode *filter, int64_t reps, int k)
+{
+    if (k < 2 || !sched_fission_eligible(filter, reps))
+        return 0;
+    int copies = reps < k ? (int)reps : k;
+    StreamGraph *g = filter->graph;
+    char name[STREAM_MAX_NAME + 32];
+    snprintf(name, sizeof name, "%s_fission", filter->name);
+    StreamNode *sj = stream_splitjoin_new(g, name, SPLIT_ROUNDROBIN);
+    /* The split-join stands where the filter was: its declaration and its
+     * comment (why the lowering made it) move there, once. */
+    sj->line = filter->line;
+    sj->col = filter->col;
+    sj->comment = filter->comment;
+    for (int j = 0; j < copies; j++) {
+        int64_t w = reps / copies + (j < reps % copies ? 1 : 0);
+        snprintf(name, sizeof name, "%s_%d", filter->name, j);
+        StreamNode *copy = stream_filter_copy(filter, name);
+        copy->comment = NULL;
+        stream_splitjoin_add(sj, copy, filter->filter.pop * w, filter->filter.push * w);
+    }
+    stream_replace(filter, sj);
+    return copies;
+}
+
+int sched_fission_all(const Schedule *s, int k)
+{
+    const StreamFlat *f = s->flat;
+    StreamNode **graph_nodes = s->root->graph->nodes;
+    /* The eligible filters first: fission adds nodes to the graph while the
+     * flat view still describes it as it was. */
+    StreamNode **split = xcalloc((size_t)f->nactors + 1, sizeof *split);
+    int64_t *reps = xcalloc((size_t)f->nactors + 1, sizeof *reps);
+    int n = 0;
+    for (int a = 0; a < f->nactors; a++) {
+        const StreamActor *actor = &f->actors[a];
+        if (actor->kind == ACTOR_FILTER && sched_fission_eligible(actor->node, s->repetitions[a])) {
+            split[n] = graph_nodes[actor->node->id];
+            reps[n++] = s->repetitions[a];
+        }
+    }
+    int count = 0;
+    for (int i = 0; i < n; i++)
+        count += sched_fission_filter(split[i], reps[i], k) > 0;
+    free(split);
+    free(reps);
+    return count;
+}
