@@ -72,11 +72,20 @@ int sched_fission_filter(StreamNode *filter, int64_t reps, int k)
     char name[STREAM_MAX_NAME + 32];
     snprintf(name, sizeof name, "%s_fission", filter->name);
     StreamNode *sj = stream_splitjoin_new(g, name, SPLIT_ROUNDROBIN);
-    /* The split-join stands where the filter was: its declaration and its
-     * comment (why the lowering made it) move there, once. */
+    /* The split-join stands where the filter was: its declaration moves
+     * there. */
     sj->line = filter->line;
     sj->col = filter->col;
-    sj->comment = filter->comment;
+    /* A lowered filter's comment (what its loop is) moves there, once, and
+     * says how the loop's iterations are now shared out. */
+    if (filter->comment) {
+        char text[640];
+        int64_t most = reps / copies + (reps % copies ? 1 : 0);
+        snprintf(text, sizeof text, "%s\nfission: %d data-parallel copies firing %lld%s times each",
+                 filter->comment, copies, (long long)most,
+                 reps % copies ? " or one fewer" : "");
+        stream_node_set_comment(sj, text);
+    }
     for (int j = 0; j < copies; j++) {
         int64_t w = reps / copies + (j < reps % copies ? 1 : 0);
         snprintf(name, sizeof name, "%s_%d", filter->name, j);

@@ -381,7 +381,9 @@ static void test_fission_filter(void)
     CHECK(sj->kind == STREAM_SPLITJOIN && sj->split == SPLIT_ROUNDROBIN && strcmp(sj->name, "B_fission") == 0);
     CHECK(sj->parent == g->root && sj->index_in_parent == 1 && b->parent == NULL);
     CHECK(sj->nchildren == 3);
-    CHECK(sj->comment && strcmp(sj->comment, "B's story") == 0);      /* once, on the split-join */
+    /* once, on the split-join, with how the 5 firings are shared out: 2, 2, 1 */
+    CHECK(sj->comment && strcmp(sj->comment, "B's story\nfission: 3 data-parallel copies firing 2 "
+                                             "or one fewer times each") == 0);
     /* 5 firings on 3 copies: 2, 2, 1. */
     static const int64_t weights[3] = {2, 2, 1};
     for (int j = 0; j < sj->nchildren && j < 3; j++) {
