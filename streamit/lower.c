@@ -116,6 +116,7 @@ void lower_program_free(LowerProgram *p)
     stream_graph_free(p->sg);
     free(p->is_static);
     free(p->out_map);
+    free(p->loop_lines);
     free(p->in_map);
     free(p);
 }

@@ -15,6 +15,7 @@ struct LowerProgram {
     int *out_map;           /* per graph output: stream output index or -1 */
     int *in_map, nin;       /* stream input k is graph input in_map[k] */
     LowerStats stats;
+    int *loop_lines, nloop_lines;  /* source lines of the loops planned so far */
 };
 
 /* lower_specialize.c: evaluates the scalar slice on the bound inputs and

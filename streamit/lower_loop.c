@@ -501,6 +501,15 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     plan->loop = loop;
     plan->trips = trips;
     plan->line = lower_source_line(loop);
+    /* Loops inlined from one source line (a function called twice) are
+     * told apart by their order. */
+    plan->line_seq = 1;
+    for (int i = 0; i < p->nloop_lines; i++)
+        plan->line_seq += p->loop_lines[i] == plan->line;
+    if (plan->line > 0) {
+        p->loop_lines = xrealloc(p->loop_lines, ((size_t)p->nloop_lines + 1) * sizeof *p->loop_lines);
+        p->loop_lines[p->nloop_lines++] = plan->line;
+    }
     plan->counter = ir_block_param(body, 0);
     plan->carried = lower_alloc(p, (size_t)ncarried * sizeof *plan->carried);
     plan->writes = lower_alloc(p, (size_t)ncarried * sizeof *plan->writes);
@@ -565,28 +574,29 @@ static LowerWork *loop_work(LowerProgram *p, LoopPlan *plan, LowerWorkKind kind)
     return w;
 }
 
+/* "<base>_L<line>" (a second loop on the same line: "<base>_L<line>_2"),
+ * or "<base>_n<node id>" for a loop without a source line. */
+static void loop_name(char *buf, size_t size, const char *base, const LoopPlan *plan)
+{
+    if (plan->line > 0 && plan->line_seq > 1)
+        snprintf(buf, size, "%s_L%d_%d", base, plan->line, plan->line_seq);
+    else if (plan->line > 0)
+        snprintf(buf, size, "%s_L%d", base, plan->line);
+    else
+        snprintf(buf, size, "%s_n%u", base, (unsigned)plan->loop->id);
+}
+
 static StreamNode *loop_filter(StreamGraph *sg, const char *base, const LoopPlan *plan,
                                LowerWork *w)
 {
     char name[STREAM_MAX_NAME];
-    if (plan->line > 0)
-        snprintf(name, sizeof name, "%s_L%d", base, plan->line);
-    else
-        snprintf(name, sizeof name, "%s_n%u", base, (unsigned)plan->loop->id);
+    loop_name(name, sizeof name, base, plan);
     StreamNode *f = stream_filter_new(sg, name, lower_work_pop(w), lower_work_pop(w),
                                       lower_work_push(w));
     f->filter.work = w;
     f->filter.nodes = w->nodes;
     f->filter.nnodes = w->nnodes;
     return f;
-}
-
-static void loop_name(char *buf, size_t size, const char *base, const LoopPlan *plan)
-{
-    if (plan->line > 0)
-        snprintf(buf, size, "%s_L%d", base, plan->line);
-    else
-        snprintf(buf, size, "%s_n%u", base, (unsigned)plan->loop->id);
 }
 
 /* The per-iteration outputs O: write sources and appended lists, in

@@ -71,6 +71,7 @@ typedef struct LoopPlan {
     int64_t trips;
     bool feedback;              /* some carried value is state */
     int line;                   /* source line (from the node's comment), or 0 */
+    int line_seq;               /* 1 for the first loop planned on that line, 2 ... */
     LoopCarried *carried;       /* per carried value */
     IrNode **writes;            /* per carried value: its write (select_rev,
                                  * slice_rev, aten::add of lists), or NULL */
