@@ -4,8 +4,9 @@
 #                      errors (tests/backends/ref/test_interp.c)
 #   ref.<group>.<case> every corpus case on the ref backend, against PyTorch's
 #                      eager outputs (tests/backends/ref/run_case.sh)
-#   cpu.<group>.<case> every corpus case and the lowering's loop cases
-#                      (tests/streamit/cases) on the cpu backend, against
+#   cpu.<group>.<case> every corpus case, the lowering's loop cases
+#                      (tests/streamit/cases) and TensorSSA's cases
+#                      (tests/functionalize/cases) on the cpu backend, against
 #                      PyTorch (tests/backends/cpu/run_cpu_case.sh)
 #   cpu.fission2.<group>.<case>, cpu.fission3.<group>.<case>
 #                      the same with --fission=2 and 3 for the programs
@@ -23,7 +24,10 @@ foreach(case_dir ${TSSA_CORPUS_CASES})
 endforeach()
 
 tssa_case_dirs(TSSA_LOWER_LOOP_CASES ${TSSA_TESTS_DIR}/streamit/cases)
-foreach(case_dir ${TSSA_CORPUS_CASES} ${TSSA_LOWER_LOOP_CASES})
+# TensorSSA's own cases (list and tensor writes in loops and branches) run on
+# the cpu backend too: their functional graphs are what the lowering takes apart.
+tssa_case_dirs(TSSA_FUNCTIONAL_CASES ${TSSA_TESTS_DIR}/functionalize/cases)
+foreach(case_dir ${TSSA_CORPUS_CASES} ${TSSA_LOWER_LOOP_CASES} ${TSSA_FUNCTIONAL_CASES})
   tssa_case_id(${case_dir} id)
   add_test(NAME cpu.${id}
            COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
