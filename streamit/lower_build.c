@@ -237,10 +237,17 @@ static const char *short_kind(const IrNode *n)
  * a name. Value names become identifier characters ('.' -> '_'). */
 static const char *value_stream_name(char *buf, size_t size, const char *prefix, const IrValue *v)
 {
-    int len = snprintf(buf, size, "%s_%s", prefix, v->name);
-    for (int i = 0; i < len && (size_t)i < size; i++)
-        if (!isalnum((unsigned char)buf[i]) && buf[i] != '_')
-            buf[i] = '_';
+    /* Copied by hand, not with snprintf: a graph has a name per filter and
+     * identity, and formatting was a tenth of the lowering's time. A name too
+     * long for buf is cut and stays terminated. */
+    size_t n = 0;
+    for (const char *s = prefix; *s && n + 1 < size; s++)
+        buf[n++] = isalnum((unsigned char)*s) ? *s : '_';
+    if (n + 1 < size)
+        buf[n++] = '_';
+    for (const char *s = v->name; *s && n + 1 < size; s++)
+        buf[n++] = isalnum((unsigned char)*s) ? *s : '_';
+    buf[n] = '\0';
     return buf;
 }
 
