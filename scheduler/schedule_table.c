@@ -49,20 +49,51 @@ static void text_reserve(Text *t, size_t extra)
         diag_die("out of memory (schedule table)");
 }
 
+static void text_add_n(Text *t, const char *s, size_t len)
+{
+    text_reserve(t, len);
+    memcpy(t->p + t->n, s, len);
+    t->n += len;
+    t->p[t->n] = '\0';
+}
+
 static void text_add(Text *t, const char *s)
 {
-    size_t len = strlen(s);
-    text_reserve(t, len);
-    memcpy(t->p + t->n, s, len + 1);
-    t->n += len;
+    text_add_n(t, s, strlen(s));
+}
+
+static void text_spaces(Text *t, size_t n)
+{
+    text_reserve(t, n);
+    memset(t->p + t->n, ' ', n);
+    t->n += n;
+    t->p[t->n] = '\0';
+}
+
+/* Decimal digits of v, written backwards from end; returns the first.
+ * By hand, not with snprintf: a big graph's table has millions of cells,
+ * and formatting them through printf was most of --emit=schedule's time. */
+static char *format_int(char *end, int64_t v)
+{
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *p = end;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return p;
 }
 
 static void text_int(Text *t, int64_t v)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRId64, v);
-    text_add(t, buf);
+    char buf[24];
+    char *first = format_int(buf + sizeof buf, v);
+    text_add_n(t, first, (size_t)(buf + sizeof buf - first));
 }
+
+
 
 static void text_node_path(Text *t, const StreamNode *n)
 {
@@ -185,22 +216,23 @@ static void measure(size_t *width, const Text *cells, int ncols)
             width[i] = cells[i].n;
 }
 
-static void print_row(FILE *out, const size_t *width, const bool *left, const Text *cells, int ncols)
+/* The row is assembled in `line` and written with one call. */
+static void print_row(FILE *out, const size_t *width, const bool *left, const Text *cells, int ncols, Text *line)
 {
-    fputs("  ", out);
+    line->n = 0;
+    text_spaces(line, 2);
     for (int i = 0; i < ncols; i++) {
         if (i)
-            fputs("  ", out);
-        int w = (int)width[i];
-        const char *cell = cells[i].n ? cells[i].p : "";
-        if (left[i] && i == ncols - 1)
-            fputs(cell, out);
-        else if (left[i])
-            fprintf(out, "%-*s", w, cell);
-        else
-            fprintf(out, "%*s", w, cell);
+            text_spaces(line, 2);
+        size_t len = cells[i].n, pad = width[i] > len ? width[i] - len : 0;
+        if (!left[i])
+            text_spaces(line, pad);
+        text_add_n(line, cells[i].p ? cells[i].p : "", len);
+        if (left[i] && i < ncols - 1)
+            text_spaces(line, pad);
     }
-    fputc('\n', out);
+    text_add_n(line, "\n", 1);
+    fwrite(line->p, 1, line->n, out);
 }
 
 static void header_cells(Text *cells, const char *const *headers, int ncols)
@@ -232,8 +264,12 @@ static void print_phases(FILE *out, const Schedule *s, const char *name, const S
             continue;
         }
         path.n = 0;
+        text_spaces(&path, 2);
         text_actor_path(&path, &s->flat->actors[phases[i].actor]);
-        fprintf(out, "  %s x%" PRId64 "\n", path.p, phases[i].firings);
+        text_add_n(&path, " x", 2);
+        text_int(&path, phases[i].firings);
+        text_add_n(&path, "\n", 1);
+        fwrite(path.p, 1, path.n, out);
     }
     free(path.p);
 }
@@ -253,6 +289,7 @@ void sched_print_table(FILE *out, const Schedule *s)
     fprintf(out, "per steady state: %" PRId64 " %s in, %" PRId64 " %s out\n", in_items,
             plural(in_items, "item", "items"), out_items, plural(out_items, "item", "items"));
 
+    Text line = {0};
     Text cells[ACTOR_COLUMNS] = {{0}};
     size_t width[ACTOR_COLUMNS] = {0};
     header_cells(cells, actor_headers, ACTOR_COLUMNS);
@@ -265,12 +302,12 @@ void sched_print_table(FILE *out, const Schedule *s)
     }
     fputs("\nactors:\n", out);
     header_cells(cells, actor_headers, ACTOR_COLUMNS);
-    print_row(out, width, actor_left, cells, ACTOR_COLUMNS);
+    print_row(out, width, actor_left, cells, ACTOR_COLUMNS, &line);
     for (int a = 0; a < f->nactors; a++) {
         if (!sched_actor_shown(f, a))
             continue;
         actor_cells(cells, s, a);
-        print_row(out, width, actor_left, cells, ACTOR_COLUMNS);
+        print_row(out, width, actor_left, cells, ACTOR_COLUMNS, &line);
     }
     for (int i = 0; i < ACTOR_COLUMNS; i++)
         free(cells[i].p);
@@ -291,13 +328,14 @@ void sched_print_table(FILE *out, const Schedule *s)
     }
     fputs("\nchannels:\n", out);
     header_cells(ccells, channel_headers, CHANNEL_COLUMNS);
-    print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS);
+    print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS, &line);
     for (int c = 0; c < f->nchannels; c++) {
         if (!channel_shown(f, c))
             continue;
         channel_cells(ccells, s, c);
-        print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS);
+        print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS, &line);
     }
     for (int i = 0; i < CHANNEL_COLUMNS; i++)
         free(ccells[i].p);
+    free(line.p);
 }
