@@ -31,6 +31,7 @@
 #include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
 #include "tssa/schedule.h"
+#include "tssa/util.h"
 
 /* A growable string. */
 typedef struct Text {
@@ -121,6 +122,30 @@ static void text_actor_path(Text *t, const StreamActor *a)
     }
 }
 
+/* Every actor's path, rendered once: a path is printed in the actor's row,
+ * in the rows of its channels and in its phases, each twice (measured,
+ * then printed). */
+typedef struct Paths {
+    Text text;
+    size_t *start;      /* actor a's path is text.p[start[a] .. start[a + 1]) */
+} Paths;
+
+static void paths_build(Paths *paths, const StreamFlat *f)
+{
+    paths->text = (Text){0};
+    paths->start = xmalloc(((size_t)f->nactors + 1) * sizeof *paths->start);
+    for (int a = 0; a < f->nactors; a++) {
+        paths->start[a] = paths->text.n;
+        text_actor_path(&paths->text, &f->actors[a]);
+    }
+    paths->start[f->nactors] = paths->text.n;
+}
+
+static void text_path(Text *t, const Paths *paths, int a)
+{
+    text_add_n(t, paths->text.p + paths->start[a], paths->start[a + 1] - paths->start[a]);
+}
+
 static bool channel_shown(const StreamFlat *f, int c)
 {
     return sched_actor_shown(f, f->channels[c].src) && sched_actor_shown(f, f->channels[c].dst);
@@ -160,14 +185,14 @@ static void text_placement(Text *t, const StreamActor *a, bool device)
         text_int(t, v);
 }
 
-static void actor_cells(Text *cells, const Schedule *s, int a)
+static void actor_cells(Text *cells, const Schedule *s, const Paths *paths, int a)
 {
     const StreamFlat *f = s->flat;
     const StreamActor *actor = &f->actors[a];
     for (int i = 0; i < ACTOR_COLUMNS; i++)
         cells[i].n = 0;
     text_int(&cells[0], a);
-    text_actor_path(&cells[1], actor);
+    text_path(&cells[1], paths, a);
     text_add(&cells[2], actor->kind == ACTOR_FILTER ? stream_node_keyword(actor->node)
                                                     : stream_actor_kind_name(actor->kind));
     text_rates(&cells[3], f, actor->in, actor->nin, true);
@@ -182,10 +207,10 @@ static void actor_cells(Text *cells, const Schedule *s, int a)
     text_placement(&cells[9], actor, true);
 }
 
-static void text_end(Text *t, const StreamFlat *f, int a, int port)
+static void text_end(Text *t, const StreamFlat *f, const Paths *paths, int a, int port)
 {
     const StreamActor *actor = &f->actors[a];
-    text_actor_path(t, actor);
+    text_path(t, paths, a);
     if (actor->kind == ACTOR_SPLITTER || actor->kind == ACTOR_JOINER) {
         text_add(t, "[");
         text_int(t, port);
@@ -193,14 +218,14 @@ static void text_end(Text *t, const StreamFlat *f, int a, int port)
     }
 }
 
-static void channel_cells(Text *cells, const Schedule *s, int c)
+static void channel_cells(Text *cells, const Schedule *s, const Paths *paths, int c)
 {
     const StreamChannel *ch = &s->flat->channels[c];
     for (int i = 0; i < CHANNEL_COLUMNS; i++)
         cells[i].n = 0;
     text_int(&cells[0], c);
-    text_end(&cells[1], s->flat, ch->src, ch->src_port);
-    text_end(&cells[2], s->flat, ch->dst, ch->dst_port);
+    text_end(&cells[1], s->flat, paths, ch->src, ch->src_port);
+    text_end(&cells[2], s->flat, paths, ch->dst, ch->dst_port);
     text_int(&cells[3], ch->push);
     text_int(&cells[4], ch->pop);
     text_int(&cells[5], ch->peek);
@@ -248,8 +273,8 @@ static const char *plural(int64_t n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
-static void print_phases(FILE *out, const Schedule *s, const char *name, const SchedPhase *phases, int n,
-                         const int64_t *firings_per_actor)
+static void print_phases(FILE *out, const Schedule *s, const Paths *paths, const char *name,
+                         const SchedPhase *phases, int n, const int64_t *firings_per_actor)
 {
     int64_t firings = 0;
     for (int a = 0; a < s->flat->nactors; a++)
@@ -265,7 +290,7 @@ static void print_phases(FILE *out, const Schedule *s, const char *name, const S
         }
         path.n = 0;
         text_spaces(&path, 2);
-        text_actor_path(&path, &s->flat->actors[phases[i].actor]);
+        text_path(&path, paths, phases[i].actor);
         text_add_n(&path, " x", 2);
         text_int(&path, phases[i].firings);
         text_add_n(&path, "\n", 1);
@@ -289,6 +314,8 @@ void sched_print_table(FILE *out, const Schedule *s)
     fprintf(out, "per steady state: %" PRId64 " %s in, %" PRId64 " %s out\n", in_items,
             plural(in_items, "item", "items"), out_items, plural(out_items, "item", "items"));
 
+    Paths paths;
+    paths_build(&paths, f);
     Text line = {0};
     Text cells[ACTOR_COLUMNS] = {{0}};
     size_t width[ACTOR_COLUMNS] = {0};
@@ -297,7 +324,7 @@ void sched_print_table(FILE *out, const Schedule *s)
     for (int a = 0; a < f->nactors; a++) {
         if (!sched_actor_shown(f, a))
             continue;
-        actor_cells(cells, s, a);
+        actor_cells(cells, s, &paths, a);
         measure(width, cells, ACTOR_COLUMNS);
     }
     fputs("\nactors:\n", out);
@@ -306,15 +333,15 @@ void sched_print_table(FILE *out, const Schedule *s)
     for (int a = 0; a < f->nactors; a++) {
         if (!sched_actor_shown(f, a))
             continue;
-        actor_cells(cells, s, a);
+        actor_cells(cells, s, &paths, a);
         print_row(out, width, actor_left, cells, ACTOR_COLUMNS, &line);
     }
     for (int i = 0; i < ACTOR_COLUMNS; i++)
         free(cells[i].p);
 
     fputc('\n', out);
-    print_phases(out, s, "init", s->init, s->ninit, s->init_firings);
-    print_phases(out, s, "steady", s->steady, s->nsteady, s->repetitions);
+    print_phases(out, s, &paths, "init", s->init, s->ninit, s->init_firings);
+    print_phases(out, s, &paths, "steady", s->steady, s->nsteady, s->repetitions);
 
     Text ccells[CHANNEL_COLUMNS] = {{0}};
     size_t cwidth[CHANNEL_COLUMNS] = {0};
@@ -323,7 +350,7 @@ void sched_print_table(FILE *out, const Schedule *s)
     for (int c = 0; c < f->nchannels; c++) {
         if (!channel_shown(f, c))
             continue;
-        channel_cells(ccells, s, c);
+        channel_cells(ccells, s, &paths, c);
         measure(cwidth, ccells, CHANNEL_COLUMNS);
     }
     fputs("\nchannels:\n", out);
@@ -332,10 +359,12 @@ void sched_print_table(FILE *out, const Schedule *s)
     for (int c = 0; c < f->nchannels; c++) {
         if (!channel_shown(f, c))
             continue;
-        channel_cells(ccells, s, c);
+        channel_cells(ccells, s, &paths, c);
         print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS, &line);
     }
     for (int i = 0; i < CHANNEL_COLUMNS; i++)
         free(ccells[i].p);
     free(line.p);
+    free(paths.text.p);
+    free(paths.start);
 }
