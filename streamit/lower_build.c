@@ -31,7 +31,9 @@
  * is a pipeline of filters, a value with several consumers a duplicate
  * split-join, a list taken apart by several consumers (ListUnpack, chunk)
  * a round-robin split-join, and several graph inputs enter as one
- * round-robin split. After the last stage a Route puts the live values in
+ * round-robin split. A value carried unread past 8 layers or more skips
+ * them instead of riding an Identity in each (see "Skips" below). After the
+ * last stage a Route puts the live values in
  * the order of the graph's outputs (a joiner at the end, duplicates
  * allowed) when they are not in it already.
  *
