@@ -9,7 +9,8 @@
  * ir_parse, bindings_resolve, ir_check_ops, tssa_functionalize,
  * lower_specialize, lower_build, sched_build. It prints the cumulative CPU
  * time after each stage, each stage the fastest of R runs (default 3), and
- * the stream graph's size (filters and scheduled actors).
+ * the stream graph's size (filters and scheduled actors), and below it
+ * TensorSSA's own stages (TssaReport, each the fastest of R).
  *
  * The graph repeats a block of the ops real models are made of:
  *   relu, matmul, linear, sigmoid, mul (the gate reads linear's result
@@ -126,7 +127,8 @@ typedef struct Sizes {
 } Sizes;
 
 /* One compile; stage[k] gets stage k's CPU seconds. */
-static bool compile_once(const GenText *t, char **bind, double stage[STAGES], Sizes *sizes)
+static bool compile_once(const GenText *t, char **bind, double stage[STAGES], Sizes *sizes,
+                         TssaReport *report)
 {
     double t0 = bench_process_seconds();
     IrGraph *g = ir_parse(t->data, t->len, "bench.ir", stderr);
@@ -142,10 +144,9 @@ static bool compile_once(const GenText *t, char **bind, double stage[STAGES], Si
     ok = ok && ir_check_ops(g, ranks, 3, stderr);
     double t3 = bench_process_seconds();
     TssaOptions opt;
-    TssaReport report;
     tssa_options_default(&opt);
     opt.inputs_disjoint = ok && tssa_inputs_disjoint(inputs, ninputs);
-    ok = ok && tssa_functionalize(g, &opt, &report, stderr);
+    ok = ok && tssa_functionalize(g, &opt, report, stderr);
     double t4 = bench_process_seconds();
     int status = 0;
     LowerProgram *p = ok ? lower_specialize(g, inputs, ninputs, NULL, stderr, &status) : NULL;
@@ -241,18 +242,23 @@ int main(int argc, char **argv)
     for (int n = 0; n < nsizes; n++) {
         GenText t = {0};
         gen_straight_graph(&t, sizes[n]);
-        double best[STAGES];
+        double best[STAGES], best_tssa[TSSA_STAGE_COUNT];
         Sizes sz = {0, 0};
+        for (int k = 0; k < TSSA_STAGE_COUNT; k++)
+            best_tssa[k] = 1e30;
         for (int k = 0; k < STAGES; k++)
             best[k] = 1e30;
         for (int r = 0; r < reps; r++) {
             double stage[STAGES];
-            if (!compile_once(&t, bind, stage, &sz)) {
+            TssaReport report;
+            if (!compile_once(&t, bind, stage, &sz, &report)) {
                 status = 1;
                 break;
             }
             for (int k = 0; k < STAGES; k++)
                 best[k] = bench_min(best[k], stage[k]);
+            for (int k = 0; k < TSSA_STAGE_COUNT; k++)
+                best_tssa[k] = bench_min(best_tssa[k], report.seconds[k]);
         }
         printf("%9ld %9ld %9ld", t.nodes, sz.filters, sz.actors);
         double sum = 0;
@@ -260,6 +266,9 @@ int main(int argc, char **argv)
             sum += best[k];
             printf(" %11.3f", sum);
         }
+        printf("\n%9s  tssa stages:", "");
+        for (int k = 0; k < TSSA_STAGE_COUNT; k++)
+            printf(" %s %.3f", tssa_stage_name((TssaStage)k), best_tssa[k]);
         printf("\n");
         fflush(stdout);
         char model[4200];
