@@ -66,8 +66,9 @@ static void gen_node(GenText *t, int indent, const char *fmt, ...)
 
 #define GEN_F2(a, b) "Float(" #a ", " #b ", strides=[" #b ", 1], requires_grad=0, device=cpu)"
 
-/* Appends a graph of at least `target` nodes to t (t zero-initialized). */
-static void gen_graph_text(GenText *t, long target)
+/* Appends a graph of at least `target` nodes to t (t zero-initialized).
+ * Inline: benchmarks that only use gen_node need not call it. */
+static inline void gen_graph_text(GenText *t, long target)
 {
     gen_printf(t, "graph(%%x.1 : " GEN_F2(64, 128) ",\n"
                   "      %%w.1 : " GEN_F2(128, 128) ",\n"

@@ -92,6 +92,10 @@ bool rat_div(Rational a, Rational b, Rational *out)
 
 bool rat_scale(Rational a, int64_t n, int64_t d, Rational *out)
 {
+    if (n == d && n != 0) {     /* equal rates, the usual case: a itself */
+        *out = a;
+        return true;
+    }
     Rational ratio;
     return rat_make(n, d, &ratio) && rat_mul(a, ratio, out);
 }

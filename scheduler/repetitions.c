@@ -134,7 +134,8 @@ static bool solve_splitjoin(Solver *s, const StreamNode *n)
         const StreamNode *b = n->children[k];
         int64_t w = split_weight(n, k), in = r->items_in[b->id];
         int64_t vj = n->join_weights[k], out = r->items_out[b->id];
-        describe(b, d, sizeof d);
+        if ((w > 0) != (in > 0) || (out > 0) != (vj > 0) || (w == 0 && vj == 0))
+            describe(b, d, sizeof d);   /* only for the message: a branch costs no snprintf */
         if (w > 0 && in == 0) {
             stream_node_error(s->err, b, "splitjoin %s: the splitter sends items to branch %d (%s), which consumes none",
                               n->name, k + 1, d);

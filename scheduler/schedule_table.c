@@ -31,6 +31,7 @@
 #include "scheduler/sched_internal.h"
 #include "tssa/diag.h"
 #include "tssa/schedule.h"
+#include "tssa/util.h"
 
 /* A growable string. */
 typedef struct Text {
@@ -49,20 +50,51 @@ static void text_reserve(Text *t, size_t extra)
         diag_die("out of memory (schedule table)");
 }
 
+static void text_add_n(Text *t, const char *s, size_t len)
+{
+    text_reserve(t, len);
+    memcpy(t->p + t->n, s, len);
+    t->n += len;
+    t->p[t->n] = '\0';
+}
+
 static void text_add(Text *t, const char *s)
 {
-    size_t len = strlen(s);
-    text_reserve(t, len);
-    memcpy(t->p + t->n, s, len + 1);
-    t->n += len;
+    text_add_n(t, s, strlen(s));
+}
+
+static void text_spaces(Text *t, size_t n)
+{
+    text_reserve(t, n);
+    memset(t->p + t->n, ' ', n);
+    t->n += n;
+    t->p[t->n] = '\0';
+}
+
+/* Decimal digits of v, written backwards from end; returns the first.
+ * By hand, not with snprintf: a big graph's table has millions of cells,
+ * and formatting them through printf was most of --emit=schedule's time. */
+static char *format_int(char *end, int64_t v)
+{
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    char *p = end;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    return p;
 }
 
 static void text_int(Text *t, int64_t v)
 {
-    char buf[32];
-    snprintf(buf, sizeof buf, "%" PRId64, v);
-    text_add(t, buf);
+    char buf[24];
+    char *first = format_int(buf + sizeof buf, v);
+    text_add_n(t, first, (size_t)(buf + sizeof buf - first));
 }
+
+
 
 static void text_node_path(Text *t, const StreamNode *n)
 {
@@ -88,6 +120,30 @@ static void text_actor_path(Text *t, const StreamActor *a)
         text_add(t, "/join");
         return;
     }
+}
+
+/* Every actor's path, rendered once: a path is printed in the actor's row,
+ * in the rows of its channels and in its phases, each twice (measured,
+ * then printed). */
+typedef struct Paths {
+    Text text;
+    size_t *start;      /* actor a's path is text.p[start[a] .. start[a + 1]) */
+} Paths;
+
+static void paths_build(Paths *paths, const StreamFlat *f)
+{
+    paths->text = (Text){0};
+    paths->start = xmalloc(((size_t)f->nactors + 1) * sizeof *paths->start);
+    for (int a = 0; a < f->nactors; a++) {
+        paths->start[a] = paths->text.n;
+        text_actor_path(&paths->text, &f->actors[a]);
+    }
+    paths->start[f->nactors] = paths->text.n;
+}
+
+static void text_path(Text *t, const Paths *paths, int a)
+{
+    text_add_n(t, paths->text.p + paths->start[a], paths->start[a + 1] - paths->start[a]);
 }
 
 static bool channel_shown(const StreamFlat *f, int c)
@@ -129,14 +185,14 @@ static void text_placement(Text *t, const StreamActor *a, bool device)
         text_int(t, v);
 }
 
-static void actor_cells(Text *cells, const Schedule *s, int a)
+static void actor_cells(Text *cells, const Schedule *s, const Paths *paths, int a)
 {
     const StreamFlat *f = s->flat;
     const StreamActor *actor = &f->actors[a];
     for (int i = 0; i < ACTOR_COLUMNS; i++)
         cells[i].n = 0;
     text_int(&cells[0], a);
-    text_actor_path(&cells[1], actor);
+    text_path(&cells[1], paths, a);
     text_add(&cells[2], actor->kind == ACTOR_FILTER ? stream_node_keyword(actor->node)
                                                     : stream_actor_kind_name(actor->kind));
     text_rates(&cells[3], f, actor->in, actor->nin, true);
@@ -151,10 +207,10 @@ static void actor_cells(Text *cells, const Schedule *s, int a)
     text_placement(&cells[9], actor, true);
 }
 
-static void text_end(Text *t, const StreamFlat *f, int a, int port)
+static void text_end(Text *t, const StreamFlat *f, const Paths *paths, int a, int port)
 {
     const StreamActor *actor = &f->actors[a];
-    text_actor_path(t, actor);
+    text_path(t, paths, a);
     if (actor->kind == ACTOR_SPLITTER || actor->kind == ACTOR_JOINER) {
         text_add(t, "[");
         text_int(t, port);
@@ -162,14 +218,14 @@ static void text_end(Text *t, const StreamFlat *f, int a, int port)
     }
 }
 
-static void channel_cells(Text *cells, const Schedule *s, int c)
+static void channel_cells(Text *cells, const Schedule *s, const Paths *paths, int c)
 {
     const StreamChannel *ch = &s->flat->channels[c];
     for (int i = 0; i < CHANNEL_COLUMNS; i++)
         cells[i].n = 0;
     text_int(&cells[0], c);
-    text_end(&cells[1], s->flat, ch->src, ch->src_port);
-    text_end(&cells[2], s->flat, ch->dst, ch->dst_port);
+    text_end(&cells[1], s->flat, paths, ch->src, ch->src_port);
+    text_end(&cells[2], s->flat, paths, ch->dst, ch->dst_port);
     text_int(&cells[3], ch->push);
     text_int(&cells[4], ch->pop);
     text_int(&cells[5], ch->peek);
@@ -185,22 +241,23 @@ static void measure(size_t *width, const Text *cells, int ncols)
             width[i] = cells[i].n;
 }
 
-static void print_row(FILE *out, const size_t *width, const bool *left, const Text *cells, int ncols)
+/* The row is assembled in `line` and written with one call. */
+static void print_row(FILE *out, const size_t *width, const bool *left, const Text *cells, int ncols, Text *line)
 {
-    fputs("  ", out);
+    line->n = 0;
+    text_spaces(line, 2);
     for (int i = 0; i < ncols; i++) {
         if (i)
-            fputs("  ", out);
-        int w = (int)width[i];
-        const char *cell = cells[i].n ? cells[i].p : "";
-        if (left[i] && i == ncols - 1)
-            fputs(cell, out);
-        else if (left[i])
-            fprintf(out, "%-*s", w, cell);
-        else
-            fprintf(out, "%*s", w, cell);
+            text_spaces(line, 2);
+        size_t len = cells[i].n, pad = width[i] > len ? width[i] - len : 0;
+        if (!left[i])
+            text_spaces(line, pad);
+        text_add_n(line, cells[i].p ? cells[i].p : "", len);
+        if (left[i] && i < ncols - 1)
+            text_spaces(line, pad);
     }
-    fputc('\n', out);
+    text_add_n(line, "\n", 1);
+    fwrite(line->p, 1, line->n, out);
 }
 
 static void header_cells(Text *cells, const char *const *headers, int ncols)
@@ -216,8 +273,8 @@ static const char *plural(int64_t n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
-static void print_phases(FILE *out, const Schedule *s, const char *name, const SchedPhase *phases, int n,
-                         const int64_t *firings_per_actor)
+static void print_phases(FILE *out, const Schedule *s, const Paths *paths, const char *name,
+                         const SchedPhase *phases, int n, const int64_t *firings_per_actor)
 {
     int64_t firings = 0;
     for (int a = 0; a < s->flat->nactors; a++)
@@ -232,8 +289,12 @@ static void print_phases(FILE *out, const Schedule *s, const char *name, const S
             continue;
         }
         path.n = 0;
-        text_actor_path(&path, &s->flat->actors[phases[i].actor]);
-        fprintf(out, "  %s x%" PRId64 "\n", path.p, phases[i].firings);
+        text_spaces(&path, 2);
+        text_path(&path, paths, phases[i].actor);
+        text_add_n(&path, " x", 2);
+        text_int(&path, phases[i].firings);
+        text_add_n(&path, "\n", 1);
+        fwrite(path.p, 1, path.n, out);
     }
     free(path.p);
 }
@@ -253,6 +314,9 @@ void sched_print_table(FILE *out, const Schedule *s)
     fprintf(out, "per steady state: %" PRId64 " %s in, %" PRId64 " %s out\n", in_items,
             plural(in_items, "item", "items"), out_items, plural(out_items, "item", "items"));
 
+    Paths paths;
+    paths_build(&paths, f);
+    Text line = {0};
     Text cells[ACTOR_COLUMNS] = {{0}};
     size_t width[ACTOR_COLUMNS] = {0};
     header_cells(cells, actor_headers, ACTOR_COLUMNS);
@@ -260,24 +324,24 @@ void sched_print_table(FILE *out, const Schedule *s)
     for (int a = 0; a < f->nactors; a++) {
         if (!sched_actor_shown(f, a))
             continue;
-        actor_cells(cells, s, a);
+        actor_cells(cells, s, &paths, a);
         measure(width, cells, ACTOR_COLUMNS);
     }
     fputs("\nactors:\n", out);
     header_cells(cells, actor_headers, ACTOR_COLUMNS);
-    print_row(out, width, actor_left, cells, ACTOR_COLUMNS);
+    print_row(out, width, actor_left, cells, ACTOR_COLUMNS, &line);
     for (int a = 0; a < f->nactors; a++) {
         if (!sched_actor_shown(f, a))
             continue;
-        actor_cells(cells, s, a);
-        print_row(out, width, actor_left, cells, ACTOR_COLUMNS);
+        actor_cells(cells, s, &paths, a);
+        print_row(out, width, actor_left, cells, ACTOR_COLUMNS, &line);
     }
     for (int i = 0; i < ACTOR_COLUMNS; i++)
         free(cells[i].p);
 
     fputc('\n', out);
-    print_phases(out, s, "init", s->init, s->ninit, s->init_firings);
-    print_phases(out, s, "steady", s->steady, s->nsteady, s->repetitions);
+    print_phases(out, s, &paths, "init", s->init, s->ninit, s->init_firings);
+    print_phases(out, s, &paths, "steady", s->steady, s->nsteady, s->repetitions);
 
     Text ccells[CHANNEL_COLUMNS] = {{0}};
     size_t cwidth[CHANNEL_COLUMNS] = {0};
@@ -286,18 +350,21 @@ void sched_print_table(FILE *out, const Schedule *s)
     for (int c = 0; c < f->nchannels; c++) {
         if (!channel_shown(f, c))
             continue;
-        channel_cells(ccells, s, c);
+        channel_cells(ccells, s, &paths, c);
         measure(cwidth, ccells, CHANNEL_COLUMNS);
     }
     fputs("\nchannels:\n", out);
     header_cells(ccells, channel_headers, CHANNEL_COLUMNS);
-    print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS);
+    print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS, &line);
     for (int c = 0; c < f->nchannels; c++) {
         if (!channel_shown(f, c))
             continue;
-        channel_cells(ccells, s, c);
-        print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS);
+        channel_cells(ccells, s, &paths, c);
+        print_row(out, cwidth, channel_left, ccells, CHANNEL_COLUMNS, &line);
     }
     for (int i = 0; i < CHANNEL_COLUMNS; i++)
         free(ccells[i].p);
+    free(line.p);
+    free(paths.text.p);
+    free(paths.start);
 }

@@ -1,7 +1,7 @@
 /* simulate.c — runs a firing plan on item counts to find its phase order.
  *
- * Items are only counted. A ready queue (a binary min-heap of actor
- * indices) always hands out the ready actor that comes first in the flat
+ * Items are only counted. A ready queue (the actors in increasing order,
+ * and a min-heap of those woken again; see Heap) always hands out the ready actor that comes first in the flat
  * view's topological order; it fires as many times as its inputs and its
  * remaining count allow, at once, and wakes the consumers of its outputs.
  * An actor with a peek reads (k - 1) * pop + peek items for k firings.
@@ -26,7 +26,7 @@
  * enqueued items that turns once per item would cost entries (and time) in
  * proportion to its firings.
  *
- * Cost: O((actors + entries) log actors), plus the size of a loop for each
+ * Cost: O(actors + entries log actors), plus the size of a loop for each
  * turn started. The caller bounds the entries.
  * Precondition: no channel can exceed INT64_MAX items (sched_build checks
  * initial + (init + reps) * push for every channel).
@@ -38,9 +38,18 @@
 #include "tssa/diag.h"
 #include "tssa/util.h"
 
+/* The ready queue: the actors queued at the start, in increasing order
+ * (a cursor walks them), and a binary min-heap of those queued later. Most
+ * actors are handed out once, in order, from the first part: the heap
+ * only holds actors woken again (feedback loops, an actor handed out
+ * before its inputs were there), so a big acyclic graph costs no heap
+ * operations. Handing out the smaller of the two fronts keeps the order
+ * of a single heap. */
 typedef struct Heap {
     int *items;
     int n;
+    const int *initial;
+    int ninitial, next_initial;
 } Heap;
 
 static void heap_push(Heap *h, int v)
@@ -55,8 +64,15 @@ static void heap_push(Heap *h, int v)
     }
 }
 
+static bool queue_empty(const Heap *h)
+{
+    return h->n == 0 && h->next_initial == h->ninitial;
+}
+
 static int heap_pop(Heap *h)
 {
+    if (h->next_initial < h->ninitial && (h->n == 0 || h->initial[h->next_initial] < h->items[0]))
+        return h->initial[h->next_initial++];
     int top = h->items[0];
     h->items[0] = h->items[--h->n];
     int i = 0;
@@ -325,16 +341,17 @@ SimResult sched_simulate(const StreamFlat *f, int64_t *remaining, int64_t *fill,
                          int max_phases, PhaseList *out, int *culprit)
 {
     int n = f->nactors;
-    Sim s = {f, remaining, fill, max_fill, xmalloc((size_t)n * sizeof(bool)), {xmalloc((size_t)n * sizeof(int)), 0},
-             out, out->n, NULL, 0, NULL};
+    int *initial = xmalloc((size_t)n * sizeof *initial);
+    Sim s = {f, remaining, fill, max_fill, xmalloc((size_t)n * sizeof(bool)),
+             {xmalloc((size_t)n * sizeof(int)), 0, initial, 0, 0}, out, out->n, NULL, 0, NULL};
     setup_loops(&s);
     for (int a = 0; a < n; a++) {
         s.queued[a] = remaining[a] > 0;
         if (s.queued[a])
-            s.heap.items[s.heap.n++] = a;     /* increasing: already a heap */
+            initial[s.heap.ninitial++] = a;
     }
     SimResult result = SIM_DONE;
-    while (s.heap.n > 0) {
+    while (!queue_empty(&s.heap)) {
         int a = heap_pop(&s.heap);
         s.queued[a] = false;
         Loop *loop = s.loop_of[a] >= 0 ? &s.loops[s.loop_of[a]] : NULL;
@@ -364,6 +381,7 @@ SimResult sched_simulate(const StreamFlat *f, int64_t *remaining, int64_t *fill,
     free_loops(&s);
     free(s.queued);
     free(s.heap.items);
+    free(initial);
     return result;
 }
 

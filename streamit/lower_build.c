@@ -31,7 +31,9 @@
  * is a pipeline of filters, a value with several consumers a duplicate
  * split-join, a list taken apart by several consumers (ListUnpack, chunk)
  * a round-robin split-join, and several graph inputs enter as one
- * round-robin split. After the last stage a Route puts the live values in
+ * round-robin split. A value carried unread past 8 layers or more skips
+ * them instead of riding an Identity in each (see "Skips" below). After the
+ * last stage a Route puts the live values in
  * the order of the graph's outputs (a joiner at the end, duplicates
  * allowed) when they are not in it already.
  *
@@ -290,10 +292,17 @@ static const char *short_kind(const IrNode *n)
  * a name. Value names become identifier characters ('.' -> '_'). */
 static const char *value_stream_name(char *buf, size_t size, const char *prefix, const IrValue *v)
 {
-    int len = snprintf(buf, size, "%s_%s", prefix, v->name);
-    for (int i = 0; i < len && (size_t)i < size; i++)
-        if (!isalnum((unsigned char)buf[i]) && buf[i] != '_')
-            buf[i] = '_';
+    /* Copied by hand, not with snprintf: a graph has a name per filter and
+     * identity, and formatting was a tenth of the lowering's time. A name too
+     * long for buf is cut and stays terminated. */
+    size_t n = 0;
+    for (const char *s = prefix; *s && n + 1 < size; s++)
+        buf[n++] = isalnum((unsigned char)*s) ? *s : '_';
+    if (n + 1 < size)
+        buf[n++] = '_';
+    for (const char *s = v->name; *s && n + 1 < size; s++)
+        buf[n++] = isalnum((unsigned char)*s) ? *s : '_';
+    buf[n] = '\0';
     return buf;
 }
 
@@ -391,6 +400,167 @@ static void add_stage(StreamNode *root, StreamNode *stage)
     stream_pipeline_add(root, stage);
 }
 
+/* Skips. A value carried past many layers would cost an Identity (and two
+ * channels) in every one of them: on a deep graph whose early values are
+ * read much later (weights used by every block, a skip connection) that is
+ * layers x live values actors, most of the stream graph. Live lists keep
+ * their oldest values first (carried values come before a layer's new
+ * outputs), so the values carried longest are a prefix of the list. When a
+ * prefix of m values is not read by layers s..e and is still live after e,
+ * those layers become one split-join instead: the m values ride one Identity
+ * each beside a pipeline of the layers' stages, which carry only the rest.
+ * The split takes the prefix first and the join puts it back first, so the
+ * list after the skip is the one the layers would have passed on, and every
+ * stage before and after it is built as before. The pipeline inside skips
+ * again where its own prefix allows. A skip is made only when it spans at
+ * least SKIP_MIN_LAYERS layers and saves actors (m * (layers - 1) identities
+ * against a splitter and a joiner), so small graphs keep one stage per
+ * layer. */
+enum {
+    SKIP_MIN_LAYERS = 8,
+    SKIP_SCAN = 64,         /* prefix values considered at one layer */
+    SKIP_MAX_NESTING = 16,  /* each skip nests the stream two levels deeper */
+};
+
+typedef struct Layers {
+    Build *b;
+    int maxlevel;
+    int *first, *order;     /* units by level: order[first[l] .. first[l+1]) */
+    IrValue **bufs[2];      /* live lists: the current one and the next */
+    IrValue **need;
+    int *use_start, *use_level, *use_next; /* by value id: levels of the units popping it */
+} Layers;
+
+/* The first level >= l at which a unit pops v; INT_MAX when none does. The
+ * levels asked for never decrease (layers are built in order), so each
+ * value's cursor only moves forward. */
+static int next_use(Layers *ls, const IrValue *v, int l)
+{
+    int *k = &ls->use_next[v->id], end = ls->use_start[v->id + 1];
+    while (*k < end && ls->use_level[*k] < l)
+        (*k)++;
+    return *k < end ? ls->use_level[*k] : INT_MAX;
+}
+
+/* The stage of layer l: pops live (nlive values), writes the values live
+ * after it to next, returns their count. */
+static int add_layer(Layers *ls, StreamNode *pipe, int l, IrValue **live, int nlive, IrValue **next)
+{
+    Build *b = ls->b;
+    IrValue **need = ls->need;
+    int nnext = 0, nneed = 0, nbranches = 0;
+    int max_branches = nlive + ls->first[l + 1] - ls->first[l];
+    StreamNode **branches = xmalloc((size_t)(max_branches + 1) * sizeof *branches);
+    int64_t *pops = xmalloc((size_t)(max_branches + 1) * sizeof *pops);
+    int64_t *pushes = xmalloc((size_t)(max_branches + 1) * sizeof *pushes);
+    for (int i = 0; i < nlive; i++)
+        if (b->last_level[live[i]->id] > l) {
+            char pass[STREAM_MAX_NAME];
+            value_stream_name(pass, sizeof pass, "pass", live[i]);
+            branches[nbranches] = stream_identity_new(b->sg, pass);
+            pops[nbranches] = pushes[nbranches] = 1;
+            nbranches++;
+            need[nneed++] = live[i];
+            next[nnext++] = live[i];
+        }
+    for (int k = ls->first[l]; k < ls->first[l + 1]; k++) {
+        Unit *u = &b->units[ls->order[k]];
+        int before = nnext;
+        branches[nbranches] = unit_stream(b, u, next, &nnext);
+        pops[nbranches] = u->npops;
+        pushes[nbranches] = nnext - before;
+        nbranches++;
+        for (int i = 0; i < u->npops; i++)
+            need[nneed++] = u->pops[i];
+    }
+    bool in_order = same_list(live, nlive, need, nneed);
+    bool duplicate = !in_order && nlive == 1 && nbranches > 1;
+    for (int i = 0; duplicate && i < nbranches; i++)
+        duplicate = pops[i] == 1;
+    for (int i = 0; duplicate && i < nneed; i++)
+        duplicate = need[i] == live[0];
+    char name[32];
+    if (!in_order && !duplicate) {
+        /* Named after the layer it feeds: one Route per layer at most. */
+        snprintf(name, sizeof name, "Route%d", l);
+        add_stage(pipe, route_filter(b, name, live, nlive, need, nneed));
+    }
+    if (nbranches == 1) {
+        add_stage(pipe, branches[0]);
+    } else {
+        snprintf(name, sizeof name, "Layer%d", l);
+        StreamNode *sj = stream_splitjoin_new(b->sg, name, duplicate ? SPLIT_DUPLICATE : SPLIT_ROUNDROBIN);
+        for (int i = 0; i < nbranches; i++)
+            stream_splitjoin_add(sj, branches[i], pops[i], pushes[i]);
+        add_stage(pipe, sj);
+    }
+    free(branches);
+    free(pops);
+    free(pushes);
+    return nnext;
+}
+
+/* The prefix of live to carry past layers l.. (its length, 0 for none) and
+ * the last layer it skips. */
+static int choose_skip(Layers *ls, int l, int last, IrValue **live, int nlive, int *skip_last)
+{
+    int best = 0, best_saving = 0, end = last;
+    if (end > ls->maxlevel - 1)
+        end = ls->maxlevel - 1;     /* the last layer makes the outputs: never skipped */
+    for (int m = 1; m < nlive && m <= SKIP_SCAN; m++) {
+        int use = next_use(ls, live[m - 1], l);
+        if (use != INT_MAX && use - 1 < end)
+            end = use - 1;
+        int layers = end - l + 1;
+        if (layers < SKIP_MIN_LAYERS)
+            break;
+        int saving = m * (layers - 1) - 2;
+        if (saving > best_saving) {
+            best = m;
+            best_saving = saving;
+            *skip_last = end;
+        }
+    }
+    return best;
+}
+
+/* Appends the stages of layers l0..last to pipe. The live list is
+ * ls->bufs[*cur] + off (*nlive values); on return the list after `last` is
+ * there, with its count in *nlive. Only entries from off on are written. */
+static void add_layers(Layers *ls, StreamNode *pipe, int l0, int last, int off, int *cur, int *nlive,
+                       int nesting)
+{
+    Build *b = ls->b;
+    for (int l = l0; l <= last;) {
+        IrValue **live = ls->bufs[*cur] + off;
+        int skip_last = l, m = nesting < SKIP_MAX_NESTING ? choose_skip(ls, l, last, live, *nlive, &skip_last) : 0;
+        if (m == 0) {
+            *nlive = add_layer(ls, pipe, l, live, *nlive, ls->bufs[1 - *cur] + off);
+            *cur = 1 - *cur;
+            l++;
+            continue;
+        }
+        /* Both lists keep the prefix: the layers inside write from off + m. */
+        memcpy(ls->bufs[1 - *cur] + off, live, (size_t)m * sizeof *live);
+        char name[48];
+        snprintf(name, sizeof name, "Skip%d_%d", l, skip_last);
+        StreamNode *sj = stream_splitjoin_new(b->sg, name, SPLIT_ROUNDROBIN);
+        for (int i = 0; i < m; i++) {
+            char pass[STREAM_MAX_NAME];
+            value_stream_name(pass, sizeof pass, "pass", live[i]);
+            stream_splitjoin_add(sj, stream_identity_new(b->sg, pass), 1, 1);
+        }
+        snprintf(name, sizeof name, "Layers%d_%d", l, skip_last);
+        StreamNode *inner = stream_pipeline_new(b->sg, name);
+        int inner_in = *nlive - m, inner_out = inner_in;
+        add_layers(ls, inner, l, skip_last, off + m, cur, &inner_out, nesting + 1);
+        stream_splitjoin_add(sj, inner, inner_in, inner_out);
+        add_stage(pipe, sj);
+        *nlive = m + inner_out;
+        l = skip_last + 1;
+    }
+}
+
 static bool build_layers(Build *b, StreamNode *root)
 {
     LowerProgram *p = b->p;
@@ -414,69 +584,40 @@ static bool build_layers(Build *b, StreamNode *root)
     }
     free(fill);
 
-    /* Live lists: at most every value once. */
-    size_t cap = (size_t)g->nvalues + 1;
-    IrValue **live = xmalloc(cap * sizeof *live), **next = xmalloc(cap * sizeof *next);
-    IrValue **need = xmalloc(cap * sizeof *need);
-    int nlive = 0;
-    for (int k = 0; k < p->nin; k++)
-        live[nlive++] = ir_block_param(g->top, p->in_map[k]);
-
-    for (int l = 0; l <= maxlevel; l++) {
-        int nnext = 0, nneed = 0, nbranches = 0, max_branches = nlive + first[l + 1] - first[l];
-        StreamNode **branches = xmalloc((size_t)(max_branches + 1) * sizeof *branches);
-        int64_t *pops = xmalloc((size_t)(max_branches + 1) * sizeof *pops);
-        int64_t *pushes = xmalloc((size_t)(max_branches + 1) * sizeof *pushes);
-        for (int i = 0; i < nlive; i++)
-            if (b->last_level[live[i]->id] > l) {
-                char pass[STREAM_MAX_NAME];
-                value_stream_name(pass, sizeof pass, "pass", live[i]);
-                branches[nbranches] = stream_identity_new(b->sg, pass);
-                pops[nbranches] = pushes[nbranches] = 1;
-                nbranches++;
-                need[nneed++] = live[i];
-                next[nnext++] = live[i];
-            }
-        for (int k = first[l]; k < first[l + 1]; k++) {
-            Unit *u = &b->units[order[k]];
-            int before = nnext;
-            branches[nbranches] = unit_stream(b, u, next, &nnext);
-            pops[nbranches] = u->npops;
-            pushes[nbranches] = nnext - before;
-            nbranches++;
-            for (int i = 0; i < u->npops; i++)
-                need[nneed++] = u->pops[i];
-        }
-        bool in_order = same_list(live, nlive, need, nneed);
-        bool duplicate = !in_order && nlive == 1 && nbranches > 1;
-        for (int i = 0; duplicate && i < nbranches; i++)
-            duplicate = pops[i] == 1;
-        for (int i = 0; duplicate && i < nneed; i++)
-            duplicate = need[i] == live[0];
-        char name[32];
-        if (!in_order && !duplicate) {
-            /* Named after the layer it feeds: one Route per layer at most. */
-            snprintf(name, sizeof name, "Route%d", l);
-            add_stage(root, route_filter(b, name, live, nlive, need, nneed));
-        }
-        if (nbranches == 1) {
-            add_stage(root, branches[0]);
-        } else {
-            snprintf(name, sizeof name, "Layer%d", l);
-            StreamNode *sj = stream_splitjoin_new(b->sg, name,
-                                                  duplicate ? SPLIT_DUPLICATE : SPLIT_ROUNDROBIN);
-            for (int i = 0; i < nbranches; i++)
-                stream_splitjoin_add(sj, branches[i], pops[i], pushes[i]);
-            add_stage(root, sj);
-        }
-        free(branches);
-        free(pops);
-        free(pushes);
-        IrValue **t = live;
-        live = next;
-        next = t;
-        nlive = nnext;
+    /* The levels each value is popped at, in increasing order (units in
+     * level order): what choose_skip asks of next_use. */
+    size_t nv = (size_t)g->nvalues + 1;
+    int *use_start = xcalloc(nv + 1, sizeof *use_start);
+    int *use_next = xmalloc(nv * sizeof *use_next);
+    int npops = 0;
+    for (int i = 0; i < nunits; i++) {
+        for (int k = 0; k < b->units[i].npops; k++)
+            use_start[b->units[i].pops[k]->id + 1]++;
+        npops += b->units[i].npops;
     }
+    for (size_t v = 0; v < nv; v++)
+        use_start[v + 1] += use_start[v];
+    memcpy(use_next, use_start, nv * sizeof *use_next);
+    int *use_level = xmalloc(((size_t)npops + 1) * sizeof *use_level);
+    for (int k = 0; k < nunits; k++) {
+        const Unit *u = &b->units[order[k]];
+        for (int i = 0; i < u->npops; i++)
+            use_level[use_next[u->pops[i]->id]++] = u->level;
+    }
+    memcpy(use_next, use_start, nv * sizeof *use_next);
+
+    /* Live lists: at most every value once. */
+    size_t cap = nv;
+    Layers ls = {.b = b, .maxlevel = maxlevel, .first = first, .order = order,
+                 .use_start = use_start, .use_level = use_level, .use_next = use_next};
+    ls.bufs[0] = xmalloc(cap * sizeof *ls.bufs[0]);
+    ls.bufs[1] = xmalloc(cap * sizeof *ls.bufs[1]);
+    ls.need = xmalloc(cap * sizeof *ls.need);
+    int cur = 0, nlive = 0;
+    for (int k = 0; k < p->nin; k++)
+        ls.bufs[0][nlive++] = ir_block_param(g->top, p->in_map[k]);
+    add_layers(&ls, root, 0, maxlevel, 0, &cur, &nlive, 0);
+    IrValue **live = ls.bufs[cur], **need = ls.need;
 
     /* The outputs in order. */
     int nret = ir_block_nreturns(g->top), nout = 0;
@@ -488,9 +629,12 @@ static bool build_layers(Build *b, StreamNode *root)
     }
     if (!same_list(live, nlive, need, nout) || root->nchildren == 0)
         add_stage(root, route_filter(b, "Outputs", live, nlive, need, nout));
-    free(live);
-    free(next);
-    free(need);
+    free(ls.bufs[0]);
+    free(ls.bufs[1]);
+    free(ls.need);
+    free(use_start);
+    free(use_next);
+    free(use_level);
     free(first);
     free(order);
     return true;

@@ -17,11 +17,13 @@
  *
  * Precondition: stream_check(root) holds (no empty container).
  */
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tssa/diag.h"
 #include "tssa/stream.h"
 #include "tssa/util.h"
 
@@ -29,11 +31,19 @@ typedef struct End {
     int actor, port;
 } End;
 
+/* Channels are numbered by producer (actor, then output port), so they read
+ * in the actors' topological order. Every output port carries exactly one
+ * channel and actors are created in order, so an actor's first channel
+ * number is known when it is created (the output ports of the actors before
+ * it): connect() writes each channel in its place, with no renumbering pass
+ * and no second copy of the channel array. */
 typedef struct Builder {
     StreamFlat *f;
     int cap_actors, cap_channels;
+    int nout_ports;                     /* output ports of the actors so far */
     int64_t cap_ports;
     int64_t *in_offset, *out_offset;    /* per actor, into f->ports */
+    int *first_channel;                 /* per actor: its output port 0's channel */
 } Builder;
 
 static int add_actor(Builder *b, StreamActorKind kind, const StreamNode *node, int nin, int nout)
@@ -44,6 +54,13 @@ static int add_actor(Builder *b, StreamActorKind kind, const StreamNode *node, i
         f->actors = xreallocn(f->actors, (size_t)b->cap_actors, sizeof *f->actors);
         b->in_offset = xreallocn(b->in_offset, (size_t)b->cap_actors, sizeof *b->in_offset);
         b->out_offset = xreallocn(b->out_offset, (size_t)b->cap_actors, sizeof *b->out_offset);
+        b->first_channel = xreallocn(b->first_channel, (size_t)b->cap_actors, sizeof *b->first_channel);
+    }
+    if (nout > INT_MAX - b->nout_ports)
+        diag_die("stream_flatten: more than %d channels", INT_MAX);
+    while (b->nout_ports + nout > b->cap_channels) {
+        b->cap_channels = b->cap_channels ? 2 * b->cap_channels : 64;
+        f->channels = xreallocn(f->channels, (size_t)b->cap_channels, sizeof *f->channels);
     }
     while (f->nports + nin + nout > b->cap_ports) {
         b->cap_ports = b->cap_ports ? 2 * b->cap_ports : 256;
@@ -58,6 +75,8 @@ static int add_actor(Builder *b, StreamActorKind kind, const StreamNode *node, i
     actor->nout = nout;
     b->in_offset[a] = f->nports;
     b->out_offset[a] = f->nports + nin;
+    b->first_channel[a] = b->nout_ports;
+    b->nout_ports += nout;
     for (int i = 0; i < nin + nout; i++)
         f->ports[f->nports + i] = -1;
     f->nports += nin + nout;
@@ -123,11 +142,8 @@ static int64_t pop_rate(const StreamFlat *f, int a, int port, int64_t *peek)
 static void connect(Builder *b, End from, End to, int64_t initial, bool feedback)
 {
     StreamFlat *f = b->f;
-    if (f->nchannels == b->cap_channels) {
-        b->cap_channels = b->cap_channels ? 2 * b->cap_channels : 64;
-        f->channels = xreallocn(f->channels, (size_t)b->cap_channels, sizeof *f->channels);
-    }
-    int c = f->nchannels++;
+    int c = b->first_channel[from.actor] + from.port;
+    f->nchannels++;
     StreamChannel *ch = &f->channels[c];
     memset(ch, 0, sizeof *ch);
     ch->src = from.actor;
@@ -212,29 +228,6 @@ static void flatten_node(Builder *b, const StreamNode *n, End *entry, End *exit)
     }
 }
 
-/* Channels are created as containers wire their children, which is no order
- * a reader expects; renumber them by producer (actor, then output port), so
- * they read in the actors' topological order. Every channel has exactly one
- * (producer, port), so this is a permutation. */
-static void number_channels_by_producer(Builder *b)
-{
-    StreamFlat *f = b->f;
-    int *new_index = xmalloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *new_index);
-    StreamChannel *sorted = xmalloc((size_t)(f->nchannels ? f->nchannels : 1) * sizeof *sorted);
-    int next = 0;
-    for (int a = 0; a < f->nactors; a++)
-        for (int p = 0; p < f->actors[a].nout; p++) {
-            int c = f->ports[b->out_offset[a] + p];
-            new_index[c] = next;
-            sorted[next++] = f->channels[c];
-        }
-    for (int64_t i = 0; i < f->nports; i++)
-        f->ports[i] = new_index[f->ports[i]];
-    free(f->channels);
-    f->channels = sorted;
-    free(new_index);
-}
-
 StreamFlat *stream_flatten(const StreamNode *root)
 {
     StreamFlat *f = xcalloc(1, sizeof *f);
@@ -251,13 +244,15 @@ StreamFlat *stream_flatten(const StreamNode *root)
     int output = add_actor(&b, ACTOR_OUTPUT, root, 1, 0);
     connect(&b, (End){input, 0}, entry, 0, false);
     connect(&b, exit, (End){output, 0}, 0, false);
-    number_channels_by_producer(&b);
+    if (f->nchannels != b.nout_ports)
+        diag_die("stream_flatten: %d output ports but %d channels", b.nout_ports, f->nchannels);
     for (int a = 0; a < f->nactors; a++) {
         f->actors[a].in = f->ports + b.in_offset[a];
         f->actors[a].out = f->ports + b.out_offset[a];
     }
     free(b.in_offset);
     free(b.out_offset);
+    free(b.first_channel);
     return f;
 }
 

@@ -3,6 +3,8 @@
 # cpu.* tests (tests/backends/tests.cmake).
 #   stream_golden      --emit=stream/schedule/dot text of .str graphs against
 #                      hand-written goldens (golden/*.schedule, *.dot, *.stream)
+#   lower_skip         values carried past many layers skip them: the stream
+#                      text and cpu-versus-interpreter results (test_lower_skip.c)
 #   lower_tool         prints a model's lowering statistics (lower_tool.c)
 #   lower.golden.*     --emit=stream (and --emit=dot: *.dot.expected) of
 #                      small programs, reviewed by hand (golden/*.expected)
@@ -14,6 +16,7 @@
 #   lower.noderuns.*   IR node runs of a lowered program against the
 #                      interpreter's, counts derived by hand below
 tssa_unit_test(stream_golden ${TSSA_TESTS_DIR}/streamit/test_stream_golden.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(lower_skip ${TSSA_TESTS_DIR}/streamit/test_lower_skip.c ${TSSA_TESTS_DIR}/test_util.c)
 
 add_executable(lower_tool ${TSSA_TESTS_DIR}/streamit/lower_tool.c)
 target_link_libraries(lower_tool PRIVATE tssa)
