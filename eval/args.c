@@ -264,6 +264,39 @@ bool eval_arg_dtype_opt(EvalCall *c, int i, int *dt)
 
 /* ---------------------------------------------------------------- results */
 
+bool eval_args_var(EvalCall *c, int64_t dims[TENSOR_MAX_DIMS], int *ndims, double *correction,
+                   bool *keepdim)
+{
+    *ndims = 0;
+    *correction = 1;
+    *keepdim = false;
+    bool has_dims;
+    if (c->nargs == 2) {
+        bool unbiased;
+        if (!eval_arg_bool(c, 1, &unbiased))
+            return false;
+        *correction = unbiased ? 1 : 0;
+    } else if (c->nargs >= 3) {
+        if (!eval_arg_ints_opt(c, 1, dims, TENSOR_MAX_DIMS, ndims, &has_dims))
+            return false;
+        if (eval_kind(c, 2) == RT_BOOL) {
+            bool unbiased;
+            if (!eval_arg_bool(c, 2, &unbiased))
+                return false;
+            *correction = unbiased ? 1 : 0;
+        } else {
+            bool has_correction;
+            if (!eval_arg_double_opt(c, 2, correction, &has_correction))
+                return false;
+            if (!has_correction)
+                *correction = 1;
+        }
+        if (c->nargs > 3 && !eval_arg_bool(c, 3, keepdim))
+            return false;
+    }
+    return true;
+}
+
 bool eval_arg_owned(const EvalCall *c, int i)
 {
     return i < c->nargs && c->args[i] && c->args[i]->refcount == 1 &&

@@ -94,6 +94,12 @@ bool eval_arg_int(EvalCall *c, int i, int64_t *v);                /* int or bool
 bool eval_arg_int_opt(EvalCall *c, int i, int64_t *v, bool *present);
 bool eval_arg_double(EvalCall *c, int i, double *v);              /* any number */
 bool eval_arg_double_opt(EvalCall *c, int i, double *v, bool *present);
+/* The arguments after self of var/std and var_mean/std_mean, in every
+ * overload: (bool unbiased) / (int[1]? dim, bool unbiased, bool keepdim) /
+ * (int[1]? dim, *, Scalar? correction, bool keepdim). Defaults: all dims,
+ * correction 1, keepdim false. */
+bool eval_args_var(EvalCall *c, int64_t dims[TENSOR_MAX_DIMS], int *ndims, double *correction,
+                   bool *keepdim);
 bool eval_arg_bool(EvalCall *c, int i, bool *v);
 bool eval_arg_bool_opt(EvalCall *c, int i, bool *v, bool *present);
 bool eval_arg_str(EvalCall *c, int i, const char **s);

@@ -185,34 +185,12 @@ static bool spread_mean(EvalCall *c, bool take_sqrt)
 {
     Tensor *self, *spread = NULL, *mean = NULL;
     int64_t dims[TENSOR_MAX_DIMS];
-    int ndims = 0;
-    bool keepdim = false, has_dims;
-    double correction = 1;
-    if (!eval_nargs(c, 1, 4) || !eval_arg_tensor(c, 0, &self))
+    int ndims;
+    bool keepdim;
+    double correction;
+    if (!eval_nargs(c, 1, 4) || !eval_arg_tensor(c, 0, &self) ||
+        !eval_args_var(c, dims, &ndims, &correction, &keepdim))
         return false;
-    if (c->nargs == 2) {
-        bool unbiased;
-        if (!eval_arg_bool(c, 1, &unbiased))
-            return false;
-        correction = unbiased ? 1 : 0;
-    } else if (c->nargs >= 3) {
-        if (!eval_arg_ints_opt(c, 1, dims, TENSOR_MAX_DIMS, &ndims, &has_dims))
-            return false;
-        if (eval_kind(c, 2) == RT_BOOL) {
-            bool unbiased;
-            if (!eval_arg_bool(c, 2, &unbiased))
-                return false;
-            correction = unbiased ? 1 : 0;
-        } else {
-            bool has_correction;
-            if (!eval_arg_double_opt(c, 2, &correction, &has_correction))
-                return false;
-            if (!has_correction)
-                correction = 1;
-        }
-        if (c->nargs > 3 && !eval_arg_bool(c, 3, &keepdim))
-            return false;
-    }
     bool ok = tensor_var_mean(self, ndims ? dims : NULL, ndims, correction, keepdim, take_sqrt, &spread, &mean);
     return out_pair(c, ok, spread, mean);
 }
