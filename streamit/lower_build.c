@@ -77,10 +77,8 @@ typedef struct Build {
     int nunits;
     int *def_level;         /* by value id: producing unit's level, -1 stream input */
     int *last_level;        /* by value id: highest user level, INT_MAX for outputs */
-    uint32_t *inside, *seen, stamp;
+    LowerReads reads;       /* what a unit pops */
     int *pos;               /* by value id: index in the current live list */
-    IrValue **scratch;
-    int nscratch, cap_scratch;
 } Build;
 
 void *lower_alloc(LowerProgram *p, size_t size)
@@ -208,75 +206,25 @@ static IrNode *split_into(const LowerProgram *p, const IrNode *n)
     return d;
 }
 
-static void mark_inside(Build *b, const IrBlock *blk)
-{
-    for (int i = 0; i < ir_block_nparams(blk); i++)
-        b->inside[ir_block_param(blk, i)->id] = b->stamp;
-    IR_FOREACH_NODE(x, blk) {
-        for (int i = 0; i < x->noutputs; i++)
-            b->inside[x->outputs[i]->id] = b->stamp;
-        for (int i = 0; i < x->nblocks; i++)
-            mark_inside(b, x->blocks[i]);
-    }
-}
-
-static void scratch_push(Build *b, IrValue *v)
-{
-    if (b->nscratch == b->cap_scratch) {
-        b->cap_scratch = b->cap_scratch ? 2 * b->cap_scratch : 64;
-        b->scratch = xrealloc(b->scratch, (size_t)b->cap_scratch * sizeof *b->scratch);
-    }
-    b->scratch[b->nscratch++] = v;
-}
-
-static void use_value(Build *b, IrValue *v)
-{
-    if (b->inside[v->id] == b->stamp || b->seen[v->id] == b->stamp || b->p->is_static[v->id])
-        return;
-    b->seen[v->id] = b->stamp;
-    scratch_push(b, v);
-}
-
-static void collect_block_uses(Build *b, const IrBlock *blk)
-{
-    IR_FOREACH_NODE(x, blk) {
-        for (int i = 0; i < x->ninputs; i++)
-            use_value(b, x->inputs[i]);
-        for (int i = 0; i < x->nblocks; i++)
-            collect_block_uses(b, x->blocks[i]);
-    }
-    for (int i = 0; i < ir_block_nreturns(blk); i++)
-        use_value(b, ir_block_return(blk, i));
-}
-
 /* The run-time values n reads, first use first. */
 static void unit_pops(Build *b, Unit *u)
 {
     IrNode *n = u->node;
-    b->stamp++;
-    b->nscratch = 0;
-    for (int i = 0; i < n->nblocks; i++)
-        mark_inside(b, n->blocks[i]);
+    LowerReads *r = &b->reads;
+    lower_reads_begin(r);
+    lower_reads_inside(r, n);
     if (u->prefix) {
-        for (int i = 0; i < u->prefix->noutputs; i++)
-            b->inside[u->prefix->outputs[i]->id] = b->stamp;
-        for (int i = 0; i < u->prefix->ninputs; i++)
-            use_value(b, u->prefix->inputs[i]);
+        lower_reads_inside(r, u->prefix);
+        lower_reads_node(r, u->prefix);
     }
     if (u->loop) {
-        /* Carried initial values first (the assembler takes them), then the
+        /* Carried initial values first (the Stack takes them), then the
          * outer values the body reads. */
         for (int i = 2; i < n->ninputs; i++)
-            use_value(b, n->inputs[i]);
+            lower_reads_use(r, n->inputs[i]);
     }
-    for (int i = 0; i < n->ninputs; i++)
-        use_value(b, n->inputs[i]);
-    for (int i = 0; i < n->nblocks; i++)
-        collect_block_uses(b, n->blocks[i]);
-    u->npops = b->nscratch;
-    u->pops = lower_alloc(b->p, (size_t)b->nscratch * sizeof *u->pops);
-    if (b->nscratch > 0)
-        memcpy(u->pops, b->scratch, (size_t)b->nscratch * sizeof *u->pops);
+    lower_reads_node(r, n);
+    u->pops = lower_reads_take(r, &u->npops);
 }
 
 static const char *short_kind(const IrNode *n)
@@ -781,8 +729,7 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
     size_t nv = (size_t)g->nvalues + 1;
     b.def_level = xmalloc(nv * sizeof *b.def_level);
     b.last_level = xcalloc(nv, sizeof *b.last_level);
-    b.inside = xcalloc(nv, sizeof *b.inside);
-    b.seen = xcalloc(nv, sizeof *b.seen);
+    lower_reads_init(&b.reads, p);
     b.pos = xcalloc(nv, sizeof *b.pos);
     for (size_t i = 0; i < nv; i++) {
         b.def_level[i] = -1;
@@ -876,11 +823,9 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
     stream_graph_set_root(b.sg, root);
     free(b.def_level);
     free(b.last_level);
-    free(b.inside);
-    free(b.seen);
+    lower_reads_free(&b.reads);
     free(b.pos);
     free(b.units);
-    free(b.scratch);
     if (!stream_check(root, err))
         return false;
     lower_count_node_runs(p);

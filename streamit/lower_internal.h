@@ -36,6 +36,30 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
 /* lower_loop.c: the line of n's source comment ("file.py:14:4" -> 14), or 0. */
 int lower_source_line(const IrNode *n);
 
+/* lower_reads.c: the run-time values a set of nodes reads from outside
+ * itself (the items its filter pops), first use first, each once;
+ * compile-time values and values marked in `skip` are left out. Per set:
+ * lower_reads_begin, lower_reads_inside for every node of the set, then
+ * lower_reads_use / lower_reads_node in the order the reads should come,
+ * then lower_reads_take. */
+typedef struct LowerReads {
+    LowerProgram *p;
+    uint32_t *inside, *seen, stamp;     /* by value id */
+    IrValue **list;
+    int n, cap;
+    const bool *skip;                   /* by value id, or NULL */
+} LowerReads;
+void lower_reads_init(LowerReads *r, LowerProgram *p);
+void lower_reads_free(LowerReads *r);
+void lower_reads_begin(LowerReads *r);
+/* n's outputs and everything made in its blocks belong to the set. */
+void lower_reads_inside(LowerReads *r, const IrNode *n);
+void lower_reads_use(LowerReads *r, IrValue *v);
+/* n's inputs, then what its blocks read, in order. */
+void lower_reads_node(LowerReads *r, const IrNode *n);
+/* The list so far, copied into the program's arena. */
+IrValue **lower_reads_take(LowerReads *r, int *n);
+
 /* lower_build.c: builds p->sg from the specialized graph. */
 bool lower_build_stream(LowerProgram *p, FILE *err);
 

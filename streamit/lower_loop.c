@@ -223,76 +223,21 @@ static LoopCarried classify(IrBlock *body, IrValue *c, IrValue *r)
     return LOOP_CARRIED_STATE;
 }
 
-/* ---------------------------------------------------------------- reads */
-
-/* What a set of nodes reads from outside itself: a scratch of stamped
- * marks by value id. */
-typedef struct Reads {
-    LowerProgram *p;
-    uint32_t *inside, *seen, stamp;
-    IrValue **list;
-    int n, cap;
-    const bool *skip;       /* by value id: never an item (state parameters) */
-} Reads;
-
-static void reads_mark_inside(Reads *r, const IrNode *x)
-{
-    for (int i = 0; i < x->noutputs; i++)
-        r->inside[x->outputs[i]->id] = r->stamp;
-    for (int b = 0; b < x->nblocks; b++) {
-        for (int i = 0; i < ir_block_nparams(x->blocks[b]); i++)
-            r->inside[ir_block_param(x->blocks[b], i)->id] = r->stamp;
-        IR_FOREACH_NODE(y, x->blocks[b])
-            reads_mark_inside(r, y);
-    }
-}
-
-static void reads_use(Reads *r, IrValue *v)
-{
-    if (r->inside[v->id] == r->stamp || r->seen[v->id] == r->stamp || r->p->is_static[v->id] ||
-        (r->skip && r->skip[v->id]))
-        return;
-    r->seen[v->id] = r->stamp;
-    if (r->n == r->cap) {
-        r->cap = r->cap ? 2 * r->cap : 16;
-        r->list = xrealloc(r->list, (size_t)r->cap * sizeof *r->list);
-    }
-    r->list[r->n++] = v;
-}
-
-static void reads_node(Reads *r, const IrNode *x)
-{
-    for (int i = 0; i < x->ninputs; i++)
-        reads_use(r, x->inputs[i]);
-    for (int b = 0; b < x->nblocks; b++) {
-        IR_FOREACH_NODE(y, x->blocks[b])
-            reads_node(r, y);
-        for (int i = 0; i < ir_block_nreturns(x->blocks[b]); i++)
-            reads_use(r, ir_block_return(x->blocks[b], i));
-    }
-}
-
 /* The values nodes[] and the values `extra` need from outside the nodes,
- * first use first, each once; `first` are listed before everything (when
- * not made by the nodes). Returns an arena array, its length in *n. */
-static IrValue **reads_of(Reads *r, IrNode **nodes, int nnodes, IrValue **first, int nfirst,
+ * first use first, each once; `first` are listed before everything. */
+static IrValue **reads_of(LowerReads *r, IrNode **nodes, int nnodes, IrValue **first, int nfirst,
                           IrValue **extra, int nextra, int *n)
 {
-    r->stamp++;
-    r->n = 0;
+    lower_reads_begin(r);
     for (int i = 0; i < nnodes; i++)
-        reads_mark_inside(r, nodes[i]);
+        lower_reads_inside(r, nodes[i]);
     for (int i = 0; i < nfirst; i++)
-        reads_use(r, first[i]);
+        lower_reads_use(r, first[i]);
     for (int i = 0; i < nnodes; i++)
-        reads_node(r, nodes[i]);
+        lower_reads_node(r, nodes[i]);
     for (int i = 0; i < nextra; i++)
-        reads_use(r, extra[i]);
-    IrValue **out = lower_alloc(r->p, (size_t)r->n * sizeof *out);
-    if (r->n)
-        memcpy(out, r->list, (size_t)r->n * sizeof *out);
-    *n = r->n;
-    return out;
+        lower_reads_use(r, extra[i]);
+    return lower_reads_take(r, n);
 }
 
 /* ---------------------------------------------------------------- plan */
@@ -626,9 +571,8 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     plan->write_index = s.write_index;
     plan->nwrite_index = s.nwrite_index;
 
-    Reads r = {.p = p};
-    r.inside = xcalloc((size_t)p->g->nvalues + 1, sizeof *r.inside);
-    r.seen = xcalloc((size_t)p->g->nvalues + 1, sizeof *r.seen);
+    LowerReads r;
+    lower_reads_init(&r, p);
     bool *skip = xcalloc((size_t)p->g->nvalues + 1, sizeof *skip);
     for (int k = 0; k < plan->nstate; k++)
         skip[ir_block_param(body, 1 + plan->state[k])->id] = true;
@@ -670,9 +614,7 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     }
     plan->step_items = step_items;
     plan->nstep_items = nstep;
-    free(r.inside);
-    free(r.seen);
-    free(r.list);
+    lower_reads_free(&r);
     free(skip);
 
     LowerWork *uw = loop_work(p, plan, LOWER_WORK_UNSTACK);
