@@ -123,9 +123,7 @@ static void set_why_comment(StreamNode *f, const char *prefix, const char *why, 
 {
     char where[384] = "";
     if (at) {
-        const char *src = at->comment ? at->comment : "";
-        while (*src == ' ')
-            src++;
+        const char *src = lower_source_text(at);
         snprintf(where, sizeof where, " (%s%s%s, graph text line %d)", at->kind,
                  *src ? " at " : "", src, at->line);
     }

@@ -33,7 +33,9 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why);
 StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, IrValue **pops,
                               int npops);
 
-/* lower_loop.c: the line of n's source comment ("file.py:14:4" -> 14), or 0. */
+/* lower_loop.c: n's source comment ("file.py:14:4"), or "", and its line
+ * (14), or 0. */
+const char *lower_source_text(const IrNode *n);
 int lower_source_line(const IrNode *n);
 
 /* lower_reads.c: the run-time values a set of nodes reads from outside

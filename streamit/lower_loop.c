@@ -120,11 +120,17 @@ static bool is_true_constant(LowerProgram *p, const IrValue *v)
     return false;
 }
 
+const char *lower_source_text(const IrNode *n)
+{
+    const char *c = n->comment ? n->comment : "";
+    while (*c == ' ')
+        c++;
+    return c;
+}
+
 int lower_source_line(const IrNode *n)
 {
-    const char *c = n->comment;
-    if (!c)
-        return 0;
+    const char *c = lower_source_text(n);
     /* "... file.py:LINE:COL": the two last runs of digits. */
     const char *end = c + strlen(c);
     while (end > c && isspace((unsigned char)end[-1]))
@@ -167,15 +173,16 @@ static bool index_slice(LowerProgram *p, IrBlock *body, IrValue *v, bool *mark, 
     return true;
 }
 
-/* Marks the index nodes of arguments first.. of n; on failure unmarks what
- * it marked and returns false. */
-static bool index_args(LowerProgram *p, IrBlock *body, IrNode *n, int first, bool *mark,
+/* Marks the index nodes of n's arguments from `first` on, `skip` aside
+ * (-1: none); on failure unmarks what it marked and returns false. */
+static bool index_args(LowerProgram *p, IrBlock *body, IrNode *n, int first, int skip, bool *mark,
                        IrNode **taken)
 {
     int ntaken = 0;
     bool ok = true;
     for (int i = first; ok && i < n->ninputs; i++)
-        ok = index_slice(p, body, n->inputs[i], mark, taken, &ntaken);
+        if (i != skip)
+            ok = index_slice(p, body, n->inputs[i], mark, taken, &ntaken);
     if (!ok)
         for (int i = 0; i < ntaken; i++)
             mark[taken[i]->id] = false;
@@ -187,19 +194,10 @@ int lower_write_source(const IrNode *w)
     return w->op == OP_IMMUT_LIST_SET_ITEM ? 2 : 1;
 }
 
-/* Marks the index nodes of write w's index arguments (see
- * lower_write_source), undoing its marks on failure. */
+/* The index arguments of write w: those after the first but its source. */
 static bool write_index_args(LowerProgram *p, IrBlock *body, IrNode *w, bool *mark, IrNode **taken)
 {
-    int ntaken = 0, src = lower_write_source(w);
-    bool ok = true;
-    for (int i = 1; ok && i < w->ninputs; i++)
-        if (i != src)
-            ok = index_slice(p, body, w->inputs[i], mark, taken, &ntaken);
-    if (!ok)
-        for (int i = 0; i < ntaken; i++)
-            mark[taken[i]->id] = false;
-    return ok;
+    return index_args(p, body, w, 1, lower_write_source(w), mark, taken);
 }
 
 static bool is_list(const IrValue *v)
@@ -242,11 +240,12 @@ static IrValue **reads_of(LowerReads *r, IrNode **nodes, int nnodes, IrValue **f
 
 /* ---------------------------------------------------------------- plan */
 
-/* The body's top-level nodes by role (see the top of this file). */
+/* The body's nodes that run in the Pre and Body filters (the plan holds
+ * the hoisted nodes, the slicers and the writes' index nodes). */
 typedef struct Split {
-    IrNode **hoisted, **slicers, **pre, **body, **write_index;
-    int nhoisted, nslicers, npre, nbody, nwrite_index;
-    int nsliced;        /* slicers proper (nslicers counts their index nodes too) */
+    IrNode **pre, **body;
+    int npre, nbody;
+    int nsliced;        /* slicers proper (plan->nslicers counts their index nodes too) */
 } Split;
 
 static bool is_slicer_op(const IrNode *n)
@@ -344,7 +343,7 @@ static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
         /* A slice of something loop-invariant at an index of the counter. */
         if (node_iter[n->id] && !node_state[n->id] && is_slicer_op(n) && n->ninputs >= 2 &&
             n->noutputs == 1 && !dep_iter[n->inputs[0]->id] &&
-            index_args(p, body, n, 1, slicer_mark, taken))
+            index_args(p, body, n, 1, -1, slicer_mark, taken))
             slicer[n->id] = true;
     }
     for (size_t i = 0; i < nn; i++)
@@ -353,24 +352,24 @@ static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
         index_only[n->id] = index_mark[n->id] && !slicer[n->id] &&
                             only_indexes(plan, n, slicer, index_only);
 
-    s->hoisted = lower_alloc(p, (size_t)nbody * sizeof *s->hoisted);
-    s->slicers = lower_alloc(p, (size_t)nbody * sizeof *s->slicers);
+    plan->hoisted = lower_alloc(p, (size_t)nbody * sizeof *plan->hoisted);
+    plan->slicers = lower_alloc(p, (size_t)nbody * sizeof *plan->slicers);
     s->pre = lower_alloc(p, (size_t)nbody * sizeof *s->pre);
     s->body = lower_alloc(p, (size_t)nbody * sizeof *s->body);
-    s->write_index = lower_alloc(p, (size_t)nbody * sizeof *s->write_index);
+    plan->write_index = lower_alloc(p, (size_t)nbody * sizeof *plan->write_index);
     bool any_pre_tensor = false;
     IR_FOREACH_NODE(n, body) {
         if (is_write_node(plan, n))
             continue;
         if (write_mark[n->id])
-            s->write_index[s->nwrite_index++] = n;
+            plan->write_index[plan->nwrite_index++] = n;
         if (slicer[n->id] || slicer_mark[n->id])
-            s->slicers[s->nslicers++] = n;
+            plan->slicers[plan->nslicers++] = n;
         s->nsliced += slicer[n->id];
         if (slicer[n->id] || index_only[n->id])
             continue;
         if (!node_iter[n->id]) {
-            s->hoisted[s->nhoisted++] = n;
+            plan->hoisted[plan->nhoisted++] = n;
         } else if (plan->feedback && !node_state[n->id]) {
             s->pre[s->npre++] = n;
             any_pre_tensor = any_pre_tensor || !lower_node_scalar(n);
@@ -564,12 +563,6 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     plan_outs(p, plan);
     Split s = {0};
     split_body(p, plan, &s);
-    plan->hoisted = s.hoisted;
-    plan->nhoisted = s.nhoisted;
-    plan->slicers = s.slicers;
-    plan->nslicers = s.nslicers;
-    plan->write_index = s.write_index;
-    plan->nwrite_index = s.nwrite_index;
 
     LowerReads r;
     lower_reads_init(&r, p);
@@ -618,27 +611,25 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     free(skip);
 
     LowerWork *uw = loop_work(p, plan, LOWER_WORK_UNSTACK);
-    uw->nodes = s.slicers;
-    uw->nnodes = s.nslicers;
+    uw->nodes = plan->slicers;
+    uw->nnodes = plan->nslicers;
     uw->npops = npops;
     LowerWork *sw = loop_work(p, plan, LOWER_WORK_LOOP_STACK);
-    sw->nodes = s.write_index;
-    sw->nnodes = s.nwrite_index;
+    sw->nodes = plan->write_index;
+    sw->nnodes = plan->nwrite_index;
     sw->executed = 1;   /* the loop unit counts once, here */
 
     char name[STREAM_MAX_NAME];
     loop_name(name, sizeof name, "Loop", plan);
     StreamNode *pipe = stream_pipeline_new(sg, name);
     char comment[512];
-    const char *src = plan->loop->comment ? plan->loop->comment : "";
-    while (*src == ' ')
-        src++;
+    const char *src = lower_source_text(plan->loop);
     snprintf(comment, sizeof comment,
              "%s%sfor loop, %lld iterations: %s (%d hoisted node%s run once, %d slice%s per iteration)",
              src, *src ? ": " : "", (long long)trips,
              plan->feedback ? "carried state, a feedback loop whose body fires once per step"
                             : "data-parallel, one body filter fired once per iteration",
-             s.nhoisted, s.nhoisted == 1 ? "" : "s", s.nsliced, s.nsliced == 1 ? "" : "s");
+             plan->nhoisted, plan->nhoisted == 1 ? "" : "s", s.nsliced, s.nsliced == 1 ? "" : "s");
     stream_node_set_comment(pipe, comment);
 
     StreamNode *steps = pipe;
