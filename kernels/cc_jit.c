@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <link.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <spawn.h>
@@ -462,8 +463,31 @@ static void put_compile_failure(FILE *err, const Job *job, int status, const Tex
         fprintf(err, "  ... (%zu more lines)\n", more);
     if (out->len >= CAPTURE_LIMIT)
         fputs("  ... (output cut)\n", err);
-    fprintf(err, "tssa-stream: error: the flags were: %s\n", job->flags);
+    fprintf(err, "tssa-stream: note: the flags were: %s\n", job->flags);
     fprintf(err, "tssa-stream: error: the generated source is at %s\n", c_path);
+}
+
+/* Keeps loaded the libraries the kernel object needs (DT_NEEDED: libgomp,
+ * libomp, ...): an OpenMP runtime's idle pool threads still run its code
+ * after the kernel is closed, and unloading it under them crashes. */
+static void pin_dependencies(void *handle)
+{
+    struct link_map *map = NULL;
+    if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || !map || !map->l_ld)
+        return;
+    const char *strtab = NULL;
+    for (const ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; d++)
+        if (d->d_tag == DT_STRTAB)  /* relocated in place by glibc, except where the section is read-only */
+            strtab = (const char *)(d->d_un.d_ptr < map->l_addr ? d->d_un.d_ptr + map->l_addr : d->d_un.d_ptr);
+    if (!strtab)
+        return;
+    for (const ElfW(Dyn) *d = map->l_ld; d->d_tag != DT_NULL; d++) {
+        if (d->d_tag != DT_NEEDED)
+            continue;
+        void *pin = dlopen(strtab + d->d_un.d_val, RTLD_LAZY | RTLD_NOLOAD | RTLD_NODELETE);
+        if (pin)
+            dlclose(pin);
+    }
 }
 
 typedef enum { DONE, DIR_UNUSABLE } Outcome;
@@ -485,7 +509,6 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
     bool keep_source = cached;
     Outcome outcome = DONE;
     struct stat st;
-    snprintf(stats->so_path, sizeof stats->so_path, "%s", so_path);
 
     bool source_there = file_equals(c_path, job->source, job->len);
     if (cached && source_there && stat(so_path, &st) == 0 && S_ISREG(st.st_mode)) {
@@ -562,6 +585,8 @@ done:;
         }
     }
     if (handle) {
+        pin_dependencies(handle);
+        snprintf(stats->so_path, sizeof stats->so_path, "%s", so_path);
         *lib = xmalloc(sizeof **lib);
         (*lib)->handle = handle;
     }
