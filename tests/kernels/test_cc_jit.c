@@ -443,11 +443,11 @@ int main(void)
         perror("mkdtemp");
         return 1;
     }
+    test_concurrent();          /* first: fork before any OpenMP pool runs */
     test_compile_and_cache();
     test_collision_guard();
     test_syntax_error();
     test_missing_compiler();
-    test_concurrent();
     test_extra_flags();
     test_fallbacks();
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
