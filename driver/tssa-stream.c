@@ -14,15 +14,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tssa/backend.h"
 #include "tssa/frontend.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
 #include "tssa/ir.h"
+#include "tssa/kernels.h"
 #include "tssa/lower.h"
 #include "tssa/schedule.h"
+#include "tssa/shapes.h"
 #include "tssa/stream.h"
+#include "tssa/util.h"
 #include "tssa/value.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
@@ -35,11 +39,14 @@ typedef enum Emit {
     EMIT_STREAM,    /* stream graph text */
     EMIT_SCHEDULE,  /* static schedule (table, or JSON with --json) */
     EMIT_DOT,       /* Graphviz picture of the stream graph */
+    EMIT_C,         /* the fused kernels as C */
+    EMIT_CUDA,      /* the fused kernels as CUDA */
 } Emit;
 
 static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
+    [EMIT_C] = "c", [EMIT_CUDA] = "cuda",
 };
 /* cpu is the default until the cuda backend lands (then: cuda when a
  * GPU is present, else cpu). */
@@ -54,12 +61,17 @@ typedef struct Options {
     Backend backend;
     bool json;
     int fission;            /* --fission=K: copies per eligible filter; 1 = off */
+    bool no_fuse;           /* --no-fuse: every node its own filter, interpreted */
+    int repeat;             /* --repeat N: timed runs after the first; 0 = off */
+    bool stats;             /* --stats: counts and times to stderr */
     int nbind;
     char **bind;
 } Options;
 
 /* --fission=K: copies per filter beyond any machine's cores only make nodes. */
 #define MAX_FISSION 4096
+/* --repeat N: a bound that keeps a typo from running for hours. */
+#define MAX_REPEAT 1000000
 #define STRINGIFY(x) #x
 #define NUMBER_TEXT(x) STRINGIFY(x)
 
@@ -93,6 +105,10 @@ static const char usage_text[] =
     "                        schedule  repetitions, init and steady phases,\n"
     "                                  buffers, placement (--json for JSON)\n"
     "                        dot       Graphviz picture of the stream graph\n"
+    "                        c         the fused kernels as C11 + OpenMP, as\n"
+    "                                  they are compiled for the cpu backend\n"
+    "                        cuda      the same kernels as CUDA (one thread\n"
+    "                                  per output element)\n"
     "                      for graph text, tssa, stream, schedule and dot are\n"
     "                      specialized to the bindings given (shapes, trip counts);\n"
     "                      stream, schedule and dot need them all\n"
@@ -102,6 +118,17 @@ static const char usage_text[] =
     "                      behind a round-robin split-join (K from 1, off, to\n"
     "                      " NUMBER_TEXT(MAX_FISSION) "); stream, schedule, dot and runs on the cpu\n"
     "                      backend use the split graph\n"
+    "  --no-fuse           keep every op its own filter, run by the reference\n"
+    "                      kernels (fusion is on by default: neighbouring\n"
+    "                      elementwise ops, views, slice assigns, casts and\n"
+    "                      row reductions become one generated C kernel,\n"
+    "                      compiled with $CC (default cc) and cached in\n"
+    "                      $XDG_CACHE_HOME/tssa-stream, ~/.cache/tssa-stream)\n"
+    "  --repeat N          after the run, run the compiled program N more times\n"
+    "                      on the same inputs and print the minimum and median\n"
+    "                      time per run to stderr (the first run is the warm-up)\n"
+    "  --stats             print to stderr what the run did: fused groups,\n"
+    "                      kernels launched per run, fallbacks, compile time\n"
     "  -h, --help          this text\n"
     "  --version           the version\n"
     "\n"
@@ -117,7 +144,6 @@ static int usage_error(const char *fmt, const char *arg)
 
 /* Stages and backends planned in docs/ARCHITECTURE.md that later issues deliver: refused
  * with a clear word rather than silently ignored. */
-static const char *const later_emits[] = {"c", "cuda"};
 static const char *const later_backends[] = {"cuda"};
 
 static bool name_in(const char *name, const char *const *list, size_t n)
@@ -136,9 +162,8 @@ static int parse_emit(const char *arg, Options *o)
             return EXIT_OK;
         }
     }
-    if (name_in(arg, later_emits, sizeof later_emits / sizeof *later_emits))
-        return usage_error("--emit=%s is not available yet in this version", arg);
-    return usage_error("unknown stage in --emit=%s (stages: ir, alias, tssa, stream, schedule, dot)", arg);
+    return usage_error("unknown stage in --emit=%s (stages: ir, alias, tssa, stream, schedule, "
+                       "dot, c, cuda)", arg);
 }
 
 static int parse_backend(const char *arg, Options *o)
@@ -166,6 +191,20 @@ static int parse_fission(const char *arg, Options *o)
     return EXIT_OK;
 }
 
+static int parse_repeat(const char *arg, Options *o)
+{
+    char *end = NULL;
+    long n = -1;
+    errno = 0;
+    if (arg[0] >= '0' && arg[0] <= '9')
+        n = strtol(arg, &end, 10);
+    if (n < 1 || n > MAX_REPEAT || errno == ERANGE || *end != '\0')
+        return usage_error("--repeat %s: N must be a whole number of runs from 1 to "
+                           NUMBER_TEXT(MAX_REPEAT), arg);
+    o->repeat = (int)n;
+    return EXIT_OK;
+}
+
 static bool is_binding(const char *arg)
 {
     const char *eq = strchr(arg, '=');
@@ -177,7 +216,8 @@ static bool is_binding(const char *arg)
  * exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
-    enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION };
+    enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION,
+           OPT_FUSE, OPT_NO_FUSE, OPT_REPEAT, OPT_STATS };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
@@ -185,6 +225,10 @@ static int parse_args(int argc, char **argv, Options *o)
         {"backend", required_argument, NULL, OPT_BACKEND},
         {"json", no_argument, NULL, OPT_JSON},
         {"fission", required_argument, NULL, OPT_FISSION},
+        {"fuse", no_argument, NULL, OPT_FUSE},
+        {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
+        {"repeat", required_argument, NULL, OPT_REPEAT},
+        {"stats", no_argument, NULL, OPT_STATS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {0, 0, 0, 0},
@@ -208,6 +252,13 @@ static int parse_args(int argc, char **argv, Options *o)
             if ((status = parse_fission(optarg, o)) != EXIT_OK)
                 return status;
             break;
+        case OPT_FUSE: o->no_fuse = false; break;
+        case OPT_NO_FUSE: o->no_fuse = true; break;
+        case OPT_REPEAT:
+            if ((status = parse_repeat(optarg, o)) != EXIT_OK)
+                return status;
+            break;
+        case OPT_STATS: o->stats = true; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         case OPT_VERSION: printf("tssa-stream %s\n", TSSA_VERSION); return EXIT_OK;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -233,6 +284,11 @@ static int parse_args(int argc, char **argv, Options *o)
     if (o->fission > 1 && !stream_graph_used)
         return usage_error("%s", "--fission applies to the stream graph: --emit=stream, schedule or dot, "
                                  "or a run on the cpu backend");
+    if ((o->repeat || o->stats) && (o->emit != EMIT_NONE || o->backend == BACKEND_REF))
+        return usage_error("%s", "--repeat and --stats time and count a run on the cpu backend; "
+                                 "they take no --emit and no --backend=ref");
+    if (o->no_fuse && (o->emit == EMIT_C || o->emit == EMIT_CUDA))
+        return usage_error("%s", "--emit=c and --emit=cuda print the fused kernels: drop --no-fuse");
     if (o->model_is_stream) {
         if (o->emit != EMIT_STREAM && o->emit != EMIT_SCHEDULE && o->emit != EMIT_DOT)
             return usage_error("%s: a stream graph (.str) is inspected with --emit=stream, "
@@ -260,6 +316,7 @@ typedef struct Run {
     TssaReport tssa_report;
     LowerProgram *program;      /* specialized, then lowered */
     Schedule *schedule;
+    KernelProgram *kernels;     /* the fused groups' compiled kernels */
     RtValue **outputs;
     int noutputs;
     int status;                 /* the exit status once a stage stops */
@@ -296,6 +353,8 @@ static bool emit_stop(Run *r, Emit stage)
         else
             sched_print_table(stdout, r->schedule);
         break;
+    case EMIT_C:        kernels_print_source(stdout, r->kernels, KERNELS_TARGET_C); break;
+    case EMIT_CUDA:     kernels_print_source(stdout, r->kernels, KERNELS_TARGET_CUDA); break;
     case EMIT_NONE:     return true;
     }
     if (fflush(stdout) != 0) {
@@ -386,6 +445,32 @@ static bool specialize(Run *r)                  /* streamit: compile-time values
     return r->program ? true : stop(r, status);
 }
 
+static bool infer_shapes(Run *r)                /* kernels: static shapes and dtypes */
+{
+    int status = EXIT_OK;
+    return shape_infer(r->program, r->inputs, r->ninputs, stderr, &status) ? true
+                                                                          : stop(r, status);
+}
+
+static bool fuse(Run *r)                        /* kernels: vertical fusion */
+{
+    if (!r->o->no_fuse)
+        kernels_fuse(r->program);
+    return true;
+}
+
+/* The kernels are compiled for a run and generated for --emit=c|cuda; the
+ * other stops after this one show the fused graph and need no code. */
+static bool compile_kernels(Run *r)             /* kernels: generate, compile, load */
+{
+    bool emit_source = r->o->emit == EMIT_C || r->o->emit == EMIT_CUDA;
+    if (r->o->no_fuse || (r->o->emit != EMIT_NONE && !emit_source))
+        return true;
+    int status = EXIT_OK;
+    r->kernels = kernels_compile(r->program, !emit_source, stderr, &status);
+    return r->kernels ? true : stop(r, status);
+}
+
 static bool lower(Run *r)                       /* streamit: stream graph */
 {
     return lower_build(r->program, stderr) ? true : stop(r, EXIT_RUNTIME);
@@ -414,11 +499,90 @@ static bool fission(Run *r)                     /* scheduler: fission */
     return true;
 }
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void free_outputs(RtValue **outputs, int n)
+{
+    for (int i = 0; i < n; i++)
+        rt_release(outputs[i]);
+    free(outputs);
+}
+
+/* --repeat N: the run that made the outputs was the warm-up; N more runs
+ * on the same inputs are timed one by one (wall clock). */
+static bool time_runs(Run *r, const ExecPlan *plan)
+{
+    int n = r->o->repeat;
+    double *times = xcalloc((size_t)n, sizeof *times);
+    for (int i = 0; i < n; i++) {
+        RtValue **outputs = NULL;
+        int noutputs = 0;
+        double t0 = seconds_now();
+        int status = backend_cpu_run(plan, r->inputs, r->ninputs, &outputs, &noutputs, stderr);
+        times[i] = seconds_now() - t0;
+        free_outputs(outputs, noutputs);
+        if (status != EXIT_OK) {
+            free(times);
+            return stop(r, status);
+        }
+    }
+    qsort(times, (size_t)n, sizeof *times, compare_doubles);
+    double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
+    fprintf(stderr, "tssa-stream: repeat: %d runs after 1 warm-up: min %.4f ms, median %.4f ms "
+                    "per run\n", n, times[0] * 1e3, median * 1e3);
+    free(times);
+    return true;
+}
+
 static bool execute(Run *r)                     /* backends/cpu */
 {
-    ExecPlan plan = {.program = r->program, .schedule = r->schedule};
+    ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels};
     int status = backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
-    return status == EXIT_OK ? true : stop(r, status);
+    if (status != EXIT_OK)
+        return stop(r, status);
+    return r->o->repeat ? time_runs(r, &plan) : true;
+}
+
+/* --stats: what the run did, as "tssa-stream: stats: KEY VALUE" lines. */
+static bool print_stats(Run *r)
+{
+    if (!r->o->stats)
+        return true;
+    int runs = 1 + r->o->repeat;
+    KernelsOpCounts ops = kernels_count_ops(r->program);
+    const KernelsStats *ks = r->kernels ? kernels_stats(r->kernels) : NULL;
+    FILE *e = stderr;
+    fprintf(e, "tssa-stream: stats: fusion %s\n", r->o->no_fuse ? "off" : "on");
+    if (ks) {
+        fprintf(e, "tssa-stream: stats: fused_groups %d\n", ks->groups);
+        fprintf(e, "tssa-stream: stats: nodes_fused %d\n", ks->nodes_fused);
+        fprintf(e, "tssa-stream: stats: kernels %d\n", ks->kernels);
+        fprintf(e, "tssa-stream: stats: groups_interpreted %d%s%s\n", ks->interpreted,
+                ks->interpreted_why ? " first because: " : "",
+                ks->interpreted_why ? ks->interpreted_why : "");
+        fprintf(e, "tssa-stream: stats: kernels_per_run %.6g\n", (double)ks->launches / runs);
+        fprintf(e, "tssa-stream: stats: groups_interpreted_per_run %.6g\n",
+                (double)ks->fallbacks / runs);
+        fprintf(e, "tssa-stream: stats: inputs_copied_per_run %.6g\n", (double)ks->copies / runs);
+        fprintf(e, "tssa-stream: stats: compile_s %.4f\n", ks->compile_s);
+        fprintf(e, "tssa-stream: stats: cache %s\n",
+                ks->kernels == 0 ? "unused" : ks->compiled ? "miss" : "hit");
+    }
+    fprintf(e, "tssa-stream: stats: library_calls_per_run %lld\n", (long long)ops.library);
+    fprintf(e, "tssa-stream: stats: fallbacks_per_run %lld\n", (long long)ops.reference);
+    fprintf(e, "tssa-stream: stats: filters %d\n", lower_stats(r->program)->work_filters);
+    return true;
 }
 
 static bool write_outputs(Run *r)               /* frontend: .npy outputs */
@@ -437,6 +601,7 @@ static void run_free(Run *r)
         rt_release(r->outputs[i]);
     free(r->outputs);
     sched_free(r->schedule);
+    kernels_free(r->kernels);
     lower_program_free(r->program);
     for (int i = 0; i < r->ninputs; i++)
         rt_release(r->inputs[i]);
@@ -465,11 +630,16 @@ static int run_pipeline(const Options *o)
             (void)(prepare_functionalize(&r)    && emit_stop(&r, EMIT_ALIAS)
                    && functionalize(&r)         && emit_stop(&r, EMIT_TSSA)
                    && specialize(&r)
+                   && infer_shapes(&r)
+                   && fuse(&r)
+                   && compile_kernels(&r)       && emit_stop(&r, EMIT_C)
+                                                && emit_stop(&r, EMIT_CUDA)
                    && lower(&r)
                    && fission(&r)               && emit_stop(&r, EMIT_STREAM)
                                                 && emit_stop(&r, EMIT_DOT)
                    && schedule(&r)              && emit_stop(&r, EMIT_SCHEDULE)
                    && execute(&r)
+                   && print_stats(&r)
                    && write_outputs(&r));
     }
     run_free(&r);

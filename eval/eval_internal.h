@@ -44,6 +44,9 @@ typedef struct EvalRun {
     /* immut::<view>_rev writes into its first argument instead of a copy
      * (node_exec_node_in_place: the caller owns that tensor alone). */
     bool write_in_place;
+    /* Runs tssa::FusionGroup nodes as compiled kernels (node_exec_set_group_runner). */
+    NodeExecGroupRunner group_runner;
+    void *group_ctx;
 } EvalRun;
 
 /* One call of a binding: the node, its arguments and its results. */

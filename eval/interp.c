@@ -168,6 +168,32 @@ static bool loop_run(EvalCall *c, FILE *err)
     return true;
 }
 
+/* A fused group: its compiled kernel when the runner has one, else its
+ * block, interpreted (the oracle's semantics, op by op). */
+static bool group_run(EvalCall *c, FILE *err)
+{
+    IrNode *n = c->node;
+    EvalRun *run = c->run;
+    if (n->nblocks != 1 || ir_block_nparams(n->blocks[0]) != c->nargs ||
+        ir_block_nreturns(n->blocks[0]) != n->noutputs)
+        return eval_fail(c, "malformed tssa::FusionGroup");
+    if (run->group_runner) {
+        int ran = run->group_runner(run->group_ctx, n, c->args, c->outs, err);
+        if (ran != 0)
+            return ran > 0;
+    }
+    IrBlock *b = n->blocks[0];
+    for (int i = 0; i < c->nargs; i++)
+        slot_set(run, ir_block_param(b, i), rt_retain(c->args[i]));
+    bool ok = eval_block_run(run, b, err);
+    for (int i = 0; ok && i < n->noutputs; i++)
+        eval_out_value(c, i, rt_retain(run->slots[ir_block_return(b, i)->id]));
+    clear_made(run, b);
+    for (int i = 0; i < c->nargs; i++)
+        slot_set(run, ir_block_param(b, i), NULL);
+    return ok;
+}
+
 /* ---------------------------------------------------------------- nodes */
 
 /* Runs one node; on failure reports it (unless a nested node already did)
@@ -200,6 +226,10 @@ bool eval_node_run(EvalRun *run, IrNode *n, FILE *err)
             break;
         case OP_PRIM_LOOP:
             ok = loop_run(&call, err);
+            reported = !ok && !run->message;
+            break;
+        case OP_TSSA_FUSION_GROUP:
+            ok = group_run(&call, err);
             reported = !ok && !run->message;
             break;
         default:

@@ -6,9 +6,11 @@
  * every op, prim::If and prim::Loop behave exactly as on the oracle.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "eval/eval_internal.h"
 #include "tssa/eval.h"
+#include "tssa/util.h"
 
 struct NodeExec {
     EvalRun run;
@@ -33,6 +35,8 @@ NodeExec *node_exec_clone(const NodeExec *x)
 {
     NodeExec *copy = node_exec_new(x->run.graph, x->run.weights, x->run.err);
     copy->run.backend = x->run.backend;
+    copy->run.group_runner = x->run.group_runner;
+    copy->run.group_ctx = x->run.group_ctx;
     for (uint32_t i = 0; i < x->nvalues; i++)
         if (x->run.slots[i])
             copy->run.slots[i] = rt_retain(x->run.slots[i]);
@@ -63,15 +67,40 @@ void node_exec_set_err(NodeExec *x, FILE *err)
     x->run.err = err;
 }
 
+void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx)
+{
+    x->run.group_runner = fn;
+    x->run.group_ctx = ctx;
+}
+
+/* The graph grew after x was made (a pass added nodes): slots for the new
+ * values and constants, empty. */
+static void grow(NodeExec *x)
+{
+    const IrGraph *g = x->run.graph;
+    if (g->nvalues > x->nvalues) {
+        x->run.slots = xrealloc(x->run.slots, g->nvalues * sizeof(RtValue *));
+        memset(x->run.slots + x->nvalues, 0, (g->nvalues - x->nvalues) * sizeof(RtValue *));
+        x->nvalues = g->nvalues;
+    }
+    if (g->nnodes > x->nnodes) {
+        x->run.constants = xrealloc(x->run.constants, g->nnodes * sizeof(RtValue *));
+        memset(x->run.constants + x->nnodes, 0, (g->nnodes - x->nnodes) * sizeof(RtValue *));
+        x->nnodes = g->nnodes;
+    }
+}
+
 void node_exec_set(NodeExec *x, const IrValue *v, RtValue *value)
 {
+    if (v->id >= x->nvalues)
+        grow(x);
     rt_release(x->run.slots[v->id]);
     x->run.slots[v->id] = value;
 }
 
 RtValue *node_exec_get(const NodeExec *x, const IrValue *v)
 {
-    return x->run.slots[v->id];
+    return v->id < x->nvalues ? x->run.slots[v->id] : NULL;
 }
 
 void node_exec_clear(NodeExec *x, const IrValue *v)
@@ -97,6 +126,7 @@ void node_exec_clear_node(NodeExec *x, const IrNode *n)
 
 bool node_exec_node(NodeExec *x, IrNode *n)
 {
+    grow(x);
     return eval_node_run(&x->run, n, x->run.err);
 }
 

@@ -88,3 +88,17 @@ bool op_returns_tensors_only(OpId op)
         return false;
     }
 }
+
+/* The kernel templates (KERNEL_TEMPLATES in ops.h), by OpId. */
+static const OpTemplate op_templates[OP_COUNT] = {
+#define K(id, nargs, rule, text) [OP_##id] = {nargs, rule, (rule) == OPT_SELECT && OP_##id == OP_ATEN_MASKED_FILL ? 1 : 0, text},
+    KERNEL_TEMPLATES(K)
+#undef K
+};
+
+const OpTemplate *op_template(int op)
+{
+    if (op <= OP_UNKNOWN || op >= OP_COUNT || !op_templates[op].text)
+        return NULL;
+    return &op_templates[op];
+}

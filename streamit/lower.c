@@ -2,6 +2,7 @@
  * program's accessors, the rates of each work kind and the statistics.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "streamit/lower_internal.h"
 #include "tssa/util.h"
@@ -92,6 +93,7 @@ LowerProgram *lower_specialize(IrGraph *g, RtValue **inputs, int ninputs,
     p->weights = weights;
     p->exec = node_exec_new(g, weights, NULL);
     p->is_static = xcalloc((size_t)g->nvalues + 1, sizeof *p->is_static);
+    p->nstatic = g->nvalues;
     p->out_map = xcalloc((size_t)ir_block_nreturns(g->top) + 1, sizeof *p->out_map);
     p->in_map = xcalloc((size_t)nparams + 1, sizeof *p->in_map);
     lower_specialize_values(p, inputs, ninputs);
@@ -134,7 +136,17 @@ const int *lower_input_map(const LowerProgram *p, int *n)
 
 RtValue *lower_static_value(const LowerProgram *p, const IrValue *v)
 {
-    return p->is_static[v->id] ? node_exec_get(p->exec, v) : NULL;
+    return v->id < p->nstatic && p->is_static[v->id] ? node_exec_get(p->exec, v) : NULL;
+}
+
+void lower_graph_grown(LowerProgram *p)
+{
+    uint32_t n = p->g->nvalues;
+    if (n <= p->nstatic)
+        return;
+    p->is_static = xrealloc(p->is_static, ((size_t)n + 1) * sizeof *p->is_static);
+    memset(p->is_static + p->nstatic, 0, ((size_t)n + 1 - p->nstatic) * sizeof *p->is_static);
+    p->nstatic = n;
 }
 
 const NodeExec *lower_static_values(const LowerProgram *p) { return p->exec; }

@@ -11,6 +11,7 @@ struct LowerProgram {
     const Safetensors *weights;
     NodeExec *exec;         /* holds the compile-time values in its slots */
     bool *is_static;        /* by value id */
+    uint32_t nstatic;       /* values is_static covers */
     StreamGraph *sg;
     int *out_map;           /* per graph output: stream output index or -1 */
     int *in_map, nin;       /* stream input k is graph input in_map[k] */

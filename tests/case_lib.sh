@@ -11,10 +11,18 @@
 # case_begin CASE_DIR
 # Enters CASE_DIR (exit 2 if it cannot), reads its bindings into the array
 # `bindings`, makes a temporary directory `out` (removed on exit), and sets
-# the array `runner` that prefixes a tssa-stream run: valgrind when
+# the array `runner` that prefixes a tssa-stream run (with $tssa set, the
+# kernel cache goes beside it: TSSA_CACHE_DIR): valgrind when
 # TSSA_VALGRIND=1 (a memory error or a definite or indirect leak fails the
 # run with status 99), else nothing.
 case_begin() {
+  # Generated kernels must compile warning-free; their cache lives in the
+  # build tree (beside tssa-stream's build), never in the user's ~/.cache.
+  export TSSA_KERNEL_CFLAGS="${TSSA_KERNEL_CFLAGS:--Wall -Wextra -Werror}"
+  if [[ -z "${TSSA_CACHE_DIR:-}" && -n "${tssa:-}" ]]; then
+    TSSA_CACHE_DIR="$(cd "$(dirname "$tssa")" && pwd)/kernel-cache"
+    export TSSA_CACHE_DIR
+  fi
   cd "$1" || exit 2
   read -r -a bindings < args.txt || true
   out=$(mktemp -d)

@@ -30,6 +30,7 @@ int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue
     }
 
     NodeExec *values = node_exec_clone(lower_static_values(program));
+    kernels_install(plan->kernels, values);
     node_exec_set_backend(values, "cpu");
     RtValue **items = NULL;
     int nitems = 0;

@@ -20,6 +20,7 @@
 
 #include "tssa/io.h"
 #include "tssa/ir.h"
+#include "tssa/kernels.h"
 #include "tssa/lower.h"
 #include "tssa/schedule.h"
 #include "tssa/value.h"
@@ -36,6 +37,7 @@ int backend_ref_run(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors
 typedef struct ExecPlan {
     const LowerProgram *program;
     const Schedule *schedule;
+    KernelProgram *kernels;     /* compiled fusion groups, or NULL: interpret them */
 } ExecPlan;
 
 /* Runs the plan once on the bound inputs of the graph it was compiled from

@@ -30,8 +30,8 @@
 
 typedef struct NodeExec NodeExec;
 
-/* A context for nodes of g. The graph must not get new nodes or values
- * afterwards (slots are sized by g's counts now). */
+/* A context for nodes of g. Values g gets afterwards (a pass that adds
+ * nodes) have slots too: set grows the table; get reads them as empty. */
 NodeExec *node_exec_new(IrGraph *g, const Safetensors *weights, FILE *err);
 void node_exec_free(NodeExec *x);
 /* The backend running x, named in the message of an op it cannot run
@@ -39,6 +39,16 @@ void node_exec_free(NodeExec *x);
 void node_exec_set_backend(NodeExec *x, const char *name);
 /* Where failures and warnings go from now on (NULL: nowhere). */
 void node_exec_set_err(NodeExec *x, FILE *err);
+
+/* What runs a tssa::FusionGroup node (the kernels layer's compiled kernel):
+ * returns 1 after filling outs[] (new references, one per group output)
+ * from args[] (borrowed, one per group input), 0 to have the evaluator
+ * interpret the group's block instead, -1 after writing why it failed to
+ * err. */
+typedef int (*NodeExecGroupRunner)(void *ctx, const IrNode *group, RtValue **args, RtValue **outs,
+                                   FILE *err);
+/* Installs the group runner (NULL: interpret every group); clones keep it. */
+void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx);
 
 /* Stores value (takes the caller's reference) as v's current value. */
 void node_exec_set(NodeExec *x, const IrValue *v, RtValue *value);

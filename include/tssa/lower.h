@@ -166,6 +166,10 @@ LowerProgram *lower_specialize(IrGraph *g, RtValue **inputs, int ninputs,
  * after writing an internal error to err. */
 bool lower_build(LowerProgram *p, FILE *err);
 void lower_program_free(LowerProgram *p);
+/* A pass between specialization and lowering added nodes and values to the
+ * graph (kernels_fuse): the program's tables grow to cover them (the new
+ * values are run-time values). */
+void lower_graph_grown(LowerProgram *p);
 
 StreamGraph *lower_stream_graph(const LowerProgram *p);
 IrGraph *lower_ir_graph(const LowerProgram *p);

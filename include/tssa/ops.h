@@ -291,7 +291,11 @@ typedef enum OpAlias {
     /* TensorSSA for lists (functionalize/list_versions.c): l[idx] = el on a copy */ \
     X(IMMUT_LIST_SET_ITEM, "immut::list_set_item", OPC_SCALAR, NOMUT, ALIAS_NONE) \
     X(TSSA_UPDATE, "tssa::update", OPC_TSSA, NOMUT, ALIAS_NONE) \
-    X(TSSA_INPLACE_CHECK, "tssa::inplace_check", OPC_TSSA, NOMUT, ALIAS_NONE)
+    X(TSSA_INPLACE_CHECK, "tssa::inplace_check", OPC_TSSA, NOMUT, ALIAS_NONE) \
+    /* A fused group (kernels/fuse.c): its one block is the group's nodes, its \
+     * params the group's inputs, its returns the group's outputs; it runs as \
+     * one generated kernel, or is interpreted like any block. */ \
+    X(TSSA_FUSION_GROUP, "tssa::FusionGroup", OPC_TSSA, NOMUT, ALIAS_NONE)
 
 /* Elementwise ops, each with its in-place twin where PyTorch has one. The
  * in-place twin is named <op>_ and mutates input 0. Scalar arithmetic on
@@ -346,6 +350,86 @@ typedef enum OpAlias {
     X(ATEN_LONG, "aten::long", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
     X(ATEN_INT_CAST, "aten::int", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE) \
     X(ATEN_BOOL, "aten::bool", OPC_ELEMENTWISE, NOMUT, ALIAS_MAYBE)
+
+/* The code template of each elementwise op that generated kernels compute
+ * inline (kernels/kir_build.c), listed once for every target: the C and the
+ * CUDA printers (kernels/kir_print.c) substitute and print the same text.
+ *   K(ID, nargs, rule, "template")
+ *     nargs     the node's input count the template is for (other overloads,
+ *               a None where a number is expected, stay unfused)
+ *     rule      OPT_ARITH    operands and result in the result's dtype
+ *               OPT_COMPARE  operands in their promoted dtype, result bool
+ *               OPT_SELECT   operand `cond` (OpTemplate.cond) is bool, the
+ *                            others and the result in the result's dtype
+ *     template  a C expression: $0 $1 ... are the operands, T the compute
+ *               type; the math names (EXP, LOG, SQRT, TANH, ERF, POW, FLOOR,
+ *               ...) are type-generic helpers of the kernels' prelude. */
+#define KERNEL_TEMPLATES(K) \
+    K(ATEN_ADD, 3, OPT_ARITH, "$0 + $2 * $1") \
+    K(ATEN_SUB, 3, OPT_ARITH, "$0 - $2 * $1") \
+    K(ATEN_RSUB, 3, OPT_ARITH, "$1 - $2 * $0") \
+    K(ATEN_MUL, 2, OPT_ARITH, "$0 * $1") \
+    K(ATEN_DIV, 2, OPT_ARITH, "$0 / $1") \
+    K(ATEN_NEG, 1, OPT_ARITH, "-$0") \
+    K(ATEN_ABS, 1, OPT_ARITH, "ABS($0)") \
+    K(ATEN_EXP, 1, OPT_ARITH, "EXP($0)") \
+    K(ATEN_EXP2, 1, OPT_ARITH, "EXP2($0)") \
+    K(ATEN_EXPM1, 1, OPT_ARITH, "EXPM1($0)") \
+    K(ATEN_LOG, 1, OPT_ARITH, "LOG($0)") \
+    K(ATEN_LOG2, 1, OPT_ARITH, "LOG2($0)") \
+    K(ATEN_LOG10, 1, OPT_ARITH, "LOG10($0)") \
+    K(ATEN_LOG1P, 1, OPT_ARITH, "LOG1P($0)") \
+    K(ATEN_SQRT, 1, OPT_ARITH, "SQRT($0)") \
+    K(ATEN_RSQRT, 1, OPT_ARITH, "(T)1 / SQRT($0)") \
+    K(ATEN_RECIPROCAL, 1, OPT_ARITH, "(T)1 / $0") \
+    K(ATEN_POW, 2, OPT_ARITH, "POW($0, $1)") \
+    K(ATEN_SIN, 1, OPT_ARITH, "SIN($0)") \
+    K(ATEN_COS, 1, OPT_ARITH, "COS($0)") \
+    K(ATEN_TAN, 1, OPT_ARITH, "TAN($0)") \
+    K(ATEN_TANH, 1, OPT_ARITH, "TANH($0)") \
+    K(ATEN_ATAN, 1, OPT_ARITH, "ATAN($0)") \
+    K(ATEN_ATAN2, 2, OPT_ARITH, "ATAN2($0, $1)") \
+    K(ATEN_ERF, 1, OPT_ARITH, "ERF($0)") \
+    K(ATEN_SIGMOID, 1, OPT_ARITH, "(T)1 / ((T)1 + EXP(-$0))") \
+    K(ATEN_SILU, 1, OPT_ARITH, "$0 / ((T)1 + EXP(-$0))") \
+    K(ATEN_RELU, 1, OPT_ARITH, "($0 < (T)0 ? (T)0 : $0)") \
+    K(ATEN_LEAKY_RELU, 2, OPT_ARITH, "($0 < (T)0 ? $0 * $1 : $0)") \
+    K(ATEN_HARDTANH, 3, OPT_ARITH, "($0 < $1 ? $1 : $0 > $2 ? $2 : $0)") \
+    K(ATEN_CLAMP, 3, OPT_ARITH, "($0 < $1 ? $1 : $0 > $2 ? $2 : $0)") \
+    K(ATEN_CLAMP_MIN, 2, OPT_ARITH, "($0 < $1 ? $1 : $0)") \
+    K(ATEN_CLAMP_MAX, 2, OPT_ARITH, "($0 > $1 ? $1 : $0)") \
+    K(ATEN_MAXIMUM, 2, OPT_ARITH, "(ISNAN($0) || $0 > $1 ? $0 : $1)") \
+    K(ATEN_MINIMUM, 2, OPT_ARITH, "(ISNAN($0) || $0 < $1 ? $0 : $1)") \
+    K(ATEN_FLOOR, 1, OPT_ARITH, "FLOOR($0)") \
+    K(ATEN_CEIL, 1, OPT_ARITH, "CEIL($0)") \
+    K(ATEN_ROUND, 1, OPT_ARITH, "RINT($0)") \
+    K(ATEN_TRUNC, 1, OPT_ARITH, "TRUNC($0)") \
+    K(ATEN_SIGN, 1, OPT_ARITH, "(T)(($0 > (T)0) - ($0 < (T)0))") \
+    K(ATEN_LERP, 3, OPT_ARITH, "$0 + $2 * ($1 - $0)") \
+    K(ATEN_EQ, 2, OPT_COMPARE, "$0 == $1") \
+    K(ATEN_NE, 2, OPT_COMPARE, "$0 != $1") \
+    K(ATEN_LT, 2, OPT_COMPARE, "$0 < $1") \
+    K(ATEN_LE, 2, OPT_COMPARE, "$0 <= $1") \
+    K(ATEN_GT, 2, OPT_COMPARE, "$0 > $1") \
+    K(ATEN_GE, 2, OPT_COMPARE, "$0 >= $1") \
+    K(ATEN_LOGICAL_NOT, 1, OPT_COMPARE, "!$0") \
+    K(ATEN_LOGICAL_AND, 2, OPT_COMPARE, "($0 != 0) & ($1 != 0)") \
+    K(ATEN_LOGICAL_OR, 2, OPT_COMPARE, "($0 != 0) | ($1 != 0)") \
+    K(ATEN_WHERE, 3, OPT_SELECT, "($0 ? $1 : $2)") \
+    K(ATEN_MASKED_FILL, 3, OPT_SELECT, "($1 ? $2 : $0)")
+
+typedef enum OpTemplateRule { OPT_ARITH, OPT_COMPARE, OPT_SELECT } OpTemplateRule;
+
+typedef struct OpTemplate {
+    int nargs;
+    OpTemplateRule rule;
+    int cond;                /* OPT_SELECT: the bool operand */
+    const char *text;
+} OpTemplate;
+
+/* The kernel template of op, or NULL when generated kernels cannot compute
+ * it inline. */
+const OpTemplate *op_template(int op);
 
 /* special functions: gamma family, Bessel, orthogonal polynomials, ndtr, zeta, erfinv (tensor/special.c, eval/ops_special.c) */
 #define SPECIAL_OPS(X) \

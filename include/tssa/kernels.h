@@ -1,0 +1,66 @@
+/* kernels.h — fused kernels: the kernels layer's stages of the pipeline.
+ *
+ *   kernels_fuse     groups the specialized program's fusable nodes
+ *                    (elementwise ops of the op table, views, TensorSSA's
+ *                    accesses and assigns, casts, cat/stack, reductions along
+ *                    an axis, softmax) into tssa::FusionGroup nodes, so the
+ *                    stream graph lowered afterwards has one filter per
+ *                    group (vertical fusion);
+ *   kernels_compile  turns every group into kernel IR, prints it as C (one
+ *                    source file per program), compiles it with the system C
+ *                    compiler (cached under ~/.cache/tssa-stream) and loads
+ *                    it;
+ *   kernels_install  makes an executor's evaluation context run the groups
+ *                    as those kernels (groups without one are interpreted).
+ * Preconditions: lower_specialize and shape_infer have run on the program.
+ */
+#ifndef TSSA_KERNELS_H
+#define TSSA_KERNELS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tssa/eval.h"
+#include "tssa/lower.h"
+
+typedef struct KernelsStats {
+    int groups;                 /* tssa::FusionGroup nodes made */
+    int nodes_fused;            /* IR nodes inside them */
+    int kernels;                /* groups with a compiled kernel */
+    int interpreted;            /* groups kept interpreted (kernel IR could not express them) */
+    const char *interpreted_why;/* the first reason */
+    bool compiled;              /* a compiler ran (false: the cache had it) */
+    double compile_s;           /* generating, compiling (or finding) and loading */
+    int64_t launches;           /* kernel calls so far */
+    int64_t fallbacks;          /* groups interpreted at run time so far */
+    int64_t copies;             /* inputs made contiguous before a call */
+} KernelsStats;
+
+typedef enum KernelsTarget { KERNELS_TARGET_C, KERNELS_TARGET_CUDA } KernelsTarget;
+
+typedef struct KernelProgram KernelProgram;
+
+/* Tensor ops a run executes outside fused kernels (kernels/op_counts.c):
+ * a for loop's body counts its trip count times when that is a
+ * compile-time value (once otherwise), both branches of an If count. */
+typedef struct KernelsOpCounts {
+    int64_t library;            /* GEMMs, convolutions: OpenBLAS calls */
+    int64_t reference;          /* everything else: the reference kernels */
+} KernelsOpCounts;
+KernelsOpCounts kernels_count_ops(const LowerProgram *p);
+
+/* Vertical fusion. Returns the number of groups made. */
+int kernels_fuse(LowerProgram *p);
+
+/* Builds the kernel of every group. With `compile`, compiles and loads the
+ * C; else only keeps the source (for --emit=c / --emit=cuda). NULL after a
+ * message to err (a missing compiler, a failed compile: *status 1). */
+KernelProgram *kernels_compile(LowerProgram *p, bool compile, FILE *err, int *status);
+/* The generated source of every kernel for a target. */
+void kernels_print_source(FILE *out, const KernelProgram *kp, KernelsTarget target);
+void kernels_install(KernelProgram *kp, NodeExec *x);
+const KernelsStats *kernels_stats(const KernelProgram *kp);
+void kernels_free(KernelProgram *kp);
+
+#endif

@@ -1,0 +1,40 @@
+/* shapes.h — static shape and dtype inference on a specialized program
+ * (kernels/shape_infer.c).
+ *
+ * After lower_specialize every scalar the program computes from its bound
+ * inputs' sizes is a compile-time value, so most tensors have a shape and a
+ * dtype known before anything runs. shape_infer works them out, op by op,
+ * with PyTorch's rules (broadcasting, type promotion, views, reductions,
+ * products, convolutions, creation ops), and writes them into the graph as
+ * refined tensor types (Float(64, 128)), which the printer shows. A value
+ * whose shape depends on data (nonzero, masked_select, a loop whose carried
+ * shape changes per iteration) or on an op without a rule keeps what it had
+ * (sizes it cannot know print as '*'); shape_of says NULL for it.
+ */
+#ifndef TSSA_SHAPES_H
+#define TSSA_SHAPES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "tssa/ir.h"
+#include "tssa/lower.h"
+#include "tssa/value.h"
+
+/* Refines the type of every tensor-valued IrValue of lower_ir_graph(p),
+ * nested blocks included. `inputs` are the bound graph inputs. A
+ * contradiction in a top-level node that surely runs (operands that do not
+ * broadcast, a view of the wrong element count, an index out of range,
+ * matmul inner sizes, cat of unequal sizes) is written to err as
+ * "SOURCE: error: OP: WHAT (graph line N)" and gives false with *status = 2;
+ * inside an If or a Loop body it only leaves the result unknown. */
+bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int *status);
+
+/* v's type when it is a tensor whose dtype and every size are known, else NULL. */
+const IrTensorType *shape_of(const IrValue *v);
+
+/* Tensor-typed values of g (block parameters and node outputs, nested
+ * blocks included) whose type shape_of knows, and those it does not. */
+void shape_count(const IrGraph *g, int *refined, int *unknown);
+
+#endif

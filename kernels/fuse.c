@@ -1,0 +1,330 @@
+/* fuse.c — vertical fusion: fusable nodes become tssa::FusionGroup nodes.
+ *
+ * Preconditions: the program is specialized and shapes are inferred; the
+ * graph is functional (TensorSSA), so a group may compute its outputs as
+ * fresh tensors (a view it returns becomes a copy: nothing writes through
+ * it any more).
+ *
+ * Walks every block in program order (the top level, loop bodies, branches)
+ * and puts each node kir_fusable() accepts into a group:
+ *   - into the group of one of its producers (the latest, so chains fuse:
+ *     sigmoid -> add -> mul -> slice_rev -> view is one group), or
+ *   - into a group that reads one of the same inputs (siblings: the three
+ *     slice assigns of a box decoding read the same tensor), or
+ *   - into a new group.
+ * A node joins a group only while the group stays one step of the block:
+ * no node outside the group that runs before the new member may use a value
+ * of the group (the group runs where its last member was). Nodes a loop's
+ * plan treats specially (its slicers x[i] and writes out[i] = v use the
+ * counter, a run-time index) are not fusable, so loops keep their shape.
+ * A group of views and casts only would copy what a view gives for free:
+ * such groups are dissolved.
+ *
+ * Result: each group is one node in its block, where its last member was;
+ * its block's params are the values its members read from outside (in first
+ * use order), its outputs the members' values used after it, and its
+ * comment lists the absorbed nodes with their source lines.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels_internal.h"
+
+enum { MAX_GROUP_NODES = 256 };
+
+typedef struct Group {
+    IrNode **nodes;
+    int n, cap;
+    int id;
+} Group;
+
+typedef struct Fuser {
+    LowerProgram *p;
+    IrGraph *g;
+    Group *groups;              /* by group id */
+    int ngroups, capgroups;
+    int *group_of;              /* by node id: group id + 1, or 0 */
+    bool *pending;              /* by node id: a fusable view waiting for a consumer */
+    uint32_t nnodes;
+    int made;
+} Fuser;
+
+static int group_of(const Fuser *f, const IrNode *n)
+{
+    return n->id < f->nnodes ? f->group_of[n->id] - 1 : -1;
+}
+
+static bool in_group(const Fuser *f, const IrNode *n, int gid)
+{
+    return group_of(f, n) == gid;
+}
+
+/* Whether n may join group gid: no node outside the group that comes
+ * before n uses a value of the group. */
+static bool may_join(const Fuser *f, int gid, const IrNode *n)
+{
+    const Group *gr = &f->groups[gid];
+    if (gr->n >= MAX_GROUP_NODES || gr->nodes[0]->owner != n->owner)
+        return false;
+    for (int i = 0; i < gr->n; i++) {
+        const IrNode *m = gr->nodes[i];
+        for (int o = 0; o < m->noutputs; o++)
+            for (int u = 0; u < m->outputs[o]->nuses; u++) {
+                const IrNode *user = m->outputs[o]->uses[u].user;
+                if (user == n || in_group(f, user, gid))
+                    continue;
+                /* users in nested blocks count where their top node is */
+                const IrNode *at = user;
+                while (at->owner != n->owner && at->owner->owner)
+                    at = at->owner->owner;
+                if (at->owner == n->owner && ir_node_is_before(at, n))
+                    return false;
+            }
+    }
+    return true;
+}
+
+static void add_to(Fuser *f, int gid, IrNode *n)
+{
+    Group *gr = &f->groups[gid];
+    if (gr->n == gr->cap) {
+        gr->cap = gr->cap ? gr->cap * 2 : 8;
+        gr->nodes = xrealloc(gr->nodes, (size_t)gr->cap * sizeof *gr->nodes);
+    }
+    gr->nodes[gr->n++] = n;
+    f->group_of[n->id] = gid + 1;
+}
+
+static int new_group(Fuser *f)
+{
+    if (f->ngroups == f->capgroups) {
+        f->capgroups = f->capgroups ? f->capgroups * 2 : 16;
+        f->groups = xrealloc(f->groups, (size_t)f->capgroups * sizeof *f->groups);
+    }
+    Group *gr = &f->groups[f->ngroups];
+    memset(gr, 0, sizeof *gr);
+    gr->id = f->ngroups;
+    return f->ngroups++;
+}
+
+/* The group n joins: a producer's (latest first), else a sibling's. */
+static int choose_group(Fuser *f, const IrNode *n)
+{
+    int best = -1;
+    for (int i = 0; i < n->ninputs; i++) {
+        int gid = group_of(f, n->inputs[i]->def);
+        if (gid > best && may_join(f, gid, n))
+            best = gid;
+    }
+    if (best >= 0)
+        return best;
+    for (int i = 0; i < n->ninputs; i++) {
+        const IrValue *in = n->inputs[i];
+        if (!in->type || in->type->kind != TY_TENSOR)
+            continue;
+        for (int u = 0; u < in->nuses; u++) {
+            int gid = group_of(f, in->uses[u].user);
+            if (gid > best && may_join(f, gid, n))
+                best = gid;
+        }
+    }
+    return best;
+}
+
+static bool computes(const IrNode *n)
+{
+    return !op_is_view(n->op) && n->op != OP_ATEN_CLONE && n->op != OP_ATEN_CONTIGUOUS &&
+           n->op != OP_ATEN_DETACH && n->op != OP_ATEN_ALIAS && n->op != OP_ATEN_EXPAND &&
+           n->op != OP_ATEN_EXPAND_AS && n->op != OP_ATEN_PERMUTE && n->op != OP_ATEN_TRANSPOSE &&
+           n->op != OP_ATEN_T && n->op != OP_ATEN_SQUEEZE && n->op != OP_ATEN_UNSQUEEZE &&
+           n->op != OP_ATEN_FLATTEN && n->op != OP_ATEN_SELECT && n->op != OP_ATEN_SLICE &&
+           n->op != OP_ATEN_NARROW;
+}
+
+static void scan_block(Fuser *f, IrBlock *b);
+
+/* A view that waits for its consumer: only n reads it (so the group that n
+ * joins can take it without making the view's result an output). */
+static bool view_for(const Fuser *f, const IrNode *v, const IrNode *n)
+{
+    if (v->id >= f->nnodes || !f->pending[v->id] || v->owner != n->owner)
+        return false;
+    for (int u = 0; u < v->outputs[0]->nuses; u++)
+        if (v->outputs[0]->uses[u].user != n)
+            return false;
+    return true;
+}
+
+/* Puts the waiting views n reads (and the views they read) into group gid. */
+static void pull_views(Fuser *f, int gid, const IrNode *n)
+{
+    for (int i = 0; i < n->ninputs; i++) {
+        IrNode *v = n->inputs[i]->def;
+        if (!view_for(f, v, n))
+            continue;
+        f->pending[v->id] = false;
+        pull_views(f, gid, v);
+        add_to(f, gid, v);
+    }
+}
+
+static void scan_node(Fuser *f, IrNode *n)
+{
+    for (int i = 0; i < n->nblocks; i++)
+        scan_block(f, n->blocks[i]);
+    if (!kir_fusable(f->p, n))
+        return;
+    int gid = choose_group(f, n);
+    if (gid < 0 && !computes(n)) {
+        /* a view of values outside every group: it joins its consumer's
+         * group, if one comes (alone it would only copy) */
+        f->pending[n->id] = true;
+        return;
+    }
+    if (gid < 0)
+        gid = new_group(f);
+    pull_views(f, gid, n);
+    add_to(f, gid, n);
+}
+
+static void scan_block(Fuser *f, IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b)
+        scan_node(f, n);
+}
+
+/* ---------------------------------------------------------------- making groups */
+
+static bool member(const Fuser *f, const IrNode *n, int gid)
+{
+    return in_group(f, n, gid);
+}
+
+/* A value of the group read after it: by a node outside the group or by
+ * the block's return. */
+static bool used_outside(const Fuser *f, const IrValue *v, int gid)
+{
+    for (int u = 0; u < v->nuses; u++)
+        if (!member(f, v->uses[u].user, gid))
+            return true;
+    return false;
+}
+
+static void source_list(TextBuf *t, const Group *gr)
+{
+    textbuf_printf(t, "fused %d nodes:", gr->n);
+    for (int i = 0; i < gr->n; i++) {
+        const IrNode *n = gr->nodes[i];
+        textbuf_printf(t, "%s %s", i ? "," : "", n->kind);
+        if (n->comment)
+            textbuf_printf(t, " (%s)", n->comment[0] == ' ' ? n->comment + 1 : n->comment);
+    }
+}
+
+static int by_program_order(const void *a, const void *b)
+{
+    const IrNode *x = *(IrNode *const *)a, *y = *(IrNode *const *)b;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+static void make_group(Fuser *f, int gid)
+{
+    Group *gr = &f->groups[gid];
+    IrGraph *g = f->g;
+    qsort(gr->nodes, (size_t)gr->n, sizeof *gr->nodes, by_program_order);
+    /* cat/stack: their ListConstruct joins when the group alone reads it */
+    for (int i = 0; i < gr->n; i++) {
+        IrNode *n = gr->nodes[i];
+        if ((n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) && n->inputs[0]->nuses == 1 &&
+            n->inputs[0]->def->op == OP_PRIM_LISTCONSTRUCT && group_of(f, n->inputs[0]->def) < 0) {
+            IrNode *lc = n->inputs[0]->def;
+            /* keep program order: the list goes right before its user */
+            ir_move_before(lc, n);
+            f->group_of[lc->id] = gid + 1;
+            if (gr->n == gr->cap) {
+                gr->cap *= 2;
+                gr->nodes = xrealloc(gr->nodes, (size_t)gr->cap * sizeof *gr->nodes);
+            }
+            memmove(gr->nodes + i + 1, gr->nodes + i, (size_t)(gr->n - i) * sizeof *gr->nodes);
+            gr->nodes[i] = lc;
+            gr->n++;
+            i++;
+        }
+    }
+    IrNode *last = gr->nodes[gr->n - 1];
+    IrNode *fg = ir_node_new_op(g, OP_TSSA_FUSION_GROUP);
+    ir_insert_after(fg, last);
+    fg->comment = gr->nodes[0]->comment;
+    fg->line = gr->nodes[0]->line;
+    IrBlock *blk = ir_node_add_block(fg);
+    /* inputs: values read from outside, first use first */
+    for (int i = 0; i < gr->n; i++) {
+        IrNode *n = gr->nodes[i];
+        for (int k = 0; k < n->ninputs; k++) {
+            IrValue *in = n->inputs[k];
+            if (member(f, in->def, gid))
+                continue;
+            IrValue *prm = NULL;
+            for (int j = 0; j < fg->ninputs; j++)
+                if (fg->inputs[j] == in)
+                    prm = ir_block_param(blk, j);
+            if (!prm) {
+                ir_node_add_input(fg, in);
+                prm = ir_block_add_param(blk, in->type, NULL);
+            }
+            ir_node_set_input(n, k, prm);
+        }
+    }
+    /* outputs: values used after the group */
+    for (int i = 0; i < gr->n; i++) {
+        IrNode *n = gr->nodes[i];
+        for (int o = 0; o < n->noutputs; o++) {
+            IrValue *v = n->outputs[o];
+            if (!used_outside(f, v, gid))
+                continue;
+            IrValue *out = ir_node_add_output(fg, v->type, NULL);
+            for (int u = v->nuses - 1; u >= 0; u--) {
+                IrNode *user = v->uses[u].user;
+                if (!member(f, user, gid))
+                    ir_node_set_input(user, v->uses[u].index, out);
+            }
+            ir_block_add_return(blk, v);
+        }
+    }
+    for (int i = 0; i < gr->n; i++)
+        ir_move_before(gr->nodes[i], blk->ret);
+    TextBuf t = {0};
+    source_list(&t, gr);
+    textbuf_putc(&t, '\0');
+    fg->comment = ir_intern(g, t.data);
+    free(t.data);
+    f->made++;
+}
+
+int kernels_fuse(LowerProgram *p)
+{
+    IrGraph *g = lower_ir_graph(p);
+    Fuser f = {.p = p, .g = g, .nnodes = g->nnodes};
+    f.group_of = xcalloc((size_t)g->nnodes + 1, sizeof *f.group_of);
+    f.pending = xcalloc((size_t)g->nnodes + 1, sizeof *f.pending);
+    scan_block(&f, g->top);
+    for (int gid = 0; gid < f.ngroups; gid++) {
+        Group *gr = &f.groups[gid];
+        bool any = false;
+        for (int i = 0; i < gr->n; i++)
+            any |= computes(gr->nodes[i]);
+        if (any) {
+            make_group(&f, gid);
+        } else {
+            for (int i = 0; i < gr->n; i++)
+                f.group_of[gr->nodes[i]->id] = 0;
+        }
+    }
+    for (int gid = 0; gid < f.ngroups; gid++)
+        free(f.groups[gid].nodes);
+    free(f.groups);
+    free(f.group_of);
+    free(f.pending);
+    lower_graph_grown(p);
+    return f.made;
+}

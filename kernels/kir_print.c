@@ -1,0 +1,588 @@
+/* kir_print.c — one printer of kernel IR for two targets: C11 + OpenMP
+ * (compiled at run time, kernels/cc_jit.c) and CUDA (one thread per output
+ * element; compiled by the cuda backend).
+ *
+ * Both targets share the statement generator: every expression becomes one
+ * statement `T tN = ...;`, printed once per scope where it is first needed
+ * (pointer-equal expressions are one statement: kir.c hash-conses them).
+ * In C the statement goes to the outermost loop level whose variables it
+ * depends on (loop-invariant code motion: a softmax's row max and sum are
+ * computed once per row, a broadcast weight's load once per outer index),
+ * never out of a select's arm (an arm may read out of bounds when not
+ * taken) nor out of a reduction loop it depends on. A select prints as an
+ * if/else; a reduction as its own loop with an accumulator. The targets
+ * differ only in the prelude, the function signature and how the loop
+ * variables get their values (loops in C, the thread index in CUDA).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels_internal.h"
+
+typedef enum ScopeKind { SCOPE_ROOT, SCOPE_LOOP, SCOPE_BRANCH, SCOPE_REDUCE } ScopeKind;
+
+typedef struct Scope {
+    ScopeKind kind;
+    int var;                    /* LOOP, REDUCE: the variable it binds */
+    struct Scope *parent;
+    TextBuf text;               /* its statements */
+    /* expressions computed here and their temporaries */
+    const KExpr **done;
+    int *temps;
+    int ndone, capdone;
+} Scope;
+
+typedef struct Printer {
+    KirTarget target;
+    const KKernel *k;
+    int next_temp;
+    int indent;
+} Printer;
+
+static const char *math_names[] = {
+    "EXP", "EXP2", "EXPM1", "LOG", "LOG2", "LOG10", "LOG1P", "SQRT", "SIN", "COS", "TAN",
+    "TANH", "ATAN", "ERF", "FLOOR", "CEIL", "RINT", "TRUNC",
+};
+
+static void prelude(TextBuf *t, KirTarget target)
+{
+    if (target == KIR_TARGET_C) {
+        textbuf_puts(t, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n\n"
+                        "/* type-generic math for the op table's templates */\n");
+        for (size_t i = 0; i < sizeof math_names / sizeof *math_names; i++) {
+            char lower[16];
+            size_t n = strlen(math_names[i]);
+            for (size_t j = 0; j <= n; j++)
+                lower[j] = (char)(math_names[i][j] >= 'A' && math_names[i][j] <= 'Z'
+                                      ? math_names[i][j] - 'A' + 'a'
+                                      : math_names[i][j]);
+            if (strcmp(lower, "rint") == 0)
+                strcpy(lower, "nearbyint");
+            textbuf_printf(t, "#define %s(x) _Generic((x), float: %sf, default: %s)(x)\n",
+                           math_names[i], lower, lower);
+        }
+        textbuf_puts(t, "#define POW(x, y) _Generic((x) + (y), float: powf, default: pow)(x, y)\n"
+                        "#define ATAN2(x, y) _Generic((x) + (y), float: atan2f, default: atan2)(x, y)\n"
+                        "#define ABS(x) ((x) < 0 ? -(x) : (x))\n"
+                        "#define ISNAN(x) ((x) != (x))\n\n");
+        return;
+    }
+    /* NVRTC compiles without system headers; nvcc has them */
+    textbuf_puts(t, "#ifndef __CUDACC_RTC__\n#include <stdint.h>\n#else\n"
+                    "typedef signed char int8_t;\ntypedef unsigned char uint8_t;\n"
+                    "typedef short int16_t;\ntypedef int int32_t;\ntypedef long long int64_t;\n"
+                    "#define INT8_MIN (-128)\n#define INT8_MAX 127\n#define UINT8_MAX 255\n"
+                    "#define INT16_MIN (-32768)\n#define INT16_MAX 32767\n"
+                    "#define INT32_MIN (-2147483647 - 1)\n#define INT32_MAX 2147483647\n"
+                    "#define INT64_MIN (-9223372036854775807LL - 1)\n"
+                    "#define INT64_MAX 9223372036854775807LL\n#endif\n"
+                    "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n"
+                    "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n\n"
+                    "/* type-generic math for the op table's templates */\n");
+    for (size_t i = 0; i < sizeof math_names / sizeof *math_names; i++) {
+        const char *m = math_names[i];
+        char lower[16];
+        size_t n = strlen(m);
+        for (size_t j = 0; j <= n; j++)
+            lower[j] = (char)(m[j] >= 'A' && m[j] <= 'Z' ? m[j] - 'A' + 'a' : m[j]);
+        textbuf_printf(t,
+                       "__device__ __forceinline__ float %s(float x) { return %sf(x); }\n"
+                       "__device__ __forceinline__ double %s(double x) { return %s(x); }\n",
+                       m, lower, m, lower);
+    }
+    textbuf_puts(t, "__device__ __forceinline__ float POW(float x, float y) { return powf(x, y); }\n"
+                    "__device__ __forceinline__ double POW(double x, double y) { return pow(x, y); }\n"
+                    "__device__ __forceinline__ float ATAN2(float x, float y) { return atan2f(x, y); }\n"
+                    "__device__ __forceinline__ double ATAN2(double x, double y) { return atan2(x, y); }\n"
+                    "#define ABS(x) ((x) < 0 ? -(x) : (x))\n"
+                    "#define ISNAN(x) ((x) != (x))\n\n");
+}
+
+/* ---------------------------------------------------------------- pieces */
+
+static void var_name(TextBuf *t, int var)
+{
+    textbuf_printf(t, var < KIR_MAX_RANK ? "i%d" : "r%d", var);
+}
+
+static void print_idx(TextBuf *t, const KIdx *x)
+{
+    switch (x->kind) {
+    case KI_CONST: textbuf_printf(t, "%lld", (long long)x->c); break;
+    case KI_VAR:   var_name(t, x->var); break;
+    case KI_PARAM: textbuf_printf(t, "si[%d]", x->var); break;
+    case KI_ADD:
+        textbuf_putc(t, '(');
+        print_idx(t, x->a);
+        textbuf_puts(t, " + ");
+        print_idx(t, x->b);
+        textbuf_putc(t, ')');
+        break;
+    case KI_MUL:
+        print_idx(t, x->a);
+        textbuf_printf(t, " * %lld", (long long)x->c);
+        break;
+    case KI_DIV: case KI_MOD:
+        textbuf_putc(t, '(');
+        print_idx(t, x->a);
+        textbuf_printf(t, ") %c %lld", x->kind == KI_DIV ? '/' : '%', (long long)x->c);
+        break;
+    }
+}
+
+static void print_const(TextBuf *t, TensorDType dt, double c)
+{
+    if (dt == DT_F32 || dt == DT_F64) {
+        if (isnan(c))
+            textbuf_puts(t, dt == DT_F32 ? "NAN" : "(double)NAN");
+        else if (isinf(c))
+            textbuf_puts(t, c > 0 ? "INFINITY" : "-INFINITY");
+        else if (dt == DT_F32)
+            textbuf_printf(t, "%af", (double)(float)c);
+        else
+            textbuf_printf(t, "%a", c);
+        return;
+    }
+    if (dt == DT_BOOL) {
+        textbuf_puts(t, c != 0 ? "1" : "0");
+        return;
+    }
+    textbuf_printf(t, "(%s)%lldLL", kir_ctype(dt), (long long)c);
+}
+
+/* ---------------------------------------------------------------- scopes */
+
+static bool binds(const Scope *s, uint64_t vars)
+{
+    return (s->kind == SCOPE_LOOP || s->kind == SCOPE_REDUCE) && (vars >> s->var) & 1;
+}
+
+/* The outermost scope an expression with these variables may be computed
+ * in, seen from s. */
+static Scope *home(Scope *s, uint64_t vars)
+{
+    while (s->parent && !binds(s, vars) && s->kind != SCOPE_BRANCH)
+        s = s->parent;
+    return s;
+}
+
+/* The temporary holding e in s or a scope around it, or -1. */
+static int find_done(const Scope *s, const KExpr *e)
+{
+    for (; s; s = s->parent)
+        for (int i = s->ndone - 1; i >= 0; i--)
+            if (s->done[i] == e)
+                return s->temps[i];
+    return -1;
+}
+
+static void mark_done(Scope *s, const KExpr *e, int temp)
+{
+    if (s->ndone == s->capdone) {
+        s->capdone = s->capdone ? s->capdone * 2 : 16;
+        s->done = xrealloc(s->done, (size_t)s->capdone * sizeof *s->done);
+        s->temps = xrealloc(s->temps, (size_t)s->capdone * sizeof *s->temps);
+    }
+    s->done[s->ndone] = e;
+    s->temps[s->ndone++] = temp;
+}
+
+static void scope_init(Scope *s, ScopeKind kind, int var, Scope *parent)
+{
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->var = var;
+    s->parent = parent;
+}
+
+static void scope_release(Scope *s)
+{
+    free(s->done);
+    free(s->temps);
+    free(s->text.data);
+}
+
+static int depth(const Scope *s)
+{
+    int d = 0;
+    for (; s->parent; s = s->parent)
+        d++;
+    return d;
+}
+
+static void line_start(Printer *pr, Scope *s)
+{
+    textbuf_spaces(&s->text, 4 * (pr->indent + depth(s)));
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static int emit(Printer *pr, Scope *cur, const KExpr *e);
+
+static void temp_name(TextBuf *t, int temp)
+{
+    textbuf_printf(t, "t%d", temp);
+}
+
+/* The template with $k replaced by the operands' temporaries and the type
+ * name T by the compute type. */
+static void print_template(TextBuf *t, const KExpr *e, const int *args)
+{
+    const char *s = op_template(e->op)->text;
+    const char *ctype = kir_ctype(e->compute);
+    for (; *s; s++) {
+        if (*s == '$' && s[1] >= '0' && s[1] <= '9') {
+            temp_name(t, args[s[1] - '0']);
+            s++;
+        } else if (*s == 'T' && !(s[1] >= 'A' && s[1] <= 'Z') && !(s[1] >= '0' && s[1] <= '9') &&
+                   s[1] != '_' && (s == op_template(e->op)->text ||
+                                   !((s[-1] >= 'A' && s[-1] <= 'Z') || s[-1] == '_'))) {
+            textbuf_puts(t, ctype);
+        } else {
+            textbuf_putc(t, *s);
+        }
+    }
+}
+
+static void print_test(TextBuf *t, const KTest *x)
+{
+    textbuf_putc(t, '(');
+    if (x->hi - x->lo == 1) {
+        print_idx(t, x->x);
+        textbuf_printf(t, " == %lld", (long long)x->lo);
+    } else {
+        print_idx(t, x->x);
+        textbuf_printf(t, " >= %lld && ", (long long)x->lo);
+        print_idx(t, x->x);
+        textbuf_printf(t, " < %lld", (long long)x->hi);
+        if (x->step > 1) {
+            textbuf_puts(t, " && (");
+            print_idx(t, x->x);
+            textbuf_printf(t, " - %lld) %% %lld == 0", (long long)x->lo, (long long)x->step);
+        }
+    }
+    textbuf_putc(t, ')');
+}
+
+static void reduce_init(TextBuf *t, KReduce r, TensorDType dt)
+{
+    if (r == KR_SUM) {
+        print_const(t, dt, 0);
+    } else if (dt == DT_F32 || dt == DT_F64) {
+        textbuf_puts(t, r == KR_MAX ? "-INFINITY" : "INFINITY");
+    } else if (dt == DT_BOOL) {
+        textbuf_puts(t, r == KR_MAX ? "0" : "1");
+    } else {
+        static const char *const lim[][2] = {
+            [DT_U8] = {"0", "UINT8_MAX"}, [DT_I8] = {"INT8_MIN", "INT8_MAX"},
+            [DT_I16] = {"INT16_MIN", "INT16_MAX"}, [DT_I32] = {"INT32_MIN", "INT32_MAX"},
+            [DT_I64] = {"INT64_MIN", "INT64_MAX"},
+        };
+        textbuf_puts(t, lim[dt][r == KR_MAX ? 0 : 1]);
+    }
+}
+
+static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
+{
+    TextBuf *t = &at->text;
+    line_start(pr, at);
+    textbuf_printf(t, "%s ", kir_ctype(e->dtype));
+    temp_name(t, acc);
+    textbuf_puts(t, " = ");
+    reduce_init(t, e->reduce, e->dtype);
+    textbuf_puts(t, ";\n");
+    line_start(pr, at);
+    textbuf_puts(t, "for (int64_t ");
+    var_name(t, e->var);
+    textbuf_puts(t, " = 0; ");
+    var_name(t, e->var);
+    textbuf_printf(t, " < %lld; ", (long long)e->extent);
+    var_name(t, e->var);
+    textbuf_puts(t, "++) {\n");
+    Scope body;
+    scope_init(&body, SCOPE_REDUCE, e->var, at);
+    int v = emit(pr, &body, e->args[0]);
+    TextBuf *bt = &body.text;
+    line_start(pr, &body);
+    if (e->reduce == KR_SUM) {
+        temp_name(bt, acc);
+        textbuf_puts(bt, " += ");
+        temp_name(bt, v);
+    } else {
+        textbuf_puts(bt, "if (");
+        temp_name(bt, v);
+        textbuf_puts(bt, e->reduce == KR_MAX ? " > " : " < ");
+        temp_name(bt, acc);
+        textbuf_puts(bt, " || ISNAN(");
+        temp_name(bt, v);
+        textbuf_puts(bt, ")) ");
+        temp_name(bt, acc);
+        textbuf_puts(bt, " = ");
+        temp_name(bt, v);
+    }
+    textbuf_puts(bt, ";\n");
+    textbuf_putn(t, bt->data, bt->len);
+    line_start(pr, at);
+    textbuf_puts(t, "}\n");
+    scope_release(&body);
+}
+
+static void emit_select(Printer *pr, Scope *at, const KExpr *e, int result)
+{
+    TextBuf *t = &at->text;
+    line_start(pr, at);
+    textbuf_printf(t, "%s ", kir_ctype(e->dtype));
+    temp_name(t, result);
+    textbuf_puts(t, ";\n");
+    line_start(pr, at);
+    textbuf_puts(t, "if (");
+    for (int i = 0; i < e->ntests; i++) {
+        if (i)
+            textbuf_puts(t, " && ");
+        print_test(t, &e->tests[i]);
+    }
+    textbuf_puts(t, ") {\n");
+    for (int arm = 0; arm < 2; arm++) {
+        Scope s;
+        scope_init(&s, SCOPE_BRANCH, -1, at);
+        int v = emit(pr, &s, e->args[arm]);
+        line_start(pr, &s);
+        temp_name(&s.text, result);
+        textbuf_puts(&s.text, " = ");
+        temp_name(&s.text, v);
+        textbuf_puts(&s.text, ";\n");
+        textbuf_putn(t, s.text.data, s.text.len);
+        scope_release(&s);
+        line_start(pr, at);
+        textbuf_puts(t, arm == 0 ? "} else {\n" : "}\n");
+    }
+}
+
+/* Makes e's temporary visible in cur: computes it in its home scope unless
+ * a scope on the way already has. */
+static int emit(Printer *pr, Scope *cur, const KExpr *e)
+{
+    int done = find_done(cur, e);
+    if (done >= 0)
+        return done;
+    Scope *at = home(cur, e->vars);
+    int temp = pr->next_temp++;
+    if (e->kind == KX_SELECT || e->kind == KX_REDUCE) {
+        if (e->kind == KX_SELECT)
+            emit_select(pr, at, e, temp);
+        else
+            emit_reduce(pr, at, e, temp);
+        mark_done(at, e, temp);
+        return temp;
+    }
+    int args[4] = {0};
+    for (int i = 0; i < e->nargs; i++)
+        args[i] = emit(pr, at, e->args[i]);
+    TextBuf *t = &at->text;
+    line_start(pr, at);
+    textbuf_printf(t, "const %s ", kir_ctype(e->dtype));
+    temp_name(t, temp);
+    textbuf_puts(t, " = ");
+    switch (e->kind) {
+    case KX_LOAD:
+        textbuf_printf(t, "in%d[", e->input);
+        print_idx(t, e->at);
+        textbuf_putc(t, ']');
+        break;
+    case KX_CONST:
+        print_const(t, e->dtype, e->c);
+        break;
+    case KX_SCALAR:
+        textbuf_printf(t, e->dtype == DT_F64 ? "sf[%d]" : "si[%d]", e->input);
+        break;
+    case KX_INDEX:
+        textbuf_printf(t, "(%s)(", kir_ctype(e->dtype));
+        print_idx(t, e->at);
+        textbuf_putc(t, ')');
+        break;
+    case KX_CAST:
+        if (e->dtype == DT_BOOL) {
+            textbuf_putc(t, '(');
+            temp_name(t, args[0]);
+            textbuf_puts(t, " != 0)");
+        } else {
+            textbuf_printf(t, "(%s)", kir_ctype(e->dtype));
+            temp_name(t, args[0]);
+        }
+        break;
+    case KX_OP: {
+        bool wrap = e->dtype != e->compute;
+        if (wrap)
+            textbuf_printf(t, "(%s)(", kir_ctype(e->dtype));
+        print_template(t, e, args);
+        if (wrap)
+            textbuf_putc(t, ')');
+        break;
+    }
+    default:
+        break;
+    }
+    textbuf_puts(t, ";\n");
+    mark_done(at, e, temp);
+    return temp;
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+static int64_t numel(const KOutput *o)
+{
+    int64_t n = 1;
+    for (int d = 0; d < o->rank; d++)
+        n *= o->sizes[d];
+    return n;
+}
+
+static void print_inputs(TextBuf *t, const KKernel *k, const char *indent, KirTarget target)
+{
+    const char *restrict_kw = target == KIR_TARGET_C ? "restrict" : "__restrict__";
+    for (int i = 0; i < k->ninputs; i++)
+        if (k->inputs[i].kind == KIN_TENSOR)
+            textbuf_printf(t, "%sconst %s *%s in%d = (const %s *)in[%d];\n%s(void)in%d;\n",
+                           indent, kir_ctype(k->inputs[i].dtype), restrict_kw, i,
+                           kir_ctype(k->inputs[i].dtype), i, indent, i);
+}
+
+/* The row-major linear index of the loop variables (a size-1 dim is 0). */
+static void print_linear(TextBuf *t, const KOutput *out)
+{
+    int first = -1;
+    for (int d = 0; d < out->rank; d++)
+        if (out->sizes[d] > 1) {
+            first = d;
+            break;
+        }
+    if (first < 0) {
+        textbuf_puts(t, "0");
+        return;
+    }
+    for (int d = first + 1; d < out->rank; d++)
+        if (out->sizes[d] > 1)
+            textbuf_putc(t, '(');
+    textbuf_printf(t, "i%d", first);
+    int64_t scale = 1;
+    for (int d = first + 1; d < out->rank; d++) {
+        scale *= out->sizes[d];
+        if (out->sizes[d] > 1) {
+            textbuf_printf(t, " * %lld + i%d)", (long long)scale, d);
+            scale = 1;
+        }
+    }
+    if (scale > 1)
+        textbuf_printf(t, " * %lld", (long long)scale);
+}
+
+/* One output's loop nest (C): a loop per dim of size > 1, statements at the
+ * outermost level they can go; the outer loops run in parallel (collapsed
+ * until there are enough iterations to share) when the output is big. */
+static void print_output_c(Printer *pr, TextBuf *t, int o)
+{
+    const KOutput *out = &pr->k->outputs[o];
+    const char *ctype = kir_ctype(out->dtype);
+    textbuf_printf(t, "    {\n        %s *restrict out%d = (%s *)out[%d];\n", ctype, o, ctype, o);
+    int dims[KIR_MAX_RANK], nloops = 0;
+    for (int d = 0; d < out->rank; d++)
+        if (out->sizes[d] > 1)
+            dims[nloops++] = d;
+    Scope levels[KIR_MAX_RANK + 1];
+    scope_init(&levels[0], SCOPE_ROOT, -1, NULL);
+    for (int l = 0; l < nloops; l++)
+        scope_init(&levels[l + 1], SCOPE_LOOP, dims[l], &levels[l]);
+    pr->indent = 2;
+    Scope *inner = &levels[nloops];
+    int value = emit(pr, inner, out->value);
+    line_start(pr, inner);
+    textbuf_printf(&inner->text, "out%d[", o);
+    print_linear(&inner->text, out);
+    textbuf_puts(&inner->text, "] = ");
+    temp_name(&inner->text, value);
+    textbuf_puts(&inner->text, ";\n");
+    textbuf_putn(t, levels[0].text.data, levels[0].text.len);
+    int collapse = 1;
+    int64_t iters = nloops ? out->sizes[dims[0]] : 1;
+    while (collapse < nloops && iters < 64 && levels[collapse].text.len == 0) {
+        iters *= out->sizes[dims[collapse]];
+        collapse++;
+    }
+    for (int l = 0; l < nloops; l++) {
+        int d = dims[l];
+        if (l == 0 && numel(out) >= KIR_PARALLEL_MIN) {
+            textbuf_spaces(t, 8);
+            textbuf_puts(t, "#pragma omp parallel for schedule(static)");
+            if (collapse > 1)
+                textbuf_printf(t, " collapse(%d)", collapse);
+            textbuf_putc(t, '\n');
+        }
+        textbuf_spaces(t, 4 * (2 + l));
+        textbuf_printf(t, "for (int64_t i%d = 0; i%d < %lld; i%d++) {\n", d, d,
+                       (long long)out->sizes[d], d);
+        textbuf_putn(t, levels[l + 1].text.data, levels[l + 1].text.len);
+    }
+    for (int l = nloops - 1; l >= 0; l--) {
+        textbuf_spaces(t, 4 * (2 + l));
+        textbuf_puts(t, "}\n");
+    }
+    textbuf_puts(t, "    }\n");
+    for (int l = 0; l <= nloops; l++)
+        scope_release(&levels[l]);
+}
+
+/* One output as a CUDA kernel: thread = output element. */
+static void print_output_cuda(Printer *pr, TextBuf *t, int o)
+{
+    const KKernel *k = pr->k;
+    const KOutput *out = &k->outputs[o];
+    const char *ctype = kir_ctype(out->dtype);
+    textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const void *const *in, const int64_t *si, "
+                      "const double *sf, void *const *out)\n{\n", k->name, o);
+    print_inputs(t, k, "    ", KIR_TARGET_CUDA);
+    textbuf_printf(t, "    %s *out%d = (%s *)out[%d];\n", ctype, o, ctype, o);
+    textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (lin >= %lldLL)\n        return;\n", (long long)numel(out));
+    int64_t inner = 1;
+    for (int d = out->rank - 1; d >= 0; d--) {
+        if (out->sizes[d] == 1)
+            continue;
+        textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
+        if (inner * out->sizes[d] < numel(out))
+            textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
+        textbuf_puts(t, ";\n");
+        inner *= out->sizes[d];
+    }
+    Scope root;
+    scope_init(&root, SCOPE_ROOT, -1, NULL);
+    pr->indent = 1;
+    int value = emit(pr, &root, out->value);
+    textbuf_putn(t, root.text.data, root.text.len);
+    textbuf_printf(t, "    out%d[lin] = ", o);
+    temp_name(t, value);
+    textbuf_puts(t, ";\n}\n\n");
+    scope_release(&root);
+}
+
+void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
+{
+    Printer pr = {.target = target, .k = k};
+    textbuf_printf(t, "/* %s: %s */\n", k->name, k->source ? k->source : "");
+    if (target == KIR_TARGET_C) {
+        textbuf_printf(t, "void %s(const void *const *in, const int64_t *si, const double *sf, "
+                          "void *const *out)\n{\n    (void)si;\n    (void)sf;\n", k->name);
+        print_inputs(t, k, "    ", KIR_TARGET_C);
+        for (int o = 0; o < k->noutputs; o++)
+            print_output_c(&pr, t, o);
+        textbuf_puts(t, "}\n\n");
+    } else {
+        for (int o = 0; o < k->noutputs; o++)
+            print_output_cuda(&pr, t, o);
+    }
+}
+
+void kir_print_prelude(TextBuf *t, KirTarget target)
+{
+    prelude(t, target);
+}
