@@ -454,8 +454,10 @@ static bool infer_shapes(Run *r)                /* kernels: static shapes and dt
 
 static bool fuse(Run *r)                        /* kernels: vertical fusion */
 {
-    if (!r->o->no_fuse)
+    if (!r->o->no_fuse) {
+        kernels_unpack_views(r->program);
         kernels_fuse(r->program);
+    }
     return true;
 }
 

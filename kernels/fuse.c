@@ -59,6 +59,13 @@ static bool in_group(const Fuser *f, const IrNode *n, int gid)
     return group_of(f, n) == gid;
 }
 
+/* A ListConstruct only n reads (cat's and stack's list goes with them). */
+static bool list_for(const IrNode *user, const IrNode *n)
+{
+    return user->op == OP_PRIM_LISTCONSTRUCT && user->noutputs == 1 &&
+           user->outputs[0]->nuses == 1 && user->outputs[0]->uses[0].user == n;
+}
+
 /* Whether n may join group gid: no node outside the group that comes
  * before n uses a value of the group. */
 static bool may_join(const Fuser *f, int gid, const IrNode *n)
@@ -71,7 +78,8 @@ static bool may_join(const Fuser *f, int gid, const IrNode *n)
         for (int o = 0; o < m->noutputs; o++)
             for (int u = 0; u < m->outputs[o]->nuses; u++) {
                 const IrNode *user = m->outputs[o]->uses[u].user;
-                if (user == n || in_group(f, user, gid))
+                if (user == n || in_group(f, user, gid) || list_for(user, n) ||
+                    user->op == OP_PRIM_RETURN)
                     continue;
                 /* users in nested blocks count where their top node is */
                 const IrNode *at = user;
@@ -112,9 +120,16 @@ static int choose_group(Fuser *f, const IrNode *n)
 {
     int best = -1;
     for (int i = 0; i < n->ninputs; i++) {
-        int gid = group_of(f, n->inputs[i]->def);
+        const IrNode *def = n->inputs[i]->def;
+        int gid = group_of(f, def);
         if (gid > best && may_join(f, gid, n))
             best = gid;
+        /* cat and stack: the producers of their list's tensors */
+        for (int k = 0; list_for(def, n) && k < def->ninputs; k++) {
+            gid = group_of(f, def->inputs[k]->def);
+            if (gid > best && may_join(f, gid, n))
+                best = gid;
+        }
     }
     if (best >= 0)
         return best;
@@ -184,6 +199,10 @@ static void scan_node(Fuser *f, IrNode *n)
     if (gid < 0)
         gid = new_group(f);
     pull_views(f, gid, n);
+    /* cat and stack take their list along: only they read it */
+    IrNode *list = n->inputs[0]->def;
+    if ((n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) && list_for(list, n))
+        add_to(f, gid, list);
     add_to(f, gid, n);
 }
 
@@ -232,25 +251,6 @@ static void make_group(Fuser *f, int gid)
     Group *gr = &f->groups[gid];
     IrGraph *g = f->g;
     qsort(gr->nodes, (size_t)gr->n, sizeof *gr->nodes, by_program_order);
-    /* cat/stack: their ListConstruct joins when the group alone reads it */
-    for (int i = 0; i < gr->n; i++) {
-        IrNode *n = gr->nodes[i];
-        if ((n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) && n->inputs[0]->nuses == 1 &&
-            n->inputs[0]->def->op == OP_PRIM_LISTCONSTRUCT && group_of(f, n->inputs[0]->def) < 0) {
-            IrNode *lc = n->inputs[0]->def;
-            /* keep program order: the list goes right before its user */
-            ir_move_before(lc, n);
-            f->group_of[lc->id] = gid + 1;
-            if (gr->n == gr->cap) {
-                gr->cap *= 2;
-                gr->nodes = xrealloc(gr->nodes, (size_t)gr->cap * sizeof *gr->nodes);
-            }
-            memmove(gr->nodes + i + 1, gr->nodes + i, (size_t)(gr->n - i) * sizeof *gr->nodes);
-            gr->nodes[i] = lc;
-            gr->n++;
-            i++;
-        }
-    }
     IrNode *last = gr->nodes[gr->n - 1];
     IrNode *fg = ir_node_new_op(g, OP_TSSA_FUSION_GROUP);
     ir_insert_after(fg, last);

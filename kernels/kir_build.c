@@ -33,7 +33,24 @@ typedef struct MemoEntry {
     const KExpr *e;
 } MemoEntry;
 
+/* A reduction already built: x reduced over `mask` (bit d: dim d of x) by
+ * `op`, at the index of its other dims. The same reduction asked for at
+ * another index of a reduced dim (a softmax's row max, seen from each
+ * element of the row) is the same expression, so the printer computes it
+ * once per row. */
+typedef struct ReduceEntry {
+    const IrValue *x;
+    uint32_t mask;
+    int op;
+    const KIdx *idx[KIR_MAX_RANK];
+    const KExpr *e;
+} ReduceEntry;
+
+enum { SOFTMAX_SUM = 1 << 20 };     /* ReduceEntry.op of a softmax's row sum */
+
 typedef struct Build {
+    ReduceEntry *reduces;
+    int nreduces, capreduces;
     KirBuilder *b;
     const LowerProgram *p;
     const IrNode *group;
@@ -631,6 +648,49 @@ static const KExpr *cat_at(Build *bd, const IrNode *n, const KIdx *const *idx,
     return e ? e : fail(bd, "cat of nothing");
 }
 
+/* The key of x reduced over `reduced` at idx (an index of the result:
+ * with keepdim it has x's rank, else the reduced dims are left out). */
+static ReduceEntry reduce_key(const IrValue *x, int rank, const KIdx *const *idx,
+                              const bool *reduced, bool keepdim, int op)
+{
+    ReduceEntry key;
+    memset(&key, 0, sizeof key);
+    key.x = x;
+    key.op = op;
+    for (int d = 0, o = 0; d < rank; d++) {
+        if (reduced[d]) {
+            key.mask |= 1u << d;
+            if (keepdim)
+                o++;
+        } else {
+            key.idx[d] = idx[o++];
+        }
+    }
+    return key;
+}
+
+static const KExpr *reduce_find(const Build *bd, const ReduceEntry *key)
+{
+    for (int i = 0; i < bd->nreduces; i++) {
+        const ReduceEntry *r = &bd->reduces[i];
+        if (r->x == key->x && r->mask == key->mask && r->op == key->op &&
+            memcmp(r->idx, key->idx, sizeof key->idx) == 0)
+            return r->e;
+    }
+    return NULL;
+}
+
+static const KExpr *reduce_keep(Build *bd, ReduceEntry *key, const KExpr *e)
+{
+    if (bd->nreduces == bd->capreduces) {
+        bd->capreduces = bd->capreduces ? bd->capreduces * 2 : 8;
+        bd->reduces = xrealloc(bd->reduces, (size_t)bd->capreduces * sizeof *bd->reduces);
+    }
+    key->e = e;
+    bd->reduces[bd->nreduces++] = *key;
+    return e;
+}
+
 /* The element of input 0 at idx with the reduced dims replaced by fresh
  * loop variables, reduced. dims: sorted, distinct, in input 0's rank. */
 static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *idx, int rank,
@@ -638,6 +698,10 @@ static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *
 {
     KirBuilder *b = bd->b;
     const IrTensorType *in = shape_of(x);
+    ReduceEntry key = reduce_key(x, in->rank, idx, reduced, keepdim, (int)r * 64 + (int)dtype);
+    const KExpr *known_e = reduce_find(bd, &key);
+    if (known_e)
+        return known_e;
     const KIdx *sub[KIR_MAX_RANK];
     int vars[KIR_MAX_RANK], nv = 0;
     for (int d = 0, o = 0; d < in->rank; d++) {
@@ -662,7 +726,7 @@ static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *
             e = kx_reduce(b, r, vars[k], in->sizes[d], e, dtype);
             k--;
         }
-    return e;
+    return reduce_keep(bd, &key, e);
 }
 
 static const KExpr *reduction_at(Build *bd, const IrNode *n, const KIdx *const *idx,
@@ -689,20 +753,25 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, const KIdx *const *
         const KExpr *one = kx_const(b, dtype, 1);
         const KExpr *sub_args[3] = {shifted_args[0], shifted_args[1], one};
         const KExpr *shifted = kx_op(b, OP_ATEN_SUB, dtype, dtype, sub_args, 3);
-        /* The row's sum of exp(x - max): the same reduction over a fresh
-         * variable of the shifted row. */
-        int var = kir_new_var(b);
-        kir_set_extent(b, var, in->sizes[dim]);
-        const KIdx *rsub[KIR_MAX_RANK];
-        for (int d = 0; d < in->rank; d++)
-            rsub[d] = d == dim ? kidx_var(b, var) : idx[d];
-        const KExpr *xr = value_at(bd, n->inputs[0], rsub);
-        if (!xr)
-            return NULL;
-        const KExpr *row_args[3] = {kx_cast(b, xr, dtype), mx, one};
-        const KExpr *row_shift = kx_op(b, OP_ATEN_SUB, dtype, dtype, row_args, 3);
-        const KExpr *row_exp = kx_op(b, OP_ATEN_EXP, dtype, dtype, &row_shift, 1);
-        const KExpr *sum = kx_reduce(b, KR_SUM, var, in->sizes[dim], row_exp, dtype);
+        /* The row's sum of exp(x - max): a reduction over a fresh variable
+         * of the shifted row, one per row (reduce_key). */
+        ReduceEntry key = reduce_key(n->inputs[0], in->rank, idx, reduced, true,
+                                     SOFTMAX_SUM + (int)dtype);
+        const KExpr *sum = reduce_find(bd, &key);
+        if (!sum) {
+            int var = kir_new_var(b);
+            kir_set_extent(b, var, in->sizes[dim]);
+            const KIdx *rsub[KIR_MAX_RANK];
+            for (int d = 0; d < in->rank; d++)
+                rsub[d] = d == dim ? kidx_var(b, var) : idx[d];
+            const KExpr *xr = value_at(bd, n->inputs[0], rsub);
+            if (!xr)
+                return NULL;
+            const KExpr *row_args[3] = {kx_cast(b, xr, dtype), mx, one};
+            const KExpr *row_shift = kx_op(b, OP_ATEN_SUB, dtype, dtype, row_args, 3);
+            const KExpr *row_exp = kx_op(b, OP_ATEN_EXP, dtype, dtype, &row_shift, 1);
+            sum = reduce_keep(bd, &key, kx_reduce(b, KR_SUM, var, in->sizes[dim], row_exp, dtype));
+        }
         if (n->op == OP_ATEN_SOFTMAX) {
             const KExpr *e = kx_op(b, OP_ATEN_EXP, dtype, dtype, &shifted, 1);
             const KExpr *div_args[2] = {e, sum};
@@ -904,8 +973,10 @@ KKernel *kir_build_kernel(KirBuilder *b, const LowerProgram *p, const IrNode *gr
         free(bd.memo);
         bd.memo = NULL;
         bd.memo_cap = bd.memo_n = 0;
+        bd.nreduces = 0;
     }
     free(bd.memo);
+    free(bd.reduces);
     k->nvars = kir_nvars(b);
     if (!ok) {
         *why = bd.why ? bd.why : "unsupported";

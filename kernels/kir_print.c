@@ -283,23 +283,11 @@ static void reduce_init(TextBuf *t, KReduce r, TensorDType dt)
     }
 }
 
+/* The accumulator and the loop go to `at` after the body is generated:
+ * what the body hoists out (a row's max for a softmax's sum) then lands
+ * before the loop, not inside it. */
 static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
 {
-    TextBuf *t = &at->text;
-    line_start(pr, at);
-    textbuf_printf(t, "%s ", kir_ctype(e->dtype));
-    temp_name(t, acc);
-    textbuf_puts(t, " = ");
-    reduce_init(t, e->reduce, e->dtype);
-    textbuf_puts(t, ";\n");
-    line_start(pr, at);
-    textbuf_puts(t, "for (int64_t ");
-    var_name(t, e->var);
-    textbuf_puts(t, " = 0; ");
-    var_name(t, e->var);
-    textbuf_printf(t, " < %lld; ", (long long)e->extent);
-    var_name(t, e->var);
-    textbuf_puts(t, "++) {\n");
     Scope body;
     scope_init(&body, SCOPE_REDUCE, e->var, at);
     int v = emit(pr, &body, e->args[0]);
@@ -322,6 +310,21 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
         temp_name(bt, v);
     }
     textbuf_puts(bt, ";\n");
+    TextBuf *t = &at->text;
+    line_start(pr, at);
+    textbuf_printf(t, "%s ", kir_ctype(e->dtype));
+    temp_name(t, acc);
+    textbuf_puts(t, " = ");
+    reduce_init(t, e->reduce, e->dtype);
+    textbuf_puts(t, ";\n");
+    line_start(pr, at);
+    textbuf_puts(t, "for (int64_t ");
+    var_name(t, e->var);
+    textbuf_puts(t, " = 0; ");
+    var_name(t, e->var);
+    textbuf_printf(t, " < %lld; ", (long long)e->extent);
+    var_name(t, e->var);
+    textbuf_puts(t, "++) {\n");
     textbuf_putn(t, bt->data, bt->len);
     line_start(pr, at);
     textbuf_puts(t, "}\n");

@@ -139,6 +139,13 @@ RtValue *lower_static_value(const LowerProgram *p, const IrValue *v)
     return v->id < p->nstatic && p->is_static[v->id] ? node_exec_get(p->exec, v) : NULL;
 }
 
+void lower_add_static(LowerProgram *p, const IrValue *v, RtValue *value)
+{
+    lower_graph_grown(p);
+    node_exec_set(p->exec, v, value);
+    p->is_static[v->id] = true;
+}
+
 void lower_graph_grown(LowerProgram *p)
 {
     uint32_t n = p->g->nvalues;

@@ -7,13 +7,28 @@
  * The stream's output items and the program's compile-time outputs are then
  * put back in the order of the graph's outputs.
  */
+#include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "backends/cpu/cpu.h"
 
+/* Every firing makes tensors and drops them again, the same sizes run after
+ * run. glibc serves blocks above its mmap threshold (128 KiB at first) with
+ * fresh mappings, so each such tensor would cost its page faults again;
+ * keeping blocks up to 256 MiB on the heap, and not trimming it, makes a
+ * freed buffer the next allocation of its size (warm pages). */
+static void keep_buffers(void)
+{
+    mallopt(M_MMAP_THRESHOLD, 256 << 20);
+    mallopt(M_TRIM_THRESHOLD, 512 << 20);
+}
+
 int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
                     int *noutputs, FILE *err)
 {
+    static pthread_once_t buffers_once = PTHREAD_ONCE_INIT;
+    pthread_once(&buffers_once, keep_buffers);
     *outputs = NULL;
     *noutputs = 0;
     const LowerProgram *program = plan->program;

@@ -50,6 +50,9 @@ typedef struct KernelsOpCounts {
 } KernelsOpCounts;
 KernelsOpCounts kernels_count_ops(const LowerProgram *p);
 
+/* chunk / split / unbind and their ListUnpack become one view per piece
+ * (kernels/unpack_views.c). Returns the number of lists taken apart. */
+int kernels_unpack_views(LowerProgram *p);
 /* Vertical fusion. Returns the number of groups made. */
 int kernels_fuse(LowerProgram *p);
 

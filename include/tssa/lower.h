@@ -170,6 +170,9 @@ void lower_program_free(LowerProgram *p);
  * graph (kernels_fuse): the program's tables grow to cover them (the new
  * values are run-time values). */
 void lower_graph_grown(LowerProgram *p);
+/* Makes v (a value such a pass made, e.g. a prim::Constant) a compile-time
+ * value of the program; takes the reference to value. */
+void lower_add_static(LowerProgram *p, const IrValue *v, RtValue *value);
 
 StreamGraph *lower_stream_graph(const LowerProgram *p);
 IrGraph *lower_ir_graph(const LowerProgram *p);

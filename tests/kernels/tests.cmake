@@ -5,3 +5,16 @@
 #            processes compiling one source at once, flags reaching the
 #            compiler, unusable cache folders (its cache is a mkdtemp folder)
 include(${CMAKE_CURRENT_LIST_DIR}/cc_jit.cmake)
+#   kernels.cuda_source  every fusing program of tests/models printed with
+#            --emit=cuda compiles with NVRTC (skipped without NVRTC)
+add_executable(nvrtc_check ${TSSA_TESTS_DIR}/tools/nvrtc_check.c)
+target_link_libraries(nvrtc_check PRIVATE ${CMAKE_DL_LIBS})
+add_test(NAME kernels.cuda_source
+         COMMAND ${TSSA_TESTS_DIR}/kernels/run_cuda_source.sh $<TARGET_FILE:tssa-stream>
+                 $<TARGET_FILE:nvrtc_check> ${TSSA_TESTS_DIR}/models)
+set_tests_properties(kernels.cuda_source PROPERTIES SKIP_RETURN_CODE 77)
+#   kernels.golden   --emit=c and --emit=cuda of small typed programs
+#            (tests/kernels/golden; run_golden.sh --update rewrites them)
+add_test(NAME kernels.golden
+         COMMAND ${TSSA_TESTS_DIR}/kernels/run_golden.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/kernels/golden)

@@ -1,0 +1,120 @@
+/* unpack_views.c — chunk / split / unbind followed by their ListUnpack
+ * become one view per piece, so that fusion sees the pieces as the slices
+ * and selects they are (an LSTM's `i, f, g, o = gates.chunk(4, 1)` feeds
+ * four gate expressions of one kernel).
+ *
+ * Preconditions: shapes are inferred (the input's size along the dim must
+ * be static), the graph is functional. A list that anything else reads
+ * (the ListUnpack is not its only use) is left alone. Result: the
+ * ListUnpack's outputs are replaced by
+ *   chunk(x, n, d)     aten::slice(x, d, k*s, min((k+1)*s, size), 1),
+ *                      s = ceil(size / n) (PyTorch's chunk sizes)
+ *   split(x, s, d)     the same with the given s
+ *   unbind(x, d)       aten::select(x, d, k)
+ * with the refined types of the unpacked values; the two old nodes go.
+ */
+#include "kernels/kernels_internal.h"
+#include "tssa/shapes.h"
+
+/* A new int constant before `before`, a compile-time value of p. */
+static IrValue *int_constant(LowerProgram *p, IrNode *before, int64_t v)
+{
+    IrGraph *g = before->graph;
+    IrNode *c = ir_node_new_op(g, OP_PRIM_CONSTANT);
+    ir_attr_set_int(c, "value", v);
+    IrValue *out = ir_node_add_output(c, ir_type_simple(g, TY_INT), NULL);
+    ir_insert_before(c, before);
+    lower_add_static(p, out, rt_int(v));
+    return out;
+}
+
+static bool static_int(const LowerProgram *p, const IrValue *v, int64_t *out)
+{
+    const RtValue *r = lower_static_value(p, v);
+    if (!r || r->kind != RT_INT)
+        return false;
+    *out = r->u.i;
+    return true;
+}
+
+/* Replaces unpack's outputs by views of x; true when it did. */
+static bool unpack_to_views(LowerProgram *p, IrNode *unpack)
+{
+    IrValue *list = unpack->inputs[0];
+    IrNode *src = list->def;
+    if (list->nuses != 1 || src->noutputs != 1 || src->ninputs < 2)
+        return false;
+    OpId op = src->op;
+    if (op != OP_ATEN_CHUNK && op != OP_ATEN_SPLIT && op != OP_ATEN_UNBIND)
+        return false;
+    IrValue *x = src->inputs[0];
+    const IrTensorType *t = shape_of(x);
+    if (!t)
+        return false;
+    int64_t dim = 0, arg = 0;
+    if (op == OP_ATEN_UNBIND) {
+        if (!static_int(p, src->inputs[1], &dim))
+            return false;
+    } else if (src->ninputs < 3 || !static_int(p, src->inputs[1], &arg) ||
+               !static_int(p, src->inputs[2], &dim) || arg <= 0) {
+        return false;
+    }
+    if (dim < 0)
+        dim += t->rank;
+    if (dim < 0 || dim >= t->rank)
+        return false;
+    int64_t size = t->sizes[dim];
+    int64_t piece = op == OP_ATEN_CHUNK ? (size + arg - 1) / arg : arg;
+    int n = unpack->noutputs;
+    if (op == OP_ATEN_UNBIND ? n != size : (piece == 0 || (size + piece - 1) / piece != n))
+        return false;
+    for (int k = 0; k < n; k++)
+        if (!shape_of(unpack->outputs[k]))
+            return false;
+    IrGraph *g = unpack->graph;
+    IrValue *d = int_constant(p, unpack, dim);
+    for (int k = 0; k < n; k++) {
+        IrNode *v;
+        if (op == OP_ATEN_UNBIND) {
+            v = ir_node_new_op(g, OP_ATEN_SELECT);
+            ir_node_add_input(v, x);
+            ir_node_add_input(v, d);
+            ir_node_add_input(v, int_constant(p, unpack, k));
+        } else {
+            int64_t end = (k + 1) * piece < size ? (k + 1) * piece : size;
+            v = ir_node_new_op(g, OP_ATEN_SLICE);
+            ir_node_add_input(v, x);
+            ir_node_add_input(v, d);
+            ir_node_add_input(v, int_constant(p, unpack, k * piece));
+            ir_node_add_input(v, int_constant(p, unpack, end));
+            ir_node_add_input(v, int_constant(p, unpack, 1));
+        }
+        IrValue *out = ir_node_add_output(v, unpack->outputs[k]->type, NULL);
+        v->comment = src->comment;
+        ir_insert_before(v, unpack);
+        ir_replace_all_uses(unpack->outputs[k], out);
+    }
+    ir_node_destroy(unpack);
+    ir_node_destroy(src);
+    return true;
+}
+
+static int unpack_block(LowerProgram *p, IrBlock *b)
+{
+    int n = 0;
+    for (IrNode *node = ir_block_first(b), *next; !ir_node_is_end(node); node = next) {
+        next = node->next;
+        for (int i = 0; i < node->nblocks; i++)
+            n += unpack_block(p, node->blocks[i]);
+        if (node->op == OP_PRIM_LISTUNPACK && node->ninputs == 1 && unpack_to_views(p, node))
+            n++;
+    }
+    return n;
+}
+
+int kernels_unpack_views(LowerProgram *p)
+{
+    int n = unpack_block(p, lower_ir_graph(p)->top);
+    lower_graph_grown(p);
+    return n;
+}
