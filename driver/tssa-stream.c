@@ -584,6 +584,11 @@ static bool print_stats(Run *r)
     fprintf(e, "tssa-stream: stats: library_calls_per_run %lld\n", (long long)ops.library);
     fprintf(e, "tssa-stream: stats: fallbacks_per_run %lld\n", (long long)ops.reference);
     fprintf(e, "tssa-stream: stats: filters %d\n", lower_stats(r->program)->work_filters);
+    KernelsMemory mem = kernels_plan_memory(r->program);
+    fprintf(e, "tssa-stream: stats: bytes_planned %lld\n", (long long)mem.bytes_planned);
+    fprintf(e, "tssa-stream: stats: bytes_without_reuse %lld\n", (long long)mem.bytes_naive);
+    fprintf(e, "tssa-stream: stats: tensors_planned %d\n", mem.values_planned);
+    fprintf(e, "tssa-stream: stats: tensors_of_unknown_shape %d\n", mem.values_unknown);
     return true;
 }
 

@@ -156,6 +156,38 @@ static bool slice_args(const LowerProgram *p, const IrNode *g, const IrNode *n, 
 
 /* ---------------------------------------------------------------- what fuses */
 
+/* The template n computes with and which of n's inputs are its operands:
+ * n's own op on all of its inputs, except clamp with a None bound, which is
+ * clamp_min / clamp_max on the other two. NULL when n has no template or
+ * the overload does not fit it (integer floor division and modulo, which
+ * PyTorch checks for a zero divisor, stay with the reference kernels). */
+static const OpTemplate *template_of(const LowerProgram *p, const IrNode *g, const IrNode *n,
+                                     int *operands, int *noperands)
+{
+    const OpTemplate *t = op_template(n->op);
+    if (!t || n->ninputs != t->nargs)
+        return NULL;
+    *noperands = n->ninputs;
+    for (int i = 0; i < n->ninputs; i++)
+        operands[i] = i;
+    if (n->op == OP_ATEN_CLAMP) {
+        bool no_min = static_none(p, g, n->inputs[1]), no_max = static_none(p, g, n->inputs[2]);
+        if (no_min && no_max)
+            return NULL;
+        if (no_min || no_max) {
+            *noperands = 2;
+            operands[1] = no_min ? 2 : 1;
+            return op_template(no_min ? OP_ATEN_CLAMP_MAX : OP_ATEN_CLAMP_MIN);
+        }
+    }
+    if (n->op == OP_ATEN_FLOOR_DIVIDE || n->op == OP_ATEN_REMAINDER) {
+        const IrTensorType *out = shape_of(n->outputs[0]);
+        if (!out || !dtype_is_float((TensorDType)out->dtype))
+            return NULL;
+    }
+    return t;
+}
+
 static bool is_view_like(OpId op)
 {
     switch (op) {
@@ -215,12 +247,12 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
     }
     /* Tensor inputs must be known; a None where the template wants a number
      * or a list that is not static keeps the node out. */
-    const OpTemplate *t = op_template(n->op);
-    if (t) {
-        if (n->ninputs != t->nargs)
+    int operands[4], noperands;
+    if (op_template(n->op)) {
+        if (!template_of(p, NULL, n, operands, &noperands))
             return false;
-        for (int i = 0; i < n->ninputs; i++) {
-            const IrValue *in = n->inputs[i];
+        for (int k = 0; k < noperands; k++) {
+            const IrValue *in = n->inputs[operands[k]];
             if (is_tensor_value(in))
                 continue;
             const RtValue *r = kir_static(p, NULL, in);
@@ -434,16 +466,21 @@ static TensorDType promoted(Build *bd, const IrNode *n)
 static const KExpr *template_at(Build *bd, const IrNode *n, const KIdx *const *idx,
                                 const IrTensorType *out)
 {
-    const OpTemplate *t = op_template(n->op);
+    int operands[4], noperands;
+    const OpTemplate *t = template_of(bd->p, bd->group, n, operands, &noperands);
+    if (!t)
+        return fail(bd, "an overload without a template");
     TensorDType dtype = (TensorDType)out->dtype;
     TensorDType compute = t->rule == OPT_COMPARE ? promoted(bd, n) : dtype;
     const KExpr *args[4];
-    for (int i = 0; i < n->ninputs && i < 4; i++) {
+    for (int i = 0; i < noperands; i++) {
         TensorDType want = t->rule == OPT_SELECT && i == t->cond ? DT_BOOL : compute;
-        if (!(args[i] = operand_at(bd, n->inputs[i], idx, out->rank, want)))
+        if (!(args[i] = operand_at(bd, n->inputs[operands[i]], idx, out->rank, want)))
             return NULL;
     }
-    return kx_op(bd->b, n->op, dtype, compute, args, n->ninputs);
+    int op = t == op_template(n->op) ? (int)n->op
+             : t == op_template(OP_ATEN_CLAMP_MIN) ? OP_ATEN_CLAMP_MIN : OP_ATEN_CLAMP_MAX;
+    return kx_op(bd->b, op, dtype, compute, args, noperands);
 }
 
 /* Index of input 0 for a view-like node of output shape `out` at idx. */

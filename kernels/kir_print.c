@@ -45,6 +45,20 @@ static const char *math_names[] = {
     "TANH", "ATAN", "ERF", "FLOOR", "CEIL", "RINT", "TRUNC",
 };
 
+/* Python's floor division and modulo (the sign of the divisor), per type;
+ * an integer division by zero gives 0 here where PyTorch raises. */
+#define C_INT_HELPERS(q) \
+    q " float floordiv_f(float a, float b) { return floorf(a / b); }\n" \
+    q " double floordiv_d(double a, double b) { return floor(a / b); }\n" \
+    q " int64_t floordiv_i(int64_t a, int64_t b) { if (b == 0) return 0; int64_t q = a / b; " \
+    "return q - ((a % b != 0) && ((a < 0) != (b < 0))); }\n" \
+    q " float pymod_f(float a, float b) { float m = fmodf(a, b); " \
+    "return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }\n" \
+    q " double pymod_d(double a, double b) { double m = fmod(a, b); " \
+    "return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }\n" \
+    q " int64_t pymod_i(int64_t a, int64_t b) { if (b == 0) return 0; int64_t m = a % b; " \
+    "return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }\n"
+
 static void prelude(TextBuf *t, KirTarget target)
 {
     if (target == KIR_TARGET_C) {
@@ -65,7 +79,13 @@ static void prelude(TextBuf *t, KirTarget target)
         textbuf_puts(t, "#define POW(x, y) _Generic((x) + (y), float: powf, default: pow)(x, y)\n"
                         "#define ATAN2(x, y) _Generic((x) + (y), float: atan2f, default: atan2)(x, y)\n"
                         "#define ABS(x) ((x) < 0 ? -(x) : (x))\n"
-                        "#define ISNAN(x) ((x) != (x))\n\n");
+                        "#define ISNAN(x) ((x) != (x))\n"
+                        C_INT_HELPERS("static inline")
+                        "#define FLOORDIV(a, b) _Generic((a), float: floordiv_f, double: floordiv_d, "
+                        "bool: floordiv_i, default: floordiv_i)(a, b)\n"
+                        "#define PYMOD(a, b) _Generic((a), float: pymod_f, double: pymod_d, "
+                        "bool: pymod_i, default: pymod_i)(a, b)\n"
+                        "#define INVERT(x) _Generic((x), bool: !(x), default: ~(x))\n\n");
         return;
     }
     /* NVRTC compiles without system headers; nvcc has them */
@@ -96,7 +116,17 @@ static void prelude(TextBuf *t, KirTarget target)
                     "__device__ __forceinline__ float ATAN2(float x, float y) { return atan2f(x, y); }\n"
                     "__device__ __forceinline__ double ATAN2(double x, double y) { return atan2(x, y); }\n"
                     "#define ABS(x) ((x) < 0 ? -(x) : (x))\n"
-                    "#define ISNAN(x) ((x) != (x))\n\n");
+                    "#define ISNAN(x) ((x) != (x))\n"
+                    C_INT_HELPERS("__device__ __forceinline__")
+                    "__device__ __forceinline__ float FLOORDIV(float a, float b) { return floordiv_f(a, b); }\n"
+                    "__device__ __forceinline__ double FLOORDIV(double a, double b) { return floordiv_d(a, b); }\n"
+                    "__device__ __forceinline__ int64_t FLOORDIV(int64_t a, int64_t b) { return floordiv_i(a, b); }\n"
+                    "__device__ __forceinline__ float PYMOD(float a, float b) { return pymod_f(a, b); }\n"
+                    "__device__ __forceinline__ double PYMOD(double a, double b) { return pymod_d(a, b); }\n"
+                    "__device__ __forceinline__ int64_t PYMOD(int64_t a, int64_t b) { return pymod_i(a, b); }\n"
+                    "__device__ __forceinline__ bool INVERT(bool x) { return !x; }\n"
+                    "__device__ __forceinline__ int64_t INVERT(int64_t x) { return ~x; }\n"
+                    "__device__ __forceinline__ int32_t INVERT(int32_t x) { return ~x; }\n\n");
 }
 
 /* ---------------------------------------------------------------- pieces */

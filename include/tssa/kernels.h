@@ -50,6 +50,17 @@ typedef struct KernelsOpCounts {
 } KernelsOpCounts;
 KernelsOpCounts kernels_count_ops(const LowerProgram *p);
 
+/* The run's tensor memory planned from liveness in program order
+ * (kernels/memory_plan.c): the size of one buffer holding every run-time
+ * tensor at a reused place, against the sum of their sizes. */
+typedef struct KernelsMemory {
+    int64_t bytes_planned;      /* peak of live tensor bytes, places reused */
+    int64_t bytes_naive;        /* every tensor at a place of its own */
+    int values_planned;
+    int values_unknown;         /* tensors of data-dependent shape, not planned */
+} KernelsMemory;
+KernelsMemory kernels_plan_memory(const LowerProgram *p);
+
 /* chunk / split / unbind and their ListUnpack become one view per piece
  * (kernels/unpack_views.c). Returns the number of lists taken apart. */
 int kernels_unpack_views(LowerProgram *p);

@@ -400,6 +400,19 @@ typedef enum OpAlias {
     K(ATEN_CLAMP_MAX, 2, OPT_ARITH, "($0 > $1 ? $1 : $0)") \
     K(ATEN_MAXIMUM, 2, OPT_ARITH, "(ISNAN($0) || $0 > $1 ? $0 : $1)") \
     K(ATEN_MINIMUM, 2, OPT_ARITH, "(ISNAN($0) || $0 < $1 ? $0 : $1)") \
+    K(ATEN_MAX, 2, OPT_ARITH, "(ISNAN($0) || $0 > $1 ? $0 : $1)") \
+    K(ATEN_MIN, 2, OPT_ARITH, "(ISNAN($0) || $0 < $1 ? $0 : $1)") \
+    K(ATEN_FLOOR_DIVIDE, 2, OPT_ARITH, "FLOORDIV($0, $1)") \
+    K(ATEN_REMAINDER, 2, OPT_ARITH, "PYMOD($0, $1)") \
+    K(ATEN_AND, 2, OPT_ARITH, "($0 & $1)") \
+    K(ATEN_OR, 2, OPT_ARITH, "($0 | $1)") \
+    K(ATEN_XOR, 2, OPT_ARITH, "($0 ^ $1)") \
+    K(ATEN_BITWISE_AND, 2, OPT_ARITH, "($0 & $1)") \
+    K(ATEN_BITWISE_OR, 2, OPT_ARITH, "($0 | $1)") \
+    K(ATEN_BITWISE_XOR, 2, OPT_ARITH, "($0 ^ $1)") \
+    K(ATEN_INVERT, 1, OPT_ARITH, "INVERT($0)") \
+    K(ATEN_BITWISE_NOT, 1, OPT_ARITH, "INVERT($0)") \
+    K(ATEN_ISNAN, 1, OPT_COMPARE, "ISNAN($0)") \
     K(ATEN_FLOOR, 1, OPT_ARITH, "FLOOR($0)") \
     K(ATEN_CEIL, 1, OPT_ARITH, "CEIL($0)") \
     K(ATEN_ROUND, 1, OPT_ARITH, "RINT($0)") \

@@ -4,7 +4,7 @@
 # NAME.c.expected and --emit=cuda NAME.cu.expected.
 #   run_golden.sh TSSA_STREAM GOLDEN_DIR [--update]
 set -uo pipefail
-tssa="$1" dir="$2" update="${3:-}"
+tssa="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")" dir="$2" update="${3:-}"
 cd "$dir" || exit 2
 status=0
 for ir in *.ir; do
@@ -12,7 +12,11 @@ for ir in *.ir; do
   read -r -a bindings < "$name.args" || true
   for target in c cu; do
     emit=$([[ $target == c ]] && echo c || echo cuda)
-    got=$("$tssa" "$ir" "${bindings[@]}" --emit=$emit 2>&1)
+    if ! got=$("$tssa" "$ir" "${bindings[@]}" --emit=$emit 2>&1); then
+      echo "FAIL: $name --emit=$emit exited with an error:"; printf '%s\n' "$got"
+      status=1
+      continue
+    fi
     if [[ "$update" == --update ]]; then
       printf '%s\n' "$got" > "$name.$target.expected"
     elif ! diff -u "$name.$target.expected" <(printf '%s\n' "$got"); then
