@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tssa/ir.h"
+#include "tssa/tensor.h"
 #include "tssa/util.h"
 
 static IrType *type_new(IrGraph *g, IrTypeKind kind)
@@ -46,6 +47,26 @@ static IrType *type_with_elems(IrGraph *g, IrTypeKind kind, int n, IrType **elem
     t->elems = arena_alloc(g->arena, sizeof *t->elems * (size_t)(n > 0 ? n : 1));
     for (int i = 0; i < n; i++)
         t->elems[i] = elems[i];
+    return t;
+}
+
+IrType *ir_type_tensor_refined(IrGraph *g, int dtype, int rank, const int64_t *sizes,
+                               const int64_t *strides)
+{
+    IrType *t = type_new(g, TY_TENSOR);
+    t->tensor.dtype = dtype;
+    t->tensor.scalar = dtype >= 0 ? dtype_ts_name((TensorDType)dtype) : NULL;
+    t->tensor.undefined_shape = rank < 0;
+    t->tensor.rank = rank;
+    if (rank >= 0) {
+        size_t bytes = sizeof(int64_t) * (size_t)(rank > 0 ? rank : 1);
+        t->tensor.sizes = arena_alloc(g->arena, bytes);
+        memcpy(t->tensor.sizes, sizes, sizeof(int64_t) * (size_t)rank);
+        if (strides) {
+            t->tensor.strides = arena_alloc(g->arena, bytes);
+            memcpy(t->tensor.strides, strides, sizeof(int64_t) * (size_t)rank);
+        }
+    }
     return t;
 }
 

@@ -11,8 +11,13 @@
  *                      s = ceil(size / n) (PyTorch's chunk sizes)
  *   split(x, s, d)     the same with the given s
  *   unbind(x, d)       aten::select(x, d, k)
+ *   meshgrid([x0, x1, ...], indexing)
+ *                      aten::expand(aten::view(xk, [1.., n_k, ..1]), [n...])
+ *                      (1-d inputs; "xy" swaps the first two dims)
  * with the refined types of the unpacked values; the two old nodes go.
  */
+#include <string.h>
+
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
 
@@ -26,6 +31,84 @@ static IrValue *int_constant(LowerProgram *p, IrNode *before, int64_t v)
     ir_insert_before(c, before);
     lower_add_static(p, out, rt_int(v));
     return out;
+}
+
+/* A new int-list constant (prim::ListConstruct of int constants). */
+static IrValue *ints_constant(LowerProgram *p, IrNode *before, const int64_t *v, int n)
+{
+    IrGraph *g = before->graph;
+    IrNode *lc = ir_node_new_op(g, OP_PRIM_LISTCONSTRUCT);
+    RtValue *items[KIR_MAX_RANK];
+    for (int i = 0; i < n; i++) {
+        ir_node_add_input(lc, int_constant(p, before, v[i]));
+        items[i] = rt_int(v[i]);
+    }
+    IrValue *out = ir_node_add_output(lc, ir_type_list(g, ir_type_simple(g, TY_INT)), NULL);
+    ir_insert_before(lc, before);
+    lower_add_static(p, out, rt_list(RT_LIST, n, items));
+    for (int i = 0; i < n; i++)
+        rt_release(items[i]);
+    return out;
+}
+
+/* meshgrid's pieces: piece k is input k (1-d, length n_k) viewed with
+ * n_k at dim k (dims 0 and 1 swapped for "xy") and 1 elsewhere, expanded
+ * to every input's length. */
+static bool meshgrid_to_views(LowerProgram *p, IrNode *unpack)
+{
+    IrValue *list = unpack->inputs[0];
+    IrNode *mg = list->def, *lc = mg->inputs[0]->def;
+    if (list->nuses != 1 || lc->op != OP_PRIM_LISTCONSTRUCT || lc->ninputs != unpack->noutputs ||
+        lc->ninputs > KIR_MAX_RANK || lc->ninputs < 1)
+        return false;
+    bool xy = false;
+    if (mg->ninputs > 1) {
+        const RtValue *ix = lower_static_value(p, mg->inputs[1]);
+        if (!ix || ix->kind != RT_STR)
+            return false;
+        xy = strcmp(ix->u.s, "xy") == 0;
+    }
+    int n = lc->ninputs;
+    int64_t sizes[KIR_MAX_RANK] = {0};
+    for (int k = 0; k < n; k++) {
+        const IrTensorType *t = shape_of(lc->inputs[k]);
+        if (!t || t->rank != 1 || !shape_of(unpack->outputs[k]))
+            return false;
+        sizes[k] = t->sizes[0];
+    }
+    if (xy && n >= 2) {
+        int64_t s0 = sizes[0];
+        sizes[0] = sizes[1];
+        sizes[1] = s0;
+    }
+    IrGraph *g = unpack->graph;
+    IrValue *all = ints_constant(p, unpack, sizes, n);
+    for (int k = 0; k < n; k++) {
+        int at = xy && n >= 2 && k < 2 ? 1 - k : k;
+        int64_t shape[KIR_MAX_RANK];
+        for (int d = 0; d < n; d++)
+            shape[d] = d == at ? sizes[d] : 1;
+        IrNode *view = ir_node_new_op(g, OP_ATEN_VIEW);
+        ir_node_add_input(view, lc->inputs[k]);
+        ir_node_add_input(view, ints_constant(p, unpack, shape, n));
+        IrValue *viewed = ir_node_add_output(
+            view, ir_type_tensor_refined(g, shape_of(lc->inputs[k])->dtype, n, shape, NULL), NULL);
+        view->comment = mg->comment;
+        ir_insert_before(view, unpack);
+        IrNode *ex = ir_node_new_op(g, OP_ATEN_EXPAND);
+        ir_node_add_input(ex, viewed);
+        ir_node_add_input(ex, all);
+        ir_node_add_input(ex, int_constant(p, unpack, 0));
+        IrValue *out = ir_node_add_output(ex, unpack->outputs[k]->type, NULL);
+        ex->comment = mg->comment;
+        ir_insert_before(ex, unpack);
+        ir_replace_all_uses(unpack->outputs[k], out);
+    }
+    ir_node_destroy(unpack);
+    ir_node_destroy(mg);
+    if (lc->outputs[0]->nuses == 0)
+        ir_node_destroy(lc);
+    return true;
 }
 
 static bool static_int(const LowerProgram *p, const IrValue *v, int64_t *out)
@@ -42,6 +125,8 @@ static bool unpack_to_views(LowerProgram *p, IrNode *unpack)
 {
     IrValue *list = unpack->inputs[0];
     IrNode *src = list->def;
+    if (src->op == OP_ATEN_MESHGRID)
+        return meshgrid_to_views(p, unpack);
     if (list->nuses != 1 || src->noutputs != 1 || src->ninputs < 2)
         return false;
     OpId op = src->op;

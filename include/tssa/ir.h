@@ -95,6 +95,11 @@ struct IrType {
 
 IrType *ir_type_simple(IrGraph *g, IrTypeKind kind);
 IrType *ir_type_tensor(IrGraph *g);                 /* plain "Tensor" */
+/* A refined tensor type, printed as Float(64, 128) (strides given: with
+ * strides=[...]): dtype a TensorDType or -1 (plain Tensor), rank -1 for no
+ * sizes, sizes[i] -1 for '*'. The arrays are copied. */
+IrType *ir_type_tensor_refined(IrGraph *g, int dtype, int rank, const int64_t *sizes,
+                               const int64_t *strides);
 IrType *ir_type_list(IrGraph *g, IrType *elem);
 IrType *ir_type_optional(IrGraph *g, IrType *elem);
 IrType *ir_type_tuple(IrGraph *g, int n, IrType **elems);
