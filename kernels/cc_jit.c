@@ -51,7 +51,12 @@ struct CcLibrary {
 #define TSSA_KERNEL_SANITIZE_FLAGS ""
 #endif
 
-static const char BASE_FLAGS[] = "-O3 -march=native -fopenmp -shared -fPIC -std=c11";
+/* -fno-math-errno: kernels never read errno, and without it GCC may call
+ * the vector variants of expf, logf... that glibc's libmvec provides (the
+ * kernels' prelude declares them `omp declare simd`), so loops with math
+ * vectorize. */
+static const char BASE_FLAGS[] =
+    "-O3 -march=native -fopenmp -fno-math-errno -shared -fPIC -std=c11";
 
 enum {
     DIAG_LINES = 40,            /* compiler diagnostics shown on failure */
@@ -421,7 +426,7 @@ static char **compile_argv(const Job *job, const char *out, const char *src, cha
     size_t n = 0;
     for (char *s = *words; *s; s++)
         n += (s == *words || s[-1] == ' ' || s[-1] == '\t') && *s != ' ' && *s != '\t';
-    char **argv = xmallocn(n + 6, sizeof *argv);
+    char **argv = xmallocn(n + 7, sizeof *argv);
     size_t i = 0;
     argv[i++] = (char *)job->cc_path;
     char *state = NULL;
@@ -431,6 +436,9 @@ static char **compile_argv(const Job *job, const char *out, const char *src, cha
     argv[i++] = (char *)out;
     argv[i++] = (char *)src;
     argv[i++] = "-lm";
+#if defined(__x86_64__) && defined(__GLIBC__)
+    argv[i++] = "-lmvec";       /* the vector math the prelude declares */
+#endif
     argv[i] = NULL;
     return argv;
 }

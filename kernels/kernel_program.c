@@ -242,7 +242,7 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
         void **out = k->noutputs > SMALL_ARGS ? xcalloc((size_t)k->noutputs, sizeof *out) : out_small;
         for (int o = 0; o < k->noutputs; o++) {
             const KOutput *ko = &k->outputs[o];
-            Tensor *t = tensor_empty(ko->dtype, ko->rank, ko->sizes);
+            Tensor *t = tensor_empty_unfilled(ko->dtype, ko->rank, ko->sizes);
             out[o] = tensor_data(t);
             outs[o] = rt_tensor_take(t);
         }

@@ -6,6 +6,7 @@
  * identifies a node must be set by its constructor alone, and the derived
  * fields (vars, id) are filled after the lookup.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,8 +36,11 @@ static uint64_t hash_bytes(const void *p, size_t len)
     return h;
 }
 
-/* The interned copy of the len bytes at key (which must be zero-padded). */
-static const void *intern(Arena *a, InternTable *t, const void *key, size_t len, bool *fresh)
+/* The interned copy of the bytes at key: the first `len` identify it (they
+ * must be zero-padded), the `size - len` after them are derived fields the
+ * caller fills in the fresh copy. */
+static const void *intern(Arena *a, InternTable *t, const void *key, size_t len, size_t size,
+                          bool *fresh)
 {
     if (t->n * 2 >= t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 256;
@@ -60,8 +64,8 @@ static const void *intern(Arena *a, InternTable *t, const void *key, size_t len,
             *fresh = false;
             return t->items[j];
         }
-    void *copy = arena_alloc(a, len);
-    memcpy(copy, key, len);
+    void *copy = arena_alloc(a, size);
+    memcpy(copy, key, size);
     t->items[j] = copy;
     t->n++;
     *fresh = true;
@@ -96,7 +100,7 @@ int kir_nvars(const KirBuilder *b) { return b->nvars; }
 static const KIdx *idx_intern(KirBuilder *b, KIdx *k)
 {
     bool fresh;
-    KIdx *r = (KIdx *)intern(b->arena, &b->idx, k, sizeof *k, &fresh);
+    KIdx *r = (KIdx *)intern(b->arena, &b->idx, k, offsetof(KIdx, vars), sizeof *k, &fresh);
     if (fresh) {
         r->vars = (r->kind == KI_VAR ? 1ull << r->var : 0) | (r->a ? r->a->vars : 0) |
                   (r->b ? r->b->vars : 0);
@@ -203,7 +207,7 @@ void kir_set_extent(KirBuilder *b, int var, int64_t extent)
         b->extent[var] = extent;
 }
 
-bool kidx_range(const KirBuilder *b, const KIdx *x, int64_t *lo, int64_t *hi)
+bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t *lo, int64_t *hi)
 {
     int64_t alo, ahi, blo, bhi;
     switch (x->kind) {
@@ -211,43 +215,57 @@ bool kidx_range(const KirBuilder *b, const KIdx *x, int64_t *lo, int64_t *hi)
         *lo = *hi = x->c;
         return true;
     case KI_VAR:
-        if (x->var >= KIR_MAX_VARS || b->extent[x->var] <= 0)
+        if (x->var >= KIR_MAX_VARS || vhi[x->var] < vlo[x->var])
             return false;
-        *lo = 0;
-        *hi = b->extent[x->var] - 1;
+        *lo = vlo[x->var];
+        *hi = vhi[x->var];
         return true;
     case KI_PARAM:
         return false;
     case KI_ADD:
-        if (!kidx_range(b, x->a, &alo, &ahi) || !kidx_range(b, x->b, &blo, &bhi))
+        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi) || !kidx_bounds(x->b, vlo, vhi, &blo, &bhi))
             return false;
         *lo = alo + blo;
         *hi = ahi + bhi;
         return true;
     case KI_MUL:
-        if (!kidx_range(b, x->a, &alo, &ahi))
+        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi))
             return false;
         *lo = x->c >= 0 ? alo * x->c : ahi * x->c;
         *hi = x->c >= 0 ? ahi * x->c : alo * x->c;
         return true;
     case KI_DIV:
-        if (!kidx_range(b, x->a, &alo, &ahi) || alo < 0)
+        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi) || alo < 0)
             return false;
         *lo = alo / x->c;
         *hi = ahi / x->c;
         return true;
     case KI_MOD:
-        if (!kidx_range(b, x->a, &alo, &ahi) || alo < 0)
+        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi) || alo < 0)
             return false;
-        *lo = 0;
-        *hi = x->c - 1;
         if (ahi < x->c) {
             *lo = alo;
             *hi = ahi;
+        } else if (ahi / x->c == alo / x->c) {
+            *lo = alo % x->c;
+            *hi = ahi % x->c;
+        } else {
+            *lo = 0;
+            *hi = x->c - 1;
         }
         return true;
     }
     return false;
+}
+
+bool kidx_range(const KirBuilder *b, const KIdx *x, int64_t *lo, int64_t *hi)
+{
+    int64_t vlo[KIR_MAX_VARS], vhi[KIR_MAX_VARS];
+    for (int i = 0; i < KIR_MAX_VARS; i++) {
+        vlo[i] = 0;
+        vhi[i] = b->extent[i] - 1;      /* extent 0: unknown (hi < lo) */
+    }
+    return kidx_bounds(x, vlo, vhi, lo, hi);
 }
 
 /* 0 <= x < c for every value of the loop variables. */
@@ -303,7 +321,7 @@ const KIdx *kidx_mod(KirBuilder *b, const KIdx *x, int64_t c)
 static const KExpr *expr_intern(KirBuilder *b, KExpr *e)
 {
     bool fresh;
-    KExpr *r = (KExpr *)intern(b->arena, &b->expr, e, sizeof *e, &fresh);
+    KExpr *r = (KExpr *)intern(b->arena, &b->expr, e, offsetof(KExpr, vars), sizeof *e, &fresh);
     if (fresh) {
         uint64_t v = r->at ? r->at->vars : 0;
         for (int i = 0; i < r->nargs; i++)
@@ -409,7 +427,7 @@ const KExpr *kx_select(KirBuilder *b, const KTest *tests, int ntests, const KExp
     if (key.n == 0)
         return in;
     bool fresh;
-    const TestsKey *canon = intern(b->arena, &b->tests, &key, sizeof key, &fresh);
+    const TestsKey *canon = intern(b->arena, &b->tests, &key, sizeof key, sizeof key, &fresh);
     KExpr e = blank(KX_SELECT, in->dtype);
     e.nargs = 2;
     e.args[0] = in;

@@ -126,6 +126,9 @@ const KIdx *kidx_mod(KirBuilder *b, const KIdx *x, int64_t c);
 /* The values x takes (inclusive) under the current loop extents; false
  * when unknown (a run-time scalar, a variable without an extent). */
 bool kidx_range(const KirBuilder *b, const KIdx *x, int64_t *lo, int64_t *hi);
+/* The same for given ranges of the variables: var v in [vlo[v], vhi[v]]
+ * (vhi[v] < vlo[v]: unknown). */
+bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t *lo, int64_t *hi);
 
 const KExpr *kx_load(KirBuilder *b, int input, TensorDType dtype, const KIdx *at);
 const KExpr *kx_const(KirBuilder *b, TensorDType dtype, double c);

@@ -335,6 +335,8 @@ static MemoEntry *memo_find(Build *bd, const IrValue *v, const KIdx *const *idx,
 /* ---------------------------------------------------------------- translation */
 
 static const KExpr *value_at(Build *bd, const IrValue *v, const KIdx *const *idx);
+static const KIdx *contiguous_offset(KirBuilder *b, const KIdx *const *idx, const int64_t *sizes,
+                                     int rank);
 
 static const KExpr *fail(Build *bd, const char *why)
 {
@@ -925,18 +927,8 @@ static const KExpr *value_at(Build *bd, const IrValue *v, const KIdx *const *idx
         return m->e;
     const KExpr *e;
     if (v->def == bd->group->blocks[0]->param) {
-        int input = v->def_index;
-        int64_t strides[KIR_MAX_RANK];
-        int64_t s = 1;
-        for (int d = t->rank - 1; d >= 0; d--) {
-            strides[d] = s;
-            s *= t->sizes[d];
-        }
-        const KIdx *off = kidx_const(bd->b, 0);
-        for (int d = 0; d < t->rank; d++)
-            if (t->sizes[d] != 1)
-                off = kidx_add(bd->b, off, kidx_mul(bd->b, idx[d], strides[d]));
-        e = kx_load(bd->b, input, (TensorDType)t->dtype, off);
+        e = kx_load(bd->b, v->def_index, (TensorDType)t->dtype,
+                    contiguous_offset(bd->b, idx, t->sizes, t->rank));
     } else {
         e = node_at(bd, v->def, idx);
     }
@@ -945,6 +937,60 @@ static const KExpr *value_at(Build *bd, const IrValue *v, const KIdx *const *idx
     m = memo_find(bd, v, idx, t->rank, true);
     m->e = e;
     return e;
+}
+
+/* The element offset of idx in a contiguous tensor of the given sizes.
+ * Neighbouring dims whose indices split one linear index (a reshape's
+ * delinearization: ..., (L / s) % s', L % s) are joined back first, so a
+ * view of a contiguous tensor reads it at L * stride instead of through
+ * divisions. */
+static const KIdx *contiguous_offset(KirBuilder *b, const KIdx *const *idx, const int64_t *sizes,
+                                     int rank)
+{
+    const KIdx *ti[KIR_MAX_RANK];
+    int64_t ts[KIR_MAX_RANK], tstride[KIR_MAX_RANK];
+    int n = 0;
+    int64_t stride = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        if (sizes[d] != 1) {
+            ti[n] = idx[d];
+            ts[n] = sizes[d];
+            tstride[n] = stride;
+            n++;
+        }
+        stride *= sizes[d];
+    }
+    /* terms are innermost first: term k+1 is the dim outside term k */
+    for (int k = 0; k + 1 < n;) {
+        const KIdx *inner = ti[k], *outer = ti[k + 1];
+        bool joined = false;
+        if (inner->kind == KI_MOD && inner->c == ts[k] && tstride[k + 1] == tstride[k] * ts[k]) {
+            const KIdx *lin = inner->a;
+            const KIdx *q = kidx_div(b, lin, ts[k]);
+            if (outer == q) {
+                ti[k] = lin;
+                joined = true;
+            } else if (outer == kidx_mod(b, q, ts[k + 1])) {
+                ti[k] = kidx_mod(b, lin, ts[k] * ts[k + 1]);
+                joined = true;
+            }
+        }
+        if (!joined) {
+            k++;
+            continue;
+        }
+        ts[k] *= ts[k + 1];
+        for (int j = k + 1; j + 1 < n; j++) {
+            ti[j] = ti[j + 1];
+            ts[j] = ts[j + 1];
+            tstride[j] = tstride[j + 1];
+        }
+        n--;
+    }
+    const KIdx *off = kidx_const(b, 0);
+    for (int k = n - 1; k >= 0; k--)
+        off = kidx_add(b, off, kidx_mul(b, ti[k], tstride[k]));
+    return off;
 }
 
 static bool build_inputs(Build *bd)

@@ -20,6 +20,8 @@
 
 #include "kernels/kernels_internal.h"
 
+enum { KIR_MAX_CUTS = 16 };      /* pieces of a split innermost loop, at most + 1 */
+
 typedef enum ScopeKind { SCOPE_ROOT, SCOPE_LOOP, SCOPE_BRANCH, SCOPE_REDUCE } ScopeKind;
 
 typedef struct Scope {
@@ -38,6 +40,10 @@ typedef struct Printer {
     const KKernel *k;
     int next_temp;
     int indent;
+    /* What is known of each loop variable where the printer is: v in
+     * [vlo[v], vhi[v]] (vhi < vlo: nothing). A select whose tests these
+     * ranges decide prints as the arm it takes. */
+    int64_t vlo[KIR_MAX_VARS], vhi[KIR_MAX_VARS];
 } Printer;
 
 static const char *math_names[] = {
@@ -63,7 +69,18 @@ static void prelude(TextBuf *t, KirTarget target)
 {
     if (target == KIR_TARGET_C) {
         textbuf_puts(t, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n\n"
-                        "/* type-generic math for the op table's templates */\n");
+                        "#if defined(__x86_64__) && defined(__GLIBC__)\n"
+                        "/* glibc's libmvec has vector versions of these: loops that call\n"
+                        " * them vectorize (with -fno-math-errno) */\n");
+        static const char *const simd[] = {"exp", "log", "sin", "cos", "tanh", "erf", "expm1",
+                                           "log1p", "log2", "log10", "exp2", "atan", "tan"};
+        for (size_t i = 0; i < sizeof simd / sizeof *simd; i++)
+            textbuf_printf(t, "#pragma omp declare simd notinbranch\nfloat %sf(float);\n"
+                              "#pragma omp declare simd notinbranch\ndouble %s(double);\n",
+                           simd[i], simd[i]);
+        textbuf_puts(t, "#pragma omp declare simd notinbranch\nfloat powf(float, float);\n"
+                        "#pragma omp declare simd notinbranch\ndouble pow(double, double);\n"
+                        "#endif\n\n/* type-generic math for the op table's templates */\n");
         for (size_t i = 0; i < sizeof math_names / sizeof *math_names; i++) {
             char lower[16];
             size_t n = strlen(math_names[i]);
@@ -320,7 +337,10 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
 {
     Scope body;
     scope_init(&body, SCOPE_REDUCE, e->var, at);
+    pr->vlo[e->var] = 0;
+    pr->vhi[e->var] = e->extent - 1;
     int v = emit(pr, &body, e->args[0]);
+    pr->vhi[e->var] = -1;
     TextBuf *bt = &body.text;
     line_start(pr, &body);
     if (e->reduce == KR_SUM) {
@@ -392,6 +412,26 @@ static void emit_select(Printer *pr, Scope *at, const KExpr *e, int result)
     }
 }
 
+/* 0 when the variables' ranges make every test of select e hold, 1 when
+ * they make one fail, -1 when the loop must test. */
+static int decided_arm(const Printer *pr, const KExpr *e)
+{
+    bool all = true;
+    for (int i = 0; i < e->ntests; i++) {
+        const KTest *x = &e->tests[i];
+        int64_t lo, hi;
+        if (!kidx_bounds(x->x, pr->vlo, pr->vhi, &lo, &hi)) {
+            all = false;
+            continue;
+        }
+        if (hi < x->lo || lo >= x->hi)
+            return 1;
+        if (!(lo >= x->lo && hi < x->hi && (x->step <= 1 || (lo == hi && (lo - x->lo) % x->step == 0))))
+            all = false;
+    }
+    return all ? 0 : -1;
+}
+
 /* Makes e's temporary visible in cur: computes it in its home scope unless
  * a scope on the way already has. */
 static int emit(Printer *pr, Scope *cur, const KExpr *e)
@@ -399,6 +439,11 @@ static int emit(Printer *pr, Scope *cur, const KExpr *e)
     int done = find_done(cur, e);
     if (done >= 0)
         return done;
+    if (e->kind == KX_SELECT) {
+        int arm = decided_arm(pr, e);
+        if (arm >= 0)
+            return emit(pr, cur, e->args[arm]);
+    }
     Scope *at = home(cur, e->vars);
     int temp = pr->next_temp++;
     if (e->kind == KX_SELECT || e->kind == KX_REDUCE) {
@@ -510,9 +555,76 @@ static void print_linear(TextBuf *t, const KOutput *out)
         textbuf_printf(t, " * %lld", (long long)scale);
 }
 
+/* Where the tests of selects on variable v (v, or v + c) split its range:
+ * the sorted cut points inside (0, size), at most max of them. */
+typedef struct Cuts {
+    int64_t at[KIR_MAX_CUTS];
+    int n;
+    const KExpr **seen;
+    int nseen, capseen;
+} Cuts;
+
+static void add_cut(Cuts *c, int64_t at, int64_t size)
+{
+    if (at <= 0 || at >= size)
+        return;
+    for (int i = 0; i < c->n; i++)
+        if (c->at[i] == at)
+            return;
+    if (c->n == KIR_MAX_CUTS) {
+        c->n = KIR_MAX_CUTS + 1;    /* too many: no split */
+        return;
+    }
+    int i = c->n++;
+    for (; i > 0 && c->at[i - 1] > at; i--)
+        c->at[i] = c->at[i - 1];
+    c->at[i] = at;
+}
+
+static void find_cuts(Cuts *c, const KExpr *e, int v, int64_t size)
+{
+    if (c->n > KIR_MAX_CUTS || !((e->vars >> v) & 1))
+        return;
+    for (int i = 0; i < c->nseen; i++)
+        if (c->seen[i] == e)
+            return;
+    if (c->nseen == c->capseen) {
+        c->capseen = c->capseen ? c->capseen * 2 : 64;
+        c->seen = xrealloc(c->seen, (size_t)c->capseen * sizeof *c->seen);
+    }
+    c->seen[c->nseen++] = e;
+    for (int i = 0; e->kind == KX_SELECT && i < e->ntests; i++) {
+        const KTest *x = &e->tests[i];
+        int64_t shift = 0;
+        const KIdx *base = x->x;
+        if (base->kind == KI_ADD && base->b->kind == KI_CONST) {
+            shift = base->b->c;
+            base = base->a;
+        }
+        if (base->kind == KI_VAR && base->var == v && x->step <= 1) {
+            add_cut(c, x->lo - shift, size);
+            add_cut(c, x->hi - shift, size);
+        }
+    }
+    for (int i = 0; i < e->nargs; i++)
+        find_cuts(c, e->args[i], v, size);
+}
+
+static void pragma_parallel(TextBuf *t, int indent, int collapse)
+{
+    textbuf_spaces(t, indent);
+    textbuf_puts(t, "#pragma omp parallel for schedule(static)");
+    if (collapse > 1)
+        textbuf_printf(t, " collapse(%d)", collapse);
+    textbuf_putc(t, '\n');
+}
+
 /* One output's loop nest (C): a loop per dim of size > 1, statements at the
  * outermost level they can go; the outer loops run in parallel (collapsed
- * until there are enough iterations to share) when the output is big. */
+ * until there are enough iterations to share) when the output is big. The
+ * innermost loop is split where the tests of region selects on its
+ * variable change (a box decoding's channels 0-1, 2-3 and 4-84), so each
+ * piece runs without a branch and vectorizes. */
 static void print_output_c(Printer *pr, TextBuf *t, int o)
 {
     const KOutput *out = &pr->k->outputs[o];
@@ -522,47 +634,82 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     for (int d = 0; d < out->rank; d++)
         if (out->sizes[d] > 1)
             dims[nloops++] = d;
+    for (int v = 0; v < KIR_MAX_VARS; v++) {
+        pr->vlo[v] = 0;
+        pr->vhi[v] = v < out->rank ? out->sizes[v] - 1 : -1;
+    }
     Scope levels[KIR_MAX_RANK + 1];
     scope_init(&levels[0], SCOPE_ROOT, -1, NULL);
-    for (int l = 0; l < nloops; l++)
+    for (int l = 0; l + 1 < nloops; l++)
         scope_init(&levels[l + 1], SCOPE_LOOP, dims[l], &levels[l]);
     pr->indent = 2;
-    Scope *inner = &levels[nloops];
-    int value = emit(pr, inner, out->value);
-    line_start(pr, inner);
-    textbuf_printf(&inner->text, "out%d[", o);
-    print_linear(&inner->text, out);
-    textbuf_puts(&inner->text, "] = ");
-    temp_name(&inner->text, value);
-    textbuf_puts(&inner->text, ";\n");
+    bool parallel = numel(out) >= KIR_PARALLEL_MIN;
+    /* the innermost loop, in pieces (one piece when nothing splits it) */
+    TextBuf inner_text = {0};
+    Scope *around = &levels[nloops > 0 ? nloops - 1 : 0];
+    int v = nloops > 0 ? dims[nloops - 1] : -1;
+    Cuts cuts = {.n = 0};
+    if (v >= 0)
+        find_cuts(&cuts, out->value, v, out->sizes[v]);
+    free(cuts.seen);
+    if (cuts.n > KIR_MAX_CUTS)
+        cuts.n = 0;
+    for (int piece = 0; piece <= cuts.n; piece++) {
+        int64_t a = v < 0 || piece == 0 ? 0 : cuts.at[piece - 1];
+        int64_t b = v < 0 ? 1 : piece == cuts.n ? out->sizes[v] : cuts.at[piece];
+        Scope seg;
+        if (v >= 0) {
+            scope_init(&seg, SCOPE_LOOP, v, around);
+            pr->vlo[v] = a;
+            pr->vhi[v] = b - 1;
+        }
+        Scope *in = v >= 0 ? &seg : around;
+        int value = emit(pr, in, out->value);
+        line_start(pr, in);
+        textbuf_printf(&in->text, "out%d[", o);
+        print_linear(&in->text, out);
+        textbuf_puts(&in->text, "] = ");
+        temp_name(&in->text, value);
+        textbuf_puts(&in->text, ";\n");
+        if (v < 0)
+            break;
+        if (nloops == 1 && parallel)
+            pragma_parallel(&inner_text, 4 * (1 + nloops), 1);
+        textbuf_spaces(&inner_text, 4 * (1 + nloops));
+        textbuf_printf(&inner_text, "for (int64_t i%d = %lld; i%d < %lld; i%d++) {\n", v,
+                       (long long)a, v, (long long)b, v);
+        textbuf_putn(&inner_text, seg.text.data, seg.text.len);
+        textbuf_spaces(&inner_text, 4 * (1 + nloops));
+        textbuf_puts(&inner_text, "}\n");
+        scope_release(&seg);
+    }
     textbuf_putn(t, levels[0].text.data, levels[0].text.len);
     int collapse = 1;
-    int64_t iters = nloops ? out->sizes[dims[0]] : 1;
-    while (collapse < nloops && iters < 64 && levels[collapse].text.len == 0) {
+    int64_t iters = nloops > 1 ? out->sizes[dims[0]] : 1;
+    while (collapse < nloops - 1 && iters < 64 && levels[collapse].text.len == 0) {
         iters *= out->sizes[dims[collapse]];
         collapse++;
     }
-    for (int l = 0; l < nloops; l++) {
+    for (int l = 0; l + 1 < nloops; l++) {
         int d = dims[l];
-        if (l == 0 && numel(out) >= KIR_PARALLEL_MIN) {
-            textbuf_spaces(t, 8);
-            textbuf_puts(t, "#pragma omp parallel for schedule(static)");
-            if (collapse > 1)
-                textbuf_printf(t, " collapse(%d)", collapse);
-            textbuf_putc(t, '\n');
-        }
+        if (l == 0 && parallel)
+            pragma_parallel(t, 8, collapse);
         textbuf_spaces(t, 4 * (2 + l));
         textbuf_printf(t, "for (int64_t i%d = 0; i%d < %lld; i%d++) {\n", d, d,
                        (long long)out->sizes[d], d);
         textbuf_putn(t, levels[l + 1].text.data, levels[l + 1].text.len);
     }
-    for (int l = nloops - 1; l >= 0; l--) {
+    textbuf_putn(t, inner_text.data, inner_text.len);
+    free(inner_text.data);
+    for (int l = nloops - 2; l >= 0; l--) {
         textbuf_spaces(t, 4 * (2 + l));
         textbuf_puts(t, "}\n");
     }
     textbuf_puts(t, "    }\n");
-    for (int l = 0; l <= nloops; l++)
+    for (int l = 0; l < nloops; l++)
         scope_release(&levels[l]);
+    if (nloops == 0)
+        scope_release(&levels[0]);
 }
 
 /* One output as a CUDA kernel: thread = output element. */
@@ -586,6 +733,10 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
             textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
         textbuf_puts(t, ";\n");
         inner *= out->sizes[d];
+    }
+    for (int v = 0; v < KIR_MAX_VARS; v++) {
+        pr->vlo[v] = 0;
+        pr->vhi[v] = v < out->rank ? out->sizes[v] - 1 : -1;
     }
     Scope root;
     scope_init(&root, SCOPE_ROOT, -1, NULL);

@@ -130,7 +130,27 @@ const char *tensor_format_shape(int ndim, const int64_t *sizes, char *buf, size_
     return buf;
 }
 
+static Tensor *alloc_strided(TensorDType dt, int ndim, const int64_t *sizes, const int64_t *strides,
+                             bool poison);
+
 Tensor *tensor_empty_strided(TensorDType dt, int ndim, const int64_t *sizes, const int64_t *strides)
+{
+    return alloc_strided(dt, ndim, sizes, strides, true);
+}
+
+Tensor *tensor_empty_unfilled(TensorDType dt, int ndim, const int64_t *sizes)
+{
+    int64_t strides[TENSOR_MAX_DIMS];
+    int64_t step = 1;
+    for (int d = ndim - 1; d >= 0; d--) {
+        strides[d] = step;
+        step *= sizes[d] > 0 ? sizes[d] : 1;
+    }
+    return alloc_strided(dt, ndim, sizes, strides, false);
+}
+
+static Tensor *alloc_strided(TensorDType dt, int ndim, const int64_t *sizes, const int64_t *strides,
+                             bool poison)
 {
     if ((unsigned)dt >= DT_COUNT) {
         tensor_set_error("invalid dtype %d", (int)dt);
@@ -150,8 +170,8 @@ Tensor *tensor_empty_strided(TensorDType dt, int ndim, const int64_t *sizes, con
         return NULL;
     Tensor *t = tensor_new_header(s, dt, ndim, sizes, strides, 0);
     storage_release(s);     /* the header holds the only reference now */
-    if (!t)
-        return NULL;
+    if (!t || !poison)
+        return t;
     /* Poison: NaN for floats, 0x5A bytes for ints, true for bool. */
     if (dt == DT_F32) {
         float *p = s->data;

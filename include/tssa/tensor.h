@@ -78,6 +78,9 @@ void tensor_clear_error(void);
 /* ---------------------------------------------------------------- core */
 
 Tensor *tensor_empty(TensorDType dt, int ndim, const int64_t *sizes); /* poison-filled */
+/* Contiguous and not filled: for a writer that sets every element (a
+ * generated kernel), where the poison pass would cost a pass over memory. */
+Tensor *tensor_empty_unfilled(TensorDType dt, int ndim, const int64_t *sizes);
 Tensor *tensor_zeros(TensorDType dt, int ndim, const int64_t *sizes);
 Tensor *tensor_full(TensorDType dt, int ndim, const int64_t *sizes, double value);
 Tensor *tensor_scalar(TensorDType dt, double value);                 /* 0-d */
