@@ -635,9 +635,9 @@ static int run_pipeline(const Options *o)
             (void)(run_reference(&r) && write_outputs(&r));
         else
             (void)(prepare_functionalize(&r)    && emit_stop(&r, EMIT_ALIAS)
-                   && functionalize(&r)         && emit_stop(&r, EMIT_TSSA)
+                   && functionalize(&r)         && (r.bound || emit_stop(&r, EMIT_TSSA))
                    && specialize(&r)
-                   && infer_shapes(&r)
+                   && infer_shapes(&r)          && emit_stop(&r, EMIT_TSSA)
                    && fuse(&r)
                    && compile_kernels(&r)       && emit_stop(&r, EMIT_C)
                                                 && emit_stop(&r, EMIT_CUDA)

@@ -240,14 +240,28 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
     if (ran) {
         void *out_small[SMALL_ARGS];
         void **out = k->noutputs > SMALL_ARGS ? xcalloc((size_t)k->noutputs, sizeof *out) : out_small;
-        for (int o = 0; o < k->noutputs; o++) {
-            const KOutput *ko = &k->outputs[o];
+        int made = 0;
+        for (; made < k->noutputs; made++) {
+            const KOutput *ko = &k->outputs[made];
             Tensor *t = tensor_empty_unfilled(ko->dtype, ko->rank, ko->sizes);
-            out[o] = tensor_data(t);
-            outs[o] = rt_tensor_take(t);
+            if (!t)
+                break;
+            out[made] = tensor_data(t);
+            outs[made] = rt_tensor_take(t);
         }
-        cg->fn(in, si, sf, out);
-        kp->stats.launches++;
+        if (made == k->noutputs) {
+            cg->fn(in, si, sf, out);
+            kp->stats.launches++;
+        } else {
+            /* out of memory: the interpreter fails the same allocation
+             * with the node's message */
+            for (int o = 0; o < made; o++) {
+                rt_release(outs[o]);
+                outs[o] = NULL;
+            }
+            ran = 0;
+            kp->stats.fallbacks++;
+        }
         if (out != out_small)
             free(out);
     } else {

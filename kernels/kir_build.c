@@ -474,6 +474,11 @@ static const KExpr *template_at(Build *bd, const IrNode *n, const KIdx *const *i
         return fail(bd, "an overload without a template");
     TensorDType dtype = (TensorDType)out->dtype;
     TensorDType compute = t->rule == OPT_COMPARE ? promoted(bd, n) : dtype;
+    /* arithmetic on bools (x * mask) computes in int: C's bool operators
+     * would promote anyway, and the result converts back (nonzero: true) */
+    if (compute == DT_BOOL && t->rule == OPT_ARITH && n->op != OP_ATEN_INVERT &&
+        n->op != OP_ATEN_BITWISE_NOT)
+        compute = DT_I32;
     const KExpr *args[4];
     for (int i = 0; i < noperands; i++) {
         TensorDType want = t->rule == OPT_SELECT && i == t->cond ? DT_BOOL : compute;
@@ -625,14 +630,22 @@ static const KExpr *assign_at(Build *bd, const IrNode *n, const KIdx *const *idx
             if (d != dim)
                 sub[o++] = idx[d];
     }
-    /* The source has the region's shape; broadcast it to there. */
-    const IrTensorType *src = shape_of(n->inputs[1]);
-    int region_rank = n->op == OP_IMMUT_SLICE_REV ? out->rank : out->rank - 1;
-    const KIdx *ssub[KIR_MAX_RANK];
-    for (int d = 0; d < src->rank; d++)
-        ssub[d] = src->sizes[d] == 1 ? kidx_const(b, 0) : sub[region_rank - src->rank + d];
+    /* The source has the region's shape (or is a number, x[i] = 2.0);
+     * broadcast it to there. */
     TensorDType dtype = (TensorDType)out->dtype;
-    const KExpr *in = value_at(bd, n->inputs[1], ssub);
+    const KExpr *in;
+    if (is_tensor_value(n->inputs[1])) {
+        const IrTensorType *src = shape_of(n->inputs[1]);
+        int region_rank = n->op == OP_IMMUT_SLICE_REV ? out->rank : out->rank - 1;
+        if (src->rank > region_rank)
+            return fail(bd, "an assign's source of higher rank than its region");
+        const KIdx *ssub[KIR_MAX_RANK];
+        for (int d = 0; d < src->rank; d++)
+            ssub[d] = src->sizes[d] == 1 ? kidx_const(b, 0) : sub[region_rank - src->rank + d];
+        in = value_at(bd, n->inputs[1], ssub);
+    } else {
+        in = scalar_operand(bd, n->inputs[1], dtype);
+    }
     const KExpr *base = value_at(bd, n->inputs[0], idx);
     if (!in || !base)
         return NULL;
@@ -820,13 +833,17 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, const KIdx *const *
         const KExpr *ls_args[3] = {shifted, lg, one};
         return kx_op(b, OP_ATEN_SUB, dtype, dtype, ls_args, 3);
     }
-    /* sum / mean (x, dims, keepdim, dtype), amax / amin (x, dims, keepdim) */
+    /* sum / mean (x, dims, keepdim, dtype), sum / mean (x, dtype) over all
+     * dims, amax / amin (x, dims, keepdim) */
     int64_t dims[KIR_MAX_RANK];
-    int nd = n->ninputs > 1 && !static_none(bd->p, bd->group, n->inputs[1])
+    bool dtype_only = n->ninputs == 2 && (n->op == OP_ATEN_SUM || n->op == OP_ATEN_MEAN) &&
+                      !(n->inputs[1]->type && n->inputs[1]->type->kind == TY_LIST);
+    int nd = n->ninputs > 1 && !dtype_only && !static_none(bd->p, bd->group, n->inputs[1])
                  ? static_ints(bd->p, bd->group, n->inputs[1], dims, KIR_MAX_RANK)
                  : 0;
     int64_t keep = 0;
-    if (nd < 0 || (n->ninputs > 2 && !static_int(bd->p, bd->group, n->inputs[2], &keep)))
+    if (nd < 0 ||
+        (!dtype_only && n->ninputs > 2 && !static_int(bd->p, bd->group, n->inputs[2], &keep)))
         return fail(bd, "a reduction over run-time dims");
     if (nd == 0)
         for (int d = 0; d < in->rank; d++)

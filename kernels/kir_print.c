@@ -63,7 +63,13 @@ static const char *math_names[] = {
     q " double pymod_d(double a, double b) { double m = fmod(a, b); " \
     "return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }\n" \
     q " int64_t pymod_i(int64_t a, int64_t b) { if (b == 0) return 0; int64_t m = a % b; " \
-    "return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }\n"
+    "return (m != 0 && ((m < 0) != (b < 0))) ? m + b : m; }\n" \
+    q " bool invert_b(bool x) { return !x; }\n" \
+    q " uint8_t invert_u8(uint8_t x) { return (uint8_t)~x; }\n" \
+    q " int8_t invert_i8(int8_t x) { return (int8_t)~x; }\n" \
+    q " int16_t invert_i16(int16_t x) { return (int16_t)~x; }\n" \
+    q " int32_t invert_i32(int32_t x) { return ~x; }\n" \
+    q " int64_t invert_i64(int64_t x) { return ~x; }\n"
 
 static void prelude(TextBuf *t, KirTarget target)
 {
@@ -102,7 +108,9 @@ static void prelude(TextBuf *t, KirTarget target)
                         "bool: floordiv_i, default: floordiv_i)(a, b)\n"
                         "#define PYMOD(a, b) _Generic((a), float: pymod_f, double: pymod_d, "
                         "bool: pymod_i, default: pymod_i)(a, b)\n"
-                        "#define INVERT(x) _Generic((x), bool: !(x), default: ~(x))\n\n");
+                        "#define INVERT(x) _Generic((x), bool: invert_b, uint8_t: invert_u8, "
+                        "int8_t: invert_i8, int16_t: invert_i16, int32_t: invert_i32, "
+                        "default: invert_i64)(x)\n\n");
         return;
     }
     /* NVRTC compiles without system headers; nvcc has them */
@@ -141,9 +149,9 @@ static void prelude(TextBuf *t, KirTarget target)
                     "__device__ __forceinline__ float PYMOD(float a, float b) { return pymod_f(a, b); }\n"
                     "__device__ __forceinline__ double PYMOD(double a, double b) { return pymod_d(a, b); }\n"
                     "__device__ __forceinline__ int64_t PYMOD(int64_t a, int64_t b) { return pymod_i(a, b); }\n"
-                    "__device__ __forceinline__ bool INVERT(bool x) { return !x; }\n"
-                    "__device__ __forceinline__ int64_t INVERT(int64_t x) { return ~x; }\n"
-                    "__device__ __forceinline__ int32_t INVERT(int32_t x) { return ~x; }\n\n");
+                    "__device__ __forceinline__ bool INVERT(bool x) { return invert_b(x); }\n"
+                    "__device__ __forceinline__ int64_t INVERT(int64_t x) { return invert_i64(x); }\n"
+                    "__device__ __forceinline__ int32_t INVERT(int32_t x) { return invert_i32(x); }\n\n");
 }
 
 /* ---------------------------------------------------------------- pieces */
@@ -490,12 +498,14 @@ static int emit(Printer *pr, Scope *cur, const KExpr *e)
         }
         break;
     case KX_OP: {
+        /* a result in another type than the computation: a cast, or for
+         * bool a test (C warns on arithmetic converted to bool) */
         bool wrap = e->dtype != e->compute;
         if (wrap)
-            textbuf_printf(t, "(%s)(", kir_ctype(e->dtype));
+            textbuf_printf(t, e->dtype == DT_BOOL ? "((" : "(%s)(", kir_ctype(e->dtype));
         print_template(t, e, args);
         if (wrap)
-            textbuf_putc(t, ')');
+            textbuf_puts(t, e->dtype == DT_BOOL ? ") != 0)" : ")");
         break;
     }
     default:
@@ -628,6 +638,10 @@ static void pragma_parallel(TextBuf *t, int indent, int collapse)
 static void print_output_c(Printer *pr, TextBuf *t, int o)
 {
     const KOutput *out = &pr->k->outputs[o];
+    if (numel(out) == 0) {
+        textbuf_printf(t, "    /* output %d has no elements */\n", o);
+        return;
+    }
     const char *ctype = kir_ctype(out->dtype);
     textbuf_printf(t, "    {\n        %s *restrict out%d = (%s *)out[%d];\n", ctype, o, ctype, o);
     int dims[KIR_MAX_RANK], nloops = 0;
@@ -718,6 +732,8 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     const KKernel *k = pr->k;
     const KOutput *out = &k->outputs[o];
     const char *ctype = kir_ctype(out->dtype);
+    if (numel(out) == 0)
+        return;     /* nothing to launch */
     textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const void *const *in, const int64_t *si, "
                       "const double *sf, void *const *out)\n{\n", k->name, o);
     print_inputs(t, k, "    ", KIR_TARGET_CUDA);
@@ -755,7 +771,7 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
     textbuf_printf(t, "/* %s: %s */\n", k->name, k->source ? k->source : "");
     if (target == KIR_TARGET_C) {
         textbuf_printf(t, "void %s(const void *const *in, const int64_t *si, const double *sf, "
-                          "void *const *out)\n{\n    (void)si;\n    (void)sf;\n", k->name);
+                          "void *const *out)\n{\n    (void)in;\n    (void)si;\n    (void)sf;\n    (void)out;\n", k->name);
         print_inputs(t, k, "    ", KIR_TARGET_C);
         for (int o = 0; o < k->noutputs; o++)
             print_output_c(&pr, t, o);

@@ -1,12 +1,957 @@
-/* TEMPORARY LOCAL STUB (not committed): reads refined types as given. */
+/* shape_infer.c — static shapes and dtypes of a specialized program.
+ *
+ * Preconditions: lower_specialize has run (sizes, dims and other scalars
+ * computed from the bound inputs are compile-time values). Result: every
+ * tensor value whose shape and dtype follow from its op's rule gets a refined
+ * type (Float(64, 128)); the rest keep theirs (shape_of says NULL for them).
+ *
+ * One walk in program order. A value's type comes from, first that applies:
+ *   a compile-time tensor (weights, constants) or a bound input: its own;
+ *   its op's rule, by family:
+ *     elementwise   operands broadcast; dtype by PyTorch's result_type
+ *                   (tensor_result_type on stand-in tensors), comparisons
+ *                   and logical ops bool, true division and float functions
+ *                   of integers float32, casts their target;
+ *     views, immut:: accesses
+ *                   slice / select / narrow / permute / transpose / t /
+ *                   unsqueeze / squeeze / expand / view / reshape / flatten;
+ *     assigns       immut::<view>_rev: its base's type;
+ *     reductions    sum, mean, amax, amin, argmax, max / min over a dim
+ *                   (values and indices), softmax, log_softmax, cumsum;
+ *     products      mm, bmm, matmul, linear, addmm;
+ *     creation      zeros, ones, full, empty, rand(n), *_like, arange;
+ *     joins         cat, stack; chunk / split / unbind / meshgrid with their
+ *                   ListUnpack; ListUnpack and TupleUnpack of a construct;
+ *   prim::If: the branches' common type; prim::Loop: the carried values'
+ *   initial types when the body returns them unchanged (one more pass with
+ *   the changing ones unknown otherwise).
+ * Anything else (data-dependent shapes: nonzero, masked_select, unique; ops
+ * without a rule) is left unknown: never guessed. A rule that does not hold
+ * (operands that do not broadcast, mm of mismatched inner sizes) leaves the
+ * value unknown too: the node then runs on the reference kernels and fails
+ * there with PyTorch's message, naming the node and its source line.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
-bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int *status)
-{ (void)p; (void)inputs; (void)ninputs; (void)err; *status = 0; return true; }
+
+enum { MAXR = TENSOR_MAX_DIMS };
+
+typedef struct Shape {
+    int dtype;                  /* TensorDType */
+    int rank;
+    int64_t sizes[MAXR];
+} Shape;
+
+typedef struct Infer {
+    LowerProgram *p;
+    IrGraph *g;
+    int depth;                  /* inside an If or a Loop */
+} Infer;
+
 const IrTensorType *shape_of(const IrValue *v)
 {
-    if (!v->type || v->type->kind != TY_TENSOR) return NULL;
+    if (!v->type || v->type->kind != TY_TENSOR)
+        return NULL;
     const IrTensorType *t = &v->type->tensor;
-    if (t->dtype < 0 || t->rank < 0) return NULL;
-    for (int i = 0; i < t->rank; i++) if (t->sizes[i] < 0) return NULL;
+    if (t->dtype < 0 || t->rank < 0 || t->rank > MAXR)
+        return NULL;
+    for (int i = 0; i < t->rank; i++)
+        if (t->sizes[i] < 0)
+            return NULL;
     return t;
+}
+
+static bool get(const IrValue *v, Shape *s)
+{
+    const IrTensorType *t = shape_of(v);
+    if (!t)
+        return false;
+    s->dtype = t->dtype;
+    s->rank = t->rank;
+    memcpy(s->sizes, t->sizes, (size_t)t->rank * sizeof *s->sizes);
+    return true;
+}
+
+static void set(Infer *in, IrValue *v, const Shape *s)
+{
+    if (!v->type || v->type->kind != TY_TENSOR)
+        return;
+    v->type = ir_type_tensor_refined(in->g, s->dtype, s->rank, s->sizes, NULL);
+}
+
+/* Marks v unknown again (a loop-carried value whose shape changes). */
+static void forget(Infer *in, IrValue *v)
+{
+    if (v->type && v->type->kind == TY_TENSOR)
+        v->type = ir_type_tensor(in->g);
+}
+
+/* A rule that does not hold for these shapes (operands that do not
+ * broadcast, a view of the wrong element count): the value stays unknown,
+ * so its node runs on the reference kernels, which fail there with
+ * PyTorch's own message, the node and its source line (exit status 1),
+ * exactly as without fusion. `what` says which rule, for a reader. */
+static bool contradiction(const IrNode *n, const char *what)
+{
+    (void)n;
+    (void)what;
+    return false;
+}
+
+/* ---------------------------------------------------------------- scalars */
+
+static const RtValue *stat(const Infer *in, const IrValue *v)
+{
+    return lower_static_value(in->p, v);
+}
+
+static bool sint(const Infer *in, const IrValue *v, int64_t *out)
+{
+    const RtValue *r = stat(in, v);
+    if (!r || (r->kind != RT_INT && r->kind != RT_BOOL))
+        return false;
+    *out = r->u.i;
+    return true;
+}
+
+static bool snone(const Infer *in, const IrValue *v)
+{
+    const RtValue *r = stat(in, v);
+    return r && r->kind == RT_NONE;
+}
+
+static int sints(const Infer *in, const IrValue *v, int64_t *out)
+{
+    const RtValue *r = stat(in, v);
+    if (!r)
+        return -1;
+    if (r->kind == RT_INT) {
+        out[0] = r->u.i;
+        return 1;
+    }
+    if ((r->kind != RT_LIST && r->kind != RT_TUPLE) || r->u.list.n > MAXR)
+        return -1;
+    for (int i = 0; i < r->u.list.n; i++) {
+        if (r->u.list.items[i]->kind != RT_INT)
+            return -1;
+        out[i] = r->u.list.items[i]->u.i;
+    }
+    return r->u.list.n;
+}
+
+/* A dtype argument: a compile-time ScalarType code, or None (-1). */
+static int sdtype(const Infer *in, const IrValue *v, int otherwise)
+{
+    int64_t code;
+    if (sint(in, v, &code))
+        return dtype_from_scalar_type(code);
+    return otherwise;
+}
+
+static bool is_tensor(const IrValue *v)
+{
+    return v->type && v->type->kind == TY_TENSOR;
+}
+
+static bool norm(int64_t *d, int rank)
+{
+    if (*d < 0)
+        *d += rank;
+    return *d >= 0 && *d < (rank > 0 ? rank : 1);
+}
+
+/* ---------------------------------------------------------------- elementwise */
+
+static bool broadcast(Infer *in, const IrNode *n, Shape *out, const Shape *s)
+{
+    int r = out->rank > s->rank ? out->rank : s->rank;
+    int64_t sizes[MAXR];
+    for (int i = 0; i < r; i++) {
+        int a = i - (r - out->rank), b = i - (r - s->rank);
+        int64_t x = a >= 0 ? out->sizes[a] : 1, y = b >= 0 ? s->sizes[b] : 1;
+        if (x != y && x != 1 && y != 1)
+            return contradiction(n, "the operands' shapes do not broadcast");
+        sizes[i] = x == 1 ? y : x;
+    }
+    out->rank = r;
+    memcpy(out->sizes, sizes, sizeof sizes);
+    return true;
+}
+
+/* The operands' broadcast shape and their result_type; false when one is
+ * unknown. */
+static bool operands(Infer *in, const IrNode *n, int first, int count, Shape *out)
+{
+    Tensor stand[8];
+    const Tensor *ts[8];
+    int nt = 0;
+    out->rank = 0;
+    out->dtype = -1;
+    for (int i = first; i < first + count && i < n->ninputs && nt < 8; i++) {
+        const IrValue *v = n->inputs[i];
+        memset(&stand[nt], 0, sizeof stand[nt]);
+        if (is_tensor(v)) {
+            Shape s;
+            if (!get(v, &s) || !broadcast(in, n, out, &s))
+                return false;
+            stand[nt].dtype = (TensorDType)s.dtype;
+            stand[nt].ndim = s.rank;
+        } else {
+            const RtValue *r = stat(in, v);
+            IrTypeKind k = v->type ? v->type->kind : TY_ANY;
+            if (r ? r->kind == RT_NONE : k == TY_NONE)
+                continue;
+            bool fl = r ? r->kind == RT_FLOAT : k == TY_FLOAT;
+            bool bo = r ? r->kind == RT_BOOL : k == TY_BOOL;
+            if (!r && k != TY_INT && k != TY_FLOAT && k != TY_BOOL && k != TY_NUMBER)
+                continue;
+            if (!r && k == TY_NUMBER)
+                return false;       /* a Scalar of unknown kind */
+            stand[nt].dtype = fl ? DT_F64 : bo ? DT_BOOL : DT_I64;
+            stand[nt].wrapped_number = true;
+        }
+        ts[nt] = &stand[nt];
+        nt++;
+    }
+    out->dtype = tensor_result_type(ts, nt);
+    return true;
+}
+
+typedef enum ElemRule { ELEM_SAME, ELEM_FLOAT, ELEM_BOOL } ElemRule;
+
+static bool elem_rule(OpId op, ElemRule *rule, int *count)
+{
+    *count = 4;
+    switch (op) {
+    case OP_ATEN_EQ: case OP_ATEN_NE: case OP_ATEN_LT: case OP_ATEN_LE: case OP_ATEN_GT:
+    case OP_ATEN_GE: case OP_ATEN_LOGICAL_AND: case OP_ATEN_LOGICAL_OR: case OP_ATEN_LOGICAL_NOT:
+    case OP_ATEN_LOGICAL_XOR: case OP_ATEN_ISNAN: case OP_ATEN_ISINF: case OP_ATEN_ISFINITE:
+        *rule = ELEM_BOOL;
+        return true;
+    case OP_ATEN_DIV: case OP_ATEN_EXP: case OP_ATEN_EXP2: case OP_ATEN_EXPM1: case OP_ATEN_LOG:
+    case OP_ATEN_LOG2: case OP_ATEN_LOG10: case OP_ATEN_LOG1P: case OP_ATEN_SQRT: case OP_ATEN_RSQRT:
+    case OP_ATEN_SIN: case OP_ATEN_COS: case OP_ATEN_TAN: case OP_ATEN_TANH: case OP_ATEN_ATAN:
+    case OP_ATEN_ATAN2: case OP_ATEN_ERF: case OP_ATEN_SIGMOID: case OP_ATEN_SILU:
+    case OP_ATEN_RECIPROCAL: case OP_ATEN_GELU: case OP_ATEN_SOFTPLUS: case OP_ATEN_ELU:
+    case OP_ATEN_LERP: case OP_ATEN_ASIN: case OP_ATEN_ACOS: case OP_ATEN_SINH: case OP_ATEN_COSH:
+        *rule = ELEM_FLOAT;
+        if (op == OP_ATEN_DIV)
+            *count = 2;         /* rounding_mode aside */
+        return true;
+    case OP_ATEN_ADD: case OP_ATEN_SUB: case OP_ATEN_RSUB:
+        *rule = ELEM_SAME;
+        *count = 2;             /* alpha does not promote */
+        return true;
+    case OP_ATEN_MUL: case OP_ATEN_NEG: case OP_ATEN_ABS: case OP_ATEN_RELU: case OP_ATEN_FLOOR:
+    case OP_ATEN_CEIL: case OP_ATEN_ROUND: case OP_ATEN_TRUNC: case OP_ATEN_SIGN:
+    case OP_ATEN_MAXIMUM: case OP_ATEN_MINIMUM: case OP_ATEN_POW: case OP_ATEN_REMAINDER:
+    case OP_ATEN_FMOD: case OP_ATEN_FLOOR_DIVIDE: case OP_ATEN_AND: case OP_ATEN_OR:
+    case OP_ATEN_XOR: case OP_ATEN_INVERT: case OP_ATEN_BITWISE_AND: case OP_ATEN_BITWISE_OR:
+    case OP_ATEN_BITWISE_XOR: case OP_ATEN_BITWISE_NOT: case OP_ATEN_SQUARE:
+    case OP_ATEN_LEAKY_RELU: case OP_ATEN_HARDTANH: case OP_ATEN_RELU6:
+    case OP_ATEN_HARDSIGMOID: case OP_ATEN_HARDSWISH:
+        *rule = ELEM_SAME;
+        if (op == OP_ATEN_LEAKY_RELU || op == OP_ATEN_HARDTANH)
+            *count = 1;
+        return true;
+    case OP_ATEN_CLAMP: case OP_ATEN_CLAMP_MIN: case OP_ATEN_CLAMP_MAX:
+        *rule = ELEM_SAME;
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool infer_elementwise(Infer *in, const IrNode *n, ElemRule rule, int count, Shape *out)
+{
+    if (!operands(in, n, 0, count, out))
+        return false;
+    if (rule == ELEM_BOOL)
+        out->dtype = DT_BOOL;
+    else if (rule == ELEM_FLOAT && !dtype_is_float((TensorDType)out->dtype))
+        out->dtype = dtype_default_float();
+    return true;
+}
+
+/* ---------------------------------------------------------------- views */
+
+static bool view_sizes(Infer *in, const IrNode *n, const Shape *x, const int64_t *want, int r,
+                       Shape *out)
+{
+    int64_t numel = 1, known = 1;
+    int infer_at = -1;
+    for (int d = 0; d < x->rank; d++)
+        numel *= x->sizes[d];
+    for (int d = 0; d < r; d++) {
+        if (want[d] == -1) {
+            if (infer_at >= 0)
+                return contradiction(n, "only one dimension can be inferred");
+            infer_at = d;
+        } else {
+            known *= want[d];
+        }
+        out->sizes[d] = want[d];
+    }
+    if (infer_at >= 0) {
+        if (known == 0 || numel % known != 0)
+            return contradiction(n, "the shape is invalid for the input's size");
+        out->sizes[infer_at] = numel / known;
+    } else if (known != numel) {
+        return contradiction(n, "the shape is invalid for the input's size");
+    }
+    out->rank = r;
+    out->dtype = x->dtype;
+    return true;
+}
+
+static bool infer_view(Infer *in, const IrNode *n, Shape *out)
+{
+    Shape x;
+    if (!get(n->inputs[0], &x))
+        return false;
+    *out = x;
+    int64_t d, a, b, v[MAXR];
+    int k;
+    switch (n->op) {
+    case OP_ATEN_SLICE: case OP_IMMUT_SLICE: {
+        int64_t start = 0, end = INT64_MAX, step = 1;
+        if (n->ninputs < 2 || !sint(in, n->inputs[1], &d) || !norm(&d, x.rank))
+            return false;
+        if (n->ninputs > 2 && !snone(in, n->inputs[2]) && !sint(in, n->inputs[2], &start))
+            return false;
+        if (n->ninputs > 3 && !snone(in, n->inputs[3]) && !sint(in, n->inputs[3], &end))
+            return false;
+        if (n->ninputs > 4 && !sint(in, n->inputs[4], &step))
+            return false;
+        if (step < 1)
+            return contradiction(n, "slice step must be positive");
+        int64_t size = x.sizes[d];
+        if (start < 0)
+            start += size;
+        if (end < 0)
+            end += size;
+        start = start < 0 ? 0 : start > size ? size : start;
+        end = end < start ? start : end > size ? size : end;
+        out->sizes[d] = (end - start + step - 1) / step;
+        return true;
+    }
+    case OP_ATEN_NARROW: case OP_IMMUT_NARROW:
+        if (!sint(in, n->inputs[1], &d) || !norm(&d, x.rank) || !sint(in, n->inputs[3], &b))
+            return false;
+        out->sizes[d] = b;
+        return true;
+    case OP_ATEN_SELECT: case OP_IMMUT_SELECT:
+        if (!sint(in, n->inputs[1], &d) || !norm(&d, x.rank))
+            return false;
+        if (sint(in, n->inputs[2], &a) && (a < -x.sizes[d] || a >= x.sizes[d]))
+            return contradiction(n, "index out of range");
+        for (int i = (int)d; i + 1 < x.rank; i++)
+            out->sizes[i] = x.sizes[i + 1];
+        out->rank = x.rank - 1;
+        return true;
+    case OP_ATEN_PERMUTE: case OP_IMMUT_PERMUTE:
+        if (sints(in, n->inputs[1], v) != x.rank)
+            return false;
+        for (int i = 0; i < x.rank; i++) {
+            if (!norm(&v[i], x.rank))
+                return false;
+            out->sizes[i] = x.sizes[v[i]];
+        }
+        return true;
+    case OP_ATEN_TRANSPOSE: case OP_IMMUT_TRANSPOSE:
+        if (!sint(in, n->inputs[1], &a) || !sint(in, n->inputs[2], &b) || !norm(&a, x.rank) ||
+            !norm(&b, x.rank))
+            return false;
+        out->sizes[a] = x.sizes[b];
+        out->sizes[b] = x.sizes[a];
+        return true;
+    case OP_ATEN_T: case OP_IMMUT_T:
+        if (x.rank == 2) {
+            out->sizes[0] = x.sizes[1];
+            out->sizes[1] = x.sizes[0];
+        }
+        return x.rank <= 2;
+    case OP_ATEN_UNSQUEEZE: case OP_IMMUT_UNSQUEEZE:
+        if (!sint(in, n->inputs[1], &d) || !norm(&d, x.rank + 1) || x.rank >= MAXR)
+            return false;
+        for (int i = x.rank; i > d; i--)
+            out->sizes[i] = x.sizes[i - 1];
+        out->sizes[d] = 1;
+        out->rank = x.rank + 1;
+        return true;
+    case OP_ATEN_SQUEEZE: case OP_IMMUT_SQUEEZE: {
+        int64_t only = -1;
+        if (n->ninputs > 1 && (!sint(in, n->inputs[1], &only) || !norm(&only, x.rank)))
+            return false;
+        out->rank = 0;
+        for (int i = 0; i < x.rank; i++)
+            if (!(x.sizes[i] == 1 && (only < 0 || only == i)))
+                out->sizes[out->rank++] = x.sizes[i];
+        return true;
+    }
+    case OP_ATEN_EXPAND: case OP_IMMUT_EXPAND:
+        if ((k = sints(in, n->inputs[1], v)) < x.rank)
+            return false;
+        for (int i = 0; i < k; i++) {
+            int xi = i - (k - x.rank);
+            int64_t have = xi >= 0 ? x.sizes[xi] : 1;
+            if (v[i] == -1 && xi >= 0)
+                v[i] = have;
+            if (have != 1 && have != v[i])
+                return contradiction(n, "the expanded size must match the existing size");
+            out->sizes[i] = v[i];
+        }
+        out->rank = k;
+        return true;
+    case OP_ATEN_EXPAND_AS: case OP_IMMUT_EXPAND_AS: case OP_ATEN_VIEW_AS: case OP_ATEN_RESHAPE_AS: {
+        Shape o;
+        if (!get(n->inputs[1], &o))
+            return false;
+        o.dtype = x.dtype;
+        *out = o;
+        return true;
+    }
+    case OP_ATEN_VIEW: case OP_IMMUT_VIEW: case OP_ATEN_RESHAPE: case OP_IMMUT_RESHAPE:
+        if ((k = sints(in, n->inputs[1], v)) < 0)
+            return false;
+        return view_sizes(in, n, &x, v, k, out);
+    case OP_ATEN_FLATTEN: {
+        int64_t s = 0, e = -1;
+        if (n->ninputs > 1 && !sint(in, n->inputs[1], &s))
+            return false;
+        if (n->ninputs > 2 && !sint(in, n->inputs[2], &e))
+            return false;
+        if (x.rank == 0) {
+            out->rank = 1;
+            out->sizes[0] = 1;
+            return true;
+        }
+        if (!norm(&s, x.rank) || !norm(&e, x.rank) || s > e)
+            return false;
+        int64_t prod = 1;
+        for (int64_t i = s; i <= e; i++)
+            prod *= x.sizes[i];
+        out->rank = 0;
+        for (int i = 0; i < x.rank; i++) {
+            if (i == s)
+                out->sizes[out->rank++] = prod;
+            else if (i < s || i > e)
+                out->sizes[out->rank++] = x.sizes[i];
+        }
+        return true;
+    }
+    default:    /* contiguous, clone, detach, alias: the same */
+        return true;
+    }
+}
+
+/* ---------------------------------------------------------------- reductions */
+
+static bool infer_reduce(Infer *in, const IrNode *n, Shape *out, Shape *out2)
+{
+    Shape x;
+    if (!get(n->inputs[0], &x))
+        return false;
+    *out = x;
+    int64_t d;
+    if (n->op == OP_ATEN_SOFTMAX || n->op == OP_ATEN_LOG_SOFTMAX || n->op == OP_ATEN_CUMSUM) {
+        out->dtype = n->ninputs > 2 ? sdtype(in, n->inputs[2], x.dtype) : x.dtype;
+        if (n->op == OP_ATEN_CUMSUM && !dtype_is_float((TensorDType)x.dtype) &&
+            (n->ninputs <= 2 || snone(in, n->inputs[2])))
+            out->dtype = DT_I64;
+        return out->dtype >= 0;
+    }
+    bool reduced[MAXR] = {false};
+    int64_t dims[MAXR], keep = 0;
+    /* sum(x, dtype) and mean(x, dtype): all dims, a dtype */
+    bool dtype_only = n->ninputs == 2 && (n->op == OP_ATEN_SUM || n->op == OP_ATEN_MEAN ||
+                                          n->op == OP_ATEN_PROD) &&
+                      !(n->inputs[1]->type && n->inputs[1]->type->kind == TY_LIST);
+    int nd = n->ninputs > 1 && !dtype_only && !snone(in, n->inputs[1])
+                 ? sints(in, n->inputs[1], dims)
+                 : 0;
+    if (nd < 0)
+        return false;
+    if (!dtype_only && n->ninputs > 2 && !sint(in, n->inputs[2], &keep))
+        return false;
+    if (nd == 0)
+        for (int i = 0; i < x.rank; i++)
+            reduced[i] = true;
+    for (int i = 0; i < nd; i++) {
+        d = dims[i];
+        if (!norm(&d, x.rank))
+            return contradiction(n, "dimension out of range");
+        reduced[d] = true;
+    }
+    out->rank = 0;
+    for (int i = 0; i < x.rank; i++) {
+        if (!reduced[i])
+            out->sizes[out->rank++] = x.sizes[i];
+        else if (keep)
+            out->sizes[out->rank++] = 1;
+    }
+    switch (n->op) {
+    case OP_ATEN_SUM: case OP_ATEN_PROD:
+        out->dtype = dtype_only ? sdtype(in, n->inputs[1], -1)
+                     : n->ninputs > 3 ? sdtype(in, n->inputs[3], -1) : -1;
+        if (out->dtype < 0)
+            out->dtype = dtype_is_float((TensorDType)x.dtype) ? x.dtype : DT_I64;
+        break;
+    case OP_ATEN_MEAN:
+        out->dtype = dtype_only ? sdtype(in, n->inputs[1], x.dtype)
+                     : n->ninputs > 3 ? sdtype(in, n->inputs[3], x.dtype) : x.dtype;
+        break;
+    case OP_ATEN_ARGMAX: case OP_ATEN_ARGMIN:
+        out->dtype = DT_I64;
+        break;
+    case OP_ATEN_ANY: case OP_ATEN_ALL:
+        out->dtype = DT_BOOL;
+        break;
+    case OP_ATEN_MAX: case OP_ATEN_MIN:     /* (values, indices) over a dim */
+        *out2 = *out;
+        out2->dtype = DT_I64;
+        break;
+    default:
+        break;
+    }
+    return true;
+}
+
+static bool is_reduce_op(const IrNode *n)
+{
+    switch (n->op) {
+    case OP_ATEN_SUM: case OP_ATEN_MEAN: case OP_ATEN_AMAX: case OP_ATEN_AMIN: case OP_ATEN_PROD:
+    case OP_ATEN_ARGMAX: case OP_ATEN_ARGMIN: case OP_ATEN_SOFTMAX: case OP_ATEN_LOG_SOFTMAX:
+    case OP_ATEN_CUMSUM:
+        return true;
+    case OP_ATEN_ANY: case OP_ATEN_ALL:
+        return n->ninputs >= 1;
+    case OP_ATEN_MAX: case OP_ATEN_MIN:
+        return n->noutputs == 2 && n->ninputs == 3 && !is_tensor(n->inputs[1]);
+    default:
+        return false;
+    }
+}
+
+/* ---------------------------------------------------------------- products */
+
+static bool infer_product(Infer *in, const IrNode *n, Shape *out)
+{
+    Shape a, b;
+    int ia = n->op == OP_ATEN_ADDMM ? 1 : 0;
+    if (!get(n->inputs[ia], &a) || !get(n->inputs[ia + 1], &b))
+        return false;
+    out->dtype = a.dtype;
+    if (n->op == OP_ATEN_LINEAR) {
+        if (b.rank != 2 || a.rank < 1 || a.sizes[a.rank - 1] != b.sizes[1])
+            return contradiction(n, "the input's last size does not match the weight's");
+        *out = a;
+        out->sizes[a.rank - 1] = b.sizes[0];
+        return true;
+    }
+    if (a.rank == 1 && b.rank == 1)
+        return a.sizes[0] == b.sizes[0] ? (out->rank = 0, true)
+                                        : contradiction(n, "the vectors' sizes differ");
+    if (a.rank < 1 || b.rank < 1)
+        return false;
+    int64_t k_a = a.sizes[a.rank - 1], k_b = b.sizes[b.rank >= 2 ? b.rank - 2 : 0];
+    if (k_a != k_b)
+        return contradiction(n, "the inner sizes of the product differ");
+    /* batch dims broadcast; a 1-d operand's dim is dropped */
+    Shape batch = {.rank = 0}, bb = {.rank = 0};
+    batch.rank = a.rank > 2 ? a.rank - 2 : 0;
+    memcpy(batch.sizes, a.sizes, (size_t)batch.rank * sizeof *a.sizes);
+    bb.rank = b.rank > 2 ? b.rank - 2 : 0;
+    memcpy(bb.sizes, b.sizes, (size_t)bb.rank * sizeof *b.sizes);
+    if (!broadcast(in, n, &batch, &bb))
+        return false;
+    *out = batch;
+    out->dtype = a.dtype;
+    if (a.rank >= 2)
+        out->sizes[out->rank++] = a.sizes[a.rank - 2];
+    if (b.rank >= 2)
+        out->sizes[out->rank++] = b.sizes[b.rank - 1];
+    return true;
+}
+
+/* ---------------------------------------------------------------- creation and joins */
+
+static bool infer_creation(Infer *in, const IrNode *n, Shape *out)
+{
+    Shape like;
+    int64_t v[MAXR];
+    int k;
+    switch (n->op) {
+    case OP_ATEN_ZEROS_LIKE: case OP_ATEN_ONES_LIKE: case OP_ATEN_EMPTY_LIKE:
+    case OP_ATEN_FULL_LIKE:
+        if (!get(n->inputs[0], &like))
+            return false;
+        *out = like;
+        out->dtype = sdtype(in, n->inputs[n->op == OP_ATEN_FULL_LIKE ? 2 : 1], like.dtype);
+        return out->dtype >= 0;
+    case OP_ATEN_ZEROS: case OP_ATEN_ONES: case OP_ATEN_EMPTY:
+    case OP_ATEN_FULL: {
+        if ((k = sints(in, n->inputs[0], v)) < 0)
+            return false;
+        out->rank = k;
+        memcpy(out->sizes, v, (size_t)k * sizeof *v);
+        int di = n->op == OP_ATEN_FULL ? 2 : 1;
+        int fallback = DT_F32;
+        if (n->op == OP_ATEN_FULL) {
+            const RtValue *fill = stat(in, n->inputs[1]);
+            if (!fill)
+                return false;
+            fallback = fill->kind == RT_FLOAT ? DT_F32 : fill->kind == RT_BOOL ? DT_BOOL : DT_I64;
+        }
+        out->dtype = n->ninputs > di ? sdtype(in, n->inputs[di], fallback) : fallback;
+        return out->dtype >= 0;
+    }
+    case OP_ATEN_ARANGE: {
+        /* arange(end, ...), arange(start, end, ...), arange(start, end, step, ...) */
+        double num[3];
+        bool all_int = true;
+        int nn = 0, given = n->ninputs - 4;
+        if (given < 1 || given > 3)
+            return false;
+        for (int i = 0; i < given; i++) {
+            const RtValue *r = stat(in, n->inputs[i]);
+            if (!r || (r->kind != RT_INT && r->kind != RT_FLOAT))
+                return false;
+            all_int &= r->kind == RT_INT;
+            num[nn++] = r->kind == RT_INT ? (double)r->u.i : r->u.f;
+        }
+        double start = given >= 2 ? num[0] : 0, end = given >= 2 ? num[1] : num[0];
+        double step = given == 3 ? num[2] : 1;
+        if (step == 0)
+            return contradiction(n, "step must be nonzero");
+        double len = (end - start) / step;
+        out->rank = 1;
+        out->sizes[0] = len > 0 ? (int64_t)len + ((double)(int64_t)len < len) : 0;
+        out->dtype = sdtype(in, n->inputs[given], all_int ? DT_I64 : DT_F32);
+        return out->dtype >= 0;
+    }
+    default:
+        return false;
+    }
+}
+
+static bool infer_cat(Infer *in, const IrNode *n, Shape *out)
+{
+    const IrNode *lc = n->inputs[0]->def;
+    int64_t d;
+    if (lc->op != OP_PRIM_LISTCONSTRUCT || lc->ninputs == 0 || !sint(in, n->inputs[1], &d))
+        return false;
+    Tensor stand[64];
+    const Tensor *ts[64];
+    Shape first = {.rank = -1};
+    int64_t total = 0;
+    int nt = 0;
+    for (int i = 0; i < lc->ninputs; i++) {
+        Shape s;
+        if (!get(lc->inputs[i], &s))
+            return false;
+        if (nt < 64) {
+            memset(&stand[nt], 0, sizeof stand[nt]);
+            stand[nt].dtype = (TensorDType)s.dtype;
+            stand[nt].ndim = s.rank;
+            ts[nt] = &stand[nt];
+            nt++;
+        }
+        if (n->op == OP_ATEN_CAT && s.rank == 1 && s.sizes[0] == 0)
+            continue;           /* legacy: 1-d empty pieces are skipped */
+        if (first.rank < 0) {
+            first = s;
+            if (n->op == OP_ATEN_CAT && !norm(&d, s.rank))
+                return contradiction(n, "dimension out of range");
+        } else if (s.rank != first.rank) {
+            return contradiction(n, "the tensors have different ranks");
+        } else {
+            for (int k = 0; k < s.rank; k++)
+                if ((n->op == OP_ATEN_STACK || k != d) && s.sizes[k] != first.sizes[k])
+                    return contradiction(n, "the tensors' sizes differ outside the dimension");
+        }
+        total += n->op == OP_ATEN_CAT ? s.sizes[d] : 1;
+    }
+    if (first.rank < 0)
+        return false;
+    *out = first;
+    out->dtype = tensor_result_type(ts, nt);
+    if (n->op == OP_ATEN_CAT) {
+        out->sizes[d] = total;
+        return true;
+    }
+    if (!norm(&d, first.rank + 1) || first.rank >= MAXR)
+        return contradiction(n, "dimension out of range");
+    for (int k = first.rank; k > d; k--)
+        out->sizes[k] = first.sizes[k - 1];
+    out->sizes[d] = total;
+    out->rank = first.rank + 1;
+    return true;
+}
+
+/* The pieces of chunk / split / unbind / meshgrid for a ListUnpack. */
+static bool infer_unpack(Infer *in, IrNode *unpack)
+{
+    IrNode *src = unpack->inputs[0]->def;
+    int n = unpack->noutputs;
+    if (src->op == OP_PRIM_LISTCONSTRUCT || src->op == OP_PRIM_TUPLECONSTRUCT) {
+        for (int k = 0; k < n && k < src->ninputs; k++) {
+            Shape s;
+            if (get(src->inputs[k], &s))
+                set(in, unpack->outputs[k], &s);
+        }
+        return true;
+    }
+    if (src->op == OP_ATEN_MESHGRID) {
+        const IrNode *lc = src->inputs[0]->def;
+        if (lc->op != OP_PRIM_LISTCONSTRUCT || lc->ninputs != n || n > MAXR)
+            return false;
+        Shape out = {.rank = n};
+        for (int k = 0; k < n; k++) {
+            Shape s;
+            if (!get(lc->inputs[k], &s) || s.rank > 1)
+                return false;
+            out.sizes[k] = s.rank ? s.sizes[0] : 1;
+            out.dtype = s.dtype;
+        }
+        const RtValue *ix = src->ninputs > 1 ? stat(in, src->inputs[1]) : NULL;
+        if (ix && ix->kind == RT_STR && strcmp(ix->u.s, "xy") == 0 && n >= 2) {
+            int64_t t = out.sizes[0];
+            out.sizes[0] = out.sizes[1];
+            out.sizes[1] = t;
+        }
+        for (int k = 0; k < n; k++) {
+            out.dtype = shape_of(lc->inputs[k])->dtype;
+            set(in, unpack->outputs[k], &out);
+        }
+        return true;
+    }
+    if (src->op != OP_ATEN_CHUNK && src->op != OP_ATEN_SPLIT && src->op != OP_ATEN_UNBIND)
+        return false;
+    Shape x;
+    int64_t d = 0, arg = 0;
+    if (!get(src->inputs[0], &x))
+        return false;
+    if (src->op == OP_ATEN_UNBIND) {
+        if (!sint(in, src->inputs[1], &d) || !norm(&d, x.rank) || x.sizes[d] != n)
+            return false;
+        Shape piece = x;
+        for (int i = (int)d; i + 1 < x.rank; i++)
+            piece.sizes[i] = x.sizes[i + 1];
+        piece.rank = x.rank - 1;
+        for (int k = 0; k < n; k++)
+            set(in, unpack->outputs[k], &piece);
+        return true;
+    }
+    if (src->ninputs < 3 || !sint(in, src->inputs[1], &arg) || !sint(in, src->inputs[2], &d) ||
+        !norm(&d, x.rank) || arg <= 0)
+        return false;
+    int64_t size = x.sizes[d], step = src->op == OP_ATEN_CHUNK ? (size + arg - 1) / arg : arg;
+    if (step <= 0 || (size + step - 1) / step != n)
+        return false;
+    for (int k = 0; k < n; k++) {
+        Shape piece = x;
+        int64_t end = (k + 1) * step < size ? (k + 1) * step : size;
+        piece.sizes[d] = end - k * step;
+        set(in, unpack->outputs[k], &piece);
+    }
+    return true;
+}
+
+/* ---------------------------------------------------------------- the walk */
+
+static void infer_block(Infer *in, IrBlock *b);
+
+static bool same_type(const IrValue *a, const IrValue *b)
+{
+    const IrTensorType *x = shape_of(a), *y = shape_of(b);
+    if (!x || !y)
+        return !x && !y;
+    return x->dtype == y->dtype && x->rank == y->rank &&
+           memcmp(x->sizes, y->sizes, (size_t)x->rank * sizeof *x->sizes) == 0;
+}
+
+static void infer_if(Infer *in, IrNode *n)
+{
+    in->depth++;
+    infer_block(in, n->blocks[0]);
+    infer_block(in, n->blocks[1]);
+    in->depth--;
+    for (int k = 0; k < n->noutputs; k++) {
+        const IrValue *a = ir_block_return(n->blocks[0], k), *b = ir_block_return(n->blocks[1], k);
+        Shape s;
+        if (same_type(a, b) && get(a, &s))
+            set(in, n->outputs[k], &s);
+    }
+}
+
+static void infer_loop(Infer *in, IrNode *n)
+{
+    IrBlock *body = n->blocks[0];
+    int carried = n->ninputs - 2;
+    in->depth++;
+    for (int pass = 0; pass < 2; pass++) {
+        bool stable = true;
+        for (int k = 0; k < carried; k++) {
+            Shape s;
+            IrValue *prm = ir_block_param(body, 1 + k);
+            if (pass == 0 && get(n->inputs[2 + k], &s))
+                set(in, prm, &s);
+            else if (pass == 0)
+                forget(in, prm);
+        }
+        infer_block(in, body);
+        for (int k = 0; k < carried; k++) {
+            IrValue *prm = ir_block_param(body, 1 + k);
+            if (shape_of(prm) && !same_type(prm, ir_block_return(body, 1 + k))) {
+                forget(in, prm);
+                stable = false;
+            }
+        }
+        if (stable)
+            break;
+    }
+    in->depth--;
+    for (int k = 0; k < carried; k++) {
+        Shape s;
+        IrValue *prm = ir_block_param(body, 1 + k);
+        if (same_type(prm, ir_block_return(body, 1 + k)) && get(prm, &s))
+            set(in, n->outputs[k], &s);
+    }
+}
+
+static void infer_node(Infer *in, IrNode *n)
+{
+    if (n->op == OP_PRIM_IF && n->nblocks == 2) {
+        infer_if(in, n);
+        return;
+    }
+    if (n->op == OP_PRIM_LOOP && n->nblocks == 1) {
+        infer_loop(in, n);
+        return;
+    }
+    /* compile-time tensors know their shapes */
+    for (int k = 0; k < n->noutputs; k++) {
+        const RtValue *r = stat(in, n->outputs[k]);
+        if (r && r->kind == RT_TENSOR) {
+            Shape s = {.dtype = r->u.t->dtype, .rank = r->u.t->ndim};
+            memcpy(s.sizes, r->u.t->sizes, (size_t)s.rank * sizeof *s.sizes);
+            set(in, n->outputs[k], &s);
+        }
+    }
+    if (n->op == OP_PRIM_LISTUNPACK || n->op == OP_PRIM_TUPLEUNPACK) {
+        infer_unpack(in, n);
+        return;
+    }
+    if (n->noutputs == 0 || shape_of(n->outputs[0]) || !is_tensor(n->outputs[0]))
+        return;
+    Shape out = {.dtype = -1}, out2 = {.dtype = -1};
+    ElemRule rule;
+    int count;
+    bool ok = false;
+    if (elem_rule(n->op, &rule, &count)) {
+        ok = infer_elementwise(in, n, rule, count, &out);
+    } else if (n->op == OP_ATEN_WHERE && n->ninputs == 3) {
+        Shape c;
+        ok = get(n->inputs[0], &c) && operands(in, n, 1, 2, &out) && broadcast(in, n, &out, &c);
+    } else if (n->op == OP_ATEN_MASKED_FILL) {
+        Shape m;
+        ok = get(n->inputs[0], &out) && get(n->inputs[1], &m) && broadcast(in, n, &out, &m) &&
+             out.rank == shape_of(n->inputs[0])->rank;
+    } else if (n->op == OP_ATEN_TO || n->op == OP_ATEN_TYPE_AS || n->op == OP_ATEN_FLOAT ||
+               n->op == OP_ATEN_DOUBLE || n->op == OP_ATEN_LONG || n->op == OP_ATEN_INT_CAST ||
+               n->op == OP_ATEN_BOOL) {
+        ok = get(n->inputs[0], &out);
+        int target = n->op == OP_ATEN_FLOAT ? DT_F32 : n->op == OP_ATEN_DOUBLE ? DT_F64
+                     : n->op == OP_ATEN_LONG ? DT_I64 : n->op == OP_ATEN_INT_CAST ? DT_I32
+                     : n->op == OP_ATEN_BOOL ? DT_BOOL : -1;
+        if (n->op == OP_ATEN_TYPE_AS) {
+            Shape o;
+            target = get(n->inputs[1], &o) ? o.dtype : -2;
+        } else if (n->op == OP_ATEN_TO) {
+            /* to(x, dtype, ...), to(x, device, dtype, ...), to(x, other, ...) */
+            target = -2;
+            for (int i = 1; i < n->ninputs && i < 3 && target == -2; i++) {
+                Shape o;
+                if (is_tensor(n->inputs[i]))
+                    target = get(n->inputs[i], &o) ? o.dtype : -2;
+                else if (n->inputs[i]->type && n->inputs[i]->type->kind != TY_DEVICE)
+                    target = sdtype(in, n->inputs[i], -2);
+            }
+            if (target == -2 && n->ninputs >= 2 && n->inputs[1]->type &&
+                n->inputs[1]->type->kind == TY_DEVICE)
+                target = n->ninputs > 2 ? sdtype(in, n->inputs[2], out.dtype) : out.dtype;
+        }
+        if (target >= 0)
+            out.dtype = target;
+        ok = ok && target != -2;
+    } else if (op_is_view(n->op) || op_info(n->op)->cls == OPC_ACCESS ||
+               n->op == OP_ATEN_CLONE || n->op == OP_ATEN_CONTIGUOUS || n->op == OP_ATEN_DETACH) {
+        ok = n->noutputs == 1 && infer_view(in, n, &out);
+    } else if (op_info(n->op)->cls == OPC_ASSIGN) {
+        ok = get(n->inputs[0], &out);
+    } else if (is_reduce_op(n)) {
+        ok = infer_reduce(in, n, &out, &out2);
+    } else if (n->op == OP_ATEN_MM || n->op == OP_ATEN_BMM || n->op == OP_ATEN_MATMUL ||
+               n->op == OP_ATEN_LINEAR || n->op == OP_ATEN_ADDMM) {
+        ok = infer_product(in, n, &out);
+    } else if (n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) {
+        ok = infer_cat(in, n, &out);
+    } else {
+        ok = infer_creation(in, n, &out);
+    }
+    if (!ok || out.dtype < 0)
+        return;
+    set(in, n->outputs[0], &out);
+    if (n->noutputs == 2 && out2.dtype >= 0)
+        set(in, n->outputs[1], &out2);
+}
+
+static void infer_block(Infer *in, IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        infer_node(in, n);
+    }
+}
+
+bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int *status)
+{
+    IrGraph *g = lower_ir_graph(p);
+    Infer in = {.p = p, .g = g};
+    IrBlock *top = g->top;
+    for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
+        const RtValue *r = inputs[i];
+        if (r && r->kind == RT_TENSOR) {
+            Shape s = {.dtype = r->u.t->dtype, .rank = r->u.t->ndim};
+            memcpy(s.sizes, r->u.t->sizes, (size_t)s.rank * sizeof *s.sizes);
+            set(&in, ir_block_param(top, i), &s);
+        }
+    }
+    infer_block(&in, top);
+    (void)err;
+    *status = 0;
+    return true;
+}
+
+static void count_block(const IrBlock *b, int *refined, int *unknown)
+{
+    for (int i = 0; i < ir_block_nparams(b); i++)
+        if (is_tensor(ir_block_param(b, i)))
+            (shape_of(ir_block_param(b, i)) ? (*refined)++ : (*unknown)++);
+    IR_FOREACH_NODE(n, b) {
+        for (int k = 0; k < n->noutputs; k++)
+            if (is_tensor(n->outputs[k]))
+                (shape_of(n->outputs[k]) ? (*refined)++ : (*unknown)++);
+        for (int k = 0; k < n->nblocks; k++)
+            count_block(n->blocks[k], refined, unknown);
+    }
+}
+
+void shape_count(const IrGraph *g, int *refined, int *unknown)
+{
+    *refined = *unknown = 0;
+    count_block(g->top, refined, unknown);
 }

@@ -21,9 +21,22 @@
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
 
-/* A new int constant before `before`, a compile-time value of p. */
-static IrValue *int_constant(LowerProgram *p, IrNode *before, int64_t v)
+/* Where new compile-time values go: before the top-level node that holds
+ * n (the loop around it, or n itself). At the top level they are the
+ * program's constants; inside a loop's body the lowering would take them
+ * for the body's own work. */
+static IrNode *top_anchor(IrNode *n)
 {
+    while (n->owner->owner)
+        n = n->owner->owner;
+    return n;
+}
+
+/* A new int constant at the top level before `at`'s top-level node, a
+ * compile-time value of p. */
+static IrValue *int_constant(LowerProgram *p, IrNode *at, int64_t v)
+{
+    IrNode *before = top_anchor(at);
     IrGraph *g = before->graph;
     IrNode *c = ir_node_new_op(g, OP_PRIM_CONSTANT);
     ir_attr_set_int(c, "value", v);
@@ -33,14 +46,16 @@ static IrValue *int_constant(LowerProgram *p, IrNode *before, int64_t v)
     return out;
 }
 
-/* A new int-list constant (prim::ListConstruct of int constants). */
-static IrValue *ints_constant(LowerProgram *p, IrNode *before, const int64_t *v, int n)
+/* A new int-list constant (prim::ListConstruct of int constants), placed
+ * as int_constant places its items. */
+static IrValue *ints_constant(LowerProgram *p, IrNode *at, const int64_t *v, int n)
 {
+    IrNode *before = top_anchor(at);
     IrGraph *g = before->graph;
     IrNode *lc = ir_node_new_op(g, OP_PRIM_LISTCONSTRUCT);
     RtValue *items[KIR_MAX_RANK];
     for (int i = 0; i < n; i++) {
-        ir_node_add_input(lc, int_constant(p, before, v[i]));
+        ir_node_add_input(lc, int_constant(p, at, v[i]));
         items[i] = rt_int(v[i]);
     }
     IrValue *out = ir_node_add_output(lc, ir_type_list(g, ir_type_simple(g, TY_INT)), NULL);

@@ -394,8 +394,8 @@ typedef enum OpAlias {
     K(ATEN_SILU, 1, OPT_ARITH, "$0 / ((T)1 + EXP(-$0))") \
     K(ATEN_RELU, 1, OPT_ARITH, "($0 < (T)0 ? (T)0 : $0)") \
     K(ATEN_LEAKY_RELU, 2, OPT_ARITH, "($0 < (T)0 ? $0 * $1 : $0)") \
-    K(ATEN_HARDTANH, 3, OPT_ARITH, "($0 < $1 ? $1 : $0 > $2 ? $2 : $0)") \
-    K(ATEN_CLAMP, 3, OPT_ARITH, "($0 < $1 ? $1 : $0 > $2 ? $2 : $0)") \
+    K(ATEN_HARDTANH, 3, OPT_ARITH, "(($0 < $1 ? $1 : $0) > $2 ? $2 : ($0 < $1 ? $1 : $0))") \
+    K(ATEN_CLAMP, 3, OPT_ARITH, "(($0 < $1 ? $1 : $0) > $2 ? $2 : ($0 < $1 ? $1 : $0))") \
     K(ATEN_CLAMP_MIN, 2, OPT_ARITH, "($0 < $1 ? $1 : $0)") \
     K(ATEN_CLAMP_MAX, 2, OPT_ARITH, "($0 > $1 ? $1 : $0)") \
     K(ATEN_MAXIMUM, 2, OPT_ARITH, "(ISNAN($0) || $0 > $1 ? $0 : $1)") \

@@ -22,12 +22,13 @@
 #include "tssa/value.h"
 
 /* Refines the type of every tensor-valued IrValue of lower_ir_graph(p),
- * nested blocks included. `inputs` are the bound graph inputs. A
- * contradiction in a top-level node that surely runs (operands that do not
- * broadcast, a view of the wrong element count, an index out of range,
- * matmul inner sizes, cat of unequal sizes) is written to err as
- * "SOURCE: error: OP: WHAT (graph line N)" and gives false with *status = 2;
- * inside an If or a Loop body it only leaves the result unknown. */
+ * nested blocks included. `inputs` are the bound graph inputs. A rule that
+ * does not hold for these shapes (operands that do not broadcast, a view of
+ * the wrong element count, mm's inner sizes) leaves its value unknown: the
+ * node then runs on the reference kernels and fails with PyTorch's message,
+ * its node and source line (exit status 1), as it would without fusion.
+ * Returns true (*status 0); err and status are kept for passes to come that
+ * may refuse a program before it runs. */
 bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int *status);
 
 /* v's type when it is a tensor whose dtype and every size are known, else NULL. */

@@ -17,7 +17,11 @@ trap 'rm -f "$got"' EXIT
 # The tool's status counts too: a failed lowering must not pass as a diff.
 emit=stream
 [[ "$expected" == *.dot.expected ]] && emit=dot
-"$tool" --emit=$emit model.ir "${bindings[@]}" >"$got" ||
+# The goldens show the lowering itself (--no-fuse); NAME.fused.expected
+# shows the stream graph after fusion (the default).
+fuse=(--no-fuse)
+[[ "$expected" == *.fused.expected || "$expected" == *.fused.dot.expected ]] && fuse=()
+"$tool" --emit=$emit "${fuse[@]}" model.ir "${bindings[@]}" >"$got" ||
   { echo "FAIL: lowering of $case_rel exited with $?"; exit 1; }
 diff -u <(tail -n +2 "$expected") "$got" ||
   { echo "FAIL: lowering of $case_rel changed"; exit 1; }
