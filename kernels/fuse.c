@@ -54,6 +54,19 @@ static int group_of(const Fuser *f, const IrNode *n)
     return n->id < f->nnodes ? f->group_of[n->id] - 1 : -1;
 }
 
+/* The per-node tables cover the graph's nodes (clones are new nodes). */
+static void cover_nodes(Fuser *f)
+{
+    uint32_t n = f->g->nnodes;
+    if (n <= f->nnodes)
+        return;
+    f->group_of = xrealloc(f->group_of, ((size_t)n + 1) * sizeof *f->group_of);
+    f->pending = xrealloc(f->pending, ((size_t)n + 1) * sizeof *f->pending);
+    memset(f->group_of + f->nnodes, 0, ((size_t)n + 1 - f->nnodes) * sizeof *f->group_of);
+    memset(f->pending + f->nnodes, 0, ((size_t)n + 1 - f->nnodes) * sizeof *f->pending);
+    f->nnodes = n;
+}
+
 static bool in_group(const Fuser *f, const IrNode *n, int gid)
 {
     return group_of(f, n) == gid;
@@ -115,22 +128,46 @@ static int new_group(Fuser *f)
     return f->ngroups++;
 }
 
-/* The group n joins: a producer's (latest first), else a sibling's. */
+/* Moves every node of group `from` into group `to`. */
+static void merge_groups(Fuser *f, int to, int from)
+{
+    Group *src = &f->groups[from];
+    for (int i = 0; i < src->n; i++)
+        add_to(f, to, src->nodes[i]);
+    src->n = 0;
+}
+
+/* Adds gid to the producer groups seen so far when n may join it. */
+static void consider(Fuser *f, const IrNode *n, int gid, int *groups, int *ngroups)
+{
+    if (gid < 0 || f->groups[gid].n == 0)
+        return;
+    for (int i = 0; i < *ngroups; i++)
+        if (groups[i] == gid)
+            return;
+    if (*ngroups < 16 && may_join(f, gid, n))
+        groups[(*ngroups)++] = gid;
+}
+
+/* The group n joins: its producers' groups, merged into one (n runs where
+ * its last producer group would: each may run there, so all may), else a
+ * sibling's. */
 static int choose_group(Fuser *f, const IrNode *n)
 {
-    int best = -1;
+    int groups[16], ngroups = 0, best = -1;
     for (int i = 0; i < n->ninputs; i++) {
         const IrNode *def = n->inputs[i]->def;
-        int gid = group_of(f, def);
-        if (gid > best && may_join(f, gid, n))
-            best = gid;
+        consider(f, n, group_of(f, def), groups, &ngroups);
         /* cat and stack: the producers of their list's tensors */
-        for (int k = 0; list_for(def, n) && k < def->ninputs; k++) {
-            gid = group_of(f, def->inputs[k]->def);
-            if (gid > best && may_join(f, gid, n))
-                best = gid;
-        }
+        for (int k = 0; list_for(def, n) && k < def->ninputs; k++)
+            consider(f, n, group_of(f, def->inputs[k]->def), groups, &ngroups);
     }
+    for (int i = 0; i < ngroups; i++)
+        if (groups[i] > best)
+            best = groups[i];
+    for (int i = 0; i < ngroups; i++)
+        if (groups[i] != best && f->groups[best].n + f->groups[groups[i]].n < MAX_GROUP_NODES)
+            merge_groups(f, best, groups[i]);
     if (best >= 0)
         return best;
     for (int i = 0; i < n->ninputs; i++) {
@@ -170,6 +207,53 @@ static bool view_for(const Fuser *f, const IrNode *v, const IrNode *n)
     return true;
 }
 
+/* A node whose values cost nothing to compute again: a function of the
+ * index alone (arange, a fill) or a view (index arithmetic on its input).
+ * Each consumer gets its own copy: a kernel reads the view's input through
+ * the view's index map instead of a materialized copy. */
+static bool is_free(const Fuser *f, const IrNode *n)
+{
+    if (n->noutputs != 1 || !kir_fusable(f->p, n))
+        return false;
+    switch (n->op) {
+    case OP_ATEN_ARANGE: case OP_ATEN_ZEROS: case OP_ATEN_ONES: case OP_ATEN_FULL:
+        return true;
+    default:
+        return !computes(n) && n->ninputs > 0 && n->inputs[0]->type &&
+               n->inputs[0]->type->kind == TY_TENSOR;
+    }
+}
+
+/* A copy of free node src (and of the free nodes it reads) before `at`. */
+static IrNode *clone_free(Fuser *f, IrNode *src, IrNode *at)
+{
+    IrNode *c = ir_node_new(f->g, src->kind);
+    for (int i = 0; i < src->ninputs; i++) {
+        IrValue *in = src->inputs[i];
+        bool tensor = in->type && in->type->kind == TY_TENSOR;
+        ir_node_add_input(c, tensor && is_free(f, in->def) ? clone_free(f, in->def, at)->outputs[0]
+                                                           : in);
+    }
+    ir_node_add_output(c, src->outputs[0]->type, NULL);
+    c->comment = src->comment;
+    c->line = src->line;
+    ir_insert_before(c, at);
+    cover_nodes(f);
+    f->pending[c->id] = true;
+    return c;
+}
+
+/* Gives n its own copy of every free value it reads that others read too. */
+static void own_free_inputs(Fuser *f, IrNode *n)
+{
+    for (int i = 0; i < n->ninputs; i++) {
+        IrValue *in = n->inputs[i];
+        if (in->nuses > 1 && in->type && in->type->kind == TY_TENSOR && in->def->owner == n->owner &&
+            in->def->id < f->nnodes && f->pending[in->def->id] && is_free(f, in->def))
+            ir_node_set_input(n, i, clone_free(f, in->def, n)->outputs[0]);
+    }
+}
+
 /* Puts the waiting views n reads (and the views they read) into group gid. */
 static void pull_views(Fuser *f, int gid, const IrNode *n)
 {
@@ -189,6 +273,16 @@ static void scan_node(Fuser *f, IrNode *n)
         scan_block(f, n->blocks[i]);
     if (!kir_fusable(f->p, n))
         return;
+    if (is_free(f, n)) {
+        /* it joins its consumers' groups (copied for each), if any come */
+        f->pending[n->id] = true;
+        return;
+    }
+    IrNode *list = n->inputs[0]->def;
+    bool takes_list = (n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) && list_for(list, n);
+    own_free_inputs(f, n);
+    if (takes_list)
+        own_free_inputs(f, list);
     int gid = choose_group(f, n);
     if (gid < 0 && !computes(n)) {
         /* a view of values outside every group: it joins its consumer's
@@ -199,10 +293,12 @@ static void scan_node(Fuser *f, IrNode *n)
     if (gid < 0)
         gid = new_group(f);
     pull_views(f, gid, n);
-    /* cat and stack take their list along: only they read it */
-    IrNode *list = n->inputs[0]->def;
-    if ((n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) && list_for(list, n))
+    /* cat and stack take their list along (only they read it), and the
+     * free values in it */
+    if (takes_list) {
+        pull_views(f, gid, list);
         add_to(f, gid, list);
+    }
     add_to(f, gid, n);
 }
 
@@ -301,6 +397,21 @@ static void make_group(Fuser *f, int gid)
     f->made++;
 }
 
+/* Free nodes every consumer copied: nothing reads them any more. */
+static void remove_dead_free(Fuser *f, IrBlock *b)
+{
+    for (IrNode *n = b->ret->prev, *prev; n != b->param; n = prev) {
+        prev = n->prev;
+        for (int i = 0; i < n->nblocks; i++)
+            remove_dead_free(f, n->blocks[i]);
+        if (n->id < f->nnodes && f->pending[n->id] && group_of(f, n) < 0 && n->noutputs == 1 &&
+            n->outputs[0]->nuses == 0 && is_free(f, n)) {
+            f->pending[n->id] = false;
+            ir_node_destroy(n);
+        }
+    }
+}
+
 int kernels_fuse(LowerProgram *p)
 {
     IrGraph *g = lower_ir_graph(p);
@@ -308,8 +419,11 @@ int kernels_fuse(LowerProgram *p)
     f.group_of = xcalloc((size_t)g->nnodes + 1, sizeof *f.group_of);
     f.pending = xcalloc((size_t)g->nnodes + 1, sizeof *f.pending);
     scan_block(&f, g->top);
+    remove_dead_free(&f, g->top);
     for (int gid = 0; gid < f.ngroups; gid++) {
         Group *gr = &f.groups[gid];
+        if (gr->n == 0)
+            continue;       /* merged into another */
         bool any = false;
         for (int i = 0; i < gr->n; i++)
             any |= computes(gr->nodes[i]);

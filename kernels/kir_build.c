@@ -279,7 +279,8 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
         const IrValue *in = n->inputs[i];
         if (is_tensor_value(in))
             continue;
-        if (!kir_static(p, NULL, in))
+        /* a dtype read off a tensor: the output's refined type has it */
+        if (!kir_static(p, NULL, in) && in->def->op != OP_PRIM_DTYPE)
             return false;
     }
     if (n->op == OP_ATEN_ARANGE || n->op == OP_ATEN_ZEROS || n->op == OP_ATEN_ONES ||

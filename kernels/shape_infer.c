@@ -142,13 +142,18 @@ static int sints(const Infer *in, const IrValue *v, int64_t *out)
     return r->u.list.n;
 }
 
-/* A dtype argument: a compile-time ScalarType code, or None (-1). */
+/* A dtype argument: a compile-time ScalarType code or prim::dtype of a
+ * tensor of known dtype; `otherwise` for None; -1 when only the run knows. */
 static int sdtype(const Infer *in, const IrValue *v, int otherwise)
 {
     int64_t code;
     if (sint(in, v, &code))
         return dtype_from_scalar_type(code);
-    return otherwise;
+    if (snone(in, v))
+        return otherwise;
+    if (v->def->op == OP_PRIM_DTYPE && v->def->ninputs == 1 && shape_of(v->def->inputs[0]))
+        return shape_of(v->def->inputs[0])->dtype;
+    return -1;
 }
 
 static bool is_tensor(const IrValue *v)
@@ -494,12 +499,13 @@ static bool infer_reduce(Infer *in, const IrNode *n, Shape *out, Shape *out2)
             out->sizes[out->rank++] = 1;
     }
     switch (n->op) {
-    case OP_ATEN_SUM: case OP_ATEN_PROD:
-        out->dtype = dtype_only ? sdtype(in, n->inputs[1], -1)
-                     : n->ninputs > 3 ? sdtype(in, n->inputs[3], -1) : -1;
-        if (out->dtype < 0)
-            out->dtype = dtype_is_float((TensorDType)x.dtype) ? x.dtype : DT_I64;
+    case OP_ATEN_SUM: case OP_ATEN_PROD: {
+        /* no dtype: integers sum in int64 */
+        int dflt = dtype_is_float((TensorDType)x.dtype) ? x.dtype : DT_I64;
+        out->dtype = dtype_only ? sdtype(in, n->inputs[1], dflt)
+                     : n->ninputs > 3 ? sdtype(in, n->inputs[3], dflt) : dflt;
         break;
+    }
     case OP_ATEN_MEAN:
         out->dtype = dtype_only ? sdtype(in, n->inputs[1], x.dtype)
                      : n->ninputs > 3 ? sdtype(in, n->inputs[3], x.dtype) : x.dtype;
@@ -852,7 +858,11 @@ static void infer_node(Infer *in, IrNode *n)
     ElemRule rule;
     int count;
     bool ok = false;
-    if (elem_rule(n->op, &rule, &count)) {
+    bool binary_min_max = (n->op == OP_ATEN_MIN || n->op == OP_ATEN_MAX) && n->ninputs == 2 &&
+                          is_tensor(n->inputs[1]);
+    if (binary_min_max) {
+        ok = infer_elementwise(in, n, ELEM_SAME, 2, &out);
+    } else if (elem_rule(n->op, &rule, &count)) {
         ok = infer_elementwise(in, n, rule, count, &out);
     } else if (n->op == OP_ATEN_WHERE && n->ninputs == 3) {
         Shape c;
@@ -868,26 +878,21 @@ static void infer_node(Infer *in, IrNode *n)
         int target = n->op == OP_ATEN_FLOAT ? DT_F32 : n->op == OP_ATEN_DOUBLE ? DT_F64
                      : n->op == OP_ATEN_LONG ? DT_I64 : n->op == OP_ATEN_INT_CAST ? DT_I32
                      : n->op == OP_ATEN_BOOL ? DT_BOOL : -1;
+        Shape o;
         if (n->op == OP_ATEN_TYPE_AS) {
-            Shape o;
-            target = get(n->inputs[1], &o) ? o.dtype : -2;
-        } else if (n->op == OP_ATEN_TO) {
-            /* to(x, dtype, ...), to(x, device, dtype, ...), to(x, other, ...) */
-            target = -2;
-            for (int i = 1; i < n->ninputs && i < 3 && target == -2; i++) {
-                Shape o;
-                if (is_tensor(n->inputs[i]))
-                    target = get(n->inputs[i], &o) ? o.dtype : -2;
-                else if (n->inputs[i]->type && n->inputs[i]->type->kind != TY_DEVICE)
-                    target = sdtype(in, n->inputs[i], -2);
-            }
-            if (target == -2 && n->ninputs >= 2 && n->inputs[1]->type &&
-                n->inputs[1]->type->kind == TY_DEVICE)
+            target = get(n->inputs[1], &o) ? o.dtype : -1;
+        } else if (n->op == OP_ATEN_TO && ok && n->ninputs >= 2) {
+            /* to(x, other, ...), to(x, device, dtype, ...), to(x, dtype, ...) */
+            const IrValue *a = n->inputs[1];
+            if (is_tensor(a))
+                target = get(a, &o) ? o.dtype : -1;
+            else if (a->type && a->type->kind == TY_DEVICE)
                 target = n->ninputs > 2 ? sdtype(in, n->inputs[2], out.dtype) : out.dtype;
+            else
+                target = sdtype(in, a, out.dtype);
         }
-        if (target >= 0)
-            out.dtype = target;
-        ok = ok && target != -2;
+        out.dtype = target;
+        ok = ok && target >= 0;
     } else if (op_is_view(n->op) || op_info(n->op)->cls == OPC_ACCESS ||
                n->op == OP_ATEN_CLONE || n->op == OP_ATEN_CONTIGUOUS || n->op == OP_ATEN_DETACH) {
         ok = n->noutputs == 1 && infer_view(in, n, &out);
