@@ -79,6 +79,30 @@ static bool list_for(const IrNode *user, const IrNode *n)
            user->outputs[0]->nuses == 1 && user->outputs[0]->uses[0].user == n;
 }
 
+/* Whether a node outside group gid that runs before n reads v. A waiting
+ * view (one that will run inside its consumer's kernel) counts where its
+ * consumers are. */
+static bool read_before(const Fuser *f, int gid, const IrValue *v, const IrNode *n)
+{
+    for (int u = 0; u < v->nuses; u++) {
+        const IrNode *user = v->uses[u].user;
+        if (user == n || in_group(f, user, gid) || list_for(user, n) || user->op == OP_PRIM_RETURN)
+            continue;
+        if (user->id < f->nnodes && f->pending[user->id] && user->noutputs == 1) {
+            if (read_before(f, gid, user->outputs[0], n))
+                return true;
+            continue;
+        }
+        /* users in nested blocks count where their top node is */
+        const IrNode *at = user;
+        while (at->owner != n->owner && at->owner->owner)
+            at = at->owner->owner;
+        if (at->owner == n->owner && ir_node_is_before(at, n))
+            return true;
+    }
+    return false;
+}
+
 /* Whether n may join group gid: no node outside the group that comes
  * before n uses a value of the group. */
 static bool may_join(const Fuser *f, int gid, const IrNode *n)
@@ -89,18 +113,8 @@ static bool may_join(const Fuser *f, int gid, const IrNode *n)
     for (int i = 0; i < gr->n; i++) {
         const IrNode *m = gr->nodes[i];
         for (int o = 0; o < m->noutputs; o++)
-            for (int u = 0; u < m->outputs[o]->nuses; u++) {
-                const IrNode *user = m->outputs[o]->uses[u].user;
-                if (user == n || in_group(f, user, gid) || list_for(user, n) ||
-                    user->op == OP_PRIM_RETURN)
-                    continue;
-                /* users in nested blocks count where their top node is */
-                const IrNode *at = user;
-                while (at->owner != n->owner && at->owner->owner)
-                    at = at->owner->owner;
-                if (at->owner == n->owner && ir_node_is_before(at, n))
-                    return false;
-            }
+            if (read_before(f, gid, m->outputs[o], n))
+                return false;
     }
     return true;
 }
@@ -149,6 +163,8 @@ static void consider(Fuser *f, const IrNode *n, int gid, int *groups, int *ngrou
         groups[(*ngroups)++] = gid;
 }
 
+static bool view_for(const Fuser *f, const IrNode *v, const IrNode *n);
+
 /* The group n joins: its producers' groups, merged into one (n runs where
  * its last producer group would: each may run there, so all may), else a
  * sibling's. */
@@ -158,6 +174,9 @@ static int choose_group(Fuser *f, const IrNode *n)
     for (int i = 0; i < n->ninputs; i++) {
         const IrNode *def = n->inputs[i]->def;
         consider(f, n, group_of(f, def), groups, &ngroups);
+        /* through the waiting views n will take along, to what they view */
+        for (const IrNode *user = n, *v = def; view_for(f, v, user); user = v, v = v->inputs[0]->def)
+            consider(f, n, group_of(f, v->inputs[0]->def), groups, &ngroups);
         /* cat and stack: the producers of their list's tensors */
         for (int k = 0; list_for(def, n) && k < def->ninputs; k++)
             consider(f, n, group_of(f, def->inputs[k]->def), groups, &ngroups);

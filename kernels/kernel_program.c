@@ -146,6 +146,11 @@ KernelProgram *kernels_compile(LowerProgram *p, bool compile, FILE *err, int *st
     *status = 0;
     if (!compile || kp->ngroups == 0)
         return kp;
+    /* The kernels' OpenMP threads share the cores with OpenBLAS's: spinning
+     * while they wait (libgomp's default) takes the cores from the next
+     * GEMM. libgomp reads this when it is loaded, with the kernels, so a
+     * user's own setting wins. */
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
     TextBuf src = {0};
     source_text(&src, kp, KIR_TARGET_C);
     /* TSSA_KERNEL_CFLAGS: extra compiler flags (the tests use -Wall -Werror

@@ -8,9 +8,10 @@
 #include "tssa/kernels.h"
 #include "tssa/lower.h"
 
-/* Below this many elements an output's loop nest runs on one thread: the
- * OpenMP fork and join (a few microseconds) would cost more than the work. */
-#define KIR_PARALLEL_MIN 32768
+/* Below this much work (elements times expression nodes) an output's loop
+ * nest runs on one thread: the OpenMP fork and join (a few microseconds)
+ * would cost more than it saves. */
+#define KIR_PARALLEL_MIN 200000
 
 typedef enum KirTarget { KIR_TARGET_C, KIR_TARGET_CUDA } KirTarget;
 

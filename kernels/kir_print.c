@@ -620,6 +620,26 @@ static void find_cuts(Cuts *c, const KExpr *e, int v, int64_t size)
         find_cuts(c, e->args[i], v, size);
 }
 
+/* The work per element, roughly: the expression's nodes (a reduction's
+ * body counts its extent times), each once. */
+static int64_t expr_cost(Cuts *c, const KExpr *e)
+{
+    for (int i = 0; i < c->nseen; i++)
+        if (c->seen[i] == e)
+            return 0;
+    if (c->nseen == c->capseen) {
+        c->capseen = c->capseen ? c->capseen * 2 : 64;
+        c->seen = xrealloc(c->seen, (size_t)c->capseen * sizeof *c->seen);
+    }
+    c->seen[c->nseen++] = e;
+    int64_t cost = 1;
+    for (int i = 0; i < e->nargs; i++)
+        cost += expr_cost(c, e->args[i]);
+    if (e->kind == KX_REDUCE)
+        cost *= e->extent;
+    return cost;
+}
+
 static void pragma_parallel(TextBuf *t, int indent, int collapse)
 {
     textbuf_spaces(t, indent);
@@ -657,7 +677,10 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     for (int l = 0; l + 1 < nloops; l++)
         scope_init(&levels[l + 1], SCOPE_LOOP, dims[l], &levels[l]);
     pr->indent = 2;
-    bool parallel = numel(out) >= KIR_PARALLEL_MIN;
+    Cuts seen = {.n = 0};
+    int64_t cost = expr_cost(&seen, out->value);
+    free(seen.seen);
+    bool parallel = numel(out) * cost >= KIR_PARALLEL_MIN;
     /* the innermost loop, in pieces (one piece when nothing splits it) */
     TextBuf inner_text = {0};
     Scope *around = &levels[nloops > 0 ? nloops - 1 : 0];

@@ -133,9 +133,23 @@ const char *tensor_format_shape(int ndim, const int64_t *sizes, char *buf, size_
 static Tensor *alloc_strided(TensorDType dt, int ndim, const int64_t *sizes, const int64_t *strides,
                              bool poison);
 
+/* New tensors are poison-filled in sanitizer builds (TSSA_POISON): a
+ * kernel that leaves an element unset then shows NaN / 0x5A in the tests
+ * instead of whatever memory held; release builds skip the extra pass. */
+#ifdef TSSA_POISON_TENSORS
+enum { POISON_NEW = 1 };
+#else
+enum { POISON_NEW = 0 };
+#endif
+
+bool tensor_poison_enabled(void)
+{
+    return POISON_NEW;
+}
+
 Tensor *tensor_empty_strided(TensorDType dt, int ndim, const int64_t *sizes, const int64_t *strides)
 {
-    return alloc_strided(dt, ndim, sizes, strides, true);
+    return alloc_strided(dt, ndim, sizes, strides, POISON_NEW);
 }
 
 Tensor *tensor_empty_unfilled(TensorDType dt, int ndim, const int64_t *sizes)

@@ -77,7 +77,10 @@ void tensor_clear_error(void);
 
 /* ---------------------------------------------------------------- core */
 
-Tensor *tensor_empty(TensorDType dt, int ndim, const int64_t *sizes); /* poison-filled */
+/* Contiguous, not initialized; poison-filled (NaN, 0x5A, true) in builds
+ * with TSSA_POISON (sanitizer builds), so an element a kernel forgets shows. */
+Tensor *tensor_empty(TensorDType dt, int ndim, const int64_t *sizes);
+bool tensor_poison_enabled(void);           /* whether tensor_empty poisons */
 /* Contiguous and not filled: for a writer that sets every element (a
  * generated kernel), where the poison pass would cost a pass over memory. */
 Tensor *tensor_empty_unfilled(TensorDType dt, int ndim, const int64_t *sizes);
