@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "kernels/kernels_internal.h"
+#include "tssa/shapes.h"
 
 enum { MAX_GROUP_NODES = 256 };
 
@@ -151,6 +152,26 @@ static void merge_groups(Fuser *f, int to, int from)
     src->n = 0;
 }
 
+static bool computes(const IrNode *n);
+
+static int64_t numel_of(const IrValue *v)
+{
+    const IrTensorType *t = shape_of(v);
+    int64_t n = 1;
+    for (int d = 0; t && d < t->rank; d++)
+        n *= t->sizes[d];
+    return t ? n : -1;
+}
+
+/* Whether n reads v broadcast many times over (a box's bounds against every
+ * pixel of a mask): fused, v's whole computation would run once per element
+ * of n instead of once per element of v, so v is better computed apart. */
+static bool broadcast_read(const IrNode *n, const IrValue *v)
+{
+    int64_t small = numel_of(v), big = n->noutputs ? numel_of(n->outputs[0]) : -1;
+    return small >= 0 && big >= 0 && small * 16 < big && computes(v->def);
+}
+
 /* Adds gid to the producer groups seen so far when n may join it. */
 static void consider(Fuser *f, const IrNode *n, int gid, int *groups, int *ngroups)
 {
@@ -173,10 +194,12 @@ static int choose_group(Fuser *f, const IrNode *n)
     int groups[16], ngroups = 0, best = -1;
     for (int i = 0; i < n->ninputs; i++) {
         const IrNode *def = n->inputs[i]->def;
-        consider(f, n, group_of(f, def), groups, &ngroups);
+        if (!broadcast_read(n, n->inputs[i]))
+            consider(f, n, group_of(f, def), groups, &ngroups);
         /* through the waiting views n will take along, to what they view */
         for (const IrNode *user = n, *v = def; view_for(f, v, user); user = v, v = v->inputs[0]->def)
-            consider(f, n, group_of(f, v->inputs[0]->def), groups, &ngroups);
+            if (!broadcast_read(n, v->inputs[0]))
+                consider(f, n, group_of(f, v->inputs[0]->def), groups, &ngroups);
         /* cat and stack: the producers of their list's tensors */
         for (int k = 0; list_for(def, n) && k < def->ninputs; k++)
             consider(f, n, group_of(f, def->inputs[k]->def), groups, &ngroups);

@@ -640,6 +640,23 @@ static int64_t expr_cost(Cuts *c, const KExpr *e)
     return cost;
 }
 
+/* The output dims the reductions in e depend on (outside their own loop). */
+static uint64_t reduction_vars(Cuts *c, const KExpr *e)
+{
+    for (int i = 0; i < c->nseen; i++)
+        if (c->seen[i] == e)
+            return 0;
+    if (c->nseen == c->capseen) {
+        c->capseen = c->capseen ? c->capseen * 2 : 64;
+        c->seen = xrealloc(c->seen, (size_t)c->capseen * sizeof *c->seen);
+    }
+    c->seen[c->nseen++] = e;
+    uint64_t m = e->kind == KX_REDUCE ? e->vars & ((1ull << KIR_MAX_RANK) - 1) : 0;
+    for (int i = 0; i < e->nargs; i++)
+        m |= reduction_vars(c, e->args[i]);
+    return m;
+}
+
 static void pragma_parallel(TextBuf *t, int indent, int collapse)
 {
     textbuf_spaces(t, indent);
@@ -664,10 +681,17 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     }
     const char *ctype = kir_ctype(out->dtype);
     textbuf_printf(t, "    {\n        %s *restrict out%d = (%s *)out[%d];\n", ctype, o, ctype, o);
+    /* Loops over the dims a reduction depends on go outside (a column mean
+     * under a [rows, cols] output: cols outer, so the mean is computed once
+     * per column, not once per element). */
+    Cuts seen_r = {.n = 0};
+    uint64_t reduced_by = reduction_vars(&seen_r, out->value);
+    free(seen_r.seen);
     int dims[KIR_MAX_RANK], nloops = 0;
-    for (int d = 0; d < out->rank; d++)
-        if (out->sizes[d] > 1)
-            dims[nloops++] = d;
+    for (int pass = 0; pass < 2; pass++)
+        for (int d = 0; d < out->rank; d++)
+            if (out->sizes[d] > 1 && (((reduced_by >> d) & 1) == (pass == 0)))
+                dims[nloops++] = d;
     for (int v = 0; v < KIR_MAX_VARS; v++) {
         pr->vlo[v] = 0;
         pr->vhi[v] = v < out->rank ? out->sizes[v] - 1 : -1;

@@ -829,8 +829,38 @@ static void infer_loop(Infer *in, IrNode *n)
     }
 }
 
+/* A list or tuple of compile-time numbers built inside a loop's body (dims
+ * of a reduction: specialization folds the top level only) is a
+ * compile-time value too: made one, so the rules below can read it. */
+static void fold_static_list(Infer *in, IrNode *n)
+{
+    if ((n->op != OP_PRIM_LISTCONSTRUCT && n->op != OP_PRIM_TUPLECONSTRUCT) || n->noutputs != 1 ||
+        stat(in, n->outputs[0]) || n->ninputs > MAXR)
+        return;
+    RtValue *items[MAXR];
+    IrBlock *top = in->g->top;
+    for (int i = 0; i < n->ninputs; i++) {
+        const RtValue *r = stat(in, n->inputs[i]);
+        if (!r || (r->kind != RT_INT && r->kind != RT_FLOAT && r->kind != RT_BOOL) ||
+            n->inputs[i]->def->owner != top)
+            return;
+        items[i] = (RtValue *)r;
+    }
+    lower_add_static(in->p, n->outputs[0],
+                     rt_list(n->op == OP_PRIM_LISTCONSTRUCT ? RT_LIST : RT_TUPLE, n->ninputs, items));
+    /* to the top level, with the program's other constants: inside a body
+     * the lowering would take it for the body's own work */
+    if (n->owner != top) {
+        IrNode *anchor = n;
+        while (anchor->owner != top)
+            anchor = anchor->owner->owner;
+        ir_move_before(n, anchor);
+    }
+}
+
 static void infer_node(Infer *in, IrNode *n)
 {
+    fold_static_list(in, n);
     if (n->op == OP_PRIM_IF && n->nblocks == 2) {
         infer_if(in, n);
         return;
@@ -917,7 +947,9 @@ static void infer_node(Infer *in, IrNode *n)
 
 static void infer_block(Infer *in, IrBlock *b)
 {
-    IR_FOREACH_NODE(n, b) {
+    /* the next node first: a folded list moves out of the block */
+    for (IrNode *n = ir_block_first(b), *next; !ir_node_is_end(n); n = next) {
+        next = n->next;
         infer_node(in, n);
     }
 }
