@@ -57,7 +57,9 @@ typedef enum KExprKind {
     KX_REDUCE,      /* reduce args[0] over loop variable `var` in [0, extent) */
 } KExprKind;
 
-typedef enum KReduce { KR_SUM, KR_MAX, KR_MIN } KReduce;
+/* ARGMAX / ARGMIN: the first index of the largest / smallest (NaN counts
+ * as largest and smallest, as in PyTorch's max and min over a dim). */
+typedef enum KReduce { KR_SUM, KR_MAX, KR_MIN, KR_ARGMAX, KR_ARGMIN } KReduce;
 
 typedef struct KExpr {
     KExprKind kind;

@@ -219,7 +219,17 @@ static bool is_cast(OpId op)
 static bool is_reduction(OpId op)
 {
     return op == OP_ATEN_SUM || op == OP_ATEN_MEAN || op == OP_ATEN_AMAX || op == OP_ATEN_AMIN ||
-           op == OP_ATEN_SOFTMAX || op == OP_ATEN_LOG_SOFTMAX;
+           op == OP_ATEN_SOFTMAX || op == OP_ATEN_LOG_SOFTMAX || op == OP_ATEN_ARGMAX ||
+           op == OP_ATEN_ARGMIN || op == OP_ATEN_MAX || op == OP_ATEN_MIN;
+}
+
+/* max / min over one dim: (values, indices); argmax / argmin over one dim. */
+static bool is_indexed_reduction(const IrNode *n)
+{
+    if (n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN)
+        return n->noutputs == 2 && n->ninputs == 3;
+    return (n->op == OP_ATEN_ARGMAX || n->op == OP_ATEN_ARGMIN) && n->noutputs == 1 &&
+           n->ninputs == 3;
 }
 
 /* Whether the op of n has a kernel rule (the argument checks come later). */
@@ -234,10 +244,16 @@ static bool op_fuses(OpId op)
 
 bool kir_fusable(const LowerProgram *p, const IrNode *n)
 {
-    if (n->nblocks > 0 || n->noutputs != 1 || !op_fuses(n->op))
+    if (n->nblocks > 0 || !op_fuses(n->op) ||
+        (n->noutputs != 1 && !(n->noutputs == 2 && is_indexed_reduction(n))))
         return false;
-    if (!known(n->outputs[0]))
-        return false;
+    if ((n->op == OP_ATEN_ARGMAX || n->op == OP_ATEN_ARGMIN ||
+         ((n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN) && n->ninputs != 2)) &&
+        !is_indexed_reduction(n))
+        return false;   /* max(x) over everything: not a kernel rule */
+    for (int o = 0; o < n->noutputs; o++)
+        if (!known(n->outputs[o]))
+            return false;
     for (int i = 0; i < n->ninputs; i++) {
         const IrValue *in = n->inputs[i];
         if (is_tensor_value(in) && !known(in))
@@ -248,7 +264,7 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
     /* Tensor inputs must be known; a None where the template wants a number
      * or a list that is not static keeps the node out. */
     int operands[4], noperands;
-    if (op_template(n->op)) {
+    if (op_template(n->op) && !is_indexed_reduction(n)) {
         if (!template_of(p, NULL, n, operands, &noperands))
             return false;
         for (int k = 0; k < noperands; k++) {
@@ -749,6 +765,7 @@ static const KExpr *reduce_keep(Build *bd, ReduceEntry *key, const KExpr *e)
 static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *idx, int rank,
                                 const bool *reduced, bool keepdim, KReduce r, TensorDType dtype)
 {
+    bool indexed = r == KR_ARGMAX || r == KR_ARGMIN;
     KirBuilder *b = bd->b;
     const IrTensorType *in = shape_of(x);
     ReduceEntry key = reduce_key(x, in->rank, idx, reduced, keepdim, (int)r * 64 + (int)dtype);
@@ -773,7 +790,10 @@ static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *
     const KExpr *e = value_at(bd, x, sub);
     if (!e)
         return NULL;
-    e = kx_cast(b, e, dtype);
+    if (!indexed)
+        e = kx_cast(b, e, dtype);
+    else if (nv != 1)
+        return fail(bd, "an index reduction over several dims");
     for (int d = in->rank - 1, k = nv - 1; d >= 0; d--)
         if (reduced[d]) {
             e = kx_reduce(b, r, vars[k], in->sizes[d], e, dtype);
@@ -782,7 +802,7 @@ static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *
     return reduce_keep(bd, &key, e);
 }
 
-static const KExpr *reduction_at(Build *bd, const IrNode *n, const KIdx *const *idx,
+static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KIdx *const *idx,
                                  const IrTensorType *out)
 {
     KirBuilder *b = bd->b;
@@ -833,6 +853,19 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, const KIdx *const *
         const KExpr *lg = kx_op(b, OP_ATEN_LOG, dtype, dtype, &sum, 1);
         const KExpr *ls_args[3] = {shifted, lg, one};
         return kx_op(b, OP_ATEN_SUB, dtype, dtype, ls_args, 3);
+    }
+    if (is_indexed_reduction(n)) {
+        /* max / min (x, dim, keepdim) -> values, indices; argmax (x, dim, keepdim) */
+        int64_t dim, keepdim;
+        if (!static_int(bd->p, bd->group, n->inputs[1], &dim) ||
+            !static_int(bd->p, bd->group, n->inputs[2], &keepdim))
+            return fail(bd, "an index reduction over a run-time dim");
+        dim = norm_dim(dim, in->rank);
+        reduced[dim] = true;
+        bool largest = n->op == OP_ATEN_MAX || n->op == OP_ATEN_ARGMAX;
+        bool values = (n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN) && which == 0;
+        KReduce r = values ? (largest ? KR_MAX : KR_MIN) : (largest ? KR_ARGMAX : KR_ARGMIN);
+        return reduce_dims(bd, n->inputs[0], idx, out->rank, reduced, keepdim != 0, r, dtype);
     }
     /* sum / mean (x, dims, keepdim, dtype), sum / mean (x, dtype) over all
      * dims, amax / amin (x, dims, keepdim) */
@@ -905,10 +938,11 @@ static const KExpr *fill_at(Build *bd, const IrNode *n, const IrTensorType *out)
     return kx_const(bd->b, dtype, r->kind == RT_FLOAT ? r->u.f : (double)r->u.i);
 }
 
-static const KExpr *node_at(Build *bd, const IrNode *n, const KIdx *const *idx)
+/* Output `which` of n at idx. */
+static const KExpr *node_at(Build *bd, const IrNode *n, int which, const KIdx *const *idx)
 {
-    const IrTensorType *out = shape_of(n->outputs[0]);
-    if (op_template(n->op))
+    const IrTensorType *out = shape_of(n->outputs[which]);
+    if (op_template(n->op) && !is_indexed_reduction(n))
         return template_at(bd, n, idx, out);
     if (is_cast(n->op)) {
         const KExpr *e = value_at(bd, n->inputs[0], idx);
@@ -922,7 +956,7 @@ static const KExpr *node_at(Build *bd, const IrNode *n, const KIdx *const *idx)
         return e ? kx_cast(bd->b, e, (TensorDType)out->dtype) : NULL;
     }
     if (is_reduction(n->op))
-        return reduction_at(bd, n, idx, out);
+        return reduction_at(bd, n, which, idx, out);
     switch (n->op) {
     case OP_IMMUT_SLICE_REV: case OP_IMMUT_SELECT_REV:
         return assign_at(bd, n, idx, out);
@@ -948,7 +982,7 @@ static const KExpr *value_at(Build *bd, const IrValue *v, const KIdx *const *idx
         e = kx_load(bd->b, v->def_index, (TensorDType)t->dtype,
                     contiguous_offset(bd->b, idx, t->sizes, t->rank));
     } else {
-        e = node_at(bd, v->def, idx);
+        e = node_at(bd, v->def, v->def_index, idx);
     }
     if (!e)
         return NULL;

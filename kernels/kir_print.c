@@ -351,11 +351,26 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
     pr->vhi[e->var] = -1;
     TextBuf *bt = &body.text;
     line_start(pr, &body);
-    if (e->reduce == KR_SUM) {
+    bool indexed = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+    if (indexed) {
+        /* the first index of the extreme; a NaN wins and stays */
+        textbuf_puts(bt, "if (");
+        temp_name(bt, v);
+        textbuf_puts(bt, e->reduce == KR_ARGMAX ? " > " : " < ");
+        textbuf_printf(bt, "t%d_best || (ISNAN(", acc);
+        temp_name(bt, v);
+        textbuf_printf(bt, ") && !ISNAN(t%d_best))) { t%d_best = ", acc, acc);
+        temp_name(bt, v);
+        textbuf_puts(bt, "; ");
+        temp_name(bt, acc);
+        textbuf_puts(bt, " = ");
+        var_name(bt, e->var);
+        textbuf_puts(bt, "; }");
+    } else if (e->reduce == KR_SUM) {
         temp_name(bt, acc);
         textbuf_puts(bt, " += ");
         temp_name(bt, v);
-    } else {
+    } else if (!indexed) {
         textbuf_puts(bt, "if (");
         temp_name(bt, v);
         textbuf_puts(bt, e->reduce == KR_MAX ? " > " : " < ");
@@ -367,13 +382,21 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
         textbuf_puts(bt, " = ");
         temp_name(bt, v);
     }
-    textbuf_puts(bt, ";\n");
+    if (!indexed)
+        textbuf_puts(bt, ";");
+    textbuf_puts(bt, "\n");
     TextBuf *t = &at->text;
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "%s t%d_best = ", kir_ctype(e->args[0]->dtype), acc);
+        reduce_init(t, e->reduce == KR_ARGMAX ? KR_MAX : KR_MIN, e->args[0]->dtype);
+        textbuf_puts(t, ";\n");
+    }
     line_start(pr, at);
     textbuf_printf(t, "%s ", kir_ctype(e->dtype));
     temp_name(t, acc);
     textbuf_puts(t, " = ");
-    reduce_init(t, e->reduce, e->dtype);
+    reduce_init(t, indexed ? KR_SUM : e->reduce, e->dtype);
     textbuf_puts(t, ";\n");
     line_start(pr, at);
     textbuf_puts(t, "for (int64_t ");
