@@ -593,9 +593,26 @@ static void print_linear(TextBuf *t, const KOutput *out)
 typedef struct Cuts {
     int64_t at[KIR_MAX_CUTS];
     int n;
-    const KExpr **seen;
-    int nseen, capseen;
 } Cuts;
+
+/* The expressions a walk of a DAG has met (each is visited once). */
+typedef struct Seen {
+    const KExpr **items;
+    int n, cap;
+} Seen;
+
+static bool first_visit(Seen *s, const KExpr *e)
+{
+    for (int i = 0; i < s->n; i++)
+        if (s->items[i] == e)
+            return false;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->items = xrealloc(s->items, (size_t)s->cap * sizeof *s->items);
+    }
+    s->items[s->n++] = e;
+    return true;
+}
 
 static void add_cut(Cuts *c, int64_t at, int64_t size)
 {
@@ -614,18 +631,10 @@ static void add_cut(Cuts *c, int64_t at, int64_t size)
     c->at[i] = at;
 }
 
-static void find_cuts(Cuts *c, const KExpr *e, int v, int64_t size)
+static void find_cuts(Cuts *c, Seen *seen, const KExpr *e, int v, int64_t size)
 {
-    if (c->n > KIR_MAX_CUTS || !((e->vars >> v) & 1))
+    if (c->n > KIR_MAX_CUTS || !((e->vars >> v) & 1) || !first_visit(seen, e))
         return;
-    for (int i = 0; i < c->nseen; i++)
-        if (c->seen[i] == e)
-            return;
-    if (c->nseen == c->capseen) {
-        c->capseen = c->capseen ? c->capseen * 2 : 64;
-        c->seen = xrealloc(c->seen, (size_t)c->capseen * sizeof *c->seen);
-    }
-    c->seen[c->nseen++] = e;
     for (int i = 0; e->kind == KX_SELECT && i < e->ntests; i++) {
         const KTest *x = &e->tests[i];
         int64_t shift = 0;
@@ -640,43 +649,31 @@ static void find_cuts(Cuts *c, const KExpr *e, int v, int64_t size)
         }
     }
     for (int i = 0; i < e->nargs; i++)
-        find_cuts(c, e->args[i], v, size);
+        find_cuts(c, seen, e->args[i], v, size);
 }
 
 /* The work per element, roughly: the expression's nodes (a reduction's
  * body counts its extent times), each once. */
-static int64_t expr_cost(Cuts *c, const KExpr *e)
+static int64_t expr_cost(Seen *seen, const KExpr *e)
 {
-    for (int i = 0; i < c->nseen; i++)
-        if (c->seen[i] == e)
-            return 0;
-    if (c->nseen == c->capseen) {
-        c->capseen = c->capseen ? c->capseen * 2 : 64;
-        c->seen = xrealloc(c->seen, (size_t)c->capseen * sizeof *c->seen);
-    }
-    c->seen[c->nseen++] = e;
+    if (!first_visit(seen, e))
+        return 0;
     int64_t cost = 1;
     for (int i = 0; i < e->nargs; i++)
-        cost += expr_cost(c, e->args[i]);
+        cost += expr_cost(seen, e->args[i]);
     if (e->kind == KX_REDUCE)
         cost *= e->extent;
     return cost;
 }
 
 /* The output dims the reductions in e depend on (outside their own loop). */
-static uint64_t reduction_vars(Cuts *c, const KExpr *e)
+static uint64_t reduction_vars(Seen *seen, const KExpr *e)
 {
-    for (int i = 0; i < c->nseen; i++)
-        if (c->seen[i] == e)
-            return 0;
-    if (c->nseen == c->capseen) {
-        c->capseen = c->capseen ? c->capseen * 2 : 64;
-        c->seen = xrealloc(c->seen, (size_t)c->capseen * sizeof *c->seen);
-    }
-    c->seen[c->nseen++] = e;
+    if (!first_visit(seen, e))
+        return 0;
     uint64_t m = e->kind == KX_REDUCE ? e->vars & ((1ull << KIR_MAX_RANK) - 1) : 0;
     for (int i = 0; i < e->nargs; i++)
-        m |= reduction_vars(c, e->args[i]);
+        m |= reduction_vars(seen, e->args[i]);
     return m;
 }
 
@@ -707,9 +704,9 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     /* Loops over the dims a reduction depends on go outside (a column mean
      * under a [rows, cols] output: cols outer, so the mean is computed once
      * per column, not once per element). */
-    Cuts seen_r = {.n = 0};
-    uint64_t reduced_by = reduction_vars(&seen_r, out->value);
-    free(seen_r.seen);
+    Seen seen = {0};
+    uint64_t reduced_by = reduction_vars(&seen, out->value);
+    seen.n = 0;
     int dims[KIR_MAX_RANK], nloops = 0;
     for (int pass = 0; pass < 2; pass++)
         for (int d = 0; d < out->rank; d++)
@@ -724,9 +721,8 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     for (int l = 0; l + 1 < nloops; l++)
         scope_init(&levels[l + 1], SCOPE_LOOP, dims[l], &levels[l]);
     pr->indent = 2;
-    Cuts seen = {.n = 0};
     int64_t cost = expr_cost(&seen, out->value);
-    free(seen.seen);
+    seen.n = 0;
     bool parallel = numel(out) * cost >= KIR_PARALLEL_MIN;
     /* the innermost loop, in pieces (one piece when nothing splits it) */
     TextBuf inner_text = {0};
@@ -734,8 +730,8 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     int v = nloops > 0 ? dims[nloops - 1] : -1;
     Cuts cuts = {.n = 0};
     if (v >= 0)
-        find_cuts(&cuts, out->value, v, out->sizes[v]);
-    free(cuts.seen);
+        find_cuts(&cuts, &seen, out->value, v, out->sizes[v]);
+    free(seen.items);
     if (cuts.n > KIR_MAX_CUTS)
         cuts.n = 0;
     for (int piece = 0; piece <= cuts.n; piece++) {

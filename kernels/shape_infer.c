@@ -236,7 +236,7 @@ static bool elem_rule(OpId op, ElemRule *rule, int *count)
     case OP_ATEN_LOGICAL_XOR: case OP_ATEN_ISNAN: case OP_ATEN_ISINF: case OP_ATEN_ISFINITE:
         *rule = ELEM_BOOL;
         return true;
-    case OP_ATEN_DIV: case OP_ATEN_EXP: case OP_ATEN_EXP2: case OP_ATEN_EXPM1: case OP_ATEN_LOG:
+    case OP_ATEN_EXP: case OP_ATEN_EXP2: case OP_ATEN_EXPM1: case OP_ATEN_LOG:
     case OP_ATEN_LOG2: case OP_ATEN_LOG10: case OP_ATEN_LOG1P: case OP_ATEN_SQRT: case OP_ATEN_RSQRT:
     case OP_ATEN_SIN: case OP_ATEN_COS: case OP_ATEN_TAN: case OP_ATEN_TANH: case OP_ATEN_ATAN:
     case OP_ATEN_ATAN2: case OP_ATEN_ERF: case OP_ATEN_SIGMOID: case OP_ATEN_SILU:
@@ -448,8 +448,10 @@ static bool infer_view(Infer *in, const IrNode *n, Shape *out)
         }
         return true;
     }
-    default:    /* contiguous, clone, detach, alias: the same */
+    case OP_ATEN_CONTIGUOUS: case OP_ATEN_CLONE: case OP_ATEN_DETACH: case OP_ATEN_ALIAS:
         return true;
+    default:    /* as_strided, diagonal, movedim, ...: no rule here */
+        return false;
     }
 }
 
@@ -892,6 +894,11 @@ static void infer_node(Infer *in, IrNode *n)
                           is_tensor(n->inputs[1]);
     if (binary_min_max) {
         ok = infer_elementwise(in, n, ELEM_SAME, 2, &out);
+    } else if (n->op == OP_ATEN_DIV) {
+        /* true division is float; with a rounding mode it keeps the type */
+        bool rounding = n->ninputs == 3 && !snone(in, n->inputs[2]);
+        ok = (n->ninputs == 2 || stat(in, n->inputs[2])) &&
+             infer_elementwise(in, n, rounding ? ELEM_SAME : ELEM_FLOAT, 2, &out);
     } else if (elem_rule(n->op, &rule, &count)) {
         ok = infer_elementwise(in, n, rule, count, &out);
     } else if (n->op == OP_ATEN_WHERE && n->ninputs == 3) {
@@ -954,10 +961,28 @@ static void infer_block(Infer *in, IrBlock *b)
     }
 }
 
+static bool has_mutation(const IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        if (op_is_inplace(n->op))
+            return true;
+        for (int i = 0; i < n->nblocks; i++)
+            if (has_mutation(n->blocks[i]))
+                return true;
+    }
+    return false;
+}
+
 bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int *status)
 {
     IrGraph *g = lower_ir_graph(p);
     Infer in = {.p = p, .g = g};
+    *status = 0;
+    (void)err;
+    /* A write TensorSSA left in place (resize_, a print of a view...) can
+     * change a value's shape after it is made: no static types then. */
+    if (has_mutation(g->top))
+        return true;
     IrBlock *top = g->top;
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
         const RtValue *r = inputs[i];
@@ -968,8 +993,6 @@ bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int 
         }
     }
     infer_block(&in, top);
-    (void)err;
-    *status = 0;
     return true;
 }
 

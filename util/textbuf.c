@@ -46,6 +46,8 @@ void textbuf_reserve(TextBuf *sb, size_t extra)
 
 void textbuf_putn(TextBuf *sb, const char *s, size_t n)
 {
+    if (n == 0)
+        return;     /* s may be an empty buffer's NULL */
     textbuf_reserve(sb, n);
     memcpy(sb->data + sb->len, s, n);
     sb->len += n;

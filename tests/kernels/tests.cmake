@@ -18,3 +18,9 @@ set_tests_properties(kernels.cuda_source PROPERTIES SKIP_RETURN_CODE 77)
 add_test(NAME kernels.golden
          COMMAND ${TSSA_TESTS_DIR}/kernels/run_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/kernels/golden)
+#   kernels.shape_infer  the inferred dtype and shape of every tensor output
+#            of the corpus against PyTorch's (expected/outN.npy)
+add_executable(test_shape_infer ${TSSA_TESTS_DIR}/kernels/test_shape_infer.c ${TSSA_TESTS_DIR}/test_util.c)
+target_link_libraries(test_shape_infer PRIVATE tssa)
+target_include_directories(test_shape_infer PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+add_test(NAME kernels.shape_infer COMMAND test_shape_infer ${TSSA_CORPUS_CASES})
