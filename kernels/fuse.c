@@ -384,10 +384,41 @@ static int by_program_order(const void *a, const void *b)
     return (x->order > y->order) - (x->order < y->order);
 }
 
+/* Views outside the group that read its outputs and stood before its last
+ * member (may_join let them: they count where their consumers are) move
+ * after the group node, with the waiting views they feed. */
+static void move_views_after(Fuser *f, IrValue *v, IrNode *after)
+{
+    for (int u = 0; u < v->nuses; u++) {
+        IrNode *user = v->uses[u].user;
+        if (user->owner != after->owner || user->op == OP_PRIM_RETURN || user->id >= f->nnodes ||
+            !f->pending[user->id] || group_of(f, user) >= 0 || !ir_node_is_before(user, after))
+            continue;
+        ir_move_after(user, after);
+        for (int o = 0; o < user->noutputs; o++)
+            move_views_after(f, user->outputs[o], user);
+    }
+}
+
 static void make_group(Fuser *f, int gid)
 {
     Group *gr = &f->groups[gid];
     IrGraph *g = f->g;
+    /* A waiting view a member reads that no group took (its consumer was
+     * scanned while it still had other readers) comes along now: it is
+     * index arithmetic inside the kernel, and left outside it would stand
+     * where it was, between values of the group. */
+    for (int i = 0; i < gr->n; i++) {
+        IrNode *m = gr->nodes[i];
+        for (int k = 0; k < m->ninputs; k++) {
+            IrNode *d = m->inputs[k]->def;
+            if (d->owner == m->owner && d->id < f->nnodes && f->pending[d->id] &&
+                group_of(f, d) < 0 && gr->n < MAX_GROUP_NODES) {
+                f->pending[d->id] = false;
+                add_to(f, gid, d);
+            }
+        }
+    }
     qsort(gr->nodes, (size_t)gr->n, sizeof *gr->nodes, by_program_order);
     IrNode *last = gr->nodes[gr->n - 1];
     IrNode *fg = ir_node_new_op(g, OP_TSSA_FUSION_GROUP);
@@ -431,6 +462,8 @@ static void make_group(Fuser *f, int gid)
     }
     for (int i = 0; i < gr->n; i++)
         ir_move_before(gr->nodes[i], blk->ret);
+    for (int o = 0; o < fg->noutputs; o++)
+        move_views_after(f, fg->outputs[o], fg);
     TextBuf t = {0};
     source_list(&t, gr);
     textbuf_putc(&t, '\0');

@@ -26,3 +26,11 @@ add_executable(test_shape_infer ${TSSA_TESTS_DIR}/kernels/test_shape_infer.c ${T
 target_link_libraries(test_shape_infer PRIVATE tssa)
 target_include_directories(test_shape_infer PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
 add_test(NAME kernels.shape_infer COMMAND test_shape_infer ${TSSA_CORPUS_CASES})
+#   kernels.fuse_random  60 random programs (elementwise ops, broadcasts,
+#            reductions, softmax, transposes, reshapes, slice and row
+#            assigns, where) fused against the reference interpreter
+add_executable(test_fuse_random ${TSSA_TESTS_DIR}/kernels/test_fuse_random.c ${TSSA_TESTS_DIR}/test_util.c)
+target_link_libraries(test_fuse_random PRIVATE tssa)
+target_include_directories(test_fuse_random PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+add_test(NAME kernels.fuse_random
+         COMMAND test_fuse_random $<TARGET_FILE:tssa-stream> ${CMAKE_CURRENT_BINARY_DIR}/fuse_random)
