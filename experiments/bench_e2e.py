@@ -8,7 +8,7 @@ For each workload (the TensorSSA paper's programs in tests/models/programs,
 at realistic sizes) it exports the program with frontend/export.py (graph
 text, inputs, PyTorch's eager outputs), then times in this one process
   - PyTorch eager and TorchScript (torch.jit.script): 2 threads, a warm-up
-    of 5 calls, then the median of --runs calls. Every call gets fresh clones
+    of 10 calls, then the median of --runs calls. Every call gets fresh clones
     of the tensor inputs (some programs write into them); the median time of
     cloning alone is subtracted;
   - tssa-stream: `tssa-stream model.ir ARGS --repeat RUNS --stats` with
@@ -32,6 +32,13 @@ import subprocess
 import sys
 import tempfile
 import time
+
+# Before torch loads: its idle OpenMP threads and OpenBLAS's would otherwise
+# spin and take the 2 cores from each other (eager LSTM steps 10x slower).
+# tssa-stream's kernels wait passively too (kernels/kernel_program.c).
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+os.environ.setdefault("OMP_NUM_THREADS", "2")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "2")
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -130,7 +137,7 @@ def time_pytorch(program, inputs, runs):
     result = {}
     with torch.no_grad():
         for mode, fn in (("eager", program), ("script", scripted)):
-            for _ in range(5):
+            for _ in range(10):     # TorchScript profiles and optimizes in its first calls
                 fn(*fresh())
             result[mode] = max(median_time(fn, runs, fresh) - clone, 1e-7)
             with torch.autograd.profiler.profile() as prof:
