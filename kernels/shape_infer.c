@@ -942,6 +942,16 @@ static void infer_node(Infer *in, IrNode *n)
         ok = infer_product(in, n, &out);
     } else if (n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) {
         ok = infer_cat(in, n, &out);
+    } else if ((n->op == OP_ATEN_GRU_CELL || n->op == OP_ATEN_RNN_TANH_CELL) && n->ninputs >= 2) {
+        ok = get(n->inputs[1], &out);      /* the new hidden state: hx's type */
+    } else if (n->op == OP_ATEN_EMBEDDING && n->ninputs >= 2) {
+        Shape w, ix;        /* embedding(weight, indices, ...): indices' shape + [dim] */
+        ok = get(n->inputs[0], &w) && get(n->inputs[1], &ix) && w.rank == 2 && ix.rank < MAXR;
+        if (ok) {
+            out = ix;
+            out.sizes[out.rank++] = w.sizes[1];
+            out.dtype = w.dtype;
+        }
     } else {
         ok = infer_creation(in, n, &out);
     }
