@@ -27,13 +27,10 @@ struct KirBuilder {
     int64_t extent[KIR_MAX_VARS];
 };
 
+/* The util layer's string hash, on the bytes of a node key. */
 static uint64_t hash_bytes(const void *p, size_t len)
 {
-    const unsigned char *s = p;
-    uint64_t h = 1469598103934665603ull;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ s[i]) * 1099511628211ull;
-    return h;
+    return strmap_hash((const char *)p, len);
 }
 
 /* The interned copy of the bytes at key: the first `len` identify it (they
