@@ -455,6 +455,8 @@ static bool infer_shapes(Run *r)                /* kernels: static shapes and dt
 static bool fuse(Run *r)                        /* kernels: vertical fusion */
 {
     if (!r->o->no_fuse) {
+        kernels_fold_decided(r->program);
+        kernels_decompose_cells(r->program);
         kernels_unpack_views(r->program);
         kernels_fuse(r->program);
     }

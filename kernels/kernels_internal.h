@@ -26,6 +26,27 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n);
 KKernel *kir_build_kernel(KirBuilder *b, const LowerProgram *p, const IrNode *group,
                           const char *name, const char **why);
 
+/* Scalars that static shapes decide (kernels/fold_decided.c). A lookup
+ * gives the value of an int or bool: the program's compile-time values,
+ * then what its pass decided so far (decided may be NULL). */
+typedef struct ScalarLookup {
+    const LowerProgram *p;
+    bool (*decided)(void *ctx, const IrValue *v, int64_t *out);
+    void *ctx;
+} ScalarLookup;
+/* The int or bool n computes, when the shapes of its inputs and the
+ * decided scalars fix it: dim, size, len, numel of a tensor of static
+ * shape; __contains__, comparisons, __not__ of decided numbers. */
+bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out);
+/* The top-level node that holds n (the loop around it, or n itself): where
+ * a pass puts the compile-time values it makes, with the program's other
+ * constants (inside a loop's body the lowering would take them for the
+ * body's own work). */
+IrNode *kernels_top_anchor(IrNode *n);
+/* A new int (bool when as_bool) prim::Constant at the top level before the
+ * top-level node holding `at`, a compile-time value of p. */
+IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as_bool);
+
 void kir_print_prelude(TextBuf *t, KirTarget target);
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target);
 

@@ -1104,11 +1104,19 @@ KKernel *kir_build_kernel(KirBuilder *b, const LowerProgram *p, const IrNode *gr
         out->value = value_at(&bd, v, idx);
         ok = out->value != NULL;
         /* The memo holds index expressions simplified under this output's
-         * extents: start the next output with an empty one. */
-        free(bd.memo);
-        bd.memo = NULL;
-        bd.memo_cap = bd.memo_n = 0;
-        bd.nreduces = 0;
+         * extents: the next output starts with an empty one unless it has
+         * the same shape (then it shares this one's values and reductions,
+         * and the printer computes them once for both: a max and its
+         * index). */
+        const IrTensorType *next = o + 1 < k->noutputs ? known(ir_block_return(blk, o + 1)) : NULL;
+        bool same = next && next->rank == t->rank &&
+                    memcmp(next->sizes, t->sizes, (size_t)t->rank * sizeof *t->sizes) == 0;
+        if (!same) {
+            free(bd.memo);
+            bd.memo = NULL;
+            bd.memo_cap = bd.memo_n = 0;
+            bd.nreduces = 0;
+        }
     }
     free(bd.memo);
     free(bd.reduces);

@@ -549,6 +549,16 @@ static int64_t numel(const KOutput *o)
     return n;
 }
 
+static bool same_shape(const KOutput *a, const KOutput *b)
+{
+    if (a->rank != b->rank)
+        return false;
+    for (int d = 0; d < a->rank; d++)
+        if (a->sizes[d] != b->sizes[d])
+            return false;
+    return true;
+}
+
 static void print_inputs(TextBuf *t, const KKernel *k, const char *indent, KirTarget target)
 {
     const char *restrict_kw = target == KIR_TARGET_C ? "restrict" : "__restrict__";
@@ -686,26 +696,34 @@ static void pragma_parallel(TextBuf *t, int indent, int collapse)
     textbuf_putc(t, '\n');
 }
 
-/* One output's loop nest (C): a loop per dim of size > 1, statements at the
- * outermost level they can go; the outer loops run in parallel (collapsed
- * until there are enough iterations to share) when the output is big. The
+/* The loop nest of outputs of one shape (C), `os[0..nos)`: a loop per dim
+ * of size > 1, statements at the outermost level they can go, so what the
+ * outputs share (a max's value and its index, a softmax's row sums) is
+ * computed once per element; the outer loops run in parallel (collapsed
+ * until there are enough iterations to share) when the work is big. The
  * innermost loop is split where the tests of region selects on its
  * variable change (a box decoding's channels 0-1, 2-3 and 4-84), so each
  * piece runs without a branch and vectorizes. */
-static void print_output_c(Printer *pr, TextBuf *t, int o)
+static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
 {
-    const KOutput *out = &pr->k->outputs[o];
+    const KOutput *out = &pr->k->outputs[os[0]];
     if (numel(out) == 0) {
-        textbuf_printf(t, "    /* output %d has no elements */\n", o);
+        for (int j = 0; j < nos; j++)
+            textbuf_printf(t, "    /* output %d has no elements */\n", os[j]);
         return;
     }
-    const char *ctype = kir_ctype(out->dtype);
-    textbuf_printf(t, "    {\n        %s *restrict out%d = (%s *)out[%d];\n", ctype, o, ctype, o);
+    textbuf_puts(t, "    {\n");
+    for (int j = 0; j < nos; j++) {
+        const char *ctype = kir_ctype(pr->k->outputs[os[j]].dtype);
+        textbuf_printf(t, "        %s *restrict out%d = (%s *)out[%d];\n", ctype, os[j], ctype, os[j]);
+    }
     /* Loops over the dims a reduction depends on go outside (a column mean
      * under a [rows, cols] output: cols outer, so the mean is computed once
      * per column, not once per element). */
     Seen seen = {0};
-    uint64_t reduced_by = reduction_vars(&seen, out->value);
+    uint64_t reduced_by = 0;
+    for (int j = 0; j < nos; j++)
+        reduced_by |= reduction_vars(&seen, pr->k->outputs[os[j]].value);
     seen.n = 0;
     int dims[KIR_MAX_RANK], nloops = 0;
     for (int pass = 0; pass < 2; pass++)
@@ -721,7 +739,9 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     for (int l = 0; l + 1 < nloops; l++)
         scope_init(&levels[l + 1], SCOPE_LOOP, dims[l], &levels[l]);
     pr->indent = 2;
-    int64_t cost = expr_cost(&seen, out->value);
+    int64_t cost = 0;
+    for (int j = 0; j < nos; j++)
+        cost += expr_cost(&seen, pr->k->outputs[os[j]].value);
     seen.n = 0;
     bool parallel = numel(out) * cost >= KIR_PARALLEL_MIN;
     /* the innermost loop, in pieces (one piece when nothing splits it) */
@@ -729,8 +749,8 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
     Scope *around = &levels[nloops > 0 ? nloops - 1 : 0];
     int v = nloops > 0 ? dims[nloops - 1] : -1;
     Cuts cuts = {.n = 0};
-    if (v >= 0)
-        find_cuts(&cuts, &seen, out->value, v, out->sizes[v]);
+    for (int j = 0; v >= 0 && j < nos; j++)
+        find_cuts(&cuts, &seen, pr->k->outputs[os[j]].value, v, out->sizes[v]);
     free(seen.items);
     if (cuts.n > KIR_MAX_CUTS)
         cuts.n = 0;
@@ -744,13 +764,15 @@ static void print_output_c(Printer *pr, TextBuf *t, int o)
             pr->vhi[v] = b - 1;
         }
         Scope *in = v >= 0 ? &seg : around;
-        int value = emit(pr, in, out->value);
-        line_start(pr, in);
-        textbuf_printf(&in->text, "out%d[", o);
-        print_linear(&in->text, out);
-        textbuf_puts(&in->text, "] = ");
-        temp_name(&in->text, value);
-        textbuf_puts(&in->text, ";\n");
+        for (int j = 0; j < nos; j++) {
+            int value = emit(pr, in, pr->k->outputs[os[j]].value);
+            line_start(pr, in);
+            textbuf_printf(&in->text, "out%d[", os[j]);
+            print_linear(&in->text, out);
+            textbuf_puts(&in->text, "] = ");
+            temp_name(&in->text, value);
+            textbuf_puts(&in->text, ";\n");
+        }
         if (v < 0)
             break;
         if (nloops == 1 && parallel)
@@ -839,8 +861,22 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
         textbuf_printf(t, "void %s(const void *const *in, const int64_t *si, const double *sf, "
                           "void *const *out)\n{\n    (void)in;\n    (void)si;\n    (void)sf;\n    (void)out;\n", k->name);
         print_inputs(t, k, "    ", KIR_TARGET_C);
-        for (int o = 0; o < k->noutputs; o++)
-            print_output_c(&pr, t, o);
+        /* outputs of one shape share a loop nest */
+        bool *done = xcalloc((size_t)k->noutputs + 1, sizeof *done);
+        int *group = xcalloc((size_t)k->noutputs + 1, sizeof *group);
+        for (int o = 0; o < k->noutputs; o++) {
+            if (done[o])
+                continue;
+            int n = 0;
+            for (int q = o; q < k->noutputs; q++)
+                if (!done[q] && same_shape(&k->outputs[o], &k->outputs[q])) {
+                    group[n++] = q;
+                    done[q] = true;
+                }
+            print_outputs_c(&pr, t, group, n);
+        }
+        free(done);
+        free(group);
         textbuf_puts(t, "}\n\n");
     } else {
         for (int o = 0; o < k->noutputs; o++)

@@ -19,6 +19,7 @@
  *     reductions    sum, mean, amax, amin, argmax, max / min over a dim
  *                   (values and indices), softmax, log_softmax, cumsum;
  *     products      mm, bmm, matmul, linear, addmm;
+ *     cells         gru_cell, rnn_tanh_cell, lstm_cell: the hidden state's;
  *     creation      zeros, ones, full, empty, rand(n), *_like, arange;
  *     joins         cat, stack; chunk / split / unbind / meshgrid with their
  *                   ListUnpack; ListUnpack and TupleUnpack of a construct;
@@ -49,6 +50,9 @@ typedef struct Infer {
     LowerProgram *p;
     IrGraph *g;
     int depth;                  /* inside an If or a Loop */
+    int64_t *decided;           /* by value id: scalars the shapes decide */
+    bool *is_decided;           /* (kernels_decide_scalar), inside bodies */
+    uint32_t ndecided;
 } Infer;
 
 const IrTensorType *shape_of(const IrValue *v)
@@ -108,10 +112,34 @@ static const RtValue *stat(const Infer *in, const IrValue *v)
     return lower_static_value(in->p, v);
 }
 
+static bool decided(void *ctx, const IrValue *v, int64_t *out)
+{
+    const Infer *in = ctx;
+    if (v->id >= in->ndecided || !in->is_decided[v->id])
+        return false;
+    *out = in->decided[v->id];
+    return true;
+}
+
+static void set_decided(Infer *in, const IrValue *v, bool known, int64_t value)
+{
+    uint32_t n = in->g->nvalues + 1;
+    if (n > in->ndecided) {
+        in->decided = xrealloc(in->decided, n * sizeof *in->decided);
+        in->is_decided = xrealloc(in->is_decided, n * sizeof *in->is_decided);
+        memset(in->is_decided + in->ndecided, 0, (n - in->ndecided) * sizeof *in->is_decided);
+        in->ndecided = n;
+    }
+    in->is_decided[v->id] = known;
+    in->decided[v->id] = value;
+}
+
 static bool sint(const Infer *in, const IrValue *v, int64_t *out)
 {
     const RtValue *r = stat(in, v);
-    if (!r || (r->kind != RT_INT && r->kind != RT_BOOL))
+    if (!r)
+        return decided((void *)in, v, out);
+    if (r->kind != RT_INT && r->kind != RT_BOOL)
         return false;
     *out = r->u.i;
     return true;
@@ -449,6 +477,7 @@ static bool infer_view(Infer *in, const IrNode *n, Shape *out)
         return true;
     }
     case OP_ATEN_CONTIGUOUS: case OP_ATEN_CLONE: case OP_ATEN_DETACH: case OP_ATEN_ALIAS:
+    case OP_PRIM_UNCHECKED_CAST:
         return true;
     default:    /* as_strided, diagonal, movedim, ...: no rule here */
         return false;
@@ -703,7 +732,20 @@ static bool infer_cat(Infer *in, const IrNode *n, Shape *out)
 /* The pieces of chunk / split / unbind / meshgrid for a ListUnpack. */
 static bool infer_unpack(Infer *in, IrNode *unpack)
 {
-    IrNode *src = unpack->inputs[0]->def;
+    /* through an Optional's refinement and Ifs the shapes decide (a cell's
+     * (h, c) unsqueezed or not) to the list or tuple built */
+    const IrValue *from = unpack->inputs[0];
+    int64_t cond;
+    for (int hops = 0; hops < 16; hops++) {
+        const IrNode *d = from->def;
+        if (d->op == OP_PRIM_UNCHECKED_CAST && d->ninputs == 1)
+            from = d->inputs[0];
+        else if (d->op == OP_PRIM_IF && d->nblocks == 2 && sint(in, d->inputs[0], &cond))
+            from = ir_block_return(d->blocks[cond ? 0 : 1], from->def_index);
+        else
+            break;
+    }
+    IrNode *src = from->def;
     int n = unpack->noutputs;
     if (src->op == OP_PRIM_LISTCONSTRUCT || src->op == OP_PRIM_TUPLECONSTRUCT) {
         for (int k = 0; k < n && k < src->ninputs; k++) {
@@ -782,17 +824,42 @@ static bool same_type(const IrValue *a, const IrValue *b)
            memcmp(x->sizes, y->sizes, (size_t)x->rank * sizeof *x->sizes) == 0;
 }
 
+/* An If whose condition the shapes decide (kernels_fold_decided replaces
+ * it by its taken block) has the taken block's types; otherwise the types
+ * both blocks agree on. */
 static void infer_if(Infer *in, IrNode *n)
 {
+    int64_t cond;
+    bool is_decided = n->ninputs == 1 && sint(in, n->inputs[0], &cond);
     in->depth++;
-    infer_block(in, n->blocks[0]);
-    infer_block(in, n->blocks[1]);
+    for (int b = 0; b < 2; b++)
+        if (!is_decided || (b == 0) == (cond != 0))
+            infer_block(in, n->blocks[b]);
     in->depth--;
     for (int k = 0; k < n->noutputs; k++) {
         const IrValue *a = ir_block_return(n->blocks[0], k), *b = ir_block_return(n->blocks[1], k);
+        if (is_decided)
+            a = b = cond ? a : b;
         Shape s;
+        int64_t v;
         if (same_type(a, b) && get(a, &s))
             set(in, n->outputs[k], &s);
+        else if (is_decided && sint(in, a, &v))
+            set_decided(in, n->outputs[k], true, v);
+    }
+}
+
+/* Everything the body's last pass concluded, before a pass that starts
+ * from other carried types. */
+static void forget_block(Infer *in, IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        for (int i = 0; i < n->nblocks; i++)
+            forget_block(in, n->blocks[i]);
+        for (int k = 0; k < n->noutputs; k++) {
+            forget(in, n->outputs[k]);
+            set_decided(in, n->outputs[k], false, 0);
+        }
     }
 }
 
@@ -811,6 +878,8 @@ static void infer_loop(Infer *in, IrNode *n)
             else if (pass == 0)
                 forget(in, prm);
         }
+        if (pass > 0)
+            forget_block(in, body);
         infer_block(in, body);
         for (int k = 0; k < carried; k++) {
             IrValue *prm = ir_block_param(body, 1 + k);
@@ -852,17 +921,19 @@ static void fold_static_list(Infer *in, IrNode *n)
                      rt_list(n->op == OP_PRIM_LISTCONSTRUCT ? RT_LIST : RT_TUPLE, n->ninputs, items));
     /* to the top level, with the program's other constants: inside a body
      * the lowering would take it for the body's own work */
-    if (n->owner != top) {
-        IrNode *anchor = n;
-        while (anchor->owner != top)
-            anchor = anchor->owner->owner;
-        ir_move_before(n, anchor);
-    }
+    if (n->owner != top)
+        ir_move_before(n, kernels_top_anchor(n));
 }
 
 static void infer_node(Infer *in, IrNode *n)
 {
     fold_static_list(in, n);
+    int64_t v;
+    ScalarLookup lk = {.p = in->p, .decided = decided, .ctx = in};
+    if (kernels_decide_scalar(&lk, n, &v) && !stat(in, n->outputs[0])) {
+        set_decided(in, n->outputs[0], true, v);
+        return;
+    }
     if (n->op == OP_PRIM_IF && n->nblocks == 2) {
         infer_if(in, n);
         return;
@@ -931,7 +1002,8 @@ static void infer_node(Infer *in, IrNode *n)
         out.dtype = target;
         ok = ok && target >= 0;
     } else if (op_is_view(n->op) || op_info(n->op)->cls == OPC_ACCESS ||
-               n->op == OP_ATEN_CLONE || n->op == OP_ATEN_CONTIGUOUS || n->op == OP_ATEN_DETACH) {
+               n->op == OP_ATEN_CLONE || n->op == OP_ATEN_CONTIGUOUS || n->op == OP_ATEN_DETACH ||
+               n->op == OP_PRIM_UNCHECKED_CAST) {
         ok = n->noutputs == 1 && infer_view(in, n, &out);
     } else if (op_info(n->op)->cls == OPC_ASSIGN) {
         ok = get(n->inputs[0], &out);
@@ -944,6 +1016,10 @@ static void infer_node(Infer *in, IrNode *n)
         ok = infer_cat(in, n, &out);
     } else if ((n->op == OP_ATEN_GRU_CELL || n->op == OP_ATEN_RNN_TANH_CELL) && n->ninputs >= 2) {
         ok = get(n->inputs[1], &out);      /* the new hidden state: hx's type */
+    } else if (n->op == OP_ATEN_LSTM_CELL && n->ninputs >= 2 && n->noutputs == 2 &&
+               n->inputs[1]->def->op == OP_PRIM_LISTCONSTRUCT && n->inputs[1]->def->ninputs == 2) {
+        ok = get(n->inputs[1]->def->inputs[0], &out);   /* (hy, cy): h's type */
+        out2 = out;
     } else if (n->op == OP_ATEN_EMBEDDING && n->ninputs >= 2) {
         Shape w, ix;        /* embedding(weight, indices, ...): indices' shape + [dim] */
         ok = get(n->inputs[0], &w) && get(n->inputs[1], &ix) && w.rank == 2 && ix.rank < MAXR;
@@ -1003,6 +1079,8 @@ bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int 
         }
     }
     infer_block(&in, top);
+    free(in.decided);
+    free(in.is_decided);
     return true;
 }
 

@@ -21,41 +21,16 @@
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
 
-/* Where new compile-time values go: before the top-level node that holds
- * n (the loop around it, or n itself). At the top level they are the
- * program's constants; inside a loop's body the lowering would take them
- * for the body's own work. */
-static IrNode *top_anchor(IrNode *n)
-{
-    while (n->owner->owner)
-        n = n->owner->owner;
-    return n;
-}
-
-/* A new int constant at the top level before `at`'s top-level node, a
- * compile-time value of p. */
-static IrValue *int_constant(LowerProgram *p, IrNode *at, int64_t v)
-{
-    IrNode *before = top_anchor(at);
-    IrGraph *g = before->graph;
-    IrNode *c = ir_node_new_op(g, OP_PRIM_CONSTANT);
-    ir_attr_set_int(c, "value", v);
-    IrValue *out = ir_node_add_output(c, ir_type_simple(g, TY_INT), NULL);
-    ir_insert_before(c, before);
-    lower_add_static(p, out, rt_int(v));
-    return out;
-}
-
 /* A new int-list constant (prim::ListConstruct of int constants), placed
- * as int_constant places its items. */
+ * as kernels_scalar_constant places its items. */
 static IrValue *ints_constant(LowerProgram *p, IrNode *at, const int64_t *v, int n)
 {
-    IrNode *before = top_anchor(at);
+    IrNode *before = kernels_top_anchor(at);
     IrGraph *g = before->graph;
     IrNode *lc = ir_node_new_op(g, OP_PRIM_LISTCONSTRUCT);
     RtValue *items[KIR_MAX_RANK];
     for (int i = 0; i < n; i++) {
-        ir_node_add_input(lc, int_constant(p, at, v[i]));
+        ir_node_add_input(lc, kernels_scalar_constant(p, at, v[i], false));
         items[i] = rt_int(v[i]);
     }
     IrValue *out = ir_node_add_output(lc, ir_type_list(g, ir_type_simple(g, TY_INT)), NULL);
@@ -113,7 +88,7 @@ static bool meshgrid_to_views(LowerProgram *p, IrNode *unpack)
         IrNode *ex = ir_node_new_op(g, OP_ATEN_EXPAND);
         ir_node_add_input(ex, viewed);
         ir_node_add_input(ex, all);
-        ir_node_add_input(ex, int_constant(p, unpack, 0));
+        ir_node_add_input(ex, kernels_scalar_constant(p, unpack, 0, false));
         IrValue *out = ir_node_add_output(ex, unpack->outputs[k]->type, NULL);
         ex->comment = mg->comment;
         ir_insert_before(ex, unpack);
@@ -172,22 +147,22 @@ static bool unpack_to_views(LowerProgram *p, IrNode *unpack)
         if (!shape_of(unpack->outputs[k]))
             return false;
     IrGraph *g = unpack->graph;
-    IrValue *d = int_constant(p, unpack, dim);
+    IrValue *d = kernels_scalar_constant(p, unpack, dim, false);
     for (int k = 0; k < n; k++) {
         IrNode *v;
         if (op == OP_ATEN_UNBIND) {
             v = ir_node_new_op(g, OP_ATEN_SELECT);
             ir_node_add_input(v, x);
             ir_node_add_input(v, d);
-            ir_node_add_input(v, int_constant(p, unpack, k));
+            ir_node_add_input(v, kernels_scalar_constant(p, unpack, k, false));
         } else {
             int64_t end = (k + 1) * piece < size ? (k + 1) * piece : size;
             v = ir_node_new_op(g, OP_ATEN_SLICE);
             ir_node_add_input(v, x);
             ir_node_add_input(v, d);
-            ir_node_add_input(v, int_constant(p, unpack, k * piece));
-            ir_node_add_input(v, int_constant(p, unpack, end));
-            ir_node_add_input(v, int_constant(p, unpack, 1));
+            ir_node_add_input(v, kernels_scalar_constant(p, unpack, k * piece, false));
+            ir_node_add_input(v, kernels_scalar_constant(p, unpack, end, false));
+            ir_node_add_input(v, kernels_scalar_constant(p, unpack, 1, false));
         }
         IrValue *out = ir_node_add_output(v, unpack->outputs[k]->type, NULL);
         v->comment = src->comment;

@@ -24,6 +24,8 @@
  * prim::If with a compile-time condition is folded: the taken block's nodes
  * move before the If, its results replace the If's outputs, and the walk
  * continues into the moved nodes (so nested static structure folds too).
+ * Inside loops and Ifs that stay, the slice's nodes whose inputs are all
+ * compile-time values are hoisted to the top level (hoist_static below).
  */
 #include <stdlib.h>
 
@@ -110,11 +112,9 @@ static bool view_of_known(const LowerProgram *p, const IrNode *n, const bool *kn
     return inputs_known(p, n, known);
 }
 
-/* Folds `n`, an If with a known condition; returns the node to continue at. */
-static IrNode *fold_if(LowerProgram *p, IrNode *n)
+IrNode *lower_fold_if(LowerProgram *p, IrNode *n, bool cond)
 {
-    const RtValue *cond = node_exec_get(p->exec, n->inputs[0]);
-    IrBlock *taken = n->blocks[cond->u.i ? 0 : 1];
+    IrBlock *taken = n->blocks[cond ? 0 : 1];
     IrNode *first = ir_block_first(taken);
     IrNode *resume = first->op == OP_PRIM_RETURN ? n->next : first;
     while (ir_block_first(taken)->op != OP_PRIM_RETURN)
@@ -169,11 +169,80 @@ static void mark_written_lists(bool *never_static, IrBlock *b)
     }
 }
 
+/* Runs n, a node of the scalar slice, now; true when it gave compile-time
+ * values (a tensor only from a constant or a module attribute). */
+static bool run_static(LowerProgram *p, IrNode *n)
+{
+    bool ok = node_exec_node(p->exec, n);
+    bool constant_tensor = n->op == OP_PRIM_CONSTANT || n->op == OP_PRIM_GETATTR;
+    for (int i = 0; ok && i < n->noutputs; i++)
+        if (!constant_tensor && lower_value_has_tensor(node_exec_get(p->exec, n->outputs[i])))
+            ok = false;
+    if (!ok) {
+        node_exec_clear_node(p->exec, n);
+        return false;
+    }
+    for (int i = 0; i < n->noutputs; i++)
+        p->is_static[n->outputs[i]->id] = true;
+    p->stats.static_nodes++;
+    return true;
+}
+
+static bool is_static_bool(const LowerProgram *p, const IrValue *v)
+{
+    return p->is_static[v->id] && node_exec_get(p->exec, v)->kind == RT_BOOL;
+}
+
+/* Inside the blocks of `anchor`, a top-level loop or If: nodes of the
+ * scalar slice whose inputs are all compile-time values (a module's
+ * attributes read in a loop's body, the constants and lists of a
+ * GRUCell's checks) compute the same value on every pass; they run now and
+ * move before anchor, with the program's other constants (inside a body
+ * the lowering would take them for the body's own work). Ifs whose
+ * condition that makes known fold as at the top level. */
+static bool is_container(const IrValue *v)
+{
+    return v->type && (v->type->kind == TY_LIST || v->type->kind == TY_TUPLE ||
+                       v->type->kind == TY_DICT);
+}
+
+static void hoist_static(LowerProgram *p, IrBlock *b, const bool *never_static, bool *hoisted,
+                         IrNode *anchor)
+{
+    IrNode *n = ir_block_first(b);
+    while (n->op != OP_PRIM_RETURN) {
+        IrNode *next = n->next;
+        if (n->op == OP_PRIM_IF && n->ninputs == 1 && n->nblocks == 2 &&
+            is_static_bool(p, n->inputs[0])) {
+            n = lower_fold_if(p, n, node_exec_get(p->exec, n->inputs[0])->u.i != 0);
+            continue;
+        }
+        for (int i = 0; i < n->nblocks; i++)
+            hoist_static(p, n->blocks[i], never_static, hoisted, anchor);
+        bool all_static = op_in_scalar_slice(n);
+        for (int i = 0; all_static && i < n->noutputs; i++)
+            all_static = !never_static[n->outputs[i]->id];
+        /* a list made before the loop may be written through an alias
+         * inside it (a carried name for the same list): only lists built
+         * in the body itself (and hoisted here) are read */
+        for (int i = 0; all_static && i < n->ninputs; i++)
+            all_static = p->is_static[n->inputs[i]->id] &&
+                         (!is_container(n->inputs[i]) || hoisted[n->inputs[i]->id]);
+        if (all_static && run_static(p, n)) {
+            for (int i = 0; i < n->noutputs; i++)
+                hoisted[n->outputs[i]->id] = true;
+            ir_move_before(n, anchor);
+        }
+        n = next;
+    }
+}
+
 void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
 {
     IrBlock *top = p->g->top;
     bool *never_static = xcalloc(p->g->nvalues + 1, sizeof *never_static);
     bool *known = xcalloc(p->g->nvalues + 1, sizeof *known);   /* views of bound tensors */
+    bool *hoisted = xcalloc(p->g->nvalues + 1, sizeof *hoisted);
     mark_written_lists(never_static, top);
 
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
@@ -187,7 +256,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         if (n->op == OP_PRIM_IF && n->ninputs == 1 && n->nblocks == 2 &&
             p->is_static[n->inputs[0]->id] &&
             node_exec_get(p->exec, n->inputs[0])->kind == RT_BOOL) {
-            n = fold_if(p, n);
+            n = lower_fold_if(p, n, node_exec_get(p->exec, n->inputs[0])->u.i != 0);
             continue;
         }
         bool writes_list_output = false;
@@ -200,22 +269,14 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
             else
                 node_exec_clear_node(p->exec, n);
         } else if (op_in_scalar_slice(n) && inputs_known(p, n, known) && !writes_list_output) {
-            bool ok = node_exec_node(p->exec, n);
-            bool constant_tensor = n->op == OP_PRIM_CONSTANT || n->op == OP_PRIM_GETATTR;
-            for (int i = 0; ok && i < n->noutputs; i++)
-                if (!constant_tensor && lower_value_has_tensor(node_exec_get(p->exec, n->outputs[i])))
-                    ok = false;
-            if (ok) {
-                for (int i = 0; i < n->noutputs; i++)
-                    p->is_static[n->outputs[i]->id] = true;
-                p->stats.static_nodes++;
-            } else {
-                node_exec_clear_node(p->exec, n);
-            }
+            run_static(p, n);
         }
+        for (int i = 0; i < n->nblocks; i++)
+            hoist_static(p, n->blocks[i], never_static, hoisted, n);
         n = n->next;
     }
     free(never_static);
+    free(hoisted);
     /* Tensor inputs and their views reach filters through the stream only. */
     for (int i = 0; i < ir_block_nparams(top); i++)
         if (!p->is_static[ir_block_param(top, i)->id])

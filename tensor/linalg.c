@@ -477,7 +477,19 @@ Tensor *tensor_addmm(const Tensor *self, const Tensor *a, const Tensor *b, doubl
     }
     Tensor *out = mm_unchecked(a, b);
     int64_t n = out ? tensor_numel(out) : 0;
-    if (out && dtype_is_float(out->dtype)) {
+    if (out && out->dtype == DT_F32 && se->dtype == DT_F32 && tensor_is_contiguous(out)) {
+        /* the common case (linear's bias), in float as BLAS's beta would be:
+         * the generic path below converts every element to double and back */
+        float *p = tensor_data(out);
+        const float *s = tensor_data(se);
+        float fb = (float)beta, fa = (float)alpha;
+        int64_t cols = sizes[1];
+        for (int64_t i = 0; i < sizes[0]; i++)
+            for (int64_t j = 0; j < cols; j++) {
+                float x = p[i * cols + j];
+                p[i * cols + j] = beta == 0.0 ? fa * x : fb * s[i * se->strides[0] + j * se->strides[1]] + fa * x;
+            }
+    } else if (out && dtype_is_float(out->dtype)) {
         double *p = kern_read_all_f64(out), *s = kern_read_all_f64(se);
         if (p && s) {
             /* beta == 0 ignores self entirely (its NaNs too), as BLAS does */

@@ -61,6 +61,14 @@ typedef struct KernelsMemory {
 } KernelsMemory;
 KernelsMemory kernels_plan_memory(const LowerProgram *p);
 
+/* Scalars, Ifs and in-place checks that the static shapes decide, folded
+ * (kernels/fold_decided.c): a GRUCell's rank tests inside a loop's body.
+ * Returns the number of nodes folded. */
+int kernels_fold_decided(LowerProgram *p);
+/* gru_cell, lstm_cell and rnn_tanh_cell of static shapes become their
+ * linears and gate ops (kernels/decompose_cells.c), so the gates fuse.
+ * Returns the number of cells rewritten. */
+int kernels_decompose_cells(LowerProgram *p);
 /* chunk / split / unbind and their ListUnpack become one view per piece
  * (kernels/unpack_views.c). Returns the number of lists taken apart. */
 int kernels_unpack_views(LowerProgram *p);

@@ -174,6 +174,12 @@ void lower_graph_grown(LowerProgram *p);
  * value of the program; takes the reference to value. */
 void lower_add_static(LowerProgram *p, const IrValue *v, RtValue *value);
 
+/* Replaces n, a prim::If whose condition a pass decided to be `cond`, by
+ * its taken block: the block's nodes move before n and its results replace
+ * n's outputs. Returns the node to go on at (the first moved node, or the
+ * one after n when nothing moved). */
+IrNode *lower_fold_if(LowerProgram *p, IrNode *n, bool cond);
+
 StreamGraph *lower_stream_graph(const LowerProgram *p);
 IrGraph *lower_ir_graph(const LowerProgram *p);
 const LowerStats *lower_stats(const LowerProgram *p);

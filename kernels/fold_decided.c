@@ -1,0 +1,249 @@
+/* fold_decided.c — what the static shapes decide, folded away.
+ *
+ * Specialization folds the scalar work of the top level; inside a loop's
+ * body the scalars that test a carried tensor's rank (a GRUCell's
+ * `if input.dim() not in (1, 2): raise`, `is_batched = input.dim() == 2`)
+ * stay run-time values, so the body keeps Ifs that every iteration takes
+ * the same way and whose joined results have no static shape: nothing
+ * around them fuses. Once shape_infer has typed the body, they are known.
+ *
+ * kernels_decide_scalar is the rule, shared with shape_infer (which follows
+ * decided Ifs into their taken branch only, so the types flow through them):
+ *   aten::dim(x), aten::size(x, d), aten::len(x), aten::numel(x)
+ *                          of a tensor of static shape;
+ *   aten::__contains__(list, v), eq / ne / lt / le / gt / ge, __not__
+ *                          of decided ints and bools.
+ *
+ * kernels_fold_decided is the pass. Preconditions: shape_infer ran, the
+ * graph is functional. Result, in program order (nested blocks included):
+ *   - a decided scalar's uses read a new prim::Constant at the top level (a
+ *     compile-time value of the program: inside a body the lowering would
+ *     take it for the body's work); the node that computed it goes;
+ *   - a prim::If whose condition is decided is replaced by its taken block;
+ *   - tssa::inplace_check(r, self) whose r and self have the same static
+ *     shape and dtype checks nothing: its uses read r, and the node goes
+ *     (a run-time call that also kept fusion from spanning an in-place
+ *     write's two halves); so does prim::unchecked_cast of a tensor of
+ *     static type (an Optional's refinement);
+ *   - prim::TupleUnpack of a prim::TupleConstruct (through such casts): its
+ *     outputs are the construct's inputs (a cell's (h, c) passed as a
+ *     tuple), and the node goes.
+ */
+#include <stdlib.h>
+
+#include "kernels/kernels_internal.h"
+#include "tssa/shapes.h"
+
+static bool lookup_int(const ScalarLookup *lk, const IrValue *v, int64_t *out)
+{
+    if (v->type && v->type->kind == TY_TENSOR)
+        return false;
+    const RtValue *r = lower_static_value(lk->p, v);
+    if (r) {
+        if (r->kind != RT_INT && r->kind != RT_BOOL)
+            return false;
+        *out = r->u.i;
+        return true;
+    }
+    return lk->decided && lk->decided(lk->ctx, v, out);
+}
+
+bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out)
+{
+    if (n->noutputs != 1 || n->nblocks > 0 || n->ninputs < 1)
+        return false;
+    const IrTensorType *t = shape_of(n->inputs[0]);
+    int64_t a, b;
+    switch (n->op) {
+    case OP_ATEN_DIM:
+        if (!t || n->ninputs != 1)
+            return false;
+        *out = t->rank;
+        return true;
+    case OP_ATEN_LEN:
+        if (!t || n->ninputs != 1 || t->rank < 1)
+            return false;
+        *out = t->sizes[0];
+        return true;
+    case OP_ATEN_NUMEL:
+        if (!t || n->ninputs != 1)
+            return false;
+        *out = 1;
+        for (int i = 0; i < t->rank; i++)
+            *out *= t->sizes[i];
+        return true;
+    case OP_ATEN_SIZE:
+        if (!t || n->ninputs != 2 || !lookup_int(lk, n->inputs[1], &a))
+            return false;
+        if (a < 0)
+            a += t->rank;
+        if (a < 0 || a >= t->rank)
+            return false;       /* left to fail at run time, with PyTorch's message */
+        *out = t->sizes[a];
+        return true;
+    case OP_ATEN_NOT:
+        if (n->ninputs != 1 || !lookup_int(lk, n->inputs[0], &a))
+            return false;
+        *out = !a;
+        return true;
+    case OP_ATEN_CONTAINS: {
+        const RtValue *list = lower_static_value(lk->p, n->inputs[0]);
+        if (n->ninputs != 2 || !list || list->kind != RT_LIST || !lookup_int(lk, n->inputs[1], &a))
+            return false;
+        *out = 0;
+        for (int i = 0; i < list->u.list.n; i++) {
+            const RtValue *item = list->u.list.items[i];
+            if (item->kind != RT_INT && item->kind != RT_BOOL)
+                return false;
+            *out |= item->u.i == a;
+        }
+        return true;
+    }
+    case OP_ATEN_EQ: case OP_ATEN_NE: case OP_ATEN_LT: case OP_ATEN_LE: case OP_ATEN_GT:
+    case OP_ATEN_GE:
+        if (n->ninputs != 2 || !lookup_int(lk, n->inputs[0], &a) || !lookup_int(lk, n->inputs[1], &b))
+            return false;
+        *out = n->op == OP_ATEN_EQ ? a == b : n->op == OP_ATEN_NE ? a != b
+             : n->op == OP_ATEN_LT ? a < b  : n->op == OP_ATEN_LE ? a <= b
+             : n->op == OP_ATEN_GT ? a > b  : a >= b;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* ---------------------------------------------------------------- the pass */
+
+typedef struct Fold {
+    LowerProgram *p;
+    IrGraph *g;
+    int64_t *value;             /* by value id: the decided scalar */
+    bool *known;
+    uint32_t cap;
+    int folded;
+} Fold;
+
+static void grow(Fold *f)
+{
+    uint32_t n = f->g->nvalues + 1;
+    if (n <= f->cap)
+        return;
+    f->value = xrealloc(f->value, n * sizeof *f->value);
+    f->known = xrealloc(f->known, n * sizeof *f->known);
+    for (uint32_t i = f->cap; i < n; i++)
+        f->known[i] = false;
+    f->cap = n;
+}
+
+static bool decided_in_fold(void *ctx, const IrValue *v, int64_t *out)
+{
+    const Fold *f = ctx;
+    if (v->id >= f->cap || !f->known[v->id])
+        return false;
+    *out = f->value[v->id];
+    return true;
+}
+
+IrNode *kernels_top_anchor(IrNode *n)
+{
+    while (n->owner->owner)
+        n = n->owner->owner;
+    return n;
+}
+
+IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as_bool)
+{
+    IrNode *before = kernels_top_anchor(at);
+    IrGraph *g = before->graph;
+    IrNode *c = ir_node_new_op(g, OP_PRIM_CONSTANT);
+    ir_attr_set_int(c, "value", v);
+    IrValue *out = ir_node_add_output(c, ir_type_simple(g, as_bool ? TY_BOOL : TY_INT), NULL);
+    ir_insert_before(c, before);
+    lower_add_static(p, out, as_bool ? rt_bool(v != 0) : rt_int(v));
+    return out;
+}
+
+static bool same_static_type(const IrValue *a, const IrValue *b)
+{
+    const IrTensorType *x = shape_of(a), *y = shape_of(b);
+    if (!x || !y || x->dtype != y->dtype || x->rank != y->rank)
+        return false;
+    for (int i = 0; i < x->rank; i++)
+        if (x->sizes[i] != y->sizes[i])
+            return false;
+    return true;
+}
+
+static void fold_block(Fold *f, IrBlock *b);
+
+/* Returns the node the walk goes on with. */
+static IrNode *fold_node(Fold *f, IrNode *n)
+{
+    grow(f);
+    ScalarLookup lk = {.p = f->p, .decided = decided_in_fold, .ctx = f};
+    int64_t v;
+    if (n->op == OP_PRIM_IF && n->nblocks == 2 && n->ninputs == 1 &&
+        lookup_int(&lk, n->inputs[0], &v)) {
+        f->folded++;
+        return lower_fold_if(f->p, n, v != 0);
+    }
+    if (n->op == OP_PRIM_TUPLEUNPACK && n->ninputs == 1) {
+        const IrNode *src = n->inputs[0]->def;
+        while (src->op == OP_PRIM_UNCHECKED_CAST && src->ninputs == 1)
+            src = src->inputs[0]->def;
+        if (src->op == OP_PRIM_TUPLECONSTRUCT && src->ninputs == n->noutputs) {
+            IrNode *next = n->next;
+            for (int k = 0; k < n->noutputs; k++)
+                ir_replace_all_uses(n->outputs[k], src->inputs[k]);
+            ir_node_destroy(n);
+            f->folded++;
+            return next;
+        }
+    }
+    bool no_op = (n->op == OP_TSSA_INPLACE_CHECK && n->ninputs == 2 &&
+                  same_static_type(n->inputs[0], n->inputs[1])) ||
+                 (n->op == OP_PRIM_UNCHECKED_CAST && n->ninputs == 1 && shape_of(n->inputs[0]));
+    if (no_op && n->noutputs == 1) {
+        IrNode *next = n->next;
+        ir_replace_all_uses(n->outputs[0], n->inputs[0]);
+        ir_node_destroy(n);
+        f->folded++;
+        return next;
+    }
+    if (kernels_decide_scalar(&lk, n, &v) && !lower_static_value(f->p, n->outputs[0])) {
+        const IrType *t = n->outputs[0]->type;
+        bool as_bool = t && t->kind == TY_BOOL;
+        f->value[n->outputs[0]->id] = v;
+        f->known[n->outputs[0]->id] = true;
+        if (n->outputs[0]->nuses > 0) {
+            IrValue *c = kernels_scalar_constant(f->p, n, v, as_bool);
+            grow(f);
+            f->value[c->id] = v;
+            f->known[c->id] = true;
+            ir_replace_all_uses(n->outputs[0], c);
+        }
+        IrNode *next = n->next;
+        ir_node_destroy(n);
+        f->folded++;
+        return next;
+    }
+    for (int i = 0; i < n->nblocks; i++)
+        fold_block(f, n->blocks[i]);
+    return n->next;
+}
+
+static void fold_block(Fold *f, IrBlock *b)
+{
+    for (IrNode *n = ir_block_first(b); !ir_node_is_end(n);)
+        n = fold_node(f, n);
+}
+
+int kernels_fold_decided(LowerProgram *p)
+{
+    Fold f = {.p = p, .g = lower_ir_graph(p)};
+    fold_block(&f, f.g->top);
+    free(f.value);
+    free(f.known);
+    lower_graph_grown(p);
+    return f.folded;
+}
