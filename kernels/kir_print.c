@@ -687,6 +687,26 @@ static uint64_t reduction_vars(Seen *seen, const KExpr *e)
     return m;
 }
 
+static bool reduces(Seen *seen, const KExpr *e)
+{
+    if (!first_visit(seen, e))
+        return false;
+    if (e->kind == KX_REDUCE)
+        return true;
+    for (int i = 0; i < e->nargs; i++)
+        if (reduces(seen, e->args[i]))
+            return true;
+    return false;
+}
+
+static bool has_reduce(const KOutput *o)
+{
+    Seen seen = {0};
+    bool r = reduces(&seen, o->value);
+    free(seen.items);
+    return r;
+}
+
 static void pragma_parallel(TextBuf *t, int indent, int collapse)
 {
     textbuf_spaces(t, indent);
@@ -861,7 +881,11 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
         textbuf_printf(t, "void %s(const void *const *in, const int64_t *si, const double *sf, "
                           "void *const *out)\n{\n    (void)in;\n    (void)si;\n    (void)sf;\n    (void)out;\n", k->name);
         print_inputs(t, k, "    ", KIR_TARGET_C);
-        /* outputs of one shape share a loop nest */
+        /* outputs of one shape that reduce share a loop nest, so their
+         * reductions run once (a max and its index, a softmax's sums);
+         * elementwise outputs keep a nest each: GCC vectorizes a nest
+         * with one store and its math calls (libmvec), not always one
+         * with several (an LSTM's h and c: 2.7x slower merged) */
         bool *done = xcalloc((size_t)k->noutputs + 1, sizeof *done);
         int *group = xcalloc((size_t)k->noutputs + 1, sizeof *group);
         for (int o = 0; o < k->noutputs; o++) {
@@ -869,7 +893,8 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
                 continue;
             int n = 0;
             for (int q = o; q < k->noutputs; q++)
-                if (!done[q] && same_shape(&k->outputs[o], &k->outputs[q])) {
+                if (!done[q] && (q == o || (same_shape(&k->outputs[o], &k->outputs[q]) &&
+                                            has_reduce(&k->outputs[o]) && has_reduce(&k->outputs[q])))) {
                     group[n++] = q;
                     done[q] = true;
                 }
