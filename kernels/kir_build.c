@@ -772,6 +772,19 @@ static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *
     const KExpr *known_e = reduce_find(bd, &key);
     if (known_e)
         return known_e;
+    /* A max (min) and its index over the same elements (aten::max(x, dim)'s
+     * two outputs) share one loop variable and body, so the printer runs
+     * one loop for both (kir_print.c, twin reductions). */
+    KReduce twin = r == KR_MAX ? KR_ARGMAX : r == KR_ARGMAX ? KR_MAX
+                 : r == KR_MIN ? KR_ARGMIN : r == KR_ARGMIN ? KR_MIN : r;
+    if (twin != r) {
+        TensorDType body_dtype = (TensorDType)in->dtype;
+        ReduceEntry twin_key = reduce_key(x, in->rank, idx, reduced, keepdim,
+                                          (int)twin * 64 + (int)(indexed ? body_dtype : DT_I64));
+        const KExpr *t = reduce_find(bd, &twin_key);
+        if (t && t->kind == KX_REDUCE && t->args[0]->dtype == (indexed ? t->dtype : dtype))
+            return reduce_keep(bd, &key, kx_reduce(b, r, t->var, t->extent, t->args[0], dtype));
+    }
     const KIdx *sub[KIR_MAX_RANK];
     int vars[KIR_MAX_RANK], nv = 0;
     for (int d = 0, o = 0; d < in->rank; d++) {

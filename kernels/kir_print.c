@@ -44,6 +44,10 @@ typedef struct Printer {
      * [vlo[v], vhi[v]] (vhi < vlo: nothing). A select whose tests these
      * ranges decide prints as the arm it takes. */
     int64_t vlo[KIR_MAX_VARS], vhi[KIR_MAX_VARS];
+    /* The kernel's argmax / argmin reductions: a max / min over the same
+     * variable and body is their twin, and one loop computes both. */
+    const KExpr **indexed;
+    int nindexed, capindexed;
 } Printer;
 
 static const char *math_names[] = {
@@ -341,6 +345,8 @@ static void reduce_init(TextBuf *t, KReduce r, TensorDType dt)
 /* The accumulator and the loop go to `at` after the body is generated:
  * what the body hoists out (a row's max for a softmax's sum) then lands
  * before the loop, not inside it. */
+static bool has_index_twin(const Printer *pr, const KExpr *e);
+
 static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
 {
     Scope body;
@@ -351,26 +357,42 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
     pr->vhi[e->var] = -1;
     TextBuf *bt = &body.text;
     line_start(pr, &body);
-    bool indexed = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+    bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+    /* a max with an argmax twin keeps its index too (as t<acc>_at) */
+    bool indexed = is_index || has_index_twin(pr, e);
+    bool largest = e->reduce == KR_ARGMAX || e->reduce == KR_MAX;
+    const char *at_suffix = is_index ? "" : "_at";
+    bool is_float = e->dtype == DT_F32 || e->dtype == DT_F64;
+    /* Sums and plain maxima vectorize as OpenMP simd reductions (C only;
+     * not around a nested simd loop, which OpenMP forbids). A vectorized
+     * sum adds in another order than a sequential one, as PyTorch's own
+     * vectorized sums do; the order is fixed by the code, so runs repeat
+     * bit for bit. */
+    bool simd = pr->target == KIR_TARGET_C && !indexed && e->dtype != DT_BOOL &&
+                !strstr(textbuf_cstr(bt), "#pragma");
     if (indexed) {
         /* the first index of the extreme; a NaN wins and stays */
         textbuf_puts(bt, "if (");
         temp_name(bt, v);
-        textbuf_puts(bt, e->reduce == KR_ARGMAX ? " > " : " < ");
+        textbuf_puts(bt, largest ? " > " : " < ");
         textbuf_printf(bt, "t%d_best || (ISNAN(", acc);
         temp_name(bt, v);
         textbuf_printf(bt, ") && !ISNAN(t%d_best))) { t%d_best = ", acc, acc);
         temp_name(bt, v);
-        textbuf_puts(bt, "; ");
-        temp_name(bt, acc);
-        textbuf_puts(bt, " = ");
+        textbuf_printf(bt, "; t%d%s = ", acc, at_suffix);
         var_name(bt, e->var);
         textbuf_puts(bt, "; }");
     } else if (e->reduce == KR_SUM) {
         temp_name(bt, acc);
         textbuf_puts(bt, " += ");
         temp_name(bt, v);
-    } else if (!indexed) {
+    } else if (simd) {
+        /* max / min as a select the vectorizer takes for a max; a NaN
+         * anywhere is flagged apart and wins after the loop */
+        textbuf_printf(bt, "t%d = t%d %s t%d ? t%d : t%d", acc, v, largest ? ">" : "<", acc, v, acc);
+        if (is_float)
+            textbuf_printf(bt, "; t%d_nan |= ISNAN(t%d)", acc, v);
+    } else {
         textbuf_puts(bt, "if (");
         temp_name(bt, v);
         textbuf_puts(bt, e->reduce == KR_MAX ? " > " : " < ");
@@ -389,15 +411,31 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
     if (indexed) {
         line_start(pr, at);
         textbuf_printf(t, "%s t%d_best = ", kir_ctype(e->args[0]->dtype), acc);
-        reduce_init(t, e->reduce == KR_ARGMAX ? KR_MAX : KR_MIN, e->args[0]->dtype);
+        reduce_init(t, largest ? KR_MAX : KR_MIN, e->args[0]->dtype);
+        textbuf_puts(t, ";\n");
+        line_start(pr, at);
+        textbuf_printf(t, "int64_t t%d%s = 0;\n", acc, at_suffix);
+    } else {
+        line_start(pr, at);
+        textbuf_printf(t, "%s ", kir_ctype(e->dtype));
+        temp_name(t, acc);
+        textbuf_puts(t, " = ");
+        reduce_init(t, e->reduce, e->dtype);
         textbuf_puts(t, ";\n");
     }
-    line_start(pr, at);
-    textbuf_printf(t, "%s ", kir_ctype(e->dtype));
-    temp_name(t, acc);
-    textbuf_puts(t, " = ");
-    reduce_init(t, indexed ? KR_SUM : e->reduce, e->dtype);
-    textbuf_puts(t, ";\n");
+    bool flag_nan = simd && e->reduce != KR_SUM && is_float;
+    if (flag_nan) {
+        line_start(pr, at);
+        textbuf_printf(t, "int t%d_nan = 0;\n", acc);
+    }
+    if (simd) {
+        line_start(pr, at);
+        textbuf_printf(t, "#pragma omp simd reduction(%s:t%d)",
+                       e->reduce == KR_SUM ? "+" : largest ? "max" : "min", acc);
+        if (flag_nan)
+            textbuf_printf(t, " reduction(|:t%d_nan)", acc);
+        textbuf_putc(t, '\n');
+    }
     line_start(pr, at);
     textbuf_puts(t, "for (int64_t ");
     var_name(t, e->var);
@@ -409,8 +447,56 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
     textbuf_putn(t, bt->data, bt->len);
     line_start(pr, at);
     textbuf_puts(t, "}\n");
+    if (indexed && !is_index) {
+        line_start(pr, at);
+        textbuf_printf(t, "const %s t%d = t%d_best;\n", kir_ctype(e->dtype), acc, acc);
+    }
+    if (flag_nan) {
+        line_start(pr, at);
+        textbuf_printf(t, "if (t%d_nan) t%d = NAN;\n", acc, acc);
+    }
     scope_release(&body);
 }
+
+static bool twins(const KExpr *a, const KExpr *b)
+{
+    bool a_index = a->reduce == KR_ARGMAX || a->reduce == KR_ARGMIN;
+    bool b_index = b->reduce == KR_ARGMAX || b->reduce == KR_ARGMIN;
+    bool a_max = a->reduce == KR_ARGMAX || a->reduce == KR_MAX;
+    bool b_max = b->reduce == KR_ARGMAX || b->reduce == KR_MAX;
+    return a->kind == KX_REDUCE && b->kind == KX_REDUCE && a_index != b_index && a_max == b_max &&
+           (a->reduce == KR_MAX || a->reduce == KR_MIN || a_index) &&
+           (b->reduce == KR_MAX || b->reduce == KR_MIN || b_index) && a->var == b->var &&
+           a->args[0] == b->args[0];
+}
+
+static bool has_index_twin(const Printer *pr, const KExpr *e)
+{
+    for (int i = 0; i < pr->nindexed; i++)
+        if (twins(e, pr->indexed[i]))
+            return true;
+    return false;
+}
+
+/* e's twin already computed where cur sees it: e's temporary is read off
+ * that loop's (its best value, or its index). */
+static bool emit_from_twin(Printer *pr, Scope *cur, Scope *at, const KExpr *e, int temp)
+{
+    for (const Scope *s = cur; s; s = s->parent)
+        for (int i = 0; i < s->ndone; i++) {
+            const KExpr *d = s->done[i];
+            if (!twins(e, d))
+                continue;
+            bool e_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+            line_start(pr, at);
+            textbuf_printf(&at->text, "const %s ", kir_ctype(e->dtype));
+            temp_name(&at->text, temp);
+            textbuf_printf(&at->text, " = t%d%s;\n", s->temps[i], e_index ? "_at" : "_best");
+            return true;
+        }
+    return false;
+}
+
 
 static void emit_select(Printer *pr, Scope *at, const KExpr *e, int result)
 {
@@ -480,7 +566,7 @@ static int emit(Printer *pr, Scope *cur, const KExpr *e)
     if (e->kind == KX_SELECT || e->kind == KX_REDUCE) {
         if (e->kind == KX_SELECT)
             emit_select(pr, at, e, temp);
-        else
+        else if (!emit_from_twin(pr, cur, at, e, temp))
             emit_reduce(pr, at, e, temp);
         mark_done(at, e, temp);
         return temp;
@@ -622,6 +708,21 @@ static bool first_visit(Seen *s, const KExpr *e)
     }
     s->items[s->n++] = e;
     return true;
+}
+
+static void collect_indexed(Printer *pr, Seen *seen, const KExpr *e)
+{
+    if (!first_visit(seen, e))
+        return;
+    if (e->kind == KX_REDUCE && (e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN)) {
+        if (pr->nindexed == pr->capindexed) {
+            pr->capindexed = pr->capindexed ? 2 * pr->capindexed : 8;
+            pr->indexed = xrealloc(pr->indexed, (size_t)pr->capindexed * sizeof *pr->indexed);
+        }
+        pr->indexed[pr->nindexed++] = e;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        collect_indexed(pr, seen, e->args[i]);
 }
 
 static void add_cut(Cuts *c, int64_t at, int64_t size)
@@ -876,6 +977,10 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
 {
     Printer pr = {.target = target, .k = k};
+    Seen seen = {0};
+    for (int o = 0; o < k->noutputs; o++)
+        collect_indexed(&pr, &seen, k->outputs[o].value);
+    free(seen.items);
     textbuf_printf(t, "/* %s: %s */\n", k->name, k->source ? k->source : "");
     if (target == KIR_TARGET_C) {
         textbuf_printf(t, "void %s(const void *const *in, const int64_t *si, const double *sf, "
@@ -907,6 +1012,7 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
         for (int o = 0; o < k->noutputs; o++)
             print_output_cuda(&pr, t, o);
     }
+    free(pr.indexed);
 }
 
 void kir_print_prelude(TextBuf *t, KirTarget target)

@@ -577,6 +577,11 @@ R("argmax", "dim", "x", "torch.argmax(x, 1)", x=U(3, 4))
 R("argmax", "keepdim", "x", "x.argmax(0, keepdim=True)", x=U(3, 4))
 R("argmin", "dim", "x", "x.argmin(dim=1)", x=U(3, 4))
 R("amax", "dim", "x", "x.amax(1)", x=F(3, 4))
+# NaNs and ties inside rows long enough that the fused kernels' max, min and
+# sum loops run as vectorized (OpenMP simd) reductions
+R("max", "dim_nan_ties", "x", "x.max(1)", x=T([[1.0, 3.0, 3.0, 2.0, 0.0, 3.0, 1.0, 2.0, 3.0, 1.0], [float("nan"), 5.0, float("nan"), 1.0, 9.0, 1.0, 2.0, 3.0, 4.0, 5.0], [-1.0, -1.0, -2.0, float("-inf"), -3.0, -1.0, -4.0, -5.0, -6.0, -7.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, float("nan")]]))
+R("amax", "nan_rows", "x", "x.amax(1), x.amin(1), x.sum(1)", x=T([[1.0, float("nan"), 2.0, 0.5, 3.0, 1.0, 2.0, 9.0, 1.0, 4.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0], [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, float("nan")]]))
+R("softmax", "rows_max", "x", "torch.softmax(x, 1)[:, 1:].max(1)", x=F(6, 21))
 R("amax", "multi_dims", "x", "torch.amax(x, (0, 2))", x=F(2, 3, 2))
 R("amin", "keepdim", "x", "x.amin(0, keepdim=True)", x=F(3, 4))
 R("softmax", "last", "x", "torch.softmax(x, -1)", x=F(3, 4))
