@@ -255,6 +255,26 @@ bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t 
     return false;
 }
 
+int64_t kidx_stride(const KIdx *x, int var)
+{
+    if (!((x->vars >> var) & 1))
+        return 0;
+    switch (x->kind) {
+    case KI_VAR:
+        return 1;
+    case KI_ADD: {
+        int64_t a = kidx_stride(x->a, var), b = kidx_stride(x->b, var);
+        return a == INT64_MIN || b == INT64_MIN ? INT64_MIN : a + b;
+    }
+    case KI_MUL: {
+        int64_t a = kidx_stride(x->a, var);
+        return a == INT64_MIN ? INT64_MIN : a * x->c;
+    }
+    default:
+        return INT64_MIN;
+    }
+}
+
 bool kidx_range(const KirBuilder *b, const KIdx *x, int64_t *lo, int64_t *hi)
 {
     int64_t vlo[KIR_MAX_VARS], vhi[KIR_MAX_VARS];

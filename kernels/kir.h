@@ -128,6 +128,9 @@ const KIdx *kidx_mod(KirBuilder *b, const KIdx *x, int64_t c);
 /* The values x takes (inclusive) under the current loop extents; false
  * when unknown (a run-time scalar, a variable without an extent). */
 bool kidx_range(const KirBuilder *b, const KIdx *x, int64_t *lo, int64_t *hi);
+/* How much x grows when loop variable var grows by one, all else fixed;
+ * INT64_MIN when that depends on where (var under a / or %). */
+int64_t kidx_stride(const KIdx *x, int var);
 /* The same for given ranges of the variables: var v in [vlo[v], vhi[v]]
  * (vhi[v] < vlo[v]: unknown). */
 bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t *lo, int64_t *hi);

@@ -817,6 +817,148 @@ static void pragma_parallel(TextBuf *t, int indent, int collapse)
     textbuf_putc(t, '\n');
 }
 
+/* ------------------------------------------------- reductions across rows */
+
+enum { KIR_COLUMN_TILE = 64 };
+
+/* Whether e's loads step by 1 (or 0) along output variable v, and at least
+ * one steps by more along reduction variable r: the reduction runs down a
+ * column of memory. Selects and nested reductions: no. */
+static bool column_loads(Seen *seen, const KExpr *e, int v, int r, bool *strided)
+{
+    if (!first_visit(seen, e))
+        return true;
+    if (e->kind == KX_SELECT || e->kind == KX_REDUCE)
+        return false;
+    if (e->kind == KX_LOAD) {
+        int64_t sv = kidx_stride(e->at, v), sr = kidx_stride(e->at, r);
+        if (sv != 0 && sv != 1)
+            return false;
+        if (sr == INT64_MIN || sr > 1 || sr < 0)
+            *strided = true;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        if (!column_loads(seen, e->args[i], v, r, strided))
+            return false;
+    return true;
+}
+
+/* Outputs that are each one reduction over the same variable r, along
+ * rows of memory r-major (an FCOS score map [classes, points] reduced over
+ * the classes per point): a loop over points with r inside reads each row
+ * at a stride and vectorizes nowhere. Interchanged, r runs outside, a tile
+ * of consecutive points inside, with one accumulator per point (in r's
+ * order, so the result is the plain loop's, bit for bit):
+ *     for tile:  acc[k] = init
+ *                for r:  for k in tile (simd):  acc[k] = update(acc[k], body(tile + k, r))
+ *                out[tile + k] = acc[k]
+ * False, printing nothing, when the outputs are not of that form. */
+static bool print_column_reduction_c(Printer *pr, TextBuf *t, const int *os, int nos, int v)
+{
+    const KOutput *out = &pr->k->outputs[os[0]];
+    const KExpr *first = out->value;
+    if (first->kind != KX_REDUCE)
+        return false;
+    int r = first->var;
+    bool strided = false;
+    Seen seen = {0};
+    bool ok = true;
+    for (int j = 0; ok && j < nos; j++) {
+        const KExpr *e = pr->k->outputs[os[j]].value;
+        ok = e->kind == KX_REDUCE && e->var == r && e->extent == first->extent &&
+             e->dtype == pr->k->outputs[os[j]].dtype && e->dtype != DT_BOOL &&
+             ((e->args[0]->vars >> v) & 1) &&
+             column_loads(&seen, e->args[0], v, r, &strided);
+    }
+    free(seen.items);
+    if (!ok || !strided)
+        return false;
+    int64_t n = out->sizes[v];
+    textbuf_puts(t, "    {\n");
+    for (int j = 0; j < nos; j++) {
+        const char *ctype = kir_ctype(pr->k->outputs[os[j]].dtype);
+        textbuf_printf(t, "        %s *restrict out%d = (%s *)out[%d];\n", ctype, os[j], ctype, os[j]);
+    }
+    for (int w = 0; w < KIR_MAX_VARS; w++)
+        pr->vlo[w] = 0, pr->vhi[w] = -1;
+    pr->vhi[v] = n - 1;
+    pr->vhi[r] = first->extent - 1;
+    Scope root, rows, cols;
+    scope_init(&root, SCOPE_ROOT, -1, NULL);
+    scope_init(&rows, SCOPE_REDUCE, r, &root);
+    scope_init(&cols, SCOPE_LOOP, v, &rows);
+    pr->indent = 3;
+    int values[64];
+    if (nos > 64)
+        nos = 64;
+    seen = (Seen){0};
+    int64_t cost = 0;
+    for (int j = 0; j < nos; j++) {
+        values[j] = emit(pr, &cols, pr->k->outputs[os[j]].value->args[0]);
+        cost += expr_cost(&seen, pr->k->outputs[os[j]].value);
+    }
+    free(seen.items);
+    textbuf_putn(t, root.text.data, root.text.len);
+    if (n * cost >= KIR_PARALLEL_MIN)
+        pragma_parallel(t, 8, 1);
+    textbuf_printf(t, "        for (int64_t i%d_tile = 0; i%d_tile < %lld; i%d_tile += %d) {\n", v, v,
+                   (long long)n, v, KIR_COLUMN_TILE);
+    textbuf_printf(t, "            const int64_t i%d_n = %lld - i%d_tile < %d ? %lld - i%d_tile : %d;\n",
+                   v, (long long)n, v, KIR_COLUMN_TILE, (long long)n, v, KIR_COLUMN_TILE);
+    for (int j = 0; j < nos; j++) {
+        const KExpr *e = pr->k->outputs[os[j]].value;
+        bool indexed = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+        bool largest = e->reduce == KR_ARGMAX || e->reduce == KR_MAX;
+        TensorDType bt = e->args[0]->dtype;
+        textbuf_printf(t, "            %s acc%d[%d];\n", kir_ctype(indexed ? bt : e->dtype), j,
+                       KIR_COLUMN_TILE);
+        if (indexed)
+            textbuf_printf(t, "            int64_t at%d[%d];\n", j, KIR_COLUMN_TILE);
+        textbuf_printf(t, "            for (int64_t k = 0; k < i%d_n; k++) {\n                acc%d[k] = ", v, j);
+        reduce_init(t, indexed ? (largest ? KR_MAX : KR_MIN) : e->reduce, indexed ? bt : e->dtype);
+        textbuf_puts(t, ";\n");
+        if (indexed)
+            textbuf_printf(t, "                at%d[k] = 0;\n", j);
+        textbuf_puts(t, "            }\n");
+    }
+    textbuf_printf(t, "            for (int64_t r%d = 0; r%d < %lld; r%d++) {\n", r, r,
+                   (long long)first->extent, r);
+    textbuf_putn(t, rows.text.data, rows.text.len);
+    textbuf_printf(t, "                #pragma omp simd\n"
+                      "                for (int64_t k = 0; k < i%d_n; k++) {\n"
+                      "                    const int64_t i%d = i%d_tile + k;\n", v, v, v);
+    textbuf_putn(t, cols.text.data, cols.text.len);
+    for (int j = 0; j < nos; j++) {
+        const KExpr *e = pr->k->outputs[os[j]].value;
+        bool largest = e->reduce == KR_ARGMAX || e->reduce == KR_MAX;
+        if (e->reduce == KR_SUM) {
+            textbuf_printf(t, "                    acc%d[k] += t%d;\n", j, values[j]);
+            continue;
+        }
+        /* the first extreme; a NaN wins and stays (as the row loops do) */
+        textbuf_printf(t, "                    const bool better%d = t%d %s acc%d[k] || (ISNAN(t%d) && !ISNAN(acc%d[k]));\n"
+                          "                    acc%d[k] = better%d ? t%d : acc%d[k];\n",
+                       j, values[j], largest ? ">" : "<", j, values[j], j, j, j, values[j], j);
+        if (e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN)
+            textbuf_printf(t, "                    at%d[k] = better%d ? r%d : at%d[k];\n", j, j, r, j);
+    }
+    textbuf_puts(t, "                }\n            }\n");
+    textbuf_printf(t, "            for (int64_t k = 0; k < i%d_n; k++) {\n"
+                      "                const int64_t i%d = i%d_tile + k;\n", v, v, v);
+    for (int j = 0; j < nos; j++) {
+        const KExpr *e = pr->k->outputs[os[j]].value;
+        bool indexed = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+        textbuf_printf(t, "                out%d[", os[j]);
+        print_linear(t, &pr->k->outputs[os[j]]);
+        textbuf_printf(t, "] = %s%d[k];\n", indexed ? "at" : "acc", j);
+    }
+    textbuf_puts(t, "            }\n        }\n    }\n");
+    scope_release(&cols);
+    scope_release(&rows);
+    scope_release(&root);
+    return true;
+}
+
 /* The loop nest of outputs of one shape (C), `os[0..nos)`: a loop per dim
  * of size > 1, statements at the outermost level they can go, so what the
  * outputs share (a max's value and its index, a softmax's row sums) is
@@ -833,11 +975,6 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
             textbuf_printf(t, "    /* output %d has no elements */\n", os[j]);
         return;
     }
-    textbuf_puts(t, "    {\n");
-    for (int j = 0; j < nos; j++) {
-        const char *ctype = kir_ctype(pr->k->outputs[os[j]].dtype);
-        textbuf_printf(t, "        %s *restrict out%d = (%s *)out[%d];\n", ctype, os[j], ctype, os[j]);
-    }
     /* Loops over the dims a reduction depends on go outside (a column mean
      * under a [rows, cols] output: cols outer, so the mean is computed once
      * per column, not once per element). */
@@ -851,6 +988,13 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
         for (int d = 0; d < out->rank; d++)
             if (out->sizes[d] > 1 && (((reduced_by >> d) & 1) == (pass == 0)))
                 dims[nloops++] = d;
+    if (nloops == 1 && print_column_reduction_c(pr, t, os, nos, dims[0]))
+        return;
+    textbuf_puts(t, "    {\n");
+    for (int j = 0; j < nos; j++) {
+        const char *ctype = kir_ctype(pr->k->outputs[os[j]].dtype);
+        textbuf_printf(t, "        %s *restrict out%d = (%s *)out[%d];\n", ctype, os[j], ctype, os[j]);
+    }
     for (int v = 0; v < KIR_MAX_VARS; v++) {
         pr->vlo[v] = 0;
         pr->vhi[v] = v < out->rank ? out->sizes[v] - 1 : -1;
