@@ -763,18 +763,51 @@ static void find_cuts(Cuts *c, Seen *seen, const KExpr *e, int v, int64_t size)
         find_cuts(c, seen, e->args[i], v, size);
 }
 
-/* The work per element, roughly: the expression's nodes (a reduction's
- * body counts its extent times), each once. */
-static int64_t expr_cost(Seen *seen, const KExpr *e)
+static void reduce_extents(Seen *seen, const KExpr *e, int64_t *extent)
+{
+    if (!first_visit(seen, e))
+        return;
+    if (e->kind == KX_REDUCE && e->var < KIR_MAX_VARS)
+        extent[e->var] = e->extent;
+    for (int i = 0; i < e->nargs; i++)
+        reduce_extents(seen, e->args[i], extent);
+}
+
+static int64_t node_work(Seen *seen, const KExpr *e, const int64_t *extent)
 {
     if (!first_visit(seen, e))
         return 0;
-    int64_t cost = 1;
-    for (int i = 0; i < e->nargs; i++)
-        cost += expr_cost(seen, e->args[i]);
-    if (e->kind == KX_REDUCE)
-        cost *= e->extent;
-    return cost;
+    int64_t w = 1;
+    for (int v = 0; v < KIR_MAX_VARS; v++)
+        if ((e->vars >> v) & 1 && extent[v] > 0)
+            w = w > INT64_MAX / extent[v] ? INT64_MAX : w * extent[v];
+    for (int i = 0; i < e->nargs; i++) {
+        int64_t a = node_work(seen, e->args[i], extent);
+        w = w > INT64_MAX - a ? INT64_MAX : w + a;
+    }
+    return w;
+}
+
+/* The work of outputs os[0..nos) (one shape), roughly: every expression
+ * node once per point of the loops it depends on (the output's dims, its
+ * reductions' own), so a column's mean under a [rows, cols] output counts
+ * cols x rows, not cols x rows x rows: what decides whether a nest is
+ * worth OpenMP's fork and join. */
+static int64_t outputs_work(const KKernel *k, const int *os, int nos)
+{
+    int64_t extent[KIR_MAX_VARS];
+    const KOutput *out = &k->outputs[os[0]];
+    for (int v = 0; v < KIR_MAX_VARS; v++)
+        extent[v] = v < out->rank ? out->sizes[v] : 1;
+    Seen seen = {0};
+    for (int j = 0; j < nos; j++)
+        reduce_extents(&seen, k->outputs[os[j]].value, extent);
+    seen.n = 0;
+    int64_t w = 0;
+    for (int j = 0; j < nos; j++)
+        w += node_work(&seen, k->outputs[os[j]].value, extent) + numel(out);
+    free(seen.items);
+    return w;
 }
 
 /* The output dims the reductions in e depend on (outside their own loop). */
@@ -891,15 +924,10 @@ static bool print_column_reduction_c(Printer *pr, TextBuf *t, const int *os, int
     int values[64];
     if (nos > 64)
         nos = 64;
-    seen = (Seen){0};
-    int64_t cost = 0;
-    for (int j = 0; j < nos; j++) {
+    for (int j = 0; j < nos; j++)
         values[j] = emit(pr, &cols, pr->k->outputs[os[j]].value->args[0]);
-        cost += expr_cost(&seen, pr->k->outputs[os[j]].value);
-    }
-    free(seen.items);
     textbuf_putn(t, root.text.data, root.text.len);
-    if (n * cost >= KIR_PARALLEL_MIN)
+    if (outputs_work(pr->k, os, nos) >= KIR_PARALLEL_MIN)
         pragma_parallel(t, 8, 1);
     textbuf_printf(t, "        for (int64_t i%d_tile = 0; i%d_tile < %lld; i%d_tile += %d) {\n", v, v,
                    (long long)n, v, KIR_COLUMN_TILE);
@@ -988,8 +1016,10 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
         for (int d = 0; d < out->rank; d++)
             if (out->sizes[d] > 1 && (((reduced_by >> d) & 1) == (pass == 0)))
                 dims[nloops++] = d;
-    if (nloops == 1 && print_column_reduction_c(pr, t, os, nos, dims[0]))
+    if (nloops == 1 && print_column_reduction_c(pr, t, os, nos, dims[0])) {
+        free(seen.items);
         return;
+    }
     textbuf_puts(t, "    {\n");
     for (int j = 0; j < nos; j++) {
         const char *ctype = kir_ctype(pr->k->outputs[os[j]].dtype);
@@ -1004,11 +1034,7 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
     for (int l = 0; l + 1 < nloops; l++)
         scope_init(&levels[l + 1], SCOPE_LOOP, dims[l], &levels[l]);
     pr->indent = 2;
-    int64_t cost = 0;
-    for (int j = 0; j < nos; j++)
-        cost += expr_cost(&seen, pr->k->outputs[os[j]].value);
-    seen.n = 0;
-    bool parallel = numel(out) * cost >= KIR_PARALLEL_MIN;
+    bool parallel = outputs_work(pr->k, os, nos) >= KIR_PARALLEL_MIN;
     /* the innermost loop, in pieces (one piece when nothing splits it) */
     TextBuf inner_text = {0};
     Scope *around = &levels[nloops > 0 ? nloops - 1 : 0];
