@@ -41,12 +41,13 @@ typedef enum Emit {
     EMIT_DOT,       /* Graphviz picture of the stream graph */
     EMIT_C,         /* the fused kernels as C */
     EMIT_CUDA,      /* the fused kernels as CUDA */
+    EMIT_FUSED,     /* the specialized graph after fusion */
 } Emit;
 
 static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
-    [EMIT_C] = "c", [EMIT_CUDA] = "cuda",
+    [EMIT_C] = "c", [EMIT_CUDA] = "cuda", [EMIT_FUSED] = "fused",
 };
 /* cpu is the default until the cuda backend lands (then: cuda when a
  * GPU is present, else cpu). */
@@ -101,6 +102,9 @@ static const char usage_text[] =
     "                        tssa      the functionalized graph (TorchScript text\n"
     "                                  with immut:: ops); bindings, if given,\n"
     "                                  specialize it to the bound inputs\n"
+    "                        fused     that specialized graph after fusion:\n"
+    "                                  tssa::FusionGroup nodes, each one\n"
+    "                                  generated kernel, with the nodes it took\n"
     "                        stream    the stream graph (.str text)\n"
     "                        schedule  repetitions, init and steady phases,\n"
     "                                  buffers, placement (--json for JSON)\n"
@@ -111,7 +115,7 @@ static const char usage_text[] =
     "                                  per output element)\n"
     "                      for graph text, tssa, stream, schedule and dot are\n"
     "                      specialized to the bindings given (shapes, trip counts);\n"
-    "                      stream, schedule and dot need them all\n"
+    "                      fused, stream, schedule, dot, c and cuda need them all\n"
     "  --json              with --emit=schedule: JSON instead of a table\n"
     "  --fission=K         split every stateless filter that fires N >= 2 times\n"
     "                      per steady state into min(K, N) data-parallel copies\n"
@@ -280,15 +284,16 @@ static int parse_args(int argc, char **argv, Options *o)
     o->model_is_stream = len >= 4 && strcmp(o->model + len - 4, ".str") == 0;
     if (o->json && o->emit != EMIT_SCHEDULE)
         return usage_error("%s", "--json only applies to --emit=schedule");
-    bool stream_graph_used = o->emit >= EMIT_STREAM || (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
+    bool stream_graph_used = (o->emit >= EMIT_STREAM && o->emit != EMIT_FUSED) ||
+                             (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
     if (o->fission > 1 && !stream_graph_used)
         return usage_error("%s", "--fission applies to the stream graph: --emit=stream, schedule or dot, "
                                  "or a run on the cpu backend");
     if ((o->repeat || o->stats) && (o->emit != EMIT_NONE || o->backend == BACKEND_REF))
         return usage_error("%s", "--repeat and --stats time and count a run on the cpu backend; "
                                  "they take no --emit and no --backend=ref");
-    if (o->no_fuse && (o->emit == EMIT_C || o->emit == EMIT_CUDA))
-        return usage_error("%s", "--emit=c and --emit=cuda print the fused kernels: drop --no-fuse");
+    if (o->no_fuse && (o->emit == EMIT_C || o->emit == EMIT_CUDA || o->emit == EMIT_FUSED))
+        return usage_error("%s", "--emit=fused, --emit=c and --emit=cuda show the fusion: drop --no-fuse");
     if (o->model_is_stream) {
         if (o->emit != EMIT_STREAM && o->emit != EMIT_SCHEDULE && o->emit != EMIT_DOT)
             return usage_error("%s: a stream graph (.str) is inspected with --emit=stream, "
@@ -355,6 +360,7 @@ static bool emit_stop(Run *r, Emit stage)
         break;
     case EMIT_C:        kernels_print_source(stdout, r->kernels, KERNELS_TARGET_C); break;
     case EMIT_CUDA:     kernels_print_source(stdout, r->kernels, KERNELS_TARGET_CUDA); break;
+    case EMIT_FUSED:    ir_print(stdout, r->graph); break;
     case EMIT_NONE:     return true;
     }
     if (fflush(stdout) != 0) {
@@ -552,6 +558,7 @@ static bool time_runs(Run *r, const ExecPlan *plan)
 static bool execute(Run *r)                     /* backends/cpu */
 {
     ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels};
+    eval_tally_reset();     /* the ops run, not those specialization ran */
     int status = backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
     if (status != EXIT_OK)
         return stop(r, status);
@@ -564,7 +571,7 @@ static bool print_stats(Run *r)
     if (!r->o->stats)
         return true;
     int runs = 1 + r->o->repeat;
-    KernelsOpCounts ops = kernels_count_ops(r->program);
+    EvalTally ops = eval_tally();
     const KernelsStats *ks = r->kernels ? kernels_stats(r->kernels) : NULL;
     FILE *e = stderr;
     fprintf(e, "tssa-stream: stats: fusion %s\n", r->o->no_fuse ? "off" : "on");
@@ -583,8 +590,8 @@ static bool print_stats(Run *r)
         fprintf(e, "tssa-stream: stats: cache %s\n",
                 ks->kernels == 0 ? "unused" : ks->compiled ? "miss" : "hit");
     }
-    fprintf(e, "tssa-stream: stats: library_calls_per_run %lld\n", (long long)ops.library);
-    fprintf(e, "tssa-stream: stats: fallbacks_per_run %lld\n", (long long)ops.reference);
+    fprintf(e, "tssa-stream: stats: library_calls_per_run %.6g\n", (double)ops.library / runs);
+    fprintf(e, "tssa-stream: stats: fallbacks_per_run %.6g\n", (double)ops.reference / runs);
     fprintf(e, "tssa-stream: stats: filters %d\n", lower_stats(r->program)->work_filters);
     KernelsMemory mem = kernels_plan_memory(r->program);
     fprintf(e, "tssa-stream: stats: bytes_planned %lld\n", (long long)mem.bytes_planned);
@@ -640,7 +647,7 @@ static int run_pipeline(const Options *o)
                    && functionalize(&r)         && (r.bound || emit_stop(&r, EMIT_TSSA))
                    && specialize(&r)
                    && infer_shapes(&r)          && emit_stop(&r, EMIT_TSSA)
-                   && fuse(&r)
+                   && fuse(&r)                  && emit_stop(&r, EMIT_FUSED)
                    && compile_kernels(&r)       && emit_stop(&r, EMIT_C)
                                                 && emit_stop(&r, EMIT_CUDA)
                    && lower(&r)

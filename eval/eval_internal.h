@@ -49,6 +49,9 @@ typedef struct EvalRun {
     void *group_ctx;
 } EvalRun;
 
+/* Counts op as run (eval/op_tally.c). */
+void eval_tally_op(OpId op);
+
 /* One call of a binding: the node, its arguments and its results. */
 typedef struct EvalCall {
     EvalRun *run;

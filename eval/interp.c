@@ -237,6 +237,7 @@ bool eval_node_run(EvalRun *run, IrNode *n, FILE *err)
                 ok = eval_fail_unimplemented(&call);
             else
                 ok = eval_dispatch(&call);
+            eval_tally_op(n->op);
             break;
         }
     }

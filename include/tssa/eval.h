@@ -50,6 +50,17 @@ typedef int (*NodeExecGroupRunner)(void *ctx, const IrNode *group, RtValue **arg
 /* Installs the group runner (NULL: interpret every group); clones keep it. */
 void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx);
 
+/* Tensor ops the evaluator has run since the last reset, in every context
+ * and thread (eval/op_tally.c): library ops (GEMMs, convolutions: OpenBLAS
+ * calls) and the rest (the reference kernels). A fused group's kernel is
+ * not among them. */
+typedef struct EvalTally {
+    int64_t library;
+    int64_t reference;
+} EvalTally;
+void eval_tally_reset(void);
+EvalTally eval_tally(void);
+
 /* Stores value (takes the caller's reference) as v's current value. */
 void node_exec_set(NodeExec *x, const IrValue *v, RtValue *value);
 /* v's current value (borrowed), or NULL. */

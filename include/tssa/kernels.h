@@ -41,14 +41,6 @@ typedef enum KernelsTarget { KERNELS_TARGET_C, KERNELS_TARGET_CUDA } KernelsTarg
 
 typedef struct KernelProgram KernelProgram;
 
-/* Tensor ops a run executes outside fused kernels (kernels/op_counts.c):
- * a for loop's body counts its trip count times when that is a
- * compile-time value (once otherwise), both branches of an If count. */
-typedef struct KernelsOpCounts {
-    int64_t library;            /* GEMMs, convolutions: OpenBLAS calls */
-    int64_t reference;          /* everything else: the reference kernels */
-} KernelsOpCounts;
-KernelsOpCounts kernels_count_ops(const LowerProgram *p);
 
 /* The run's tensor memory planned from liveness in program order
  * (kernels/memory_plan.c): the size of one buffer holding every run-time
