@@ -237,7 +237,8 @@ bool eval_node_run(EvalRun *run, IrNode *n, FILE *err)
                 ok = eval_fail_unimplemented(&call);
             else
                 ok = eval_dispatch(&call);
-            eval_tally_op(n->op);
+            if (ok && n->noutputs > 0 && outs[0] && outs[0]->kind == RT_TENSOR)
+                eval_tally_op(n->op);   /* tensor work, not int arithmetic */
             break;
         }
     }

@@ -4,7 +4,8 @@
  * Counted as the ops run, so a loop's body counts once per iteration, an
  * If only its taken branch, and a node the lowering hoisted out of a loop
  * once: tensor work (elementwise, views, indexing, reductions, nn, copies,
- * TensorSSA's accesses and assigns), never scalar or constant work.
+ * TensorSSA's accesses and assigns with a tensor result), never scalar
+ * (aten::add of two ints) or constant work.
  * GEMM-like ops (OPC_LINALG, linear, convolutions) are library calls
  * (OpenBLAS); a fused group is not counted here (the kernels layer counts
  * its launches). The counters are process-wide and atomic: an executor's

@@ -15,8 +15,10 @@
  * A node joins a group only while the group stays one step of the block:
  * no node outside the group that runs before the new member may use a value
  * of the group (the group runs where its last member was). Nodes a loop's
- * plan treats specially (its slicers x[i] and writes out[i] = v use the
- * counter, a run-time index) are not fusable, so loops keep their shape.
+ * plan treats specially (its slicers x[i], aten::select at the counter, and
+ * its writes out[i] = v straight in the body) are not fusable, so loops keep
+ * their shape; TensorSSA's accesses and assigns at other run-time indices
+ * (inside a body's Ifs) are, guarded (kir_build.c, runtime_index).
  * A group of views and casts only would copy what a view gives for free:
  * such groups are dissolved.
  *

@@ -235,6 +235,8 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
             }
             in[i] = tensor_data(t);
         } else if (a->kind == RT_INT || a->kind == RT_BOOL) {
+            if (ki->index_limit >= 0 && (a->u.i < 0 || a->u.i >= ki->index_limit))
+                ran = 0;        /* an index the kernel was not built for */
             si[i] = a->u.i;
             sf[i] = (double)a->u.i;
         } else if (a->kind == RT_FLOAT) {

@@ -87,6 +87,10 @@ typedef struct KInput {
     TensorDType dtype;          /* TENSOR */
     int rank;
     int64_t sizes[KIR_MAX_RANK];
+    /* INT used as an index (x[i] at a loop's counter): the kernel runs only
+     * when it lies in [0, index_limit) (else the group is interpreted and
+     * fails, or wraps a negative index, as PyTorch does); -1: no index */
+    int64_t index_limit;
 } KInput;
 
 typedef struct KOutput {

@@ -242,6 +242,16 @@ static bool op_fuses(OpId op)
            op == OP_ATEN_ONES || op == OP_ATEN_FULL;
 }
 
+/* out[i] = v straight in a loop's body, out one of the loop's carried
+ * values: the loop's plan writes it in place, once per iteration (a group
+ * would copy all of out every iteration). */
+static bool loop_write(const IrNode *n)
+{
+    const IrValue *base = n->inputs[0];
+    const IrNode *loop = n->owner->owner;
+    return loop && loop->op == OP_PRIM_LOOP && base->def == n->owner->param;
+}
+
 bool kir_fusable(const LowerProgram *p, const IrNode *n)
 {
     if (n->nblocks > 0 || !op_fuses(n->op) ||
@@ -296,7 +306,14 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
         if (is_tensor_value(in))
             continue;
         /* a dtype read off a tensor: the output's refined type has it */
-        if (!kir_static(p, NULL, in) && in->def->op != OP_PRIM_DTYPE)
+        if (kir_static(p, NULL, in) || in->def->op == OP_PRIM_DTYPE)
+            continue;
+        /* TensorSSA's access x[i] and assign x[i] = v at a run-time index
+         * (runtime_index); aten::select at one stays a view (a loop's
+         * slicer: its consumers read it for free) */
+        bool select_index = (n->op == OP_IMMUT_SELECT && i == 2) ||
+                            (n->op == OP_IMMUT_SELECT_REV && i == 3);
+        if (!select_index || !in->type || in->type->kind != TY_INT || loop_write(n))
             return false;
     }
     if (n->op == OP_ATEN_ARANGE || n->op == OP_ATEN_ZEROS || n->op == OP_ATEN_ONES ||
@@ -507,6 +524,21 @@ static const KExpr *template_at(Build *bd, const IrNode *n, const KIdx *const *i
     return kx_op(bd->b, op, dtype, compute, args, noperands);
 }
 
+/* v, a run-time int (the group's input) used as an index along a dim of
+ * `extent`, as a kernel parameter; the kernel is guarded to run only for
+ * indices in [0, extent). NULL when v is not such an input. */
+static const KIdx *runtime_index(Build *bd, const IrValue *v, int64_t extent)
+{
+    if (!bd->group || v->def != bd->group->blocks[0]->param || !v->type || v->type->kind != TY_INT)
+        return NULL;
+    KInput *ki = &bd->k->inputs[v->def_index];
+    if (ki->kind != KIN_INT)
+        return NULL;
+    if (ki->index_limit < 0 || extent < ki->index_limit)
+        ki->index_limit = extent;
+    return kidx_param(bd->b, v->def_index);
+}
+
 /* Index of input 0 for a view-like node of output shape `out` at idx. */
 static bool view_index(Build *bd, const IrNode *n, const KIdx *const *idx, const IrTensorType *out,
                        const KIdx **sub)
@@ -539,15 +571,19 @@ static bool view_index(Build *bd, const IrNode *n, const KIdx *const *idx, const
             sub[d] = d == dim ? kidx_add(b, idx[d], kidx_const(b, start)) : idx[d];
         return true;
     }
-    case OP_ATEN_SELECT: case OP_IMMUT_SELECT:
-        if (!static_int(p, g, n->inputs[1], &dim) || !static_int(p, g, n->inputs[2], &v))
+    case OP_ATEN_SELECT: case OP_IMMUT_SELECT: {
+        if (!static_int(p, g, n->inputs[1], &dim))
             return false;
         dim = norm_dim(dim, in->rank);
-        if (v < 0)
-            v += in->sizes[dim];
+        const KIdx *at = NULL;
+        if (static_int(p, g, n->inputs[2], &v))
+            at = kidx_const(b, v < 0 ? v + in->sizes[dim] : v);
+        else if (!(at = runtime_index(bd, n->inputs[2], in->sizes[dim])))
+            return false;
         for (int d = 0, o = 0; d < in->rank; d++)
-            sub[d] = d == dim ? kidx_const(b, v) : idx[o++];
+            sub[d] = d == dim ? at : idx[o++];
         return true;
+    }
     case OP_ATEN_PERMUTE: case OP_IMMUT_PERMUTE: {
         int64_t dims[KIR_MAX_RANK];
         if (static_ints(p, g, n->inputs[1], dims, KIR_MAX_RANK) != in->rank)
@@ -637,12 +673,20 @@ static const KExpr *assign_at(Build *bd, const IrNode *n, const KIdx *const *idx
                               : idx[d];
     } else {
         int64_t v;
-        if (!static_int(bd->p, bd->group, n->inputs[3], &v))
+        const KIdx *at;
+        if (static_int(bd->p, bd->group, n->inputs[3], &v)) {
+            if (v < 0)
+                v += out->sizes[dim];
+            test.lo = v;
+            test.hi = v + 1;
+        } else if ((at = runtime_index(bd, n->inputs[3], out->sizes[dim]))) {
+            /* idx - i in [0, 1) */
+            test.x = kidx_add(b, idx[dim], kidx_mul(b, at, -1));
+            test.lo = 0;
+            test.hi = 1;
+        } else {
             return fail(bd, "a select at a run-time index");
-        if (v < 0)
-            v += out->sizes[dim];
-        test.lo = v;
-        test.hi = v + 1;
+        }
         for (int d = 0, o = 0; d < out->rank; d++)
             if (d != dim)
                 sub[o++] = idx[d];
@@ -1080,6 +1124,7 @@ static bool build_inputs(Build *bd)
         } else {
             in->kind = prm->type && prm->type->kind == TY_FLOAT ? KIN_FLOAT : KIN_INT;
         }
+        in->index_limit = -1;
     }
     return true;
 }
