@@ -53,7 +53,17 @@ typedef struct Infer {
     int64_t *decided;           /* by value id: scalars the shapes decide */
     bool *is_decided;           /* (kernels_decide_scalar), inside bodies */
     uint32_t ndecided;
+    struct Affine *affine;      /* by value id: ints affine in a loop's counter */
+    uint32_t naffine;
 } Infer;
+
+/* An int k * counter + c, counter a loop's iteration counter running over
+ * [0, last] (a head's columns h * D and (h + 1) * D): a slice between two
+ * such bounds with the same k has a static length. counter NULL: none. */
+typedef struct Affine {
+    const IrValue *counter;
+    int64_t k, c, last;
+} Affine;
 
 const IrTensorType *shape_of(const IrValue *v)
 {
@@ -132,6 +142,59 @@ static void set_decided(Infer *in, const IrValue *v, bool known, int64_t value)
     }
     in->is_decided[v->id] = known;
     in->decided[v->id] = value;
+}
+
+static void set_affine(Infer *in, const IrValue *v, Affine a)
+{
+    uint32_t n = in->g->nvalues + 1;
+    if (n > in->naffine) {
+        in->affine = xrealloc(in->affine, n * sizeof *in->affine);
+        memset(in->affine + in->naffine, 0, (n - in->naffine) * sizeof *in->affine);
+        in->naffine = n;
+    }
+    in->affine[v->id] = a;
+}
+
+static bool sint(const Infer *in, const IrValue *v, int64_t *out);
+
+/* v as k * counter + c (a number: k = 0, counter NULL). */
+static bool affine_of(const Infer *in, const IrValue *v, Affine *a)
+{
+    int64_t c;
+    if (sint(in, v, &c)) {
+        *a = (Affine){.c = c};
+        return true;
+    }
+    if (v->id >= in->naffine || !in->affine[v->id].counter)
+        return false;
+    *a = in->affine[v->id];
+    return true;
+}
+
+/* aten::add / sub / mul of ints affine in one counter. */
+static void infer_affine(Infer *in, const IrNode *n)
+{
+    Affine a, b;
+    if (n->noutputs != 1 || n->ninputs < 2 || !n->outputs[0]->type ||
+        n->outputs[0]->type->kind != TY_INT || !affine_of(in, n->inputs[0], &a) ||
+        !affine_of(in, n->inputs[1], &b) || (!a.counter && !b.counter) ||
+        (a.counter && b.counter && a.counter != b.counter))
+        return;
+    const IrValue *counter = a.counter ? a.counter : b.counter;
+    int64_t last = a.counter ? a.last : b.last;
+    Affine r = {.counter = counter, .last = last};
+    if (n->op == OP_ATEN_ADD || n->op == OP_ATEN_SUB) {
+        int64_t sign = n->op == OP_ATEN_SUB ? -1 : 1;
+        r.k = a.k + sign * b.k;
+        r.c = a.c + sign * b.c;
+    } else if (n->op == OP_ATEN_MUL && (!a.counter || !b.counter)) {
+        const Affine *f = a.counter ? &a : &b, *g = a.counter ? &b : &a;
+        r.k = f->k * g->c;
+        r.c = f->c * g->c;
+    } else {
+        return;
+    }
+    set_affine(in, n->outputs[0], r);
 }
 
 static bool sint(const Infer *in, const IrValue *v, int64_t *out)
@@ -353,11 +416,25 @@ static bool infer_view(Infer *in, const IrNode *n, Shape *out)
         int64_t start = 0, end = INT64_MAX, step = 1;
         if (n->ninputs < 2 || !sint(in, n->inputs[1], &d) || !norm(&d, x.rank))
             return false;
+        if (n->ninputs > 4 && !sint(in, n->inputs[4], &step))
+            return false;
+        Affine fs, fe;
+        if (n->ninputs > 3 && step == 1 && !snone(in, n->inputs[2]) && !snone(in, n->inputs[3]) &&
+            affine_of(in, n->inputs[2], &fs) && affine_of(in, n->inputs[3], &fe) &&
+            (fs.counter || fe.counter) && fs.k == fe.k && (!fs.counter || !fe.counter || fs.counter == fe.counter)) {
+            /* bounds moving together with a loop's counter: the length is
+             * end - start wherever both stay inside [0, size] */
+            int64_t last = fs.counter ? fs.last : fe.last;
+            int64_t s0 = fs.c, s1 = fs.c + fs.k * last, e0 = fe.c, e1 = fe.c + fe.k * last;
+            int64_t size = x.sizes[d];
+            if ((s0 < s1 ? s0 : s1) < 0 || (e0 > e1 ? e0 : e1) > size || fe.c < fs.c)
+                return false;
+            out->sizes[d] = fe.c - fs.c;
+            return true;
+        }
         if (n->ninputs > 2 && !snone(in, n->inputs[2]) && !sint(in, n->inputs[2], &start))
             return false;
         if (n->ninputs > 3 && !snone(in, n->inputs[3]) && !sint(in, n->inputs[3], &end))
-            return false;
-        if (n->ninputs > 4 && !sint(in, n->inputs[4], &step))
             return false;
         if (step < 1)
             return contradiction(n, "slice step must be positive");
@@ -859,6 +936,7 @@ static void forget_block(Infer *in, IrBlock *b)
         for (int k = 0; k < n->noutputs; k++) {
             forget(in, n->outputs[k]);
             set_decided(in, n->outputs[k], false, 0);
+            set_affine(in, n->outputs[k], (Affine){0});
         }
     }
 }
@@ -880,6 +958,11 @@ static void infer_loop(Infer *in, IrNode *n)
         }
         if (pass > 0)
             forget_block(in, body);
+        int64_t trips;
+        if (sint(in, n->inputs[0], &trips) && trips >= 1) {
+            const IrValue *counter = ir_block_param(body, 0);
+            set_affine(in, counter, (Affine){.counter = counter, .k = 1, .c = 0, .last = trips - 1});
+        }
         infer_block(in, body);
         for (int k = 0; k < carried; k++) {
             IrValue *prm = ir_block_param(body, 1 + k);
@@ -934,6 +1017,7 @@ static void infer_node(Infer *in, IrNode *n)
         set_decided(in, n->outputs[0], true, v);
         return;
     }
+    infer_affine(in, n);
     if (n->op == OP_PRIM_IF && n->nblocks == 2) {
         infer_if(in, n);
         return;
@@ -1081,6 +1165,7 @@ bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int 
     infer_block(&in, top);
     free(in.decided);
     free(in.is_decided);
+    free(in.affine);
     return true;
 }
 
