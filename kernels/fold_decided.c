@@ -155,6 +155,17 @@ IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as
 {
     IrNode *before = kernels_top_anchor(at);
     IrGraph *g = before->graph;
+    /* the same number made just before (a cell's slices, an unpack's
+     * pieces): reused, not one more node */
+    int looked = 0;
+    for (IrNode *c = before->prev; c && c != before->owner->param && looked < 64; c = c->prev, looked++) {
+        if (c->op != OP_PRIM_CONSTANT || c->noutputs != 1 || !c->outputs[0]->type ||
+            c->outputs[0]->type->kind != (as_bool ? TY_BOOL : TY_INT))
+            continue;
+        const RtValue *r = lower_static_value(p, c->outputs[0]);
+        if (r && r->kind == (as_bool ? RT_BOOL : RT_INT) && r->u.i == (as_bool ? v != 0 : v))
+            return c->outputs[0];
+    }
     IrNode *c = ir_node_new_op(g, OP_PRIM_CONSTANT);
     ir_attr_set_int(c, "value", v);
     IrValue *out = ir_node_add_output(c, ir_type_simple(g, as_bool ? TY_BOOL : TY_INT), NULL);
