@@ -368,9 +368,24 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
      * sum adds in another order than a sequential one, as PyTorch's own
      * vectorized sums do; the order is fixed by the code, so runs repeat
      * bit for bit. */
-    bool simd = pr->target == KIR_TARGET_C && !indexed && e->dtype != DT_BOOL &&
-                !strstr(textbuf_cstr(bt), "#pragma");
-    if (indexed) {
+    bool nested_simd = strstr(textbuf_cstr(bt), "#pragma") != NULL;
+    bool simd = pr->target == KIR_TARGET_C && !indexed && e->dtype != DT_BOOL && !nested_simd;
+    /* An index reduction over computed values (a softmax's exp / sum, an
+     * FCOS score) is staged: a simd loop stores the row's values, then a
+     * plain loop finds the first extreme among them (it alone does not
+     * vectorize; the math then does). Rows up to 4096 (on the stack). */
+    int statements = 0;
+    for (uint32_t i = 0; i < bt->len; i++)
+        statements += bt->data[i] == '\n';
+    bool staged = pr->target == KIR_TARGET_C && indexed && !nested_simd && e->extent > 0 &&
+                  e->extent <= 4096 && statements >= 2;
+    if (staged) {
+        textbuf_printf(bt, "t%d_vals[", acc);
+        var_name(bt, e->var);
+        textbuf_puts(bt, "] = ");
+        temp_name(bt, v);
+        textbuf_puts(bt, ";");
+    } else if (indexed) {
         /* the first index of the extreme; a NaN wins and stays */
         textbuf_puts(bt, "if (");
         temp_name(bt, v);
@@ -408,7 +423,13 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
         textbuf_puts(bt, ";");
     textbuf_puts(bt, "\n");
     TextBuf *t = &at->text;
-    if (indexed) {
+    const char *vtype = kir_ctype(e->args[0]->dtype);
+    if (staged) {
+        line_start(pr, at);
+        textbuf_printf(t, "%s t%d_vals[%lld];\n", vtype, acc, (long long)e->extent);
+        line_start(pr, at);
+        textbuf_puts(t, "#pragma omp simd\n");
+    } else if (indexed) {
         line_start(pr, at);
         textbuf_printf(t, "%s t%d_best = ", kir_ctype(e->args[0]->dtype), acc);
         reduce_init(t, largest ? KR_MAX : KR_MIN, e->args[0]->dtype);
@@ -447,6 +468,21 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
     textbuf_putn(t, bt->data, bt->len);
     line_start(pr, at);
     textbuf_puts(t, "}\n");
+    if (staged) {
+        /* the first index of the extreme; a NaN wins and stays */
+        line_start(pr, at);
+        textbuf_printf(t, "%s t%d_best = ", vtype, acc);
+        reduce_init(t, largest ? KR_MAX : KR_MIN, e->args[0]->dtype);
+        textbuf_puts(t, ";\n");
+        line_start(pr, at);
+        textbuf_printf(t, "int64_t t%d%s = 0;\n", acc, at_suffix);
+        line_start(pr, at);
+        textbuf_printf(t, "for (int64_t k = 0; k < %lld; k++)\n", (long long)e->extent);
+        line_start(pr, at);
+        textbuf_printf(t, "    if (t%d_vals[k] %s t%d_best || (ISNAN(t%d_vals[k]) && !ISNAN(t%d_best))) "
+                          "{ t%d_best = t%d_vals[k]; t%d%s = k; }\n",
+                       acc, largest ? ">" : "<", acc, acc, acc, acc, acc, acc, at_suffix);
+    }
     if (indexed && !is_index) {
         line_start(pr, at);
         textbuf_printf(t, "const %s t%d = t%d_best;\n", kir_ctype(e->dtype), acc, acc);
