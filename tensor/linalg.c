@@ -89,7 +89,8 @@ static bool blas_layout(const Tensor *x, CBLAS_TRANSPOSE *trans, int *ld)
 }
 
 /* False when BLAS cannot take the sizes (beyond int) or a copy failed. */
-static bool gemm_blas(const Tensor *a, const Tensor *b, Tensor *c, int64_t m, int64_t k, int64_t n)
+static bool gemm_blas(const Tensor *a, const Tensor *b, Tensor *c, int64_t m, int64_t k, int64_t n,
+                      double alpha, double beta)
 {
     if (m > INT_MAX || n > INT_MAX || k > INT_MAX)
         return false;
@@ -113,11 +114,11 @@ static bool gemm_blas(const Tensor *a, const Tensor *b, Tensor *c, int64_t m, in
         ldb = (int)n;
     }
     if (c->dtype == DT_F32)
-        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0f, tensor_data(a), lda, tensor_data(b), ldb,
-                    0.0f, tensor_data(c), (int)n);
+        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, (float)alpha, tensor_data(a), lda,
+                    tensor_data(b), ldb, (float)beta, tensor_data(c), (int)n);
     else
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, 1.0, tensor_data(a), lda, tensor_data(b), ldb,
-                    0.0, tensor_data(c), (int)n);
+        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, tensor_data(a), lda,
+                    tensor_data(b), ldb, beta, tensor_data(c), (int)n);
     tensor_release(ac);
     tensor_release(bc);
     return true;
@@ -134,7 +135,7 @@ bool kern_gemm(const Tensor *a, const Tensor *b, Tensor *c)
         return true;
     }
 #ifdef TSSA_USE_BLAS
-    if (dtype_is_float(c->dtype) && gemm_blas(a, b, c, m, k, n))
+    if (dtype_is_float(c->dtype) && gemm_blas(a, b, c, m, k, n, 1.0, 0.0))
         return true;
 #endif
     return gemm_loops(a, b, c, m, k, n);
@@ -475,21 +476,31 @@ Tensor *tensor_addmm(const Tensor *self, const Tensor *a, const Tensor *b, doubl
         tensor_release(se);
         return NULL;
     }
+#ifdef TSSA_USE_BLAS
+    /* float32 (linear's bias): self, scaled, fills the output and BLAS adds
+     * alpha * a @ b onto it (its beta), one pass over the output less */
+    if (self->dtype == DT_F32 && sizes[0] > 0 && sizes[1] > 0 && sizes[0] <= INT_MAX &&
+        sizes[1] <= INT_MAX && a->sizes[1] > 0) {
+        Tensor *out = tensor_empty(DT_F32, 2, sizes);
+        if (out) {
+            float *p = tensor_data(out);
+            const float *s = tensor_data(se);
+            float fb = (float)beta;
+            for (int64_t i = 0; i < sizes[0]; i++)
+                for (int64_t j = 0; j < sizes[1]; j++)
+                    p[i * sizes[1] + j] = beta == 0.0 ? 0.0f
+                                                      : fb * s[i * se->strides[0] + j * se->strides[1]];
+            if (gemm_blas(a, b, out, sizes[0], a->sizes[1], sizes[1], alpha, beta == 0.0 ? 0.0 : 1.0)) {
+                tensor_release(se);
+                return out;
+            }
+            tensor_release(out);
+        }
+    }
+#endif
     Tensor *out = mm_unchecked(a, b);
     int64_t n = out ? tensor_numel(out) : 0;
-    if (out && out->dtype == DT_F32 && se->dtype == DT_F32 && tensor_is_contiguous(out)) {
-        /* the common case (linear's bias), in float as BLAS's beta would be:
-         * the generic path below converts every element to double and back */
-        float *p = tensor_data(out);
-        const float *s = tensor_data(se);
-        float fb = (float)beta, fa = (float)alpha;
-        int64_t cols = sizes[1];
-        for (int64_t i = 0; i < sizes[0]; i++)
-            for (int64_t j = 0; j < cols; j++) {
-                float x = p[i * cols + j];
-                p[i * cols + j] = beta == 0.0 ? fa * x : fb * s[i * se->strides[0] + j * se->strides[1]] + fa * x;
-            }
-    } else if (out && dtype_is_float(out->dtype)) {
+    if (out && dtype_is_float(out->dtype)) {
         double *p = kern_read_all_f64(out), *s = kern_read_all_f64(se);
         if (p && s) {
             /* beta == 0 ignores self entirely (its NaNs too), as BLAS does */
