@@ -463,6 +463,7 @@ static bool fuse(Run *r)                        /* kernels: vertical fusion */
     if (!r->o->no_fuse) {
         kernels_fold_decided(r->program);
         kernels_decompose_cells(r->program);
+        kernels_fold_embedding_linear(r->program);
         kernels_unpack_views(r->program);
         kernels_fuse(r->program);
     }

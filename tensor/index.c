@@ -371,6 +371,16 @@ Tensor *tensor_index_select(const Tensor *t, int64_t dim, const Tensor *index)
     Tensor *out = NULL;
     if (t->ndim == 0) {
         out = tensor_clone(t);                  /* PyTorch keeps a 0-d result */
+    } else if (d == 0 && t->sizes[0] > 0 && tensor_is_contiguous(t)) {
+        /* whole rows of a contiguous tensor (an embedding lookup): memcpy */
+        int64_t sizes[TENSOR_MAX_DIMS];
+        memcpy(sizes, t->sizes, sizeof sizes);
+        sizes[0] = count;
+        out = tensor_empty(t->dtype, t->ndim, sizes);
+        size_t row = (size_t)(tensor_numel(t) / t->sizes[0]) * dtype_size(t->dtype);
+        const char *from = tensor_data(t);
+        for (int64_t i = 0; out && i < count; i++)
+            memcpy((char *)tensor_data(out) + (size_t)i * row, from + (size_t)vals[i] * row, row);
     } else {
         int64_t sizes[TENSOR_MAX_DIMS], *tables[TENSOR_MAX_DIMS];
         memcpy(sizes, t->sizes, sizeof sizes);

@@ -61,6 +61,10 @@ int kernels_fold_decided(LowerProgram *p);
  * linears and gate ops (kernels/decompose_cells.c), so the gates fuse.
  * Returns the number of cells rewritten. */
 int kernels_decompose_cells(LowerProgram *p);
+/* linear(embedding(E, idx), W, b) of compile-time E, W, b becomes a lookup
+ * in the table E @ W^T + b, computed once (kernels/fold_embedding_linear.c).
+ * Returns the number of lookups folded. */
+int kernels_fold_embedding_linear(LowerProgram *p);
 /* chunk / split / unbind and their ListUnpack become one view per piece
  * (kernels/unpack_views.c). Returns the number of lists taken apart. */
 int kernels_unpack_views(LowerProgram *p);
