@@ -593,6 +593,7 @@ static bool print_stats(Run *r)
     }
     fprintf(e, "tssa-stream: stats: library_calls_per_run %.6g\n", (double)ops.library / runs);
     fprintf(e, "tssa-stream: stats: fallbacks_per_run %.6g\n", (double)ops.reference / runs);
+    fprintf(e, "tssa-stream: stats: views_per_run %.6g\n", (double)ops.views / runs);
     fprintf(e, "tssa-stream: stats: filters %d\n", lower_stats(r->program)->work_filters);
     KernelsMemory mem = kernels_plan_memory(r->program);
     fprintf(e, "tssa-stream: stats: bytes_planned %lld\n", (long long)mem.bytes_planned);

@@ -7,15 +7,16 @@
  * TensorSSA's accesses and assigns with a tensor result), never scalar
  * (aten::add of two ints) or constant work.
  * GEMM-like ops (OPC_LINALG, linear, convolutions) are library calls
- * (OpenBLAS); a fused group is not counted here (the kernels layer counts
- * its launches). The counters are process-wide and atomic: an executor's
+ * (OpenBLAS), views (the op table's ops that always alias: a new header
+ * on the same data, no kernel) are counted apart; a fused group is not counted here
+ * (the kernels layer counts its launches). The counters are process-wide and atomic: an executor's
  * filters may run on several threads.
  */
 #include <stdatomic.h>
 
 #include "eval/eval_internal.h"
 
-static _Atomic int64_t library_ops, reference_ops;
+static _Atomic int64_t library_ops, reference_ops, view_ops;
 
 static bool library_op(OpId op)
 {
@@ -40,6 +41,8 @@ void eval_tally_op(OpId op)
         return;
     if (library_op(op))
         atomic_fetch_add_explicit(&library_ops, 1, memory_order_relaxed);
+    else if (op_info(op)->alias == ALIAS_VIEW || op_info(op)->alias == ALIAS_VIEWS)
+        atomic_fetch_add_explicit(&view_ops, 1, memory_order_relaxed);
     else
         atomic_fetch_add_explicit(&reference_ops, 1, memory_order_relaxed);
 }
@@ -48,9 +51,10 @@ void eval_tally_reset(void)
 {
     atomic_store(&library_ops, 0);
     atomic_store(&reference_ops, 0);
+    atomic_store(&view_ops, 0);
 }
 
 EvalTally eval_tally(void)
 {
-    return (EvalTally){atomic_load(&library_ops), atomic_load(&reference_ops)};
+    return (EvalTally){atomic_load(&library_ops), atomic_load(&reference_ops), atomic_load(&view_ops)};
 }

@@ -16,9 +16,10 @@ text, inputs, PyTorch's eager outputs), then times in this one process
     prints (the compile, and the first run, are not in it);
 and checks tssa-stream's outputs against eager's (rtol 1e-4, atol 1e-4).
 It prints per workload both times, the speed ratio min(eager, TS) / tssa
-(above 1: tssa-stream is faster), tssa-stream's dispatches per run (kernels,
-OpenBLAS calls, reference-kernel ops) against the aten ops each PyTorch mode
-runs per call (profiler, top-level aten:: events), then the geometric mean of
+(above 1: tssa-stream is faster), tssa-stream's dispatches per run as they
+ran (generated kernels, OpenBLAS calls, reference-kernel ops, views) against
+the aten ops each PyTorch mode runs per call (profiler, top-level aten::
+events; views are aten ops there too), then the geometric mean of
 the ratios, and a bandwidth line: a fused elementwise program's GB/s against
 a STREAM triad (torch.add(b, c, alpha=s, out=a)) measured in the same run.
 The machine is shared and noisy: compare ratios taken in one run.
@@ -216,7 +217,8 @@ def main():
     chosen = [w for w in opts.only.split(",") if w]
     rows, ratios = [], []
     head = (f"{'workload':16} {'sizes':28} {'eager ms':>9} {'TS ms':>8} {'tssa ms':>8} "
-            f"{'ratio':>6} {'tssa k+l+f':>12} {'eager ops':>9} {'TS ops':>7} {'disp/TS':>7}  check")
+            f"{'ratio':>6} {'tssa k+l+f+v':>15} {'eager ops':>9} {'TS ops':>7} {'kern/TS':>7} "
+            f"{'disp/TS':>7}  check")
     print(head)
     print("-" * len(head))
     for name, (program, inputs, sizes, loop) in workloads().items():
@@ -234,25 +236,28 @@ def main():
         kernels = float(stats.get("kernels_per_run", 0))
         library = float(stats.get("library_calls_per_run", 0))
         fallbacks = float(stats.get("fallbacks_per_run", 0))
-        dispatches = kernels + library + fallbacks
+        views = float(stats.get("views_per_run", 0))
+        dispatches = kernels + library + fallbacks + views
+        ts_ops = max(torch_t['script_ops'], 1)
         ratio = best / t
         ratios.append(ratio)
         check = check_outputs(case)
         print(f"{name:16} {sizes:28} {torch_t['eager']*1e3:9.3f} {torch_t['script']*1e3:8.3f} "
-              f"{t*1e3:8.3f} {ratio:6.2f} {f'{kernels:g}+{library:g}+{fallbacks:g}':>12} "
-              f"{torch_t['eager_ops']:9d} {torch_t['script_ops']:7d} "
-              f"{dispatches / max(torch_t['script_ops'], 1):7.2f}{'*' if loop else ' '} {check}")
+              f"{t*1e3:8.3f} {ratio:6.2f} {f'{kernels:g}+{library:g}+{fallbacks:g}+{views:g}':>15} "
+              f"{torch_t['eager_ops']:9d} {torch_t['script_ops']:7d} {kernels / ts_ops:7.2f} "
+              f"{dispatches / ts_ops:7.2f}{'*' if loop else ' '} {check}")
         rows.append(dict(name=name, sizes=sizes, eager_s=torch_t["eager"],
                          script_s=torch_t["script"], tssa_s=t, ratio=ratio, loop=loop,
-                         kernels=kernels, library=library, fallbacks=fallbacks,
+                         kernels=kernels, library=library, fallbacks=fallbacks, views=views,
                          eager_ops=torch_t["eager_ops"], script_ops=torch_t["script_ops"],
                          check=check))
     if ratios:
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print(f"\ngeometric mean of min(eager, TS) / tssa: {geo:.2f}x over {len(ratios)} workloads; "
               f"below 1x: {sum(r < 1 for r in ratios)}")
-    print("tssa k+l+f: generated kernels + OpenBLAS calls + reference-kernel ops per run; "
-          "disp/TS: those over TorchScript's aten ops per call (* loop workloads)")
+    print("tssa k+l+f+v: generated kernels + OpenBLAS calls + reference-kernel ops + views (no "
+          "kernel: a header on the same data) per run, as they ran; kern/TS: the generated kernels, "
+          "disp/TS: all four, over TorchScript's aten ops per call (views included; * loop workloads)")
     gbs, triad = bandwidth(opts.tssa, workdir, opts.runs)
     print(f"bandwidth: fused elementwise (sigmoid(x)*2+x)*x on 2^24 float32: {gbs:.1f} GB/s; "
           f"STREAM triad (torch, 2 threads): {triad:.1f} GB/s; {100 * gbs / triad:.0f}%")

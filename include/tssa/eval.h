@@ -52,11 +52,12 @@ void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx);
 
 /* Tensor ops the evaluator has run since the last reset, in every context
  * and thread (eval/op_tally.c): library ops (GEMMs, convolutions: OpenBLAS
- * calls) and the rest (the reference kernels). A fused group's kernel is
- * not among them. */
+ * calls), views, and the rest (the reference kernels). A fused group's
+ * kernel is not among them. */
 typedef struct EvalTally {
     int64_t library;
-    int64_t reference;
+    int64_t reference;          /* kernels that compute (not views) */
+    int64_t views;              /* views: a header on the same data */
 } EvalTally;
 void eval_tally_reset(void);
 EvalTally eval_tally(void);
