@@ -206,8 +206,20 @@ static bool is_container(const IrValue *v)
                        v->type->kind == TY_DICT);
 }
 
+static bool sets_attributes(const IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        if (n->op == OP_PRIM_SETATTR)
+            return true;
+        for (int i = 0; i < n->nblocks; i++)
+            if (sets_attributes(n->blocks[i]))
+                return true;
+    }
+    return false;
+}
+
 static void hoist_static(LowerProgram *p, IrBlock *b, const bool *never_static, bool *hoisted,
-                         IrNode *anchor)
+                         IrNode *anchor, bool attributes_set)
 {
     IrNode *n = ir_block_first(b);
     while (n->op != OP_PRIM_RETURN) {
@@ -218,8 +230,11 @@ static void hoist_static(LowerProgram *p, IrBlock *b, const bool *never_static, 
             continue;
         }
         for (int i = 0; i < n->nblocks; i++)
-            hoist_static(p, n->blocks[i], never_static, hoisted, anchor);
-        bool all_static = op_in_scalar_slice(n);
+            hoist_static(p, n->blocks[i], never_static, hoisted, anchor, attributes_set);
+        /* a module attribute a loop may reassign (prim::SetAttr anywhere)
+         * is read where it is */
+        bool all_static = op_in_scalar_slice(n) &&
+                          !(n->op == OP_PRIM_GETATTR && attributes_set);
         for (int i = 0; all_static && i < n->noutputs; i++)
             all_static = !never_static[n->outputs[i]->id];
         /* a list made before the loop may be written through an alias
@@ -243,6 +258,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
     bool *never_static = xcalloc(p->g->nvalues + 1, sizeof *never_static);
     bool *known = xcalloc(p->g->nvalues + 1, sizeof *known);   /* views of bound tensors */
     bool *hoisted = xcalloc(p->g->nvalues + 1, sizeof *hoisted);
+    bool attributes_set = sets_attributes(top);
     mark_written_lists(never_static, top);
 
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
@@ -272,7 +288,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
             run_static(p, n);
         }
         for (int i = 0; i < n->nblocks; i++)
-            hoist_static(p, n->blocks[i], never_static, hoisted, n);
+            hoist_static(p, n->blocks[i], never_static, hoisted, n, attributes_set);
         n = n->next;
     }
     free(never_static);
