@@ -464,6 +464,7 @@ static bool fuse(Run *r)                        /* kernels: vertical fusion */
         kernels_fold_decided(r->program);
         kernels_decompose_cells(r->program);
         kernels_fold_embedding_linear(r->program);
+        kernels_hoist_input_products(r->program);
         kernels_unpack_views(r->program);
         kernels_fuse(r->program);
     }

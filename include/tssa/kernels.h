@@ -65,6 +65,11 @@ int kernels_decompose_cells(LowerProgram *p);
  * in the table E @ W^T + b, computed once (kernels/fold_embedding_linear.c).
  * Returns the number of lookups folded. */
 int kernels_fold_embedding_linear(LowerProgram *p);
+/* A loop's per-step mm / matmul / linear of its input X[t] by an
+ * invariant weight becomes one product of all of X before the loop, read a
+ * step's rows at a time (kernels/hoist_input_products.c). Returns the
+ * number of products hoisted. */
+int kernels_hoist_input_products(LowerProgram *p);
 /* chunk / split / unbind and their ListUnpack become one view per piece
  * (kernels/unpack_views.c). Returns the number of lists taken apart. */
 int kernels_unpack_views(LowerProgram *p);
