@@ -924,9 +924,10 @@ static bool column_loads(Seen *seen, const KExpr *e, int v, int r, bool *strided
  * False, printing nothing, when the outputs are not of that form. */
 static bool print_column_reduction_c(Printer *pr, TextBuf *t, const int *os, int nos, int v)
 {
+    enum { MAX_COLUMN_OUTPUTS = 16 };   /* accumulators per tile on the stack */
     const KOutput *out = &pr->k->outputs[os[0]];
     const KExpr *first = out->value;
-    if (first->kind != KX_REDUCE)
+    if (first->kind != KX_REDUCE || nos > MAX_COLUMN_OUTPUTS)
         return false;
     int r = first->var;
     bool strided = false;
@@ -957,9 +958,7 @@ static bool print_column_reduction_c(Printer *pr, TextBuf *t, const int *os, int
     scope_init(&rows, SCOPE_REDUCE, r, &root);
     scope_init(&cols, SCOPE_LOOP, v, &rows);
     pr->indent = 3;
-    int values[64];
-    if (nos > 64)
-        nos = 64;
+    int values[MAX_COLUMN_OUTPUTS];
     for (int j = 0; j < nos; j++)
         values[j] = emit(pr, &cols, pr->k->outputs[os[j]].value->args[0]);
     textbuf_putn(t, root.text.data, root.text.len);
