@@ -148,23 +148,14 @@ static bool decompose(LowerProgram *p, IrNode *cell)
     return true;
 }
 
-static int decompose_block(LowerProgram *p, IrBlock *b)
+static int decompose_node(LowerProgram *p, IrNode *node)
 {
-    int n = 0;
-    for (IrNode *node = ir_block_first(b), *next; !ir_node_is_end(node); node = next) {
-        next = node->next;
-        for (int i = 0; i < node->nblocks; i++)
-            n += decompose_block(p, node->blocks[i]);
-        if ((node->op == OP_ATEN_GRU_CELL || node->op == OP_ATEN_LSTM_CELL ||
-             node->op == OP_ATEN_RNN_TANH_CELL) && decompose(p, node))
-            n++;
-    }
-    return n;
+    bool cell = node->op == OP_ATEN_GRU_CELL || node->op == OP_ATEN_LSTM_CELL ||
+                node->op == OP_ATEN_RNN_TANH_CELL;
+    return cell && decompose(p, node);
 }
 
 int kernels_decompose_cells(LowerProgram *p)
 {
-    int n = decompose_block(p, lower_ir_graph(p)->top);
-    lower_graph_grown(p);
-    return n;
+    return kernels_rewrite_each(p, decompose_node);
 }

@@ -144,46 +144,8 @@ static bool decided_in_fold(void *ctx, const IrValue *v, int64_t *out)
     return true;
 }
 
-IrNode *kernels_top_anchor(IrNode *n)
-{
-    while (n->owner->owner)
-        n = n->owner->owner;
-    return n;
-}
 
-IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as_bool)
-{
-    IrNode *before = kernels_top_anchor(at);
-    IrGraph *g = before->graph;
-    /* the same number made just before (a cell's slices, an unpack's
-     * pieces): reused, not one more node */
-    int looked = 0;
-    for (IrNode *c = before->prev; c && c != before->owner->param && looked < 64; c = c->prev, looked++) {
-        if (c->op != OP_PRIM_CONSTANT || c->noutputs != 1 || !c->outputs[0]->type ||
-            c->outputs[0]->type->kind != (as_bool ? TY_BOOL : TY_INT))
-            continue;
-        const RtValue *r = lower_static_value(p, c->outputs[0]);
-        if (r && r->kind == (as_bool ? RT_BOOL : RT_INT) && r->u.i == (as_bool ? v != 0 : v))
-            return c->outputs[0];
-    }
-    IrNode *c = ir_node_new_op(g, OP_PRIM_CONSTANT);
-    ir_attr_set_int(c, "value", v);
-    IrValue *out = ir_node_add_output(c, ir_type_simple(g, as_bool ? TY_BOOL : TY_INT), NULL);
-    ir_insert_before(c, before);
-    lower_add_static(p, out, as_bool ? rt_bool(v != 0) : rt_int(v));
-    return out;
-}
 
-static bool same_static_type(const IrValue *a, const IrValue *b)
-{
-    const IrTensorType *x = shape_of(a), *y = shape_of(b);
-    if (!x || !y || x->dtype != y->dtype || x->rank != y->rank)
-        return false;
-    for (int i = 0; i < x->rank; i++)
-        if (x->sizes[i] != y->sizes[i])
-            return false;
-    return true;
-}
 
 static void fold_block(Fold *f, IrBlock *b);
 
@@ -212,7 +174,7 @@ static IrNode *fold_node(Fold *f, IrNode *n)
         }
     }
     bool no_op = (n->op == OP_TSSA_INPLACE_CHECK && n->ninputs == 2 &&
-                  same_static_type(n->inputs[0], n->inputs[1])) ||
+                  shape_same(n->inputs[0], n->inputs[1])) ||
                  (n->op == OP_PRIM_UNCHECKED_CAST && n->ninputs == 1 && shape_of(n->inputs[0]));
     if (no_op && n->noutputs == 1) {
         IrNode *next = n->next;

@@ -68,22 +68,12 @@ static bool fold(LowerProgram *p, IrNode *linear)
     return true;
 }
 
-static int fold_block(LowerProgram *p, IrBlock *b)
+static int fold_node(LowerProgram *p, IrNode *node)
 {
-    int n = 0;
-    for (IrNode *node = ir_block_first(b), *next; !ir_node_is_end(node); node = next) {
-        next = node->next;
-        for (int i = 0; i < node->nblocks; i++)
-            n += fold_block(p, node->blocks[i]);
-        if (node->op == OP_ATEN_LINEAR && fold(p, node))
-            n++;
-    }
-    return n;
+    return node->op == OP_ATEN_LINEAR && fold(p, node);
 }
 
 int kernels_fold_embedding_linear(LowerProgram *p)
 {
-    int n = fold_block(p, lower_ir_graph(p)->top);
-    lower_graph_grown(p);
-    return n;
+    return kernels_rewrite_each(p, fold_node);
 }

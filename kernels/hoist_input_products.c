@@ -120,30 +120,24 @@ static bool hoist(LowerProgram *p, IrNode *loop, int64_t trips, IrNode *n)
     return true;
 }
 
-static int hoist_block(LowerProgram *p, IrBlock *b)
+/* The products of loop's body that hoist. */
+static int hoist_loop(LowerProgram *p, IrNode *loop)
 {
+    const RtValue *trips = loop->op == OP_PRIM_LOOP && loop->ninputs >= 2
+                               ? lower_static_value(p, loop->inputs[0]) : NULL;
+    if (!trips || trips->kind != RT_INT || trips->u.i < 1)
+        return 0;
     int count = 0;
-    IR_FOREACH_NODE(node, b) {
-        for (int i = 0; i < node->nblocks; i++)
-            count += hoist_block(p, node->blocks[i]);
-        const RtValue *trips = node->op == OP_PRIM_LOOP && node->ninputs >= 2
-                                   ? lower_static_value(p, node->inputs[0]) : NULL;
-        if (!trips || trips->kind != RT_INT || trips->u.i < 1)
-            continue;
-        IrBlock *body = node->blocks[0];
-        for (IrNode *n = ir_block_first(body), *next; !ir_node_is_end(n); n = next) {
-            next = n->next;
-            if ((n->op == OP_ATEN_MM || n->op == OP_ATEN_MATMUL || n->op == OP_ATEN_LINEAR) &&
-                hoist(p, node, trips->u.i, n))
-                count++;
-        }
+    for (IrNode *n = ir_block_first(loop->blocks[0]), *next; !ir_node_is_end(n); n = next) {
+        next = n->next;
+        if ((n->op == OP_ATEN_MM || n->op == OP_ATEN_MATMUL || n->op == OP_ATEN_LINEAR) &&
+            hoist(p, loop, trips->u.i, n))
+            count++;
     }
     return count;
 }
 
 int kernels_hoist_input_products(LowerProgram *p)
 {
-    int n = hoist_block(p, lower_ir_graph(p)->top);
-    lower_graph_grown(p);
-    return n;
+    return kernels_rewrite_each(p, hoist_loop);
 }

@@ -38,6 +38,14 @@ typedef struct ScalarLookup {
  * decided scalars fix it: dim, size, len, numel of a tensor of static
  * shape; __contains__, comparisons, __not__ of decided numbers. */
 bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out);
+/* A graph rewrite offered one node (after the nodes of its blocks): the
+ * number of rewrites it made there (0: node left as it was). It may
+ * replace or remove node, and add nodes before it or before its loop. */
+typedef int (*KernelsRewrite)(LowerProgram *p, IrNode *node);
+/* Offers every node of p's graph to rewrite, nested blocks included, in
+ * program order; then grows p's tables to the new values. Returns the
+ * rewrites made (kernels/pass_util.c). */
+int kernels_rewrite_each(LowerProgram *p, KernelsRewrite rewrite);
 /* The top-level node that holds n (the loop around it, or n itself): where
  * a pass puts the compile-time values it makes, with the program's other
  * constants (inside a loop's body the lowering would take them for the

@@ -892,13 +892,17 @@ static bool infer_unpack(Infer *in, IrNode *unpack)
 
 static void infer_block(Infer *in, IrBlock *b);
 
-static bool same_type(const IrValue *a, const IrValue *b)
+bool shape_same(const IrValue *a, const IrValue *b)
 {
     const IrTensorType *x = shape_of(a), *y = shape_of(b);
-    if (!x || !y)
-        return !x && !y;
-    return x->dtype == y->dtype && x->rank == y->rank &&
+    return x && y && x->dtype == y->dtype && x->rank == y->rank &&
            memcmp(x->sizes, y->sizes, (size_t)x->rank * sizeof *x->sizes) == 0;
+}
+
+/* Both unknown, or both the same static type. */
+static bool same_type(const IrValue *a, const IrValue *b)
+{
+    return shape_same(a, b) || (!shape_of(a) && !shape_of(b));
 }
 
 /* An If whose condition the shapes decide (kernels_fold_decided replaces

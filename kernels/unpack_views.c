@@ -174,22 +174,12 @@ static bool unpack_to_views(LowerProgram *p, IrNode *unpack)
     return true;
 }
 
-static int unpack_block(LowerProgram *p, IrBlock *b)
+static int unpack_node(LowerProgram *p, IrNode *node)
 {
-    int n = 0;
-    for (IrNode *node = ir_block_first(b), *next; !ir_node_is_end(node); node = next) {
-        next = node->next;
-        for (int i = 0; i < node->nblocks; i++)
-            n += unpack_block(p, node->blocks[i]);
-        if (node->op == OP_PRIM_LISTUNPACK && node->ninputs == 1 && unpack_to_views(p, node))
-            n++;
-    }
-    return n;
+    return node->op == OP_PRIM_LISTUNPACK && node->ninputs == 1 && unpack_to_views(p, node);
 }
 
 int kernels_unpack_views(LowerProgram *p)
 {
-    int n = unpack_block(p, lower_ir_graph(p)->top);
-    lower_graph_grown(p);
-    return n;
+    return kernels_rewrite_each(p, unpack_node);
 }

@@ -34,6 +34,9 @@ bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int 
 /* v's type when it is a tensor whose dtype and every size are known, else NULL. */
 const IrTensorType *shape_of(const IrValue *v);
 
+/* Whether a and b are tensors of the same static dtype and sizes. */
+bool shape_same(const IrValue *a, const IrValue *b);
+
 /* Tensor-typed values of g (block parameters and node outputs, nested
  * blocks included) whose type shape_of knows, and those it does not. */
 void shape_count(const IrGraph *g, int *refined, int *unknown);

@@ -1,0 +1,52 @@
+/* pass_util.c — what the kernels layer's graph rewrites share: a walk that
+ * offers every node to a rewrite, and the compile-time ints they make. */
+#include "kernels/kernels_internal.h"
+
+static int rewrite_block(LowerProgram *p, IrBlock *b, KernelsRewrite rewrite)
+{
+    int n = 0;
+    for (IrNode *node = ir_block_first(b), *next; !ir_node_is_end(node); node = next) {
+        next = node->next;      /* the rewrite may replace node */
+        for (int i = 0; i < node->nblocks; i++)
+            n += rewrite_block(p, node->blocks[i], rewrite);
+        n += rewrite(p, node);
+    }
+    return n;
+}
+
+int kernels_rewrite_each(LowerProgram *p, KernelsRewrite rewrite)
+{
+    int n = rewrite_block(p, lower_ir_graph(p)->top, rewrite);
+    lower_graph_grown(p);
+    return n;
+}
+
+IrNode *kernels_top_anchor(IrNode *n)
+{
+    while (n->owner->owner)
+        n = n->owner->owner;
+    return n;
+}
+
+IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as_bool)
+{
+    IrNode *before = kernels_top_anchor(at);
+    IrGraph *g = before->graph;
+    /* the same number made just before (a cell's slices, an unpack's
+     * pieces): reused, not one more node */
+    int looked = 0;
+    for (IrNode *c = before->prev; c && c != before->owner->param && looked < 64; c = c->prev, looked++) {
+        if (c->op != OP_PRIM_CONSTANT || c->noutputs != 1 || !c->outputs[0]->type ||
+            c->outputs[0]->type->kind != (as_bool ? TY_BOOL : TY_INT))
+            continue;
+        const RtValue *r = lower_static_value(p, c->outputs[0]);
+        if (r && r->kind == (as_bool ? RT_BOOL : RT_INT) && r->u.i == (as_bool ? v != 0 : v))
+            return c->outputs[0];
+    }
+    IrNode *c = ir_node_new_op(g, OP_PRIM_CONSTANT);
+    ir_attr_set_int(c, "value", v);
+    IrValue *out = ir_node_add_output(c, ir_type_simple(g, as_bool ? TY_BOOL : TY_INT), NULL);
+    ir_insert_before(c, before);
+    lower_add_static(p, out, as_bool ? rt_bool(v != 0) : rt_int(v));
+    return out;
+}
