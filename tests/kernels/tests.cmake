@@ -20,6 +20,11 @@ set_tests_properties(kernels.cuda_source PROPERTIES SKIP_RETURN_CODE 77
 add_test(NAME kernels.golden
          COMMAND ${TSSA_TESTS_DIR}/kernels/run_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/kernels/golden)
+#   kernels.fit   every fused group of the corpus programs runs as its
+#            kernel (none interpreted for inputs it was not built for)
+add_test(NAME kernels.fit
+         COMMAND ${TSSA_TESTS_DIR}/kernels/check_kernels_fit.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models)
 #   kernels.shape_infer  the inferred dtype and shape of every tensor output
 #            of the corpus against PyTorch's (expected/outN.npy)
 add_executable(test_shape_infer ${TSSA_TESTS_DIR}/kernels/test_shape_infer.c ${TSSA_TESTS_DIR}/test_util.c)

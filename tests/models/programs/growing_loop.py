@@ -1,7 +1,9 @@
 """A loop whose carried tensor doubles in length every iteration: its shape
 is no fixed point, so shape inference leaves the body's values unknown
 (kernels/shape_infer.c forgets the first pass's conclusions) and the body
-runs unfused; fused or not, the outputs must be PyTorch's."""
+runs unfused. Kernels built for the first iteration's sizes would still
+give PyTorch's outputs (their input guard interprets the group instead);
+kernels.fit catches them (groups_interpreted_per_run must be 0)."""
 import torch
 
 
