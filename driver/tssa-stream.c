@@ -10,11 +10,13 @@
  * messages for text inputs); 1 a runtime failure naming the node and line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tssa/backend.h"
 #include "tssa/frontend.h"
@@ -23,11 +25,13 @@
 #include "tssa/ir.h"
 #include "tssa/kernels.h"
 #include "tssa/lower.h"
+#include "tssa/machine.h"
 #include "tssa/schedule.h"
 #include "tssa/shapes.h"
 #include "tssa/stream.h"
 #include "tssa/util.h"
 #include "tssa/value.h"
+#include "tssa/world.h"
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
@@ -42,12 +46,13 @@ typedef enum Emit {
     EMIT_C,         /* the fused kernels as C */
     EMIT_CUDA,      /* the fused kernels as CUDA */
     EMIT_FUSED,     /* the specialized graph after fusion */
+    EMIT_TOPOLOGY,  /* the machine (hwloc) and each rank's cores */
 } Emit;
 
 static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
-    [EMIT_C] = "c", [EMIT_CUDA] = "cuda", [EMIT_FUSED] = "fused",
+    [EMIT_C] = "c", [EMIT_CUDA] = "cuda", [EMIT_FUSED] = "fused", [EMIT_TOPOLOGY] = "topology",
 };
 /* cpu is the default until the cuda backend lands (then: cuda when a
  * GPU is present, else cpu). */
@@ -65,6 +70,10 @@ typedef struct Options {
     bool no_fuse;           /* --no-fuse: every node its own filter, interpreted */
     int repeat;             /* --repeat N: timed runs after the first; 0 = off */
     bool stats;             /* --stats: counts and times to stderr */
+    int ranks;              /* --ranks N: place for N ranks (inspection); 0 = the world's */
+    const char *place;      /* --place FILE: pinned placement */
+    const char *rates;      /* --rates FILE: device and link rates */
+    const char *trace;      /* --trace FILE.json: Chrome trace of the run */
     int nbind;
     char **bind;
 } Options;
@@ -73,6 +82,8 @@ typedef struct Options {
 #define MAX_FISSION 4096
 /* --repeat N: a bound that keeps a typo from running for hours. */
 #define MAX_REPEAT 1000000
+/* --ranks N: placements are planned for at most this many ranks. */
+#define MAX_RANKS 4096
 #define STRINGIFY(x) #x
 #define NUMBER_TEXT(x) STRINGIFY(x)
 
@@ -133,6 +144,26 @@ static const char usage_text[] =
     "                      time per run to stderr (the first run is the warm-up)\n"
     "  --stats             print to stderr what the run did: fused groups,\n"
     "                      kernels launched per run, fallbacks, compile time\n"
+    "\n"
+    "placement and ranks (run with mpirun -np N tssa-stream ... to use N ranks;\n"
+    "rank 0 reads the inputs and writes the outputs, results are the same\n"
+    "bit for bit for every N):\n"
+    "  --ranks N           plan the placement for N ranks without mpirun, to\n"
+    "                      inspect it with --emit=schedule (or dot, stream)\n"
+    "  --place FILE        pin filters to ranks instead of the partitioner's\n"
+    "                      choice: {\"fission\": {\"NAME\": K}, \"ranks\":\n"
+    "                      {\"NAME\": R}} (names as --emit=schedule prints them;\n"
+    "                      filters not named run on rank 0)\n"
+    "  --rates FILE        the cost model's rates instead of the calibrated ones:\n"
+    "                      {\"flops_per_s\", \"bytes_per_s\", \"firing_s\",\n"
+    "                      \"link_latency_s\", \"link_bytes_per_s\"} (calibration\n"
+    "                      runs once per host and thread count and is cached\n"
+    "                      beside the kernels)\n"
+    "  --trace FILE.json   write what ran, per rank, as a Chrome trace (open it\n"
+    "                      in Perfetto or chrome://tracing): every firing and\n"
+    "                      every message between ranks\n"
+    "  --emit=topology     print the machine (cores, caches, NUMA, GPUs) and the\n"
+    "                      cores each rank on it is bound to; needs no MODEL\n"
     "  -h, --help          this text\n"
     "  --version           the version\n"
     "\n"
@@ -166,8 +197,8 @@ static int parse_emit(const char *arg, Options *o)
             return EXIT_OK;
         }
     }
-    return usage_error("unknown stage in --emit=%s (stages: ir, alias, tssa, stream, schedule, "
-                       "dot, c, cuda)", arg);
+    return usage_error("unknown stage in --emit=%s (stages: ir, alias, tssa, fused, stream, schedule, "
+                       "dot, c, cuda, topology)", arg);
 }
 
 static int parse_backend(const char *arg, Options *o)
@@ -181,14 +212,25 @@ static int parse_backend(const char *arg, Options *o)
     return usage_error("unknown backend '%s' (backends: cpu, ref)", arg);
 }
 
-static int parse_fission(const char *arg, Options *o)
+/* A whole number from lo to hi, written as digits only (strtol would also
+ * take " 2" and "+2"); false for anything else. */
+static bool parse_whole(const char *arg, long lo, long hi, long *out)
 {
     char *end = NULL;
-    long k = 0;
+    long v = lo - 1;
     errno = 0;
-    if (arg[0] >= '0' && arg[0] <= '9')     /* strtol would also take " 2" and "+2" */
-        k = strtol(arg, &end, 10);
-    if (k < 1 || k > MAX_FISSION || errno == ERANGE || *end != '\0')
+    if (arg[0] >= '0' && arg[0] <= '9')
+        v = strtol(arg, &end, 10);
+    if (v < lo || v > hi || errno == ERANGE || *end != '\0')
+        return false;
+    *out = v;
+    return true;
+}
+
+static int parse_fission(const char *arg, Options *o)
+{
+    long k;
+    if (!parse_whole(arg, 1, MAX_FISSION, &k))
         return usage_error("--fission=%s: K must be a whole number of copies from 1 (off) to "
                            NUMBER_TEXT(MAX_FISSION), arg);
     o->fission = (int)k;
@@ -197,15 +239,21 @@ static int parse_fission(const char *arg, Options *o)
 
 static int parse_repeat(const char *arg, Options *o)
 {
-    char *end = NULL;
-    long n = -1;
-    errno = 0;
-    if (arg[0] >= '0' && arg[0] <= '9')
-        n = strtol(arg, &end, 10);
-    if (n < 1 || n > MAX_REPEAT || errno == ERANGE || *end != '\0')
+    long n;
+    if (!parse_whole(arg, 1, MAX_REPEAT, &n))
         return usage_error("--repeat %s: N must be a whole number of runs from 1 to "
                            NUMBER_TEXT(MAX_REPEAT), arg);
     o->repeat = (int)n;
+    return EXIT_OK;
+}
+
+static int parse_ranks(const char *arg, Options *o)
+{
+    long n;
+    if (!parse_whole(arg, 1, MAX_RANKS, &n))
+        return usage_error("--ranks %s: N must be a whole number of ranks from 1 to " NUMBER_TEXT(MAX_RANKS),
+                           arg);
+    o->ranks = (int)n;
     return EXIT_OK;
 }
 
@@ -221,7 +269,7 @@ static bool is_binding(const char *arg)
 static int parse_args(int argc, char **argv, Options *o)
 {
     enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION,
-           OPT_FUSE, OPT_NO_FUSE, OPT_REPEAT, OPT_STATS };
+           OPT_FUSE, OPT_NO_FUSE, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE, OPT_RATES, OPT_TRACE };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
@@ -233,6 +281,10 @@ static int parse_args(int argc, char **argv, Options *o)
         {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
         {"repeat", required_argument, NULL, OPT_REPEAT},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"ranks", required_argument, NULL, OPT_RANKS},
+        {"place", required_argument, NULL, OPT_PLACE},
+        {"rates", required_argument, NULL, OPT_RATES},
+        {"trace", required_argument, NULL, OPT_TRACE},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {0, 0, 0, 0},
@@ -263,6 +315,13 @@ static int parse_args(int argc, char **argv, Options *o)
                 return status;
             break;
         case OPT_STATS: o->stats = true; break;
+        case OPT_RANKS:
+            if ((status = parse_ranks(optarg, o)) != EXIT_OK)
+                return status;
+            break;
+        case OPT_PLACE: o->place = optarg; break;
+        case OPT_RATES: o->rates = optarg; break;
+        case OPT_TRACE: o->trace = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         case OPT_VERSION: printf("tssa-stream %s\n", TSSA_VERSION); return EXIT_OK;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -278,6 +337,8 @@ static int parse_args(int argc, char **argv, Options *o)
             return usage_error("'%s' is not a NAME=VALUE binding (only one MODEL is read)", argv[i]);
         o->bind[o->nbind++] = argv[i];
     }
+    if (o->emit == EMIT_TOPOLOGY)
+        return o->model || o->nbind ? usage_error("%s", "--emit=topology reads no MODEL and no bindings") : -1;
     if (!o->model)
         return usage_error("%s", "no MODEL given");
     size_t len = strlen(o->model);
@@ -302,8 +363,23 @@ static int parse_args(int argc, char **argv, Options *o)
         if (o->nbind > 0 || o->weights || o->out_dir)
             return usage_error("%s: a stream graph (.str) takes no bindings, --weights or -o", o->model);
     }
-    /* An output directory that cannot be used is refused before any work. */
-    if (o->out_dir && !outputs_check_dir(o->out_dir, stderr))
+    bool placed = o->emit == EMIT_SCHEDULE || o->emit == EMIT_STREAM || o->emit == EMIT_DOT ||
+                  (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
+    if ((o->ranks || o->place || o->rates) && !placed)
+        return usage_error("%s", "--ranks, --place and --rates plan the placement: --emit=schedule, stream "
+                                 "or dot, or a run on the cpu backend");
+    if (o->ranks && world_launched_by_mpirun() && o->ranks != world_size())
+        return usage_error("%s", "--ranks plans for N ranks without mpirun; under mpirun the ranks are "
+                                 "mpirun's -np");
+    if (o->ranks > 1 && o->emit == EMIT_NONE && !world_launched_by_mpirun())
+        return usage_error("%s", "--ranks N only plans the placement (with --emit=schedule); to run on N "
+                                 "ranks: mpirun -np N tssa-stream ...");
+    if (o->trace && (o->emit != EMIT_NONE || o->backend == BACKEND_REF))
+        return usage_error("%s", "--trace records a run on the cpu backend; it takes no --emit and no "
+                                 "--backend=ref");
+    /* An output directory that cannot be used is refused before any work
+     * (by rank 0, which writes it). */
+    if (o->out_dir && world_rank() == 0 && !outputs_check_dir(o->out_dir, stderr))
         return EXIT_USAGE;
     return -1;
 }
@@ -322,6 +398,11 @@ typedef struct Run {
     LowerProgram *program;      /* specialized, then lowered */
     Schedule *schedule;
     KernelProgram *kernels;     /* the fused groups' compiled kernels */
+    MachineTopology machine;    /* this rank's host (hwloc) */
+    RankBinding binding;        /* its cores and threads */
+    DeviceRates rates;          /* the cost model's device and link rates */
+    TraceLog *trace;            /* --trace: this rank's events */
+    double trace_epoch;
     RtValue **outputs;
     int noutputs;
     int status;                 /* the exit status once a stage stops */
@@ -361,6 +442,7 @@ static bool emit_stop(Run *r, Emit stage)
     case EMIT_C:        kernels_print_source(stdout, r->kernels, KERNELS_TARGET_C); break;
     case EMIT_CUDA:     kernels_print_source(stdout, r->kernels, KERNELS_TARGET_CUDA); break;
     case EMIT_FUSED:    ir_print(stdout, r->graph); break;
+    case EMIT_TOPOLOGY:                         /* printed by emit_topology */
     case EMIT_NONE:     return true;
     }
     if (fflush(stdout) != 0) {
@@ -372,9 +454,18 @@ static bool emit_stop(Run *r, Emit stage)
 
 /* ---------------------------------------------------------------- stages */
 
+/* Rank 0 reads the file; under mpirun the other ranks parse its bytes. */
 static bool read_graph(Run *r)                  /* frontend: parse and verify */
 {
-    r->graph = ir_parse_file(r->o->model, stderr);
+    char *text = NULL;
+    size_t len = 0;
+    int ok = world_rank() != 0 || file_read_all(r->o->model, TEXT_INPUT_LIMIT, &text, &len, stderr);
+    if (world_share_int(ok, 0))
+        world_share_bytes((void **)&text, &len, 0);
+    else
+        ok = false;
+    r->graph = ok ? ir_parse(text, len, r->o->model, stderr) : NULL;
+    free(text);
     return r->graph ? true : stop(r, EXIT_USAGE);
 }
 
@@ -409,9 +500,16 @@ static bool bind_inputs(Run *r)                 /* frontend: bindings */
     const Options *o = r->o;
     bool needed = o->emit == EMIT_NONE || o->emit >= EMIT_STREAM;
     if (needed || o->nbind > 0) {
-        if (!bindings_resolve(r->graph, o->nbind, o->bind, o->weights, &r->inputs, &r->ninputs,
-                              &r->weights, stderr))
+        /* Rank 0 reads the bindings' files and hands the values to the
+         * others; every rank opens the weights it compiles against. */
+        int ok = world_rank() != 0 || bindings_resolve(r->graph, o->nbind, o->bind, o->weights, &r->inputs,
+                                                       &r->ninputs, &r->weights, stderr);
+        if (!world_share_int(ok, 0))
             return stop(r, EXIT_USAGE);
+        if (world_rank() != 0 && o->weights && !(r->weights = safetensors_open(o->weights, stderr)))
+            return stop(r, EXIT_RUNTIME);
+        if (!world_share_values(&r->inputs, &r->ninputs, 0, stderr))
+            return stop(r, EXIT_RUNTIME);
         r->bound = true;
     } else if (o->weights && !(r->weights = safetensors_open(o->weights, stderr))) {
         return stop(r, EXIT_USAGE);
@@ -422,6 +520,8 @@ static bool bind_inputs(Run *r)                 /* frontend: bindings */
 /* The oracle: the program as written, imperative, op by op. */
 static bool run_reference(Run *r)               /* backends/ref */
 {
+    if (world_rank() != 0)                      /* the oracle runs once, on rank 0 */
+        return true;
     int status = backend_ref_run(r->graph, r->inputs, r->ninputs, r->weights, &r->outputs,
                                  &r->noutputs, stderr);
     return status == EXIT_OK ? true : stop(r, status);
@@ -478,14 +578,23 @@ static bool compile_kernels(Run *r)             /* kernels: generate, compile, l
     bool emit_source = r->o->emit == EMIT_C || r->o->emit == EMIT_CUDA;
     if (r->o->no_fuse || (r->o->emit != EMIT_NONE && !emit_source))
         return true;
+    /* Under mpirun rank 0 compiles first and the others then find the
+     * kernels in the cache (when it is shared) instead of all compiling. */
+    if (world_rank() != 0)
+        world_barrier();
     int status = EXIT_OK;
     r->kernels = kernels_compile(r->program, !emit_source, stderr, &status);
+    if (world_rank() == 0)
+        world_barrier();
     return r->kernels ? true : stop(r, status);
 }
 
 static bool lower(Run *r)                       /* streamit: stream graph */
 {
-    return lower_build(r->program, stderr) ? true : stop(r, EXIT_RUNTIME);
+    if (!lower_build(r->program, stderr))
+        return stop(r, EXIT_RUNTIME);
+    kernels_estimate_costs(r->program);     /* kernels: each filter's cost, for placement */
+    return true;
 }
 
 /* A schedule that cannot be built is the user's fault for a hand-written
@@ -509,6 +618,93 @@ static bool fission(Run *r)                     /* scheduler: fission */
     sched_free(r->schedule);
     r->schedule = NULL;
     return true;
+}
+
+/* hwloc: the machine, and this rank's share of its cores. Under mpirun
+ * each rank is bound to its block of cores and runs that many OpenMP and
+ * BLAS threads; a plain run keeps the whole machine. */
+static bool bind_cores(Run *r)                  /* scheduler: topology */
+{
+    if (!machine_topology_read(&r->machine, stderr))
+        return stop(r, EXIT_RUNTIME);
+    r->binding = machine_binding_plan(&r->machine, world_local_rank(), world_local_size());
+    if (world_launched_by_mpirun())
+        machine_bind(&r->binding, stderr);      /* a failed bind only warns */
+    return true;
+}
+
+/* --emit=topology: the machine and the binding of every rank on it. */
+static bool emit_topology(Run *r)
+{
+    if (r->o->emit != EMIT_TOPOLOGY)
+        return true;
+    int n = world_local_size(), first = world_rank() - world_local_rank();
+    RankBinding *bindings = xcalloc((size_t)n, sizeof *bindings);
+    int *ranks = xcalloc((size_t)n, sizeof *ranks);
+    for (int i = 0; i < n; i++) {
+        bindings[i] = machine_binding_plan(&r->machine, i, n);
+        ranks[i] = first + i;
+    }
+    if (world_rank() == 0)
+        machine_topology_print(stdout, &r->machine, bindings, ranks, n);
+    free(bindings);
+    free(ranks);
+    fflush(stdout);
+    return stop(r, EXIT_OK);
+}
+
+/* The ranks the placement is for: mpirun's, or --ranks N to inspect. */
+static int placement_ranks(const Options *o)
+{
+    return o->ranks ? o->ranks : world_size();
+}
+
+/* The cost model's rates: --rates FILE, else this host's calibrated rates
+ * (measured by rank 0 once per host and thread count, cached beside the
+ * kernels) and, under mpirun, the link measured by a ping-pong. Every rank
+ * uses rank 0's figures, so every rank computes the same placement. */
+static bool measure_rates(Run *r)               /* scheduler: cost model */
+{
+    device_rates_default(&r->rates);
+    /* One rank with nothing to show has nothing to decide. */
+    if (placement_ranks(r->o) == 1 && !r->o->rates && r->o->emit != EMIT_SCHEDULE)
+        return true;
+    int ok = 1;
+    if (world_rank() == 0) {
+        char *cache = tssa_cache_dir();
+        ok = device_rates_get(&r->rates, r->o->rates, cache, r->binding.threads, stderr);
+        free(cache);
+    }
+    if (!world_share_int(ok, 0))
+        return stop(r, EXIT_USAGE);
+    r->rates.flops_per_s = world_share_double(r->rates.flops_per_s, 0);
+    r->rates.bytes_per_s = world_share_double(r->rates.bytes_per_s, 0);
+    r->rates.firing_s = world_share_double(r->rates.firing_s, 0);
+    r->rates.link_latency_s = world_share_double(r->rates.link_latency_s, 0);
+    r->rates.link_bytes_per_s = world_share_double(r->rates.link_bytes_per_s, 0);
+    r->rates.link_pinned = world_share_int(r->rates.link_pinned, 0);
+    if (!r->rates.link_pinned)
+        world_measure_link(&r->rates.link_latency_s, &r->rates.link_bytes_per_s);
+    return true;
+}
+
+/* Every filter gets a rank: pinned by --place, else the partitioner's. */
+static bool place(Run *r)                       /* scheduler: partition */
+{
+    PartitionOptions po = {
+        .nranks = placement_ranks(r->o), .sets = 1 + r->o->repeat,
+        .flops_per_s = r->rates.flops_per_s, .bytes_per_s = r->rates.bytes_per_s,
+        .firing_s = r->rates.firing_s, .link_latency_s = r->rates.link_latency_s,
+        .link_bytes_per_s = r->rates.link_bytes_per_s,
+    };
+    bool bad_file = false;
+    Schedule *s = r->schedule;
+    r->schedule = NULL;
+    r->schedule = r->o->place ? sched_place_file(s, r->o->place, &po, stderr, &bad_file)
+                              : sched_partition(s, &po, stderr);
+    if (r->schedule)
+        return true;
+    return stop(r, bad_file || r->stream_text ? EXIT_USAGE : EXIT_RUNTIME);
 }
 
 static double seconds_now(void)
@@ -557,20 +753,57 @@ static bool time_runs(Run *r, const ExecPlan *plan)
     return true;
 }
 
-static bool execute(Run *r)                     /* backends/cpu */
+/* --trace: this rank's log, its clock's zero taken when every rank is
+ * ready, so the ranks' tracks line up. */
+static void start_trace(Run *r)
 {
-    ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels};
+    if (!r->o->trace)
+        return;
+    r->trace = trace_log_new(world_rank());
+    char name[96];
+    snprintf(name, sizeof name, "rank %d (%s, cores %d-%d)", world_rank(), r->machine.host,
+             r->binding.first_core, r->binding.first_core + r->binding.ncores - 1);
+    trace_log_track_name(r->trace, -1, name);
+    trace_log_track_name(r->trace, 0, "filters");
+    world_barrier();
+    r->trace_epoch = seconds_now();
+}
+
+/* Every rank fires the actors placed on it; a runtime failure on any rank
+ * ends the whole job (its message names the rank, the filter and the
+ * source line), so no rank waits forever for a message. */
+static bool execute(Run *r)                     /* backends/cpu (+ mpi channels) */
+{
+    start_trace(r);
+    ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels,
+                     .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
+                     .trace_epoch = r->trace_epoch};
     eval_tally_reset();     /* the ops run, not those specialization ran */
     int status = backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
-    if (status != EXIT_OK)
-        return stop(r, status);
-    return r->o->repeat ? time_runs(r, &plan) : true;
+    if (status == EXIT_OK && r->o->repeat && !time_runs(r, &plan))
+        status = r->status;
+    if (status != EXIT_OK && world_size() > 1)
+        world_abort(status);
+    return status == EXIT_OK ? true : stop(r, status);
+}
+
+/* --trace: rank 0 gathers every rank's events and writes one file. */
+static bool write_trace(Run *r)                 /* util: Chrome trace */
+{
+    if (!r->trace)
+        return true;
+    size_t len = 0, all_len = 0;
+    const char *events = trace_log_events(r->trace, &len);
+    char *all = world_gather_bytes(events, len, 0, &all_len);
+    bool ok = world_rank() != 0 || trace_log_write(r->o->trace, all, all_len, stderr);
+    free(all);
+    return ok ? true : stop(r, EXIT_RUNTIME);
 }
 
 /* --stats: what the run did, as "tssa-stream: stats: KEY VALUE" lines. */
 static bool print_stats(Run *r)
 {
-    if (!r->o->stats)
+    if (!r->o->stats || world_rank() != 0)     /* rank 0's counts */
         return true;
     int runs = 1 + r->o->repeat;
     EvalTally ops = eval_tally();
@@ -606,6 +839,8 @@ static bool print_stats(Run *r)
 
 static bool write_outputs(Run *r)               /* frontend: .npy outputs */
 {
+    if (world_rank() != 0)                      /* rank 0 holds and writes them */
+        return true;
     if (!r->o->out_dir) {
         outputs_summarize(stdout, r->outputs, r->noutputs);
         return true;
@@ -628,54 +863,147 @@ static void run_free(Run *r)
     safetensors_close(r->weights);
     ir_graph_free(r->graph);
     stream_graph_free(r->stream_text);
+    trace_log_free(r->trace);
+}
+
+/* Under mpirun every rank compiles the same plan and so would find the
+ * same bad input: only rank 0 speaks. The other ranks write their standard
+ * output to /dev/null and, until they agree that the compile went well
+ * (agree), their standard error to a scratch file, which a rank shows only
+ * when it failed where rank 0 did not. */
+static struct {
+    int saved_stderr;
+    FILE *captured;
+} quiet = {-1, NULL};
+
+static void quiet_other_ranks(void)
+{
+    if (world_rank() == 0)
+        return;
+    fflush(stdout);
+    fflush(stderr);
+    int devnull = open("/dev/null", O_WRONLY);
+    if (devnull >= 0) {
+        dup2(devnull, STDOUT_FILENO);
+        close(devnull);
+    }
+    if ((quiet.captured = tmpfile()) != NULL) {
+        quiet.saved_stderr = dup(STDERR_FILENO);
+        dup2(fileno(quiet.captured), STDERR_FILENO);
+    }
+}
+
+static void speak_again(bool show_captured)
+{
+    if (!quiet.captured)
+        return;
+    fflush(stderr);
+    dup2(quiet.saved_stderr, STDERR_FILENO);
+    close(quiet.saved_stderr);
+    rewind(quiet.captured);
+    char buf[4096];
+    size_t n;
+    while (show_captured && (n = fread(buf, 1, sizeof buf, quiet.captured)) > 0)
+        fwrite(buf, 1, n, stderr);
+    fclose(quiet.captured);
+    quiet.captured = NULL;
+}
+
+/* Under mpirun: whether every rank compiled and goes on to run. When rank
+ * 0 stopped with an error, every rank exits with its status (rank 0 said
+ * why, once); a rank that failed alone shows its own message. */
+static bool agree(Run *r, bool go)
+{
+    if (world_size() == 1)
+        return go;
+    int root_status = world_share_int(r->status, 0);
+    int worst = world_max_int(r->status);
+    int any_stopped = world_max_int(!go);
+    speak_again(r->status != EXIT_OK && root_status == EXIT_OK);
+    if (worst != EXIT_OK) {
+        r->status = root_status != EXIT_OK ? root_status : worst;
+        return false;
+    }
+    return !any_stopped;
 }
 
 /* The whole compiler, in order. Each stage is one call into its layer and
  * returns false when the run stops there (an --emit stop, or an error whose
  * exit status it set). A new stage is one line here and, if it has a
- * printed form, one --emit value in emit_stop. */
+ * printed form, one --emit value in emit_stop. Under mpirun every rank
+ * runs every stage up to the schedule alike (rank 0 reads the files and
+ * shares them); agree() then checks they all got there before any rank
+ * places, runs and exchanges messages. */
 static int run_pipeline(const Options *o)
 {
     Run r = {.o = o, .status = EXIT_OK};
-    if (o->model_is_stream) {                   /* a hand-written stream graph */
-        (void)(read_stream_text(&r)
-               && fission(&r)
-               && emit_stop(&r, EMIT_STREAM) && emit_stop(&r, EMIT_DOT)
-               && schedule(&r) && emit_stop(&r, EMIT_SCHEDULE));
+    bool go = false;
+    if (o->emit == EMIT_TOPOLOGY) {
+        (void)(bind_cores(&r) && emit_topology(&r));
+    } else if (o->model_is_stream) {            /* a hand-written stream graph */
+        go = read_stream_text(&r) && fission(&r) && schedule(&r);
     } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r) && verify_ops(&r)) {
         if (o->backend == BACKEND_REF && o->emit == EMIT_NONE)
             (void)(run_reference(&r) && write_outputs(&r));
         else
-            (void)(prepare_functionalize(&r)    && emit_stop(&r, EMIT_ALIAS)
-                   && functionalize(&r)         && (r.bound || emit_stop(&r, EMIT_TSSA))
-                   && specialize(&r)
-                   && infer_shapes(&r)          && emit_stop(&r, EMIT_TSSA)
-                   && fuse(&r)                  && emit_stop(&r, EMIT_FUSED)
-                   && compile_kernels(&r)       && emit_stop(&r, EMIT_C)
+            go = prepare_functionalize(&r)      && emit_stop(&r, EMIT_ALIAS)
+                 && functionalize(&r)           && (r.bound || emit_stop(&r, EMIT_TSSA))
+                 && specialize(&r)
+                 && infer_shapes(&r)            && emit_stop(&r, EMIT_TSSA)
+                 && fuse(&r)                    && emit_stop(&r, EMIT_FUSED)
+                 && compile_kernels(&r)         && emit_stop(&r, EMIT_C)
                                                 && emit_stop(&r, EMIT_CUDA)
-                   && lower(&r)
-                   && fission(&r)               && emit_stop(&r, EMIT_STREAM)
-                                                && emit_stop(&r, EMIT_DOT)
-                   && schedule(&r)              && emit_stop(&r, EMIT_SCHEDULE)
-                   && execute(&r)
-                   && print_stats(&r)
-                   && write_outputs(&r));
+                 && lower(&r)
+                 && fission(&r)
+                 && schedule(&r);
     }
+    if (agree(&r, go))
+        (void)(bind_cores(&r)
+               && measure_rates(&r)
+               && place(&r)                     && emit_stop(&r, EMIT_STREAM)
+                                                && emit_stop(&r, EMIT_DOT)
+                                                && emit_stop(&r, EMIT_SCHEDULE)
+               && execute(&r)
+               && write_trace(&r)
+               && print_stats(&r)
+               && write_outputs(&r));
     run_free(&r);
     return r.status;
 }
 
+/* A build without MPI started by mpirun would run the whole program in
+ * every process, each writing the outputs: refused (by the first). */
+static bool mpi_missing(void)
+{
+    const char *size = getenv("OMPI_COMM_WORLD_SIZE");
+    if (world_built_with_mpi() || !size || atoi(size) <= 1)
+        return false;
+    const char *rank = getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank || atoi(rank) == 0)
+        fputs("tssa-stream: error: this tssa-stream was built without MPI, so it cannot run on several "
+              "ranks (install libopenmpi-dev and rebuild: scripts/setup.sh, scripts/build.sh)\n", stderr);
+    return true;
+}
+
 int main(int argc, char **argv)
 {
+    if (mpi_missing())
+        return EXIT_USAGE;
+    if (!world_start(&argc, &argv, stderr))
+        return EXIT_RUNTIME;
+    quiet_other_ranks();
     Options o = {0};
     o.bind = calloc((size_t)argc + 1, sizeof *o.bind);
     if (!o.bind) {
         fputs("tssa-stream: error: out of memory\n", stderr);
+        world_finish();
         return EXIT_RUNTIME;
     }
-    int status = parse_args(argc, argv, &o);
+    int status = world_share_int(parse_args(argc, argv, &o), 0);
     if (status < 0)
         status = run_pipeline(&o);
+    speak_again(false);
     free(o.bind);
+    world_finish();
     return status;
 }

@@ -24,7 +24,6 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
-#include <pwd.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -378,24 +377,6 @@ static bool make_dirs(const char *dir)
     return ok;
 }
 
-/* $TSSA_CACHE_DIR, $XDG_CACHE_HOME/tssa-stream or ~/.cache/tssa-stream
- * (malloc'd), NULL when there is no home either. */
-static char *default_cache_dir(void)
-{
-    const char *e = getenv("TSSA_CACHE_DIR");
-    if (e && *e)
-        return xstrdup(e);
-    e = getenv("XDG_CACHE_HOME");
-    if (e && *e == '/')         /* the XDG spec ignores relative paths */
-        return xprintf("%s/tssa-stream", e);
-    e = getenv("HOME");
-    if (!e || !*e) {
-        struct passwd *pw = getpwuid(getuid());
-        e = pw ? pw->pw_dir : NULL;
-    }
-    return e && *e ? xprintf("%s/.cache/tssa-stream", e) : NULL;
-}
-
 static char *make_temp_dir(void)
 {
     const char *t = getenv("TMPDIR");
@@ -659,7 +640,7 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
     CcLibrary *lib = NULL;
     bool use_temp = opts->no_cache;
     if (!use_temp) {
-        char *dir = opts->cache_dir ? xstrdup(opts->cache_dir) : default_cache_dir();
+        char *dir = opts->cache_dir ? xstrdup(opts->cache_dir) : tssa_cache_dir();
         const char *why = dir ? NULL : "no home directory";
         if (dir && !make_dirs(dir))
             why = strerror(errno);

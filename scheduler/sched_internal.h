@@ -95,4 +95,9 @@ static inline void sched_external_items(const Schedule *s, int64_t *in_items, in
     }
 }
 
+/* Fills s->actor_rank and actor_seconds from the filters' ranks
+ * (partition.c): splitters and joiners with their container's first
+ * filter, the input and output on rank 0. */
+void sched_rank_actors(Schedule *s, int nranks, const PartitionOptions *o);
+
 #endif

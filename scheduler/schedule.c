@@ -162,5 +162,8 @@ void sched_free(Schedule *s)
     free(s->buffer_size);
     free(s->init);
     free(s->steady);
+    free(s->actor_rank);
+    free(s->actor_seconds);
+    free(s->placement_note);
     free(s);
 }

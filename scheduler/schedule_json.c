@@ -10,7 +10,9 @@
  *                         filter, identity, separator)
  *         "pop": [1, 1], "peek": [1, 1], "push": [2],   per port and firing
  *         "repetitions": 1, "init_firings": 0,
- *         "rank": null, "device": null,                  placement
+ *         "rank": 0, "device": "cpu", "est_seconds": 1e-6,  placement
+ *                        (null before placement; est_seconds: work
+ *                         filters' estimated time per steady state)
  *         "stateful": false, "work": "aten::add"          filters only
  *     }, ...],
  *     "init":   [{"actor": 0, "firings": 2}, ...],       phases in order;
@@ -19,8 +21,10 @@
  *     "channels": [{
  *         "index": 0, "from": 0, "from_port": 0, "to": 1, "to_port": 0,
  *         "push": 1, "pop": 1, "peek": 1, "initial": 0, "feedback": false,
- *         "fill_after_init": 0, "buffer": 1
- *     }, ...]
+ *         "fill_after_init": 0, "buffer": 1,
+ *         "from_rank": 0, "to_rank": 1                   null before placement
+ *     }, ...],
+ *     "ranks": 2, "placement_note": "..."     null before placement
  *   }
  * The same actors and channels as the table: the external input and output
  * only when they carry items. Integers go through cJSON's raw values so
@@ -90,12 +94,12 @@ static cJSON *phases_json(const SchedPhase *phases, int n)
     return list;
 }
 
-static void add_placement(cJSON *obj, const char *key, int v)
+static void add_rank(cJSON *obj, const char *key, const Schedule *s, int actor)
 {
-    if (v < 0)
-        cJSON_AddNullToObject(obj, key);
+    if (s->actor_rank)
+        add_int(obj, key, s->actor_rank[actor]);
     else
-        add_int(obj, key, v);
+        cJSON_AddNullToObject(obj, key);
 }
 
 void sched_print_json(FILE *out, const Schedule *s)
@@ -127,8 +131,13 @@ void sched_print_json(FILE *out, const Schedule *s)
         add_int(j, "repetitions", s->repetitions[a]);
         add_int(j, "init_firings", s->init_firings[a]);
         bool filter = actor->kind == ACTOR_FILTER;
-        add_placement(j, "rank", filter ? actor->node->filter.rank : -1);
-        add_placement(j, "device", filter ? actor->node->filter.device : -1);
+        add_rank(j, "rank", s, a);
+        if (s->actor_rank)
+            cJSON_AddStringToObject(j, "device", "cpu");
+        else
+            cJSON_AddNullToObject(j, "device");
+        if (s->actor_seconds && filter && actor->node->filter.role == FILTER_WORK)
+            cJSON_AddNumberToObject(j, "est_seconds", s->actor_seconds[a]);
         if (filter) {
             cJSON_AddBoolToObject(j, "stateful", actor->node->filter.stateful);
             if (actor->node->filter.work_op)
@@ -157,8 +166,18 @@ void sched_print_json(FILE *out, const Schedule *s)
         cJSON_AddBoolToObject(j, "feedback", ch->feedback);
         add_int(j, "fill_after_init", s->fill_after_init[c]);
         add_int(j, "buffer", s->buffer_size[c]);
+        add_rank(j, "from_rank", s, ch->src);
+        add_rank(j, "to_rank", s, ch->dst);
         cJSON_AddItemToArray(channels, j);
     }
+    if (s->actor_rank)
+        add_int(root, "ranks", s->nranks);
+    else
+        cJSON_AddNullToObject(root, "ranks");
+    if (s->placement_note)
+        cJSON_AddStringToObject(root, "placement_note", s->placement_note);
+    else
+        cJSON_AddNullToObject(root, "placement_note");
     char *text = cJSON_Print(root);
     if (!text)
         diag_die("out of memory (schedule json)");

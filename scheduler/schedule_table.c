@@ -18,8 +18,9 @@
  *
  * The kind of a filter is its role (filter, identity, separator). Rates
  * are per firing; a splitter's push and a joiner's pop list one number per
- * port. Placement (rank, device) is a filter's, '-' until the
- * partitioner sets it. The external input and output are listed only when
+ * port. Placement (rank, device, the estimated milliseconds of work per
+ * steady state) is '-' until the partitioner sets it; a channel's ranks
+ * read "0->1" when it crosses ranks. The external input and output are listed only when
  * they carry items. Columns are as wide as their widest cell: every cell is
  * rendered once to measure and once to print.
  */
@@ -151,13 +152,14 @@ static bool channel_shown(const StreamFlat *f, int c)
     return sched_actor_shown(f, f->channels[c].src) && sched_actor_shown(f, f->channels[c].dst);
 }
 
-enum { ACTOR_COLUMNS = 10, CHANNEL_COLUMNS = 9 };
+enum { ACTOR_COLUMNS = 11, CHANNEL_COLUMNS = 10 };
 
 static const char *const actor_headers[ACTOR_COLUMNS] = {"#", "actor", "kind", "pop", "peek", "push",
-                                                          "reps", "init", "rank", "device"};
+                                                          "reps", "init", "rank", "device", "est ms"};
 static const bool actor_left[ACTOR_COLUMNS] = {false, true, true};
 static const char *const channel_headers[CHANNEL_COLUMNS] = {"#", "from", "to", "push", "pop",
-                                                              "peek", "initial", "after init", "buffer"};
+                                                              "peek", "initial", "after init", "buffer",
+                                                              "ranks"};
 static const bool channel_left[CHANNEL_COLUMNS] = {false, true, true};
 
 /* Rates of one side of an actor: "-" without ports, else one number per
@@ -176,13 +178,27 @@ static void text_rates(Text *t, const StreamFlat *f, const int *ports, int n, bo
     }
 }
 
-static void text_placement(Text *t, const StreamActor *a, bool device)
+/* The rank that fires actor a, "-" before placement. */
+static void text_rank(Text *t, const Schedule *s, int a)
 {
-    int v = a->kind == ACTOR_FILTER ? (device ? a->node->filter.device : a->node->filter.rank) : -1;
-    if (v < 0)
-        text_add(t, "-");
+    if (s->actor_rank)
+        text_int(t, s->actor_rank[a]);
     else
-        text_int(t, v);
+        text_add(t, "-");
+}
+
+/* A work filter's estimated milliseconds per steady state, "-" for data
+ * movers and before placement. */
+static void text_estimate(Text *t, const Schedule *s, int a)
+{
+    const StreamActor *actor = &s->flat->actors[a];
+    if (!s->actor_seconds || actor->kind != ACTOR_FILTER || actor->node->filter.role != FILTER_WORK) {
+        text_add(t, "-");
+        return;
+    }
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.3g", s->actor_seconds[a] * 1e3);
+    text_add(t, buf);
 }
 
 static void actor_cells(Text *cells, const Schedule *s, const Paths *paths, int a)
@@ -203,8 +219,9 @@ static void actor_cells(Text *cells, const Schedule *s, const Paths *paths, int 
     text_rates(&cells[5], f, actor->out, actor->nout, false);
     text_int(&cells[6], s->repetitions[a]);
     text_int(&cells[7], s->init_firings[a]);
-    text_placement(&cells[8], actor, false);
-    text_placement(&cells[9], actor, true);
+    text_rank(&cells[8], s, a);
+    text_add(&cells[9], s->actor_rank ? "cpu" : "-");
+    text_estimate(&cells[10], s, a);
 }
 
 static void text_end(Text *t, const StreamFlat *f, const Paths *paths, int a, int port)
@@ -232,6 +249,15 @@ static void channel_cells(Text *cells, const Schedule *s, const Paths *paths, in
     text_int(&cells[6], ch->initial);
     text_int(&cells[7], s->fill_after_init[c]);
     text_int(&cells[8], s->buffer_size[c]);
+    if (!s->actor_rank) {
+        text_add(&cells[9], "-");
+    } else {
+        text_int(&cells[9], s->actor_rank[ch->src]);
+        if (s->actor_rank[ch->dst] != s->actor_rank[ch->src]) {
+            text_add(&cells[9], "->");
+            text_int(&cells[9], s->actor_rank[ch->dst]);
+        }
+    }
 }
 
 static void measure(size_t *width, const Text *cells, int ncols)
@@ -313,6 +339,14 @@ void sched_print_table(FILE *out, const Schedule *s)
             plural(shown_actors, "actor", "actors"), shown_channels, plural(shown_channels, "channel", "channels"));
     fprintf(out, "per steady state: %" PRId64 " %s in, %" PRId64 " %s out\n", in_items,
             plural(in_items, "item", "items"), out_items, plural(out_items, "item", "items"));
+    if (s->actor_rank) {
+        double total = 0;
+        for (int a = 0; s->actor_seconds && a < f->nactors; a++)
+            total += s->actor_seconds[a];
+        fprintf(out, "placement: %d %s, estimated %.3g ms of work per steady state%s%s\n", s->nranks,
+                plural(s->nranks, "rank", "ranks"), total * 1e3, s->placement_note ? "; " : "",
+                s->placement_note ? s->placement_note : "");
+    }
 
     Paths paths;
     paths_build(&paths, f);

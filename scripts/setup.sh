@@ -8,7 +8,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config libcjson-dev libopenblas-dev liblapacke-dev
-          libfftw3-dev valgrind clang libclang-rt-dev)
+          libfftw3-dev valgrind clang libclang-rt-dev libopenmpi-dev openmpi-bin
+          libhwloc-dev libgomp1)
 if [[ "${1:-}" == "--dev" ]]; then
   packages+=(python3-torch python3-numpy python3-pip)
 fi

@@ -309,6 +309,10 @@ StreamNode *stream_filter_copy(const StreamNode *filter, const char *name)
     n->filter.nnodes = f->nnodes;
     n->filter.rank = f->rank;
     n->filter.device = f->device;
+    n->filter.flops = f->flops;
+    n->filter.bytes = f->bytes;
+    n->filter.bytes_in = f->bytes_in;
+    n->filter.bytes_out = f->bytes_out;
     n->line = filter->line;
     n->col = filter->col;
     n->comment = filter->comment;

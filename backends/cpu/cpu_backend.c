@@ -5,7 +5,8 @@
  *   cpu_execute      the schedule, run in order (cpu_exec.c), each work
  *                    filter fired on that context (fire.c)
  * The stream's output items and the program's compile-time outputs are then
- * put back in the order of the graph's outputs.
+ * put back in the order of the graph's outputs, on rank 0 (a placed plan's
+ * output actor is there; the other ranks' runs return no outputs).
  */
 #include <malloc.h>
 #include <pthread.h>
@@ -51,7 +52,7 @@ int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue
     int nitems = 0;
     bool ok = cpu_execute(plan, values, stream_inputs, nin, &items, &nitems, err);
     free(stream_inputs);
-    if (ok) {
+    if (ok && plan->rank == 0) {    /* the outputs are rank 0's (other ranks return none) */
         IrGraph *lowered = lower_ir_graph(program);
         int nret = ir_block_nreturns(lowered->top);
         const int *out_map = lower_output_map(program);

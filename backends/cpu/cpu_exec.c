@@ -19,9 +19,20 @@
  * between its outputs, which is safe because lowered work never mutates
  * what it pops (the functional graph has no mutation, and graphs with
  * mutation left are lowered as one filter).
+ *
+ * Placed schedules (several ranks): every rank walks the same phases and
+ * fires only the actors placed on it. A channel whose producer is here and
+ * consumer elsewhere collects the items of one firing and hands them to
+ * the transport as one message; a channel whose producer is elsewhere
+ * takes a message from the transport when its consumer finds it empty. A
+ * channel's FIFO lives on its consumer's rank (with its enqueued items).
+ * No deadlock: sends never wait, and a receive waits only for a firing
+ * that comes earlier in the one sequential order every rank follows, so by
+ * induction on that order every firing completes.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backends/cpu/cpu.h"
 
@@ -35,6 +46,9 @@ typedef struct Exec {
     NodeExec *values;       /* compile-time values; firings run here */
     const StreamFlat *flat;
     Fifo *fifos;
+    /* Per channel: the rank of the end that is not here, or -1 when both
+     * ends are here (or neither: the channel is not this rank's). */
+    int *send_to, *recv_from;
     RtValue **inputs;
     int ninputs, next_input;
     RtValue **outputs;
@@ -42,11 +56,17 @@ typedef struct Exec {
     RtValue **popped, **pushed;     /* scratch, sized for the largest firing */
     FILE *err;
     bool failed;
+    const StreamActor *failed_actor;
 } Exec;
 
 static bool fifo_push(Exec *x, int ch, RtValue *v)
 {
     Fifo *f = &x->fifos[ch];
+    if (x->send_to[ch] >= 0 && f->count == f->cap) {    /* a firing's message grows */
+        int64_t cap = 2 * f->cap;
+        f->items = xrealloc(f->items, (size_t)cap * sizeof *f->items);
+        f->cap = cap;
+    }
     if (f->count == f->cap) {
         fprintf(x->err, "error: internal: channel %d overflows its planned size %lld\n", ch,
                 (long long)f->cap);
@@ -58,9 +78,45 @@ static bool fifo_push(Exec *x, int ch, RtValue *v)
     return true;
 }
 
+/* Takes the next message of a channel whose producer is on another rank. */
+static bool receive(Exec *x, int ch)
+{
+    int n = 0;
+    RtValue **items = x->plan->transport->recv(ch, x->recv_from[ch], &n, x->err);
+    if (!items)
+        return false;
+    bool ok = true;
+    for (int i = 0; i < n; i++) {
+        if (ok)
+            ok = fifo_push(x, ch, items[i]);
+        else
+            rt_release(items[i]);
+    }
+    free(items);
+    return ok;
+}
+
+/* Sends what one firing pushed on a channel whose consumer is elsewhere.
+ * The staging FIFO is never wrapped: it is emptied after every firing. */
+static bool send_pushed(Exec *x, int ch)
+{
+    Fifo *f = &x->fifos[ch];
+    if (f->count == 0)
+        return true;
+    bool ok = x->plan->transport->send(ch, x->send_to[ch], f->items + f->head, (int)f->count, x->err);
+    for (int64_t i = 0; i < f->count; i++) {
+        rt_release(f->items[f->head + i]);
+        f->items[f->head + i] = NULL;
+    }
+    f->head = f->count = 0;
+    return ok;
+}
+
 static RtValue *fifo_pop(Exec *x, int ch)
 {
     Fifo *f = &x->fifos[ch];
+    if (f->count == 0 && x->recv_from[ch] >= 0 && !receive(x, ch))
+        return NULL;
     if (f->count == 0) {
         fprintf(x->err, "error: internal: channel %d underflows\n", ch);
         return NULL;
@@ -169,12 +225,74 @@ static bool fire_once(Exec *x, const StreamActor *a)
     return false;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int actor_rank(const Exec *x, int actor)
+{
+    const int *ranks = x->plan->schedule->actor_rank;
+    return ranks ? ranks[actor] : 0;
+}
+
+/* --trace: a firing of a work filter is a slice named after the filter,
+ * with its source line; the data movers (splitters, joiners, identities)
+ * are not drawn. */
+static void trace_firings(Exec *x, const StreamActor *a, int64_t firings, double t0)
+{
+    if (a->kind != ACTOR_FILTER || a->node->filter.role != FILTER_WORK)
+        return;
+    const StreamFilter *f = &a->node->filter;
+    const IrNode *first = f->nnodes > 0 ? f->nodes[0] : NULL;
+    char name[STREAM_MAX_NAME + 96], args[64];
+    if (first && first->comment)
+        snprintf(name, sizeof name, "%s (%.80s)", a->node->name, first->comment + strspn(first->comment, " "));
+    else if (first && first->line > 0)
+        snprintf(name, sizeof name, "%s (graph line %d)", a->node->name, first->line);
+    else
+        snprintf(name, sizeof name, "%s", a->node->name);
+    snprintf(args, sizeof args, "{\"firings\":%lld}", (long long)firings);
+    trace_log_slice(x->plan->trace, 0, name, "filter", t0 - x->plan->trace_epoch,
+                    now_s() - x->plan->trace_epoch, args);
+}
+
 static void fire(int actor, int64_t firings, void *ctx)
 {
     Exec *x = ctx;
-    for (int64_t i = 0; i < firings && !x->failed; i++)
-        if (!fire_once(x, &x->flat->actors[actor]))
+    if (x->failed || actor_rank(x, actor) != x->plan->rank)
+        return;
+    const StreamActor *a = &x->flat->actors[actor];
+    double t0 = x->plan->trace ? now_s() : 0;
+    for (int64_t i = 0; i < firings && !x->failed; i++) {
+        if (!fire_once(x, a))
             x->failed = true;
+        for (int p = 0; p < a->nout && !x->failed; p++)
+            if (x->send_to[a->out[p]] >= 0 && !send_pushed(x, a->out[p]))
+                x->failed = true;
+    }
+    if (x->failed && !x->failed_actor) {
+        x->failed_actor = a;
+        return;
+    }
+    if (x->plan->trace)
+        trace_firings(x, a, firings, t0);
+}
+
+/* Which ends of each channel are elsewhere, for this rank. */
+static void place_channels(Exec *x)
+{
+    int n = x->flat->nchannels;
+    x->send_to = xcalloc((size_t)n + 1, sizeof *x->send_to);
+    x->recv_from = xcalloc((size_t)n + 1, sizeof *x->recv_from);
+    for (int c = 0; c < n; c++) {
+        const StreamChannel *ch = &x->flat->channels[c];
+        int src = actor_rank(x, ch->src), dst = actor_rank(x, ch->dst), me = x->plan->rank;
+        x->send_to[c] = src == me && dst != me ? dst : -1;
+        x->recv_from[c] = dst == me && src != me ? src : -1;
+    }
 }
 
 bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs, int ninputs,
@@ -185,13 +303,17 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     Exec x = {.plan = plan, .values = values, .flat = flat, .inputs = stream_inputs,
               .ninputs = ninputs, .err = err};
     x.fifos = xcalloc((size_t)flat->nchannels + 1, sizeof *x.fifos);
+    place_channels(&x);
     int64_t most = 1;
     for (int c = 0; c < flat->nchannels; c++) {
         x.fifos[c].cap = s->buffer_size[c] > 0 ? s->buffer_size[c] : 1;
         x.fifos[c].items = xcalloc((size_t)x.fifos[c].cap, sizeof(RtValue *));
-        /* A feedback loop's enqueued items: placeholders. A lowered loop
-         * hands step 0 its run-time initial state beside its items
-         * (streamit/lower_loop.c), so no firing reads these. */
+        /* A feedback loop's enqueued items: placeholders, on the consumer's
+         * rank. A lowered loop hands step 0 its run-time initial state
+         * beside its items (streamit/lower_loop.c), so no firing reads
+         * these. */
+        if (x.send_to[c] >= 0)
+            continue;
         for (int64_t i = 0; i < flat->channels[c].initial && i < x.fifos[c].cap; i++)
             x.fifos[c].items[x.fifos[c].count++] = rt_none();
     }
@@ -207,7 +329,12 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     sched_phases_run(s->init, s->ninit, fire, &x);
     if (!x.failed)
         sched_phases_run(s->steady, s->nsteady, fire, &x);
-    if (!x.failed && x.next_input != ninputs) {
+    if (!x.failed && plan->transport && !plan->transport->flush(err))
+        x.failed = true;
+    if (x.failed_actor)
+        fprintf(err, "tssa-stream: the failing filter: %s (rank %d of %d)\n", x.failed_actor->node->name,
+                plan->rank, s->nranks > 0 ? s->nranks : 1);
+    if (!x.failed && plan->rank == 0 && x.next_input != ninputs) {
         fprintf(err, "error: internal: the stream took %d of the program's %d inputs\n",
                 x.next_input, ninputs);
         x.failed = true;
@@ -220,6 +347,8 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
         free(f->items);
     }
     free(x.fifos);
+    free(x.send_to);
+    free(x.recv_from);
     free(x.popped);
     free(x.pushed);
     if (x.failed) {

@@ -34,10 +34,30 @@ int backend_ref_run(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors
  * graph, the functional IR its filters run and the compile-time values) and
  * the static schedule of that stream graph. Executors only read it, so one
  * plan can be run many times. */
+/* How items cross between ranks: the executor of a placed schedule hands
+ * the items one firing pushes on a channel whose consumer is on another
+ * rank to send (one message per firing and channel), and takes the items
+ * of a channel whose producer is elsewhere from recv (one message, in the
+ * order they were sent). The MPI world provides one (world.h). Both return
+ * false / NULL after writing what failed to err. */
+typedef struct ChannelTransport {
+    bool (*send)(int channel, int to_rank, RtValue *const *items, int n, FILE *err);
+    RtValue **(*recv)(int channel, int from_rank, int *n, FILE *err);
+    /* Waits until every send so far has completed (the end of a run). */
+    bool (*flush)(FILE *err);
+} ChannelTransport;
+
 typedef struct ExecPlan {
     const LowerProgram *program;
     const Schedule *schedule;
     KernelProgram *kernels;     /* compiled fusion groups, or NULL: interpret them */
+    /* Placement: this process fires the actors the schedule places on
+     * `rank` (all of them when the schedule is not placed) and moves items
+     * of channels between ranks through transport (NULL with one rank). */
+    int rank;
+    const ChannelTransport *transport;
+    TraceLog *trace;            /* records every firing when not NULL */
+    double trace_epoch;         /* CLOCK_MONOTONIC seconds of the trace's time 0 */
 } ExecPlan;
 
 /* Runs the plan once on the bound inputs of the graph it was compiled from

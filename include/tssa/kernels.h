@@ -82,6 +82,10 @@ int kernels_fuse(LowerProgram *p);
 KernelProgram *kernels_compile(LowerProgram *p, bool compile, FILE *err, int *status);
 /* The generated source of every kernel for a target. */
 void kernels_print_source(FILE *out, const KernelProgram *kp, KernelsTarget target);
+/* After lower_build: every work filter's flops, memory bytes and item bytes
+ * per firing (StreamFilter), from the static shapes, for the partitioner
+ * (kernels/filter_costs.c says how they are counted). */
+void kernels_estimate_costs(const LowerProgram *p);
 void kernels_install(KernelProgram *kp, NodeExec *x);
 const KernelsStats *kernels_stats(const KernelProgram *kp);
 void kernels_free(KernelProgram *kp);

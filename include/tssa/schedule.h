@@ -74,6 +74,12 @@ typedef struct Schedule {
     int ninit;
     SchedPhase *steady;
     int nsteady;
+    /* Placement (sched_partition): the rank that fires each actor, for
+     * nranks ranks; NULL before placement (everything on rank 0). */
+    int nranks;
+    int *actor_rank;
+    double *actor_seconds;      /* estimated time per steady state, or NULL */
+    char *placement_note;       /* why the placement is what it is, or NULL */
 } Schedule;
 
 /* Plans root (see above). On error writes a message naming the stream, the
@@ -107,5 +113,32 @@ int sched_fission_filter(StreamNode *filter, int64_t reps, int k);
 /* Splits every eligible filter of s->root, with the repetitions of s, into
  * k copies; returns how many filters were split. */
 int sched_fission_all(const Schedule *s, int k);
+
+/* ---------------------------------------------------------------- placement */
+
+/* What the partitioner (scheduler/partition.c) weighs: the ranks, how many
+ * input sets run back to back, the device's rates and the link's. */
+typedef struct PartitionOptions {
+    int nranks;
+    int64_t sets;               /* >= 1 */
+    double flops_per_s, bytes_per_s, firing_s;
+    double link_latency_s, link_bytes_per_s;
+} PartitionOptions;
+
+/* The estimated seconds of one firing of f (0 for data movers). */
+double sched_firing_seconds(const StreamFilter *f, const PartitionOptions *o);
+/* Places every actor of s on one of o->nranks ranks (partition.c says
+ * how), fissioning the filters it spreads over ranks; returns the schedule
+ * of the placed graph (s itself, or a new one after fission: s is freed),
+ * with actor_rank and actor_seconds filled, or NULL (s freed) after
+ * writing why to err. placement_note says why the partitioner chose what
+ * it chose (NULL with one rank). */
+Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err);
+/* --place FILE: the placement a user pins (scheduler/place_file.c has the
+ * format). Fissions and places as the file says, every filter it does not
+ * name on rank 0; returns the new schedule as sched_partition does, or
+ * NULL after writing "FILE: error: ..." to err (*bad_file: the file's
+ * fault, exit 2). Like sched_partition it consumes s. */
+Schedule *sched_place_file(Schedule *s, const char *path, const PartitionOptions *o, FILE *err, bool *bad_file);
 
 #endif

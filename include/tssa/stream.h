@@ -80,6 +80,11 @@ typedef struct StreamFilter {
     IrNode **nodes;
     int nnodes;
     int rank, device;           /* placement; -1 until placed */
+    /* What one firing costs, estimated from the static shapes
+     * (kernels_estimate_costs); zeros when unknown (hand-written graphs). */
+    double flops;               /* arithmetic */
+    double bytes;               /* memory traffic (fused groups: their inputs and outputs) */
+    double bytes_in, bytes_out; /* the items it pops and pushes */
 } StreamFilter;
 
 struct StreamNode {

@@ -176,4 +176,26 @@ bool file_read_all(const char *path, size_t limit, char **text, size_t *len, FIL
  * program, above which asking the system is pointless. */
 size_t physical_memory_bytes(void);
 
+/* $TSSA_CACHE_DIR, else $XDG_CACHE_HOME/tssa-stream, else ~/.cache/tssa-stream (malloc'd; NULL: no home). */
+char *tssa_cache_dir(void);
+
+/* ---------------------------------------------------------------- trace log */
+/* Chrome trace events (util/trace_log.c), for --trace: one log per rank
+ * (pid = rank), tracks by tid, times in seconds. */
+typedef struct TraceLog TraceLog;
+TraceLog *trace_log_new(int pid);
+void trace_log_free(TraceLog *log);                 /* NULL is fine */
+/* A finished piece of work on track tid; args_json is an object or NULL.
+ * Every recorder is a no-op on a NULL log. */
+void trace_log_slice(TraceLog *log, int tid, const char *name, const char *category, double start_s,
+                     double end_s, const char *args_json);
+/* One end of a message arrow: start (send) or finish (receive), same id. */
+void trace_log_flow(TraceLog *log, bool start, uint64_t id, int tid, double at_s);
+/* Names track tid, or the whole process (the rank) when tid < 0. */
+void trace_log_track_name(TraceLog *log, int tid, const char *name);
+/* The events so far, comma-separated (to be gathered on rank 0). */
+const char *trace_log_events(TraceLog *log, size_t *len);
+/* Writes a trace file from gathered events, atomically. */
+bool trace_log_write(const char *path, const char *events, size_t len, FILE *err);
+
 #endif

@@ -107,4 +107,38 @@ void tensor_format_repr(TextBuf *sb, const Tensor *t);
 /* A float as TorchScript's str() spells it. */
 void rt_format_float(TextBuf *sb, double v);
 
+/* ---------------------------------------------------------------- wire form */
+/* Values as bytes, to move a channel's items between MPI ranks
+ * (eval/value_wire.c has the format): one metadata block of int64 words
+ * and the data spans the tensors read. */
+typedef struct RtWireOut {
+    int64_t *meta;
+    size_t meta_words;
+    int nspans;
+    const void **span_data;     /* into the packed tensors' storage: keep them alive */
+    size_t *span_bytes;
+    TensorDType *span_dtype;
+    Tensor **owned;             /* contiguous copies of sparse views */
+    int nowned;
+} RtWireOut;
+/* Packs items[0..n); false (out empty) when memory runs out. */
+bool rt_wire_pack(RtValue *const *items, int n, RtWireOut *out);
+void rt_wire_out_free(RtWireOut *out);
+
+typedef struct RtWireIn {
+    const int64_t *meta;        /* borrowed until rt_wire_finish */
+    size_t meta_words, at;
+    int nspans;
+    Tensor **spans;             /* fresh storage for each span */
+    void **span_data;           /* where to receive span s: span_bytes[s] bytes */
+    size_t *span_bytes;
+} RtWireIn;
+/* Reads a metadata block and allocates its spans; false for a block that
+ * is not one (in is left empty). */
+bool rt_wire_begin(const void *meta, size_t bytes, RtWireIn *in);
+/* Once the spans are filled: the items (new references, *n of them), or
+ * NULL for corrupt metadata. Frees in's state either way. */
+RtValue **rt_wire_finish(RtWireIn *in, int *n);
+void rt_wire_in_free(RtWireIn *in);
+
 #endif

@@ -116,9 +116,41 @@ for k in 2 3; do
     { failures=$((failures + 1)); echo "FAIL: --emit=stream --fission=$k differs from golden/fission$k.stream"; }
   expect 0 "" -- "$tssa" --emit=schedule --fission=$k "$here/streamit/golden/fission.str"
   checks=$((checks + 1))
-  cmp -s "$work/out" "$here/streamit/golden/fission$k.schedule" ||
-    { failures=$((failures + 1)); echo "FAIL: --emit=schedule --fission=$k differs from golden/fission$k.schedule"; }
+  # The driver places the graph (one rank here): golden/fission$k.schedule
+  # (the scheduler's own table, unplaced) with rank 0, device cpu and each
+  # filter's estimate: reps x 2 us (no flops or bytes in a .str graph).
+  cmp -s "$work/out" "$here/streamit/golden/fission$k.placed.schedule" ||
+    { failures=$((failures + 1)); echo "FAIL: --emit=schedule --fission=$k differs from golden/fission$k.placed.schedule"; }
 done
+
+# Placement options (--ranks, --place, --rates, --trace) and --emit=topology.
+for bad in 0 -1 abc 2x 4097; do
+  expect 2 "--ranks $bad: N must be a whole number of ranks from 1 to 4096" -- "$tssa" --emit=schedule --ranks "$bad" "$str"
+done
+expect 2 "--ranks, --place and --rates plan the placement" -- "$tssa" --ranks 2 --emit=tssa "$model/model.ir" "${abs_bindings[@]}"
+expect 2 "--ranks N only plans the placement" -- "$tssa" --ranks 2 "$model/model.ir" "${abs_bindings[@]}"
+expect 2 "--trace records a run on the cpu backend" -- "$tssa" --trace "$work/t.json" --emit=schedule "$str"
+expect 2 "--emit=topology reads no MODEL" -- "$tssa" --emit=topology "$str"
+expect 0 "" -- "$tssa" --emit=topology
+checks=$((checks + 1))
+grep -q "^rank 0 (local 0 of 1): cores 0-" "$work/out" ||
+  { failures=$((failures + 1)); echo "FAIL: --emit=topology shows no binding for rank 0"; cat "$work/out"; }
+printf '{"ranks": {"Down": 1}}' > "$work/place.json"
+expect 0 "" -- "$tssa" --emit=schedule --ranks 2 --place "$work/place.json" "$here/streamit/golden/fission.str"
+checks=$((checks + 1))
+grep -Eq "^ +[0-9]+ +Fiss/Down +filter( +[0-9]+){5} +1 +cpu" "$work/out" ||
+  { failures=$((failures + 1)); echo "FAIL: --place did not put Down on rank 1"; cat "$work/out"; }
+expect 2 "place.json: error: \"ranks\": filter 'Down' needs a rank from 0 to 0" -- \
+  "$tssa" --emit=schedule --place "$work/place.json" "$here/streamit/golden/fission.str"
+printf '{"ranks": {"Nowhere": 0}}' > "$work/place.json"
+expect 2 "no filter 'Nowhere'" -- "$tssa" --emit=schedule --ranks 2 --place "$work/place.json" "$str"
+printf '{"rank": {}}' > "$work/place.json"
+expect 2 "expected only \"fission\" and \"ranks\"" -- "$tssa" --emit=schedule --ranks 2 --place "$work/place.json" "$str"
+printf '[1, 2' > "$work/place.json"
+expect 2 "place.json: error: not a JSON object" -- "$tssa" --emit=schedule --place "$work/place.json" "$str"
+expect 2 "nothing.json: error" -- "$tssa" --emit=schedule --place "$work/nothing.json" "$str"
+printf '{"flops_per_s": -1}' > "$work/rates.json"
+expect 2 "rates.json: error: .*flops_per_s" -- "$tssa" --emit=schedule --rates "$work/rates.json" "$str"
 expect 0 "" -- "$tssa" --emit=stream --fission=1 "$here/streamit/golden/fission.str"
 checks=$((checks + 1))
 grep -q "_fission" "$work/out" && { failures=$((failures + 1)); echo "FAIL: --fission=1 split filters"; }

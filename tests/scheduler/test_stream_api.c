@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -210,10 +211,29 @@ static void test_schedule_json_and_placement(void)
 {
     StreamNode *lp;
     StreamGraph *g = build_radio(&lp);
-    lp->filter.rank = 1;
-    lp->filter.device = 0;
     Schedule *s = sched_build(g->root, stderr);
     CHECK(s != NULL);
+    /* Before placement the rank and device are null. */
+    char *json = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&json, &len);
+    if (s)
+        sched_print_json(m, s);
+    fclose(m);
+    CHECK(strstr(json, "\"rank\":\tnull") != NULL && strstr(json, "\"ranks\":\tnull") != NULL);
+    free(json);
+    /* Low_Pass pinned to rank 1 of 2 (--place); the rest on rank 0. */
+    char place[] = "/tmp/tssa_place_XXXXXX";
+    int fd = mkstemp(place);
+    CHECK(fd >= 0 && write(fd, "{\"ranks\": {\"Low_Pass\": 1}}", 27) == 27);
+    close(fd);
+    PartitionOptions po = {.nranks = 2, .sets = 1, .flops_per_s = 1e9, .bytes_per_s = 1e9, .firing_s = 1e-6,
+                           .link_latency_s = 1e-6, .link_bytes_per_s = 1e9};
+    bool bad_file = false;
+    if (s)
+        s = sched_place_file(s, place, &po, stderr, &bad_file);
+    unlink(place);
+    CHECK(s != NULL && !bad_file);
     if (!s) {
         stream_graph_free(g);
         return;
@@ -222,9 +242,8 @@ static void test_schedule_json_and_placement(void)
     for (int a = 0; a < 13; a++)
         CHECK(s->repetitions[a] == reps[a]);
     CHECK(s->init_firings[1] == 59);
-    char *json = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&json, &len);
+    json = NULL;
+    m = open_memstream(&json, &len);
     sched_print_json(m, s);
     fclose(m);
     cJSON *root = cJSON_Parse(json);
@@ -235,10 +254,14 @@ static void test_schedule_json_and_placement(void)
         CHECK(cJSON_GetArraySize(actors) == 11);
         cJSON *low = find_actor(actors, "Radio/Low_Pass");
         CHECK(low && number(low, "repetitions") == 3 && number(low, "init_firings") == 0);
-        CHECK(low && number(low, "rank") == 1 && number(low, "device") == 0);
+        CHECK(low && number(low, "rank") == 1 &&
+              strcmp(cJSON_GetObjectItem(low, "device")->valuestring, "cpu") == 0);
         cJSON *src = find_actor(actors, "Radio/Source");
         CHECK(src && number(src, "repetitions") == 15 && number(src, "init_firings") == 59);
-        CHECK(src && cJSON_IsNull(cJSON_GetObjectItem(src, "rank")));
+        CHECK(src && number(src, "rank") == 0);
+        /* est_seconds: 1 us per firing (no flops or bytes), 15 firings */
+        CHECK(src && number(src, "est_seconds") > 14.9e-6 && number(src, "est_seconds") < 15.1e-6);
+        CHECK(number(root, "ranks") == 2);
         CHECK(src && strcmp(cJSON_GetObjectItem(src, "work")->valuestring, "aten::randn") == 0);
         cJSON *id = find_actor(actors, "Radio/Echo/Identity");
         CHECK(id && strcmp(cJSON_GetObjectItem(id, "kind")->valuestring, "identity") == 0);
@@ -262,13 +285,16 @@ static void test_schedule_json_and_placement(void)
     }
     cJSON_Delete(root);
     free(json);
-    /* The table shows the placement in the rank and device columns. */
+    /* The table shows the placement in the rank, device and estimate
+     * columns (3 firings of 1 us), and the channels that cross ranks. */
     char *table = NULL;
     m = open_memstream(&table, &len);
     sched_print_table(m, s);
     fclose(m);
-    CHECK(strstr(table, "  2  Radio/Low_Pass       filter       5    64     1     3     0     1       0\n") != NULL);
-    if (!strstr(table, "Radio/Low_Pass       filter       5    64     1     3     0     1       0"))
+    CHECK(strstr(table, "  2  Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003\n") != NULL);
+    CHECK(strstr(table, "Radio/Source         Radio/Low_Pass          1    5    64        0          59      74   0->1\n") != NULL);
+    CHECK(strstr(table, "placement: 2 ranks, estimated") != NULL);
+    if (!strstr(table, "Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003"))
         fputs(table, stderr);
     free(table);
     sched_free(s);

@@ -13,8 +13,12 @@
 #   fission         filters split into data-parallel copies (fission.c): hand-
 #                   derived graphs, and random graphs whose items an item
 #                   simulator shows unchanged by fission
+#   machine         the machine model (topology.c, device_rates.c): binding
+#                   plans derived by hand, the printed topology, this host's
+#                   topology and binding, rates files and the calibration cache
 tssa_unit_test(stream_api ${TSSA_TESTS_DIR}/scheduler/test_stream_api.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(stream_graphs ${TSSA_TESTS_DIR}/scheduler/test_stream_graphs.c ${TSSA_TESTS_DIR}/scheduler/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(stream_random ${TSSA_TESTS_DIR}/scheduler/test_stream_random.c ${TSSA_TESTS_DIR}/scheduler/random_graph.c ${TSSA_TESTS_DIR}/scheduler/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(stream_errors ${TSSA_TESTS_DIR}/scheduler/test_stream_errors.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(fission ${TSSA_TESTS_DIR}/scheduler/test_fission.c ${TSSA_TESTS_DIR}/scheduler/random_graph.c ${TSSA_TESTS_DIR}/scheduler/token_sim.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(machine ${TSSA_TESTS_DIR}/scheduler/test_machine.c ${TSSA_TESTS_DIR}/test_util.c)

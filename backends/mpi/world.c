@@ -1,0 +1,319 @@
+/* world.c — the ranks of a run, through Open MPI (world.h).
+ *
+ * MPI starts only when a launcher started the process (mpirun sets
+ * OMPI_COMM_WORLD_SIZE, PMIx launchers PMIX_RANK, others PMI_SIZE): a plain
+ * `tssa-stream model.ir` never pays MPI's start-up or needs a launcher.
+ * Collective helpers are thin wrappers that keep MPI's types out of the
+ * driver. The channel transport is channels.c. Built without MPI
+ * (TSSA_USE_MPI undefined) the world is one process.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/mpi/mpi_internal.h"
+#include "tssa/world.h"
+
+bool world_built_with_mpi(void)
+{
+#ifdef TSSA_USE_MPI
+    return true;
+#else
+    return false;
+#endif
+}
+
+bool world_launched_by_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_SIZE");
+}
+
+#ifdef TSSA_USE_MPI
+
+static struct {
+    bool started;
+    int rank, size, local_rank, local_size;
+} world = {.size = 1, .local_size = 1};
+
+bool world_start(int *argc, char ***argv, FILE *err)
+{
+    if (!world_launched_by_mpirun())
+        return true;
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        fputs("tssa-stream: error: MPI did not start\n", err);
+        return false;
+    }
+    world.started = true;
+    /* A failing call aborts the job with MPI's message (the default);
+     * channels.c checks the results anyway and names the channel. */
+    MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world.size);
+    MPI_Comm host;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world.rank, MPI_INFO_NULL, &host);
+    MPI_Comm_rank(host, &world.local_rank);
+    MPI_Comm_size(host, &world.local_size);
+    MPI_Comm_free(&host);
+    return channels_start(err);
+}
+
+void world_finish(void)
+{
+    if (!world.started)
+        return;
+    channels_finish();
+    MPI_Finalize();
+    world.started = false;
+}
+
+int world_rank(void) { return world.rank; }
+int world_size(void) { return world.size; }
+int world_local_rank(void) { return world.local_rank; }
+int world_local_size(void) { return world.local_size; }
+
+_Noreturn void world_abort(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    if (world.started)
+        MPI_Abort(MPI_COMM_WORLD, status);
+    exit(status);
+}
+
+void world_barrier(void)
+{
+    if (world.started)
+        MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int world_share_int(int value, int root)
+{
+    if (world.started)
+        MPI_Bcast(&value, 1, MPI_INT, root, MPI_COMM_WORLD);
+    return value;
+}
+
+double world_share_double(double value, int root)
+{
+    if (world.started)
+        MPI_Bcast(&value, 1, MPI_DOUBLE, root, MPI_COMM_WORLD);
+    return value;
+}
+
+int world_max_int(int value)
+{
+    int most = value;
+    if (world.started)
+        MPI_Allreduce(&value, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return most;
+}
+
+/* MPI counts are ints: large buffers move in pieces of at most 1 GiB. */
+enum { PIECE = 1 << 30 };
+
+void world_share_bytes(void **data, size_t *len, int root)
+{
+    if (!world.started)
+        return;
+    uint64_t n = *len;
+    MPI_Bcast(&n, 1, MPI_UINT64_T, root, MPI_COMM_WORLD);
+    if (world.rank != root) {
+        *data = xmalloc(n + 1);
+        ((char *)*data)[n] = '\0';
+        *len = n;
+    }
+    for (uint64_t at = 0; at < n; at += PIECE) {
+        uint64_t piece = n - at < PIECE ? n - at : PIECE;
+        MPI_Bcast((char *)*data + at, (int)piece, MPI_BYTE, root, MPI_COMM_WORLD);
+    }
+}
+
+/* len bytes at data, root's everywhere (the buffer exists on every rank). */
+static void share_into(void *data, size_t len, int root)
+{
+    for (size_t at = 0; at < len; at += PIECE) {
+        size_t piece = len - at < PIECE ? len - at : PIECE;
+        MPI_Bcast((char *)data + at, (int)piece, MPI_BYTE, root, MPI_COMM_WORLD);
+    }
+}
+
+bool world_share_values(RtValue ***values, int *n, int root, FILE *err)
+{
+    if (!world.started)
+        return true;
+    int ok = 1;
+    if (world.rank == root) {
+        RtWireOut out;
+        ok = rt_wire_pack(*values, *n, &out);
+        ok = world_share_int(ok, root);
+        if (!ok) {
+            fputs("tssa-stream: error: out of memory packing the inputs for the other ranks\n", err);
+            return false;
+        }
+        void *meta = out.meta;
+        size_t bytes = out.meta_words * sizeof(int64_t);
+        world_share_bytes(&meta, &bytes, root);
+        for (int s = 0; s < out.nspans; s++)
+            share_into((void *)out.span_data[s], out.span_bytes[s], root);
+        rt_wire_out_free(&out);
+        return true;
+    }
+    if (!world_share_int(ok, root))
+        return false;
+    void *meta = NULL;
+    size_t bytes = 0;
+    world_share_bytes(&meta, &bytes, root);
+    RtWireIn in;
+    if (!rt_wire_begin(meta, bytes, &in)) {
+        free(meta);
+        fputs("tssa-stream: error: the inputs rank 0 sent do not read back\n", err);
+        return false;
+    }
+    for (int s = 0; s < in.nspans; s++)
+        share_into(in.span_data[s], in.span_bytes[s], root);
+    *values = rt_wire_finish(&in, n);
+    free(meta);
+    if (!*values)
+        fputs("tssa-stream: error: the inputs rank 0 sent do not read back\n", err);
+    return *values != NULL;
+}
+
+char *world_gather_bytes(const void *data, size_t len, int root, size_t *all_len)
+{
+    *all_len = 0;
+    if (!world.started) {
+        char *copy = xmalloc(len + 1);
+        memcpy(copy, data, len);
+        copy[len] = '\0';
+        *all_len = len;
+        return copy;
+    }
+    /* Point to point from each rank in turn: a gather of unknown, possibly
+     * large sizes without an int displacement limit. */
+    if (world.rank != root) {
+        uint64_t n = len;
+        MPI_Send(&n, 1, MPI_UINT64_T, root, 0, MPI_COMM_WORLD);
+        for (uint64_t at = 0; at < n; at += PIECE) {
+            uint64_t piece = n - at < PIECE ? n - at : PIECE;
+            MPI_Send((const char *)data + at, (int)piece, MPI_BYTE, root, 0, MPI_COMM_WORLD);
+        }
+        return NULL;
+    }
+    size_t total = len, cap = len + 1;
+    char *all = xmalloc(cap);
+    memcpy(all, data, len);
+    for (int r = 0; r < world.size; r++) {
+        if (r == root)
+            continue;
+        uint64_t n = 0;
+        MPI_Recv(&n, 1, MPI_UINT64_T, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (total + n + 1 > cap) {
+            cap = total + n + 1;
+            all = xrealloc(all, cap);
+        }
+        for (uint64_t at = 0; at < n; at += PIECE) {
+            uint64_t piece = n - at < PIECE ? n - at : PIECE;
+            MPI_Recv(all + total + at, (int)piece, MPI_BYTE, r, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
+        total += n;
+    }
+    all[total] = '\0';
+    *all_len = total;
+    return all;
+}
+
+/* Ranks 0 and 1 bounce a small and a large message: latency is half the
+ * small round trip, bandwidth the large message over half its round trip
+ * less the latency. The best of a few rounds, to skip warm-up. */
+void world_measure_link(double *latency, double *bandwidth)
+{
+    if (!world.started || world.size < 2)
+        return;
+    enum { SMALL_ROUNDS = 50, LARGE_ROUNDS = 5, LARGE = 4 << 20 };
+    double measured[2] = {*latency, *bandwidth};
+    if (world.rank < 2) {
+        char *buf = xcalloc(LARGE, 1);
+        int peer = 1 - world.rank;
+        double best_small = 1e9, best_large = 1e9;
+        for (int size = 8, rounds = SMALL_ROUNDS; size; size = size == 8 ? LARGE : 0, rounds = LARGE_ROUNDS) {
+            for (int i = 0; i < rounds; i++) {
+                double t0 = MPI_Wtime();
+                if (world.rank == 0) {
+                    MPI_Send(buf, size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+                    MPI_Recv(buf, size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                } else {
+                    MPI_Recv(buf, size, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    MPI_Send(buf, size, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+                }
+                double half = (MPI_Wtime() - t0) / 2;
+                if (size == 8)
+                    best_small = half < best_small ? half : best_small;
+                else
+                    best_large = half < best_large ? half : best_large;
+            }
+        }
+        free(buf);
+        measured[0] = best_small;
+        double wire = best_large - best_small;
+        measured[1] = wire > 0 ? LARGE / wire : *bandwidth;
+    }
+    MPI_Bcast(measured, 2, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    *latency = measured[0];
+    *bandwidth = measured[1];
+}
+
+#else   /* one process */
+
+bool world_start(int *argc, char ***argv, FILE *err)
+{
+    (void)argc;
+    (void)argv;
+    (void)err;
+    return true;
+}
+void world_finish(void) {}
+int world_rank(void) { return 0; }
+int world_size(void) { return 1; }
+int world_local_rank(void) { return 0; }
+int world_local_size(void) { return 1; }
+_Noreturn void world_abort(int status)
+{
+    fflush(stdout);
+    fflush(stderr);
+    exit(status);
+}
+void world_barrier(void) {}
+int world_share_int(int value, int root) { (void)root; return value; }
+double world_share_double(double value, int root) { (void)root; return value; }
+int world_max_int(int value) { return value; }
+void world_share_bytes(void **data, size_t *len, int root)
+{
+    (void)data;
+    (void)len;
+    (void)root;
+}
+bool world_share_values(RtValue ***values, int *n, int root, FILE *err)
+{
+    (void)values;
+    (void)n;
+    (void)root;
+    (void)err;
+    return true;
+}
+char *world_gather_bytes(const void *data, size_t len, int root, size_t *all_len)
+{
+    (void)root;
+    char *copy = xmalloc(len + 1);
+    memcpy(copy, data, len);
+    copy[len] = '\0';
+    *all_len = len;
+    return copy;
+}
+void world_measure_link(double *latency, double *bandwidth)
+{
+    (void)latency;
+    (void)bandwidth;
+}
+const ChannelTransport *world_channel_transport(void) { return NULL; }
+
+#endif

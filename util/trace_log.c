@@ -1,0 +1,153 @@
+/* trace_log.c — a recorder of Chrome trace events (the JSON format that
+ * Perfetto and chrome://tracing open), for `--trace FILE.json`.
+ *
+ * Each rank records its own events: complete slices ("ph":"X": a firing,
+ * with its filter and source line), flow starts and ends ("s"/"f": one
+ * message between ranks, drawn as an arrow from the sending firing to the
+ * receiving one) and track names ("M"). Times are seconds on a clock the
+ * ranks share (world_seconds), written in microseconds. The driver gathers
+ * every rank's events on rank 0, which writes the file once, through a
+ * temporary name and rename(), so a failed run leaves no half trace.
+ * Every event ends with ",\n", so the ranks' texts concatenate; the writer
+ * drops the last comma.
+ * A rank keeps at most TRACE_MAX_EVENTS events (a loop that fires millions
+ * of times would make a file no viewer opens); the rest are counted, and
+ * the count is the name of an extra track.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tssa/util.h"
+
+enum { TRACE_MAX_EVENTS = 1000000 };
+
+struct TraceLog {
+    TextBuf events;         /* comma-separated event objects */
+    int pid;
+    int64_t count, dropped;
+};
+
+TraceLog *trace_log_new(int pid)
+{
+    TraceLog *log = xcalloc(1, sizeof *log);
+    log->pid = pid;
+    return log;
+}
+
+void trace_log_free(TraceLog *log)
+{
+    if (!log)
+        return;
+    textbuf_release(&log->events);
+    free(log);
+}
+
+static bool room(TraceLog *log)
+{
+    if (log->count >= TRACE_MAX_EVENTS) {
+        log->dropped++;
+        return false;
+    }
+    log->count++;
+    return true;
+}
+
+static void put_string(TextBuf *b, const char *s)
+{
+    textbuf_puts(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            textbuf_printf(b, "\\%c", c);
+        else if (c < 0x20)
+            textbuf_printf(b, "\\u%04x", c);
+        else
+            textbuf_putn(b, s, 1);
+    }
+    textbuf_puts(b, "\"");
+}
+
+void trace_log_slice(TraceLog *log, int tid, const char *name, const char *category, double start_s,
+                     double end_s, const char *args_json)
+{
+    if (!log || !room(log))
+        return;
+    TextBuf *b = &log->events;
+    textbuf_puts(b, "{\"ph\":\"X\",\"name\":");
+    put_string(b, name);
+    textbuf_puts(b, ",\"cat\":");
+    put_string(b, category);
+    textbuf_printf(b, ",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,\"dur\":%.3f", log->pid, tid, start_s * 1e6,
+                   (end_s - start_s) * 1e6);
+    if (args_json)
+        textbuf_printf(b, ",\"args\":%s", args_json);
+    textbuf_puts(b, "},\n");
+}
+
+void trace_log_flow(TraceLog *log, bool start, uint64_t id, int tid, double at_s)
+{
+    if (!log || !room(log))
+        return;
+    textbuf_printf(&log->events,
+                   "{\"ph\":\"%s\",\"name\":\"message\",\"cat\":\"mpi\",\"id\":%llu,\"pid\":%d,"
+                   "\"tid\":%d,\"ts\":%.3f%s}",
+                   start ? "s" : "f", (unsigned long long)id, log->pid, tid, at_s * 1e6,
+                   start ? "" : ",\"bp\":\"e\"");
+    textbuf_puts(&log->events, ",\n");
+}
+
+void trace_log_track_name(TraceLog *log, int tid, const char *name)
+{
+    if (!log)
+        return;
+    log->count++;
+    TextBuf *b = &log->events;
+    if (tid < 0)
+        textbuf_printf(b, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
+                       log->pid);
+    else
+        textbuf_printf(b, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":",
+                       log->pid, tid);
+    put_string(b, name);
+    textbuf_puts(b, "}},\n");
+}
+
+const char *trace_log_events(TraceLog *log, size_t *len)
+{
+    if (log->dropped > 0) {
+        char note[96];
+        snprintf(note, sizeof note, "%lld events not recorded (limit %d)", (long long)log->dropped,
+                 (int)TRACE_MAX_EVENTS);
+        trace_log_track_name(log, 999999, note);
+        log->dropped = 0;
+    }
+    *len = log->events.len;
+    return log->events.data ? log->events.data : "";
+}
+
+bool trace_log_write(const char *path, const char *events, size_t len, FILE *err)
+{
+    size_t n = strlen(path) + 32;
+    char *tmp = xcalloc(n, 1);
+    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    bool ok = f != NULL;
+    if (ok) {
+        fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n", f);
+        while (len > 0 && (events[len - 1] == '\n' || events[len - 1] == ','))
+            len--;
+        fwrite(events, 1, len, f);
+        fputs("\n]}\n", f);
+        ok = fclose(f) == 0;
+    }
+    if (ok && rename(tmp, path) != 0)
+        ok = false;
+    if (!ok) {
+        fprintf(err, "tssa-stream: error: %s: cannot write the trace\n", path);
+        remove(tmp);
+    }
+    free(tmp);
+    return ok;
+}
