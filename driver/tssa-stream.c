@@ -141,7 +141,9 @@ static const char usage_text[] =
     "                      $XDG_CACHE_HOME/tssa-stream, ~/.cache/tssa-stream)\n"
     "  --repeat N          after the run, run the compiled program N more times\n"
     "                      on the same inputs and print the minimum and median\n"
-    "                      time per run to stderr (the first run is the warm-up)\n"
+    "                      time per run to stderr (the first run is the warm-up);\n"
+    "                      the placement is planned for the N + 1 runs (with\n"
+    "                      --emit=schedule it only plans)\n"
     "  --stats             print to stderr what the run did: fused groups,\n"
     "                      kernels launched per run, fallbacks, compile time\n"
     "\n"
@@ -263,6 +265,28 @@ static bool is_binding(const char *arg)
     return eq && eq != arg;
 }
 
+/* The version and what this build can use. */
+static void print_version(void)
+{
+    printf("tssa-stream %s (built with:%s%s%s%s)\n", TSSA_VERSION, world_built_with_mpi() ? " mpi" : "",
+#ifdef TSSA_USE_OPENMP
+           " openmp",
+#else
+           "",
+#endif
+#ifdef TSSA_USE_HWLOC
+           " hwloc",
+#else
+           "",
+#endif
+#ifdef TSSA_USE_BLAS
+           " openblas"
+#else
+           ""
+#endif
+    );
+}
+
 /* GNU-style: options may stand anywhere; the first non-option argument is
  * MODEL, the rest are NAME=VALUE bindings. Returns -1 to go on, else the
  * exit status. */
@@ -323,7 +347,7 @@ static int parse_args(int argc, char **argv, Options *o)
         case OPT_RATES: o->rates = optarg; break;
         case OPT_TRACE: o->trace = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
-        case OPT_VERSION: printf("tssa-stream %s\n", TSSA_VERSION); return EXIT_OK;
+        case OPT_VERSION: print_version(); return EXIT_OK;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
@@ -350,9 +374,15 @@ static int parse_args(int argc, char **argv, Options *o)
     if (o->fission > 1 && !stream_graph_used)
         return usage_error("%s", "--fission applies to the stream graph: --emit=stream, schedule or dot, "
                                  "or a run on the cpu backend");
-    if ((o->repeat || o->stats) && (o->emit != EMIT_NONE || o->backend == BACKEND_REF))
+    bool placement_shown = o->emit == EMIT_SCHEDULE || o->emit == EMIT_STREAM || o->emit == EMIT_DOT;
+    bool repeat_misplaced = o->repeat && o->emit != EMIT_NONE && !placement_shown;
+    if (repeat_misplaced || (o->stats && o->emit != EMIT_NONE))
         return usage_error("%s", "--repeat and --stats time and count a run on the cpu backend; "
-                                 "they take no --emit and no --backend=ref");
+                                 "they take no --emit (but --repeat N with --emit=schedule shows the "
+                                 "placement for N + 1 input sets)");
+    if ((o->repeat || o->stats) && o->backend == BACKEND_REF)
+        return usage_error("%s", "--repeat and --stats time and count a run on the cpu backend, not "
+                                 "--backend=ref");
     if (o->no_fuse && (o->emit == EMIT_C || o->emit == EMIT_CUDA || o->emit == EMIT_FUSED))
         return usage_error("%s", "--emit=fused, --emit=c and --emit=cuda show the fusion: drop --no-fuse");
     if (o->model_is_stream) {
@@ -363,8 +393,7 @@ static int parse_args(int argc, char **argv, Options *o)
         if (o->nbind > 0 || o->weights || o->out_dir)
             return usage_error("%s: a stream graph (.str) takes no bindings, --weights or -o", o->model);
     }
-    bool placed = o->emit == EMIT_SCHEDULE || o->emit == EMIT_STREAM || o->emit == EMIT_DOT ||
-                  (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
+    bool placed = placement_shown || (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
     if ((o->ranks || o->place || o->rates) && !placed)
         return usage_error("%s", "--ranks, --place and --rates plan the placement: --emit=schedule, stream "
                                  "or dot, or a run on the cpu backend");
@@ -688,6 +717,18 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
     return true;
 }
 
+/* Where rank 0 reports and the others keep quiet: the stages after agree()
+ * that every rank runs alike. */
+static FILE *rank0_err(void)
+{
+    static FILE *devnull;
+    if (world_rank() == 0)
+        return stderr;
+    if (!devnull && !(devnull = fopen("/dev/null", "w")))
+        return stderr;
+    return devnull;
+}
+
 /* Every filter gets a rank: pinned by --place, else the partitioner's. */
 static bool place(Run *r)                       /* scheduler: partition */
 {
@@ -700,8 +741,8 @@ static bool place(Run *r)                       /* scheduler: partition */
     bool bad_file = false;
     Schedule *s = r->schedule;
     r->schedule = NULL;
-    r->schedule = r->o->place ? sched_place_file(s, r->o->place, &po, stderr, &bad_file)
-                              : sched_partition(s, &po, stderr);
+    r->schedule = r->o->place ? sched_place_file(s, r->o->place, &po, rank0_err(), &bad_file)
+                              : sched_partition(s, &po, rank0_err());
     if (r->schedule)
         return true;
     return stop(r, bad_file || r->stream_text ? EXIT_USAGE : EXIT_RUNTIME);
@@ -727,19 +768,40 @@ static void free_outputs(RtValue **outputs, int n)
     free(outputs);
 }
 
+/* New copies of the tensors in values[0..n) (a run may write into its
+ * inputs, as PyTorch would); NULL when memory runs out. */
+static RtValue **clone_inputs(RtValue **values, int n)
+{
+    RtValue **copy = xcalloc((size_t)n + 1, sizeof *copy);
+    for (int i = 0; i < n; i++)
+        if (!(copy[i] = rt_clone_tensors(values[i]))) {
+            free_outputs(copy, i);
+            return NULL;
+        }
+    return copy;
+}
+
 /* --repeat N: the run that made the outputs was the warm-up; N more runs
- * on the same inputs are timed one by one (wall clock). */
-static bool time_runs(Run *r, const ExecPlan *plan)
+ * on the inputs as they were before it (fresh copies, made outside the
+ * timing, since a program may write into its inputs) are timed one by one
+ * (wall clock). */
+static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
 {
     int n = r->o->repeat;
     double *times = xcalloc((size_t)n, sizeof *times);
     for (int i = 0; i < n; i++) {
-        RtValue **outputs = NULL;
+        RtValue **outputs = NULL, **inputs = clone_inputs(pristine, r->ninputs);
         int noutputs = 0;
+        if (!inputs) {
+            fputs("tssa-stream: error: out of memory copying the inputs for --repeat\n", stderr);
+            free(times);
+            return stop(r, EXIT_RUNTIME);
+        }
         double t0 = seconds_now();
-        int status = backend_cpu_run(plan, r->inputs, r->ninputs, &outputs, &noutputs, stderr);
+        int status = backend_cpu_run(plan, inputs, r->ninputs, &outputs, &noutputs, stderr);
         times[i] = seconds_now() - t0;
         free_outputs(outputs, noutputs);
+        free_outputs(inputs, r->ninputs);
         if (status != EXIT_OK) {
             free(times);
             return stop(r, status);
@@ -747,8 +809,9 @@ static bool time_runs(Run *r, const ExecPlan *plan)
     }
     qsort(times, (size_t)n, sizeof *times, compare_doubles);
     double median = n % 2 ? times[n / 2] : (times[n / 2 - 1] + times[n / 2]) / 2;
-    fprintf(stderr, "tssa-stream: repeat: %d runs after 1 warm-up: min %.4f ms, median %.4f ms "
-                    "per run\n", n, times[0] * 1e3, median * 1e3);
+    if (world_rank() == 0)      /* rank 0's runs span the job's: inputs to outputs */
+        fprintf(stderr, "tssa-stream: repeat: %d runs after 1 warm-up: min %.4f ms, median %.4f ms "
+                        "per run\n", n, times[0] * 1e3, median * 1e3);
     free(times);
     return true;
 }
@@ -779,9 +842,13 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
                      .trace_epoch = r->trace_epoch};
     eval_tally_reset();     /* the ops run, not those specialization ran */
-    int status = backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
-    if (status == EXIT_OK && r->o->repeat && !time_runs(r, &plan))
+    RtValue **pristine = r->o->repeat ? clone_inputs(r->inputs, r->ninputs) : NULL;
+    int status = r->o->repeat && !pristine ? EXIT_RUNTIME
+                 : backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
+    if (status == EXIT_OK && r->o->repeat && !time_runs(r, &plan, pristine))
         status = r->status;
+    if (pristine)
+        free_outputs(pristine, r->ninputs);
     if (status != EXIT_OK && world_size() > 1)
         world_abort(status);
     return status == EXIT_OK ? true : stop(r, status);
@@ -803,37 +870,41 @@ static bool write_trace(Run *r)                 /* util: Chrome trace */
 /* --stats: what the run did, as "tssa-stream: stats: KEY VALUE" lines. */
 static bool print_stats(Run *r)
 {
-    if (!r->o->stats || world_rank() != 0)     /* rank 0's counts */
+    if (!r->o->stats)
         return true;
+    /* Under mpirun every rank reports what it ran: keys rank0.KEY, rank1.KEY... */
+    char tag[32] = "";
+    if (world_size() > 1)
+        snprintf(tag, sizeof tag, "rank%d.", world_rank());
     int runs = 1 + r->o->repeat;
     EvalTally ops = eval_tally();
     const KernelsStats *ks = r->kernels ? kernels_stats(r->kernels) : NULL;
     FILE *e = stderr;
-    fprintf(e, "tssa-stream: stats: fusion %s\n", r->o->no_fuse ? "off" : "on");
+    fprintf(e, "tssa-stream: stats: %sfusion %s\n", tag, r->o->no_fuse ? "off" : "on");
     if (ks) {
-        fprintf(e, "tssa-stream: stats: fused_groups %d\n", ks->groups);
-        fprintf(e, "tssa-stream: stats: nodes_fused %d\n", ks->nodes_fused);
-        fprintf(e, "tssa-stream: stats: kernels %d\n", ks->kernels);
-        fprintf(e, "tssa-stream: stats: groups_interpreted %d%s%s\n", ks->interpreted,
+        fprintf(e, "tssa-stream: stats: %sfused_groups %d\n", tag, ks->groups);
+        fprintf(e, "tssa-stream: stats: %snodes_fused %d\n", tag, ks->nodes_fused);
+        fprintf(e, "tssa-stream: stats: %skernels %d\n", tag, ks->kernels);
+        fprintf(e, "tssa-stream: stats: %sgroups_interpreted %d%s%s\n", tag, ks->interpreted,
                 ks->interpreted_why ? " first because: " : "",
                 ks->interpreted_why ? ks->interpreted_why : "");
-        fprintf(e, "tssa-stream: stats: kernels_per_run %.6g\n", (double)ks->launches / runs);
-        fprintf(e, "tssa-stream: stats: groups_interpreted_per_run %.6g\n",
+        fprintf(e, "tssa-stream: stats: %skernels_per_run %.6g\n", tag, (double)ks->launches / runs);
+        fprintf(e, "tssa-stream: stats: %sgroups_interpreted_per_run %.6g\n", tag,
                 (double)ks->fallbacks / runs);
-        fprintf(e, "tssa-stream: stats: inputs_copied_per_run %.6g\n", (double)ks->copies / runs);
-        fprintf(e, "tssa-stream: stats: compile_s %.4f\n", ks->compile_s);
-        fprintf(e, "tssa-stream: stats: cache %s\n",
+        fprintf(e, "tssa-stream: stats: %sinputs_copied_per_run %.6g\n", tag, (double)ks->copies / runs);
+        fprintf(e, "tssa-stream: stats: %scompile_s %.4f\n", tag, ks->compile_s);
+        fprintf(e, "tssa-stream: stats: %scache %s\n", tag,
                 ks->kernels == 0 ? "unused" : ks->compiled ? "miss" : "hit");
     }
-    fprintf(e, "tssa-stream: stats: library_calls_per_run %.6g\n", (double)ops.library / runs);
-    fprintf(e, "tssa-stream: stats: fallbacks_per_run %.6g\n", (double)ops.reference / runs);
-    fprintf(e, "tssa-stream: stats: views_per_run %.6g\n", (double)ops.views / runs);
-    fprintf(e, "tssa-stream: stats: filters %d\n", lower_stats(r->program)->work_filters);
+    fprintf(e, "tssa-stream: stats: %slibrary_calls_per_run %.6g\n", tag, (double)ops.library / runs);
+    fprintf(e, "tssa-stream: stats: %sfallbacks_per_run %.6g\n", tag, (double)ops.reference / runs);
+    fprintf(e, "tssa-stream: stats: %sviews_per_run %.6g\n", tag, (double)ops.views / runs);
+    fprintf(e, "tssa-stream: stats: %sfilters %d\n", tag, lower_stats(r->program)->work_filters);
     KernelsMemory mem = kernels_plan_memory(r->program);
-    fprintf(e, "tssa-stream: stats: bytes_planned %lld\n", (long long)mem.bytes_planned);
-    fprintf(e, "tssa-stream: stats: bytes_without_reuse %lld\n", (long long)mem.bytes_naive);
-    fprintf(e, "tssa-stream: stats: tensors_planned %d\n", mem.values_planned);
-    fprintf(e, "tssa-stream: stats: tensors_of_unknown_shape %d\n", mem.values_unknown);
+    fprintf(e, "tssa-stream: stats: %sbytes_planned %lld\n", tag, (long long)mem.bytes_planned);
+    fprintf(e, "tssa-stream: stats: %sbytes_without_reuse %lld\n", tag, (long long)mem.bytes_naive);
+    fprintf(e, "tssa-stream: stats: %stensors_planned %d\n", tag, mem.values_planned);
+    fprintf(e, "tssa-stream: stats: %stensors_of_unknown_shape %d\n", tag, mem.values_unknown);
     return true;
 }
 

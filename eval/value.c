@@ -49,6 +49,25 @@ RtValue *rt_tensor_take(Tensor *t)
     return v;
 }
 
+RtValue *rt_clone_tensors(RtValue *v)
+{
+    if (v->kind == RT_TENSOR)
+        return rt_tensor_take(tensor_clone_preserve(v->u.t));
+    if (v->kind != RT_LIST && v->kind != RT_TUPLE && v->kind != RT_DICT)
+        return rt_retain(v);
+    RtValue *copy = v->kind == RT_DICT ? rt_dict() : rt_list(v->kind, 0, NULL);
+    for (int i = 0; i < v->u.list.n; i++) {
+        RtValue *item = rt_clone_tensors(v->u.list.items[i]);
+        if (!item) {
+            rt_release(copy);
+            return NULL;
+        }
+        rt_list_append(copy, item);
+        rt_release(item);
+    }
+    return copy;
+}
+
 RtValue *rt_int(int64_t i)
 {
     RtValue *v = rt_new(RT_INT);

@@ -15,7 +15,9 @@
  *   with a weight of rank >= 3)
  *   everything else         one flop per output element
  *   memory                  every tensor read and written once
- * A fused group is one pass: its members' flops, but only the group's own
+ * A loop body's popped items that are the same every iteration (loop
+ * invariants) are counted apart (bytes_in_shared): a message carries them
+ * once. A fused group is one pass: its members' flops, but only the group's own
  * inputs and outputs as memory (what fusion saves). An If costs its dearer
  * branch; a loop its body times its trip count when that is a compile-time
  * value, else once.
@@ -128,6 +130,19 @@ static Cost block_cost(const LowerProgram *p, const IrBlock *b)
     return c;
 }
 
+/* Whether a loop body's popped value is the same item every iteration (a
+ * weight the Unstack hoisted), not one of the slices the counter picks:
+ * the MPI channels send such an item once per message (value_wire.c). */
+static bool loop_invariant(const LowerWork *w, const IrValue *v)
+{
+    if (!w->plan)
+        return false;
+    for (int i = 0; i < w->plan->nslicers; i++)
+        if (w->plan->slicers[i] == v->def)
+            return false;
+    return true;
+}
+
 void kernels_estimate_costs(const LowerProgram *p)
 {
     StreamGraph *g = lower_stream_graph(p);
@@ -136,15 +151,19 @@ void kernels_estimate_costs(const LowerProgram *p)
         if (node->kind != STREAM_FILTER || node->filter.role != FILTER_WORK)
             continue;
         StreamFilter *f = &node->filter;
-        f->flops = f->bytes = f->bytes_in = f->bytes_out = 0;
+        f->flops = f->bytes = f->bytes_in = f->bytes_in_shared = f->bytes_out = 0;
         for (int k = 0; k < f->nnodes; k++) {
             Cost c = node_cost(p, f->nodes[k]);
             f->flops += c.flops;
             f->bytes += c.bytes;
         }
         const LowerWork *w = f->work;
-        for (int k = 0; w && w->pops && k < w->npops; k++)
-            f->bytes_in += bytes_of(w->pops[k]);
+        for (int k = 0; w && w->pops && k < w->npops; k++) {
+            if (w->kind == LOWER_WORK_LOOP_BODY && loop_invariant(w, w->pops[k]))
+                f->bytes_in_shared += bytes_of(w->pops[k]);
+            else
+                f->bytes_in += bytes_of(w->pops[k]);
+        }
         for (int k = 0; w && w->pushes && k < w->npushes; k++)
             f->bytes_out += bytes_of(w->pushes[k]);
     }

@@ -27,6 +27,9 @@
  *   split-join   contiguous groups of branches: several branches on one
  *                rank, or one branch on several; groups run side by side,
  *                the first on the home rank with the splitter and joiner
+ * In both, a segment may also stay on the home rank beside the others
+ * (adding its work to that rank's), so a small stage or branch next to a
+ * data-parallel one does not take a rank of its own.
  *   feedback     always one rank (its state goes around the loop each step)
  *   loop
  * Ranks are handed out in order from the stream's home rank, so the root's
@@ -111,6 +114,10 @@ static void count_traffic(Partitioner *P)
             item = dst->node->filter.bytes_in / (double)ch->pop;
         double firings = (double)P->s->repetitions[ch->src];
         double bytes = item * (double)ch->push * firings;
+        /* Items the consumer pops every firing alike (a loop's weights)
+         * travel once per message. */
+        if (dst->kind == ACTOR_FILTER)
+            bytes += dst->node->filter.bytes_in_shared * firings;
         for (const StreamNode *n = dst->node; n && !is_ancestor(n, src->node); n = n->parent) {
             P->node_in_bytes[n->id] += bytes;
             P->node_in_msgs[n->id] += firings;
@@ -226,19 +233,20 @@ static Cost plan_children(Partitioner *P, const StreamNode *n, int q, Segment *s
 #define CELL(i, r) cells[(size_t)(i) * (size_t)(q + 1) + (size_t)(r)]
     CELL(0, 0).set = true;
     for (int i = 1; i <= m; i++) {
-        for (int r = 1; r <= q; r++) {
+        for (int r = 0; r <= q; r++) {
             Cell *best = &CELL(i, r);
-            /* The last segment: children [j, i) on one rank, or child i-1
-             * alone on several. */
+            /* The last segment: children [j, i) on the home rank beside
+             * the others (ranks 0: they add to its work), on a rank of
+             * their own, or child i-1 alone on several. */
             for (int j = i - 1; j >= 0; j--) {
-                for (int ranks = 1; ranks <= r; ranks++) {
+                for (int ranks = 0; ranks <= r; ranks++) {
                     if (ranks > 1 && j != i - 1)
                         continue;
                     const Cell *prev = &CELL(j, r - ranks);
                     if (!prev->set)
                         continue;
                     Cost seg = {0, 0};
-                    if (ranks == 1) {
+                    if (ranks <= 1) {
                         for (int k = j; k < i; k++) {
                             Cost c = one_rank(P, n->children[k]);
                             seg.latency += c.latency;
@@ -247,9 +255,12 @@ static Cost plan_children(Partitioner *P, const StreamNode *n, int q, Segment *s
                     } else {
                         seg = plan(P, n->children[i - 1], ranks);
                     }
-                    double cut = cut_seconds(P, n, j, i - j);
+                    double cut = ranks == 0 ? 0 : cut_seconds(P, n, j, i - j);
                     Cost c;
-                    if (side_by_side) {
+                    if (ranks == 0) {           /* on the home rank, after what is there */
+                        c.latency = prev->cost.latency + seg.latency;
+                        c.load = prev->cost.load + seg.load;
+                    } else if (side_by_side) {
                         c.latency = prev->cost.latency > seg.latency + cut ? prev->cost.latency
                                                                            : seg.latency + cut;
                         c.load = prev->cost.load > seg.load + cut ? prev->cost.load : seg.load + cut;
@@ -264,14 +275,14 @@ static Cost plan_children(Partitioner *P, const StreamNode *n, int q, Segment *s
             }
         }
     }
-    int best_r = 0;
+    int best_r = 0;     /* 0: everything on the home rank */
     for (int r = 1; r <= q; r++)
-        if (CELL(m, r).set && (!best_r || better(P, CELL(m, r).cost, CELL(m, best_r).cost)))
+        if (CELL(m, r).set && better(P, CELL(m, r).cost, CELL(m, best_r).cost))
             best_r = r;
-    Cost result = best_r ? CELL(m, best_r).cost : sum_on_one_rank(P, n);
+    Cost result = CELL(m, best_r).cost;
     if (segs) {
         int count = 0;
-        for (int i = m, r = best_r; i > 0 && r > 0;) {
+        for (int i = m, r = best_r; i > 0;) {
             const Cell *c = &CELL(i, r);
             segs[count++] = c->last;
             i = c->last.first;
@@ -361,7 +372,7 @@ static void assign(Partitioner *P, StreamNode *n, int q, int base)
             if (segs[s].ranks > 1)
                 assign(P, kids[k], segs[s].ranks, rank);
             else
-                place_all(kids[k], rank);
+                place_all(kids[k], segs[s].ranks == 0 ? base : rank);
         rank += segs[s].ranks;
     }
     free(kids);

@@ -312,6 +312,7 @@ StreamNode *stream_filter_copy(const StreamNode *filter, const char *name)
     n->filter.flops = f->flops;
     n->filter.bytes = f->bytes;
     n->filter.bytes_in = f->bytes_in;
+    n->filter.bytes_in_shared = f->bytes_in_shared;
     n->filter.bytes_out = f->bytes_out;
     n->line = filter->line;
     n->col = filter->col;

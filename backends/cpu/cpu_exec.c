@@ -331,9 +331,9 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
         sched_phases_run(s->steady, s->nsteady, fire, &x);
     if (!x.failed && plan->transport && !plan->transport->flush(err))
         x.failed = true;
-    if (x.failed_actor)
-        fprintf(err, "tssa-stream: the failing filter: %s (rank %d of %d)\n", x.failed_actor->node->name,
-                plan->rank, s->nranks > 0 ? s->nranks : 1);
+    if (x.failed_actor && s->nranks > 1)   /* which rank stops the job, and in which filter */
+        fprintf(err, "tssa-stream: error: rank %d of %d stops the job: filter '%s' failed (above)\n", plan->rank,
+                s->nranks, x.failed_actor->node->name);
     if (!x.failed && plan->rank == 0 && x.next_input != ninputs) {
         fprintf(err, "error: internal: the stream took %d of the program's %d inputs\n",
                 x.next_input, ninputs);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backends/mpi/mpi_internal.h"
 #include "tssa/world.h"
@@ -71,13 +72,18 @@ int world_size(void) { return world.size; }
 int world_local_rank(void) { return world.local_rank; }
 int world_local_size(void) { return world.local_size; }
 
+/* Under mpirun the rank leaves without MPI_Finalize: mpirun (Open MPI's
+ * default) then ends every other rank and exits with this status. That is
+ * what MPI_Abort asks for, but Open MPI 4.1's MPI_Abort path made mpirun
+ * itself crash or hang now and then here (its help-text relay), so it is
+ * kept for launchers that are not mpirun. */
 _Noreturn void world_abort(int status)
 {
     fflush(stdout);
     fflush(stderr);
-    if (world.started)
+    if (world.started && !getenv("OMPI_COMM_WORLD_SIZE"))
         MPI_Abort(MPI_COMM_WORLD, status);
-    exit(status);
+    _exit(status);
 }
 
 void world_barrier(void)

@@ -85,6 +85,7 @@ typedef struct StreamFilter {
     double flops;               /* arithmetic */
     double bytes;               /* memory traffic (fused groups: their inputs and outputs) */
     double bytes_in, bytes_out; /* the items it pops and pushes */
+    double bytes_in_shared;     /* popped items that are the same every firing */
 } StreamFilter;
 
 struct StreamNode {

@@ -65,6 +65,10 @@ RtValue *rt_object(const char *path);
 RtValue *rt_uninit(void);
 /* rt_tensor that takes over the caller's reference to t (NULL stays NULL). */
 RtValue *rt_tensor_take(Tensor *t);
+/* v with every tensor in it copied (same strides), lists and tuples new,
+ * everything else shared; NULL when memory runs out. For a run that must
+ * not see what an earlier run wrote into its inputs. */
+RtValue *rt_clone_tensors(RtValue *v);
 /* Python equality (numbers by value, strings by text, containers item by
  * item, tensors by identity), as list.index, `in` and dict keys use it. */
 bool rt_equal(const RtValue *a, const RtValue *b);

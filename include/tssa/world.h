@@ -31,7 +31,7 @@ int world_size(void);
 /* This rank among the ranks on its host, and how many share the host. */
 int world_local_rank(void);
 int world_local_size(void);
-/* Ends every rank of the job now with status (MPI_Abort); exits when the
+/* Ends every rank of the job now with status (world.c says how); exits when the
  * world is one process. */
 _Noreturn void world_abort(int status);
 

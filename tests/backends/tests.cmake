@@ -8,6 +8,13 @@
 #                      (tests/streamit/cases) and TensorSSA's cases
 #                      (tests/functionalize/cases) on the cpu backend, against
 #                      PyTorch (tests/backends/cpu/run_cpu_case.sh)
+#   mpi.<group>.<case> every program (tests/models) under mpirun -np 1, 2, 3
+#                      and 4: the same bytes as the run without mpirun, and
+#                      that run against PyTorch (tests/backends/mpi/
+#                      run_mpi_case.sh says which placements)
+#   mpi_failures       bad input and runtime failures under mpirun: one
+#                      message, the right status, no hang, no outputs
+#                      (tests/backends/mpi/test_mpi_failures.sh)
 #   cpu.fission2.<group>.<case>, cpu.fission3.<group>.<case>
 #                      the same with --fission=2 and 3 for the programs
 #                      (tests/models) and the loop cases: the split graph
@@ -45,3 +52,17 @@ foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES})
     set_tests_properties(cpu.fission${k}.${id} PROPERTIES LABELS "corpus;cpu;fission")
   endforeach()
 endforeach()
+
+# Under mpirun (skipped, 77, without mpirun or an MPI build). RUN_SERIAL:
+# each run starts up to 4 processes on this machine's cores.
+foreach(case_dir ${TSSA_MODEL_CASES})
+  tssa_case_id(${case_dir} id)
+  add_test(NAME mpi.${id}
+           COMMAND ${TSSA_TESTS_DIR}/backends/mpi/run_mpi_case.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${case_dir})
+  set_tests_properties(mpi.${id} PROPERTIES LABELS "corpus;mpi" SKIP_RETURN_CODE 77 TIMEOUT 600)
+endforeach()
+add_test(NAME mpi_failures
+         COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_failures.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models)
+set_tests_properties(mpi_failures PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 600)
