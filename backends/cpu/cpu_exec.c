@@ -49,6 +49,11 @@ typedef struct Exec {
     /* Per channel: the rank of the end that is not here, or -1 when both
      * ends are here (or neither: the channel is not this rank's). */
     int *send_to, *recv_from;
+    /* --trace: messages per channel so far in this run, and the run's
+     * number (every rank runs the same runs in the same order, so both
+     * ends of a message compute the same arrow id). */
+    uint64_t *messages;
+    uint64_t run;
     RtValue **inputs;
     int ninputs, next_input;
     RtValue **outputs;
@@ -79,10 +84,22 @@ static bool fifo_push(Exec *x, int ch, RtValue *v)
 }
 
 /* Takes the next message of a channel whose producer is on another rank. */
+static double now_s(void);
+
+/* --trace: one end of the arrow of channel ch's next message. */
+static void trace_message(Exec *x, int ch, bool send)
+{
+    if (!x->plan->trace)
+        return;
+    uint64_t id = (x->run << 40) | ((uint64_t)ch << 20) | (x->messages[ch]++ & 0xfffff);
+    trace_log_flow(x->plan->trace, send, id, 0, now_s() - x->plan->trace_epoch);
+}
+
 static bool receive(Exec *x, int ch)
 {
     int n = 0;
     RtValue **items = x->plan->transport->recv(ch, x->recv_from[ch], &n, x->err);
+    trace_message(x, ch, false);
     if (!items)
         return false;
     bool ok = true;
@@ -103,6 +120,7 @@ static bool send_pushed(Exec *x, int ch)
     Fifo *f = &x->fifos[ch];
     if (f->count == 0)
         return true;
+    trace_message(x, ch, true);
     bool ok = x->plan->transport->send(ch, x->send_to[ch], f->items + f->head, (int)f->count, x->err);
     for (int64_t i = 0; i < f->count; i++) {
         rt_release(f->items[f->head + i]);
@@ -238,24 +256,31 @@ static int actor_rank(const Exec *x, int actor)
     return ranks ? ranks[actor] : 0;
 }
 
-/* --trace: a firing of a work filter is a slice named after the filter,
- * with its source line; the data movers (splitters, joiners, identities)
- * are not drawn. */
+/* --trace: a run of firings of a work filter is a slice named after the
+ * filter, with its source line; splitters, joiners and the output are
+ * slices too when they move items between ranks (the message arrows start
+ * and end in them); identities and the rest are not drawn. */
 static void trace_firings(Exec *x, const StreamActor *a, int64_t firings, double t0)
 {
-    if (a->kind != ACTOR_FILTER || a->node->filter.role != FILTER_WORK)
+    bool work = a->kind == ACTOR_FILTER && a->node->filter.role == FILTER_WORK;
+    bool crosses = false;
+    for (int p = 0; p < a->nout; p++)
+        crosses |= x->send_to[a->out[p]] >= 0;
+    for (int p = 0; p < a->nin; p++)
+        crosses |= x->recv_from[a->in[p]] >= 0;
+    if (!work && !crosses)
         return;
-    const StreamFilter *f = &a->node->filter;
-    const IrNode *first = f->nnodes > 0 ? f->nodes[0] : NULL;
+    const StreamFilter *f = work ? &a->node->filter : NULL;
+    const IrNode *first = f && f->nnodes > 0 ? f->nodes[0] : NULL;
     char name[STREAM_MAX_NAME + 96], args[64];
     if (first && first->comment)
         snprintf(name, sizeof name, "%s (%.80s)", a->node->name, first->comment + strspn(first->comment, " "));
     else if (first && first->line > 0)
         snprintf(name, sizeof name, "%s (graph line %d)", a->node->name, first->line);
     else
-        snprintf(name, sizeof name, "%s", a->node->name);
+        snprintf(name, sizeof name, "%s%s%s", a->node->name, work ? "" : " ", work ? "" : stream_actor_kind_name(a->kind));
     snprintf(args, sizeof args, "{\"firings\":%lld}", (long long)firings);
-    trace_log_slice(x->plan->trace, 0, name, "filter", t0 - x->plan->trace_epoch,
+    trace_log_slice(x->plan->trace, 0, name, work ? "filter" : "move", t0 - x->plan->trace_epoch,
                     now_s() - x->plan->trace_epoch, args);
 }
 
@@ -304,6 +329,9 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
               .ninputs = ninputs, .err = err};
     x.fifos = xcalloc((size_t)flat->nchannels + 1, sizeof *x.fifos);
     place_channels(&x);
+    static uint64_t runs;           /* this process's runs so far */
+    x.run = runs++;
+    x.messages = xcalloc((size_t)flat->nchannels + 1, sizeof *x.messages);
     int64_t most = 1;
     for (int c = 0; c < flat->nchannels; c++) {
         x.fifos[c].cap = s->buffer_size[c] > 0 ? s->buffer_size[c] : 1;
@@ -349,6 +377,7 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     free(x.fifos);
     free(x.send_to);
     free(x.recv_from);
+    free(x.messages);
     free(x.popped);
     free(x.pushed);
     if (x.failed) {

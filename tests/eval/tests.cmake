@@ -5,6 +5,9 @@
 #                    (tests/eval/gen_immut_cases.py)
 #   list_set_item    immut::list_set_item (TensorSSA's l[idx] = el on a
 #                    copy), expected values by hand from Python's rules
+#   value_wire       values packed for MPI and read back (layout, bytes moved,
+#                    corrupt metadata refused), expected values by hand
 tssa_unit_test(ref_repr ${TSSA_TESTS_DIR}/eval/test_repr.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(tssa_immut_ops ${TSSA_TESTS_DIR}/eval/test_immut_ops.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(list_set_item ${TSSA_TESTS_DIR}/eval/test_list_set_item.c ${TSSA_TESTS_DIR}/test_util.c)
+tssa_unit_test(value_wire ${TSSA_TESTS_DIR}/eval/test_value_wire.c ${TSSA_TESTS_DIR}/test_util.c)
