@@ -9,6 +9,7 @@
  * Exit status (README): 0 success; 2 bad usage or bad input (located
  * messages for text inputs); 1 a runtime failure naming the node and line.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tssa/backend.h"
@@ -74,6 +76,7 @@ typedef struct Options {
     const char *place;      /* --place FILE: pinned placement */
     const char *rates;      /* --rates FILE: device and link rates */
     const char *trace;      /* --trace FILE.json: Chrome trace of the run */
+    const char *inputs_dir; /* --inputs DIR: one input set per subfolder */
     int nbind;
     char **bind;
 } Options;
@@ -161,6 +164,12 @@ static const char usage_text[] =
     "                      \"link_latency_s\", \"link_bytes_per_s\"} (calibration\n"
     "                      runs once per host and thread count and is cached\n"
     "                      beside the kernels)\n"
+    "  --inputs DIR        run the program over every input set in DIR: one\n"
+    "                      subfolder per set, in name order, holding the files\n"
+    "                      the bindings name (x=x.npy reads DIR/SET/x.npy); -o\n"
+    "                      OUT writes OUT/SET/out0.npy ...; every set must have\n"
+    "                      the first's shapes; prints sets per second and the\n"
+    "                      time per set (on several ranks the stages overlap)\n"
     "  --trace FILE.json   write what ran, per rank, as a Chrome trace (open it\n"
     "                      in Perfetto or chrome://tracing): every firing and\n"
     "                      every message between ranks\n"
@@ -293,7 +302,8 @@ static void print_version(void)
 static int parse_args(int argc, char **argv, Options *o)
 {
     enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION,
-           OPT_FUSE, OPT_NO_FUSE, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE, OPT_RATES, OPT_TRACE };
+           OPT_FUSE, OPT_NO_FUSE, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE, OPT_RATES, OPT_TRACE,
+           OPT_INPUTS };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
@@ -309,6 +319,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"place", required_argument, NULL, OPT_PLACE},
         {"rates", required_argument, NULL, OPT_RATES},
         {"trace", required_argument, NULL, OPT_TRACE},
+        {"inputs", required_argument, NULL, OPT_INPUTS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {0, 0, 0, 0},
@@ -346,6 +357,7 @@ static int parse_args(int argc, char **argv, Options *o)
         case OPT_PLACE: o->place = optarg; break;
         case OPT_RATES: o->rates = optarg; break;
         case OPT_TRACE: o->trace = optarg; break;
+        case OPT_INPUTS: o->inputs_dir = optarg; break;
         case 'h': fputs(usage_text, stdout); return EXIT_OK;
         case OPT_VERSION: print_version(); return EXIT_OK;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -406,6 +418,9 @@ static int parse_args(int argc, char **argv, Options *o)
     if (o->trace && (o->emit != EMIT_NONE || o->backend == BACKEND_REF))
         return usage_error("%s", "--trace records a run on the cpu backend; it takes no --emit and no "
                                  "--backend=ref");
+    if (o->inputs_dir && (o->emit != EMIT_NONE || o->backend == BACKEND_REF || o->repeat))
+        return usage_error("%s", "--inputs DIR runs the program on the cpu backend over every set; it "
+                                 "takes no --emit, --backend=ref or --repeat");
     /* An output directory that cannot be used is refused before any work
      * (by rank 0, which writes it). */
     if (o->out_dir && world_rank() == 0 && !outputs_check_dir(o->out_dir, stderr))
@@ -434,6 +449,13 @@ typedef struct Run {
     double trace_epoch;
     RtValue **outputs;
     int noutputs;
+    /* --inputs DIR: the sets (names, and on rank 0 their bound inputs; set
+     * 0's are `inputs`) and each set's outputs. */
+    int nsets;
+    char **set_names;
+    RtValue ***set_inputs;
+    RtValue ***set_outputs;
+    int *set_noutputs;
     int status;                 /* the exit status once a stage stops */
 } Run;
 
@@ -521,6 +543,106 @@ static bool read_stream_text(Run *r)            /* streamit: .str reader */
     return r->stream_text ? true : stop(r, EXIT_USAGE);
 }
 
+/* --inputs DIR: the set folders, in name order. */
+static int list_sets(const char *dir, char ***names)
+{
+    struct dirent **entries = NULL;
+    int n = scandir(dir, &entries, NULL, alphasort), count = 0;
+    *names = xcalloc((size_t)(n > 0 ? n : 0) + 1, sizeof **names);
+    for (int i = 0; i < n; i++) {
+        char *path = xprintf("%s/%s", dir, entries[i]->d_name);
+        struct stat st;
+        if (entries[i]->d_name[0] != '.' && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            (*names)[count++] = xstrdup(entries[i]->d_name);
+        free(path);
+        free(entries[i]);
+    }
+    free(entries);
+    return n < 0 ? -1 : count;
+}
+
+/* The bindings of one set: a .npy value is read from the set's folder. */
+static char **set_bindings(const Options *o, const char *set)
+{
+    char **bind = xcalloc((size_t)o->nbind + 1, sizeof *bind);
+    for (int i = 0; i < o->nbind; i++) {
+        const char *eq = strchr(o->bind[i], '=');
+        size_t len = strlen(eq + 1);
+        if (len >= 4 && strcmp(eq + 1 + len - 4, ".npy") == 0)
+            bind[i] = xprintf("%.*s=%s/%s/%s", (int)(eq - o->bind[i]), o->bind[i], o->inputs_dir, set, eq + 1);
+        else
+            bind[i] = xstrdup(o->bind[i]);
+    }
+    return bind;
+}
+
+static void free_strings(char **s, int n)
+{
+    for (int i = 0; s && i < n; i++)
+        free(s[i]);
+    free(s);
+}
+
+/* Whether a set's input matches the first set's: tensors of the same dtype
+ * and sizes, everything else equal (the plan is specialized to them). */
+static bool same_binding(const RtValue *a, const RtValue *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    if (a->kind != RT_TENSOR)
+        return a->kind == RT_OBJECT || rt_equal(a, b);
+    const Tensor *x = a->u.t, *y = b->u.t;
+    if (x->dtype != y->dtype || x->ndim != y->ndim)
+        return false;
+    for (int d = 0; d < x->ndim; d++)
+        if (x->sizes[d] != y->sizes[d])
+            return false;
+    return true;
+}
+
+/* Rank 0: every set of --inputs DIR bound and checked against the first
+ * before any work, so a bad set is an exit 2, not a failure half way. */
+static bool bind_input_sets(Run *r)
+{
+    const Options *o = r->o;
+    r->nsets = list_sets(o->inputs_dir, &r->set_names);
+    if (r->nsets <= 0) {
+        fprintf(stderr, "%s: error: %s\n", o->inputs_dir,
+                r->nsets < 0 ? strerror(errno) : "no input sets (one subfolder per set)");
+        return false;
+    }
+    r->set_inputs = xcalloc((size_t)r->nsets, sizeof *r->set_inputs);
+    for (int i = 0; i < r->nsets; i++) {
+        char **bind = set_bindings(o, r->set_names[i]);
+        RtValue **values = NULL;
+        int n = 0;
+        Safetensors *weights = NULL;
+        bool ok = bindings_resolve(r->graph, o->nbind, bind, o->weights, &values, &n, &weights, stderr);
+        free_strings(bind, o->nbind);
+        if (!ok)
+            return false;
+        r->set_inputs[i] = values;
+        if (i == 0) {
+            r->inputs = values;
+            r->ninputs = n;
+            r->weights = weights;
+            continue;
+        }
+        safetensors_close(weights);
+        for (int k = 0; k < n; k++) {
+            if (same_binding(values[k], r->inputs[k]))
+                continue;
+            const char *name = ir_block_param(r->graph->top, k)->name;
+            size_t len = strcspn(name, ".");     /* %x.1 is bound as x */
+            fprintf(stderr, "%s/%s: error: input '%.*s' is not as in the first set (%s): every set needs "
+                    "the first's shapes, dtypes and numbers (the program is compiled for them)\n",
+                    o->inputs_dir, r->set_names[i], (int)len, name, r->set_names[0]);
+            return false;
+        }
+    }
+    return true;
+}
+
 /* NAME=VALUE and --weights against the graph's inputs. Every stage after
  * functionalization is specialized to the bound inputs, so they are needed
  * from there on; --emit=alias and --emit=tssa take them when given. */
@@ -531,14 +653,17 @@ static bool bind_inputs(Run *r)                 /* frontend: bindings */
     if (needed || o->nbind > 0) {
         /* Rank 0 reads the bindings' files and hands the values to the
          * others; every rank opens the weights it compiles against. */
-        int ok = world_rank() != 0 || bindings_resolve(r->graph, o->nbind, o->bind, o->weights, &r->inputs,
-                                                       &r->ninputs, &r->weights, stderr);
+        int ok = world_rank() != 0 ||
+                 (o->inputs_dir ? bind_input_sets(r)
+                                : bindings_resolve(r->graph, o->nbind, o->bind, o->weights, &r->inputs,
+                                                   &r->ninputs, &r->weights, stderr));
         if (!world_share_int(ok, 0))
             return stop(r, EXIT_USAGE);
         if (world_rank() != 0 && o->weights && !(r->weights = safetensors_open(o->weights, stderr)))
             return stop(r, EXIT_RUNTIME);
         if (!world_share_values(&r->inputs, &r->ninputs, 0, stderr))
             return stop(r, EXIT_RUNTIME);
+        r->nsets = world_share_int(r->nsets, 0);    /* the others run as many runs */
         r->bound = true;
     } else if (o->weights && !(r->weights = safetensors_open(o->weights, stderr))) {
         return stop(r, EXIT_USAGE);
@@ -733,7 +858,7 @@ static FILE *rank0_err(void)
 static bool place(Run *r)                       /* scheduler: partition */
 {
     PartitionOptions po = {
-        .nranks = placement_ranks(r->o), .sets = 1 + r->o->repeat,
+        .nranks = placement_ranks(r->o), .sets = r->nsets > 0 ? r->nsets : 1 + r->o->repeat,
         .flops_per_s = r->rates.flops_per_s, .bytes_per_s = r->rates.bytes_per_s,
         .firing_s = r->rates.firing_s, .link_latency_s = r->rates.link_latency_s,
         .link_bytes_per_s = r->rates.link_bytes_per_s,
@@ -816,6 +941,32 @@ static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
     return true;
 }
 
+/* --inputs DIR: one run per set, back to back, on the one plan; rank 0
+ * gives each run its set's inputs (the other ranks' input actors never
+ * fire) and keeps every set's outputs to write at the end. Prints the
+ * sets per second and the time per set. */
+static bool run_sets(Run *r, const ExecPlan *plan)
+{
+    r->set_outputs = xcalloc((size_t)r->nsets, sizeof *r->set_outputs);
+    r->set_noutputs = xcalloc((size_t)r->nsets, sizeof *r->set_noutputs);
+    double *times = xcalloc((size_t)r->nsets, sizeof *times), start = seconds_now();
+    int status = EXIT_OK;
+    for (int i = 0; i < r->nsets && status == EXIT_OK; i++) {
+        RtValue **inputs = world_rank() == 0 ? r->set_inputs[i] : r->inputs;
+        double t0 = seconds_now();
+        status = backend_cpu_run(plan, inputs, r->ninputs, &r->set_outputs[i], &r->set_noutputs[i], stderr);
+        times[i] = seconds_now() - t0;
+    }
+    double total = seconds_now() - start;
+    if (status == EXIT_OK && world_rank() == 0) {
+        qsort(times, (size_t)r->nsets, sizeof *times, compare_doubles);
+        fprintf(stderr, "tssa-stream: inputs: %d sets in %.4f ms: %.2f sets per second, median %.4f ms "
+                        "per set\n", r->nsets, total * 1e3, r->nsets / total, times[r->nsets / 2] * 1e3);
+    }
+    free(times);
+    return status == EXIT_OK ? true : stop(r, status);
+}
+
 /* --trace: this rank's log, its clock's zero taken when every rank is
  * ready, so the ranks' tracks line up. */
 static void start_trace(Run *r)
@@ -842,6 +993,12 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
                      .trace_epoch = r->trace_epoch};
     eval_tally_reset();     /* the ops run, not those specialization ran */
+    if (r->nsets > 0) {
+        int status = run_sets(r, &plan) ? EXIT_OK : r->status;
+        if (status != EXIT_OK && world_size() > 1)
+            world_abort(status);
+        return status == EXIT_OK;
+    }
     RtValue **pristine = r->o->repeat ? clone_inputs(r->inputs, r->ninputs) : NULL;
     int status = r->o->repeat && !pristine ? EXIT_RUNTIME
                  : backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
@@ -912,6 +1069,20 @@ static bool write_outputs(Run *r)               /* frontend: .npy outputs */
 {
     if (world_rank() != 0)                      /* rank 0 holds and writes them */
         return true;
+    for (int i = 0; i < r->nsets; i++) {        /* --inputs: OUT/SET/out0.npy ... */
+        if (!r->o->out_dir) {
+            printf("%s:\n", r->set_names[i]);
+            outputs_summarize(stdout, r->set_outputs[i], r->set_noutputs[i]);
+            continue;
+        }
+        char *dir = xprintf("%s/%s", r->o->out_dir, r->set_names[i]);
+        bool ok = outputs_write(dir, r->set_outputs[i], r->set_noutputs[i], stderr);
+        free(dir);
+        if (!ok)
+            return stop(r, EXIT_RUNTIME);
+    }
+    if (r->nsets > 0)
+        return true;
     if (!r->o->out_dir) {
         outputs_summarize(stdout, r->outputs, r->noutputs);
         return true;
@@ -928,6 +1099,16 @@ static void run_free(Run *r)
     sched_free(r->schedule);
     kernels_free(r->kernels);
     lower_program_free(r->program);
+    for (int i = 0; i < r->nsets; i++) {
+        if (r->set_outputs)
+            free_outputs(r->set_outputs[i], r->set_noutputs[i]);
+        if (r->set_inputs && i > 0)             /* set 0's are r->inputs */
+            free_outputs(r->set_inputs[i], r->ninputs);
+    }
+    free(r->set_outputs);
+    free(r->set_noutputs);
+    free(r->set_inputs);
+    free_strings(r->set_names, r->nsets);
     for (int i = 0; i < r->ninputs; i++)
         rt_release(r->inputs[i]);
     free(r->inputs);

@@ -123,6 +123,32 @@ for k in 2 3; do
     { failures=$((failures + 1)); echo "FAIL: --emit=schedule --fission=$k differs from golden/fission$k.placed.schedule"; }
 done
 
+# --inputs DIR: one run per set folder (name order; hidden folders are not
+# sets), OUT/SET/out0.npy each, the same bytes as a run on that set alone;
+# every set must have the first's shapes (yolo_decode's bindings read
+# inputs/*.npy, so a set folder holds inputs/).
+mkdir -p "$work/sets/one/inputs" "$work/sets/two/inputs" "$work/sets/.hidden"
+cp "$model"/inputs/*.npy "$work/sets/one/inputs/"
+cp "$model"/inputs/*.npy "$work/sets/two/inputs/"
+(cd "$model" && "$tssa" model.ir "${bindings[@]}" -o "$work/single") >/dev/null 2>&1
+expect 0 "inputs: 2 sets in" -- "$tssa" "$model/model.ir" "${bindings[@]}" --inputs "$work/sets" -o "$work/set_out"
+for set in one two; do
+  checks=$((checks + 1))
+  cmp -s "$work/set_out/$set/out0.npy" "$work/single/out0.npy" ||
+    { failures=$((failures + 1)); echo "FAIL: --inputs: $set/out0.npy is not the single run's"; }
+done
+checks=$((checks + 1))
+[[ ! -e "$work/set_out/.hidden" ]] || { failures=$((failures + 1)); echo "FAIL: --inputs ran a hidden folder"; }
+cp "$here/models/batch_loop/inputs/x.npy" "$work/sets/two/inputs/pred.npy"     # another shape
+expect 2 "sets/two: error: input 'pred' is not as in the first set \(one\)" -- \
+  "$tssa" "$model/model.ir" "${bindings[@]}" --inputs "$work/sets" -o "$work/set_out2"
+checks=$((checks + 1))
+[[ ! -e "$work/set_out2/one" ]] || { failures=$((failures + 1)); echo "FAIL: a bad set still left outputs"; }
+expect 2 "nothing: error" -- "$tssa" "$model/model.ir" "${bindings[@]}" --inputs "$work/nothing"
+mkdir -p "$work/empty_sets"
+expect 2 "no input sets" -- "$tssa" "$model/model.ir" "${bindings[@]}" --inputs "$work/empty_sets"
+expect 2 "takes no --emit" -- "$tssa" "$model/model.ir" "${bindings[@]}" --inputs "$work/sets" --emit=schedule
+
 # Placement options (--ranks, --place, --rates, --trace) and --emit=topology.
 for bad in 0 -1 abc 2x 4097; do
   expect 2 "--ranks $bad: N must be a whole number of ranks from 1 to 4096" -- "$tssa" --emit=schedule --ranks "$bad" "$str"
