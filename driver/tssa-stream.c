@@ -779,9 +779,23 @@ static bool fission(Run *r)                     /* scheduler: fission */
  * BLAS threads; a plain run keeps the whole machine. */
 static bool bind_cores(Run *r)                  /* scheduler: topology */
 {
-    if (!machine_topology_read(&r->machine, stderr))
-        return stop(r, EXIT_RUNTIME);
-    r->binding = machine_binding_plan(&r->machine, world_local_rank(), world_local_size());
+    /* A plain run binds nothing and needs no hwloc (whose PCI plugin
+     * costs start-up time): its threads are the machine's. */
+    if (!world_launched_by_mpirun() && r->o->emit != EMIT_TOPOLOGY) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        r->binding = (RankBinding){.local_size = 1, .ncores = cpus > 0 ? (int)cpus : 1,
+                                   .threads = cpus > 0 ? (int)cpus : 1};
+        gethostname(r->machine.host, sizeof r->machine.host - 1);
+    } else {
+        if (!machine_topology_read(&r->machine, stderr))
+            return stop(r, EXIT_RUNTIME);
+        r->binding = machine_binding_plan(&r->machine, world_local_rank(), world_local_size());
+    }
+    /* OMP_NUM_THREADS, when set, caps the threads (the binding's cores stay). */
+    long threads;
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (env && parse_whole(env, 1, 1 << 16, &threads) && threads < r->binding.threads)
+        r->binding.threads = (int)threads;
     if (world_launched_by_mpirun())
         machine_bind(&r->binding, stderr);      /* a failed bind only warns */
     return true;

@@ -108,8 +108,13 @@ static bool read_with_hwloc(MachineTopology *t, FILE *err)
         fprintf(err, "tssa-stream: error: hwloc cannot start (%s)\n", strerror(errno));
         return false;
     }
-    /* I/O objects are dropped by default; the GPUs are OS devices. */
+    /* I/O objects are dropped by default; the GPUs are OS devices. The
+     * OpenCL and GL plugins are left out: they start an OpenCL platform
+     * (PoCL here) or an X connection just to name devices, which costs
+     * start-up time and leaks what those libraries never free. */
     hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "opencl");
+    hwloc_topology_set_components(topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "gl");
     if (hwloc_topology_load(topo) != 0) {
         fprintf(err, "tssa-stream: error: hwloc cannot read the topology (%s)\n", strerror(errno));
         hwloc_topology_destroy(topo);

@@ -157,7 +157,9 @@ expect 2 "--ranks, --place and --rates plan the placement" -- "$tssa" --ranks 2 
 expect 2 "--ranks N only plans the placement" -- "$tssa" --ranks 2 "$model/model.ir" "${abs_bindings[@]}"
 expect 2 "--trace records a run on the cpu backend" -- "$tssa" --trace "$work/t.json" --emit=schedule "$str"
 expect 2 "--emit=topology reads no MODEL" -- "$tssa" --emit=topology "$str"
-expect 0 "" -- "$tssa" --emit=topology
+# hwloc's PCI plugin (libpciaccess) leaks about 1 KiB that LeakSanitizer
+# reports in the sanitizer build: this check reads the topology without it.
+expect 0 "" -- env HWLOC_COMPONENTS=-pci "$tssa" --emit=topology
 checks=$((checks + 1))
 grep -q "^rank 0 (local 0 of 1): cores 0-" "$work/out" ||
   { failures=$((failures + 1)); echo "FAIL: --emit=topology shows no binding for rank 0"; cat "$work/out"; }
