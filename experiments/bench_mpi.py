@@ -184,10 +184,12 @@ def mpi_available(tssa):
     return None
 
 
-def run_ranks(tssa, case, ranks, runs, out_name):
-    """(median seconds per run, None) from rank 0's repeat line, or (None, why)."""
+def run_ranks(tssa, case, ranks, runs, out_name, threads=CORES):
+    """(median seconds per run, None) from rank 0's repeat line, or (None, why).
+    threads caps each rank's threads (OMP_NUM_THREADS; a rank never runs
+    more than its share of the cores)."""
     args = open(os.path.join(case, "args.txt")).read().split()
-    env = dict(os.environ, OMP_NUM_THREADS=str(CORES), OPENBLAS_NUM_THREADS=str(CORES))
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     cmd = ["mpirun", "--tag-output", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none",
            "-np", str(ranks), tssa, "model.ir", *args, "-o", out_name, "--repeat", str(runs)]
     try:
@@ -279,10 +281,14 @@ def study_scaling(opts, workdir):
             progress(f"scaling {name}: tssa-stream on {n} rank(s), --repeat {opts.runs}")
             t[n], err[n] = run_ranks(opts.tssa, case, n, opts.runs, f"tssa_out_np{n}")
             check[n] = check_outputs(case, f"tssa_out_np{n}") if t[n] else err[n]
+        # One processing element: 1 rank, 1 thread (the strong-scaling base).
+        progress(f"scaling {name}: tssa-stream on 1 rank, 1 thread, --repeat {opts.runs}")
+        t1, _ = run_ranks(opts.tssa, case, 1, opts.runs, "tssa_out_np1t1", threads=1)
         line, actors = placement(opts.tssa, case, 2, opts.runs)
-        speedup = t[1] / t[2] if t[1] and t[2] else None
-        rows.append(dict(name=name, sizes=sizes, tssa_np1_s=t[1], tssa_np2_s=t[2],
+        speedup = t1 / t[2] if t1 and t[2] else None
+        rows.append(dict(name=name, sizes=sizes, tssa_np1_t1_s=t1, tssa_np1_s=t[1], tssa_np2_s=t[2],
                          speedup=speedup, efficiency=speedup / 2 if speedup else None,
+                         vs_threads=t[1] / t[2] if t[1] and t[2] else None,
                          eager_s=eager, check_np1=check[1], check_np2=check[2]))
         placements.append(dict(name=name, rank1=off_rank0(actors), placement=line,
                                actors=[dict(path=a["path"], kind=a["kind"], rank=a["rank"],
@@ -290,17 +296,22 @@ def study_scaling(opts, workdir):
                                             est_seconds=a.get("est_seconds")) for a in actors]))
 
     print(f"## scaling: tssa-stream on 1 and 2 ranks ({CORES} cores), PyTorch eager (2 threads)\n")
-    print("| workload | sizes | tssa 1 rank ms | tssa 2 ranks ms | speedup 2/1 | efficiency "
-          "| eager ms | eager/tssa 1 rank | eager/tssa 2 ranks | check 1 rank | check 2 ranks |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
+    print("| workload | sizes | tssa 1 rank 1 thread ms | tssa 1 rank 2 threads ms | tssa 2 ranks ms "
+          "| speedup 2 ranks / 1 thread | efficiency | 2 ranks / 1 rank 2 threads | eager ms "
+          "| eager/tssa 1 rank | eager/tssa 2 ranks | check 1 rank | check 2 ranks |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for r in rows:
         sp = f"{r['speedup']:.2f}" if r["speedup"] else "-"
         ef = f"{100 * r['efficiency']:.0f}%" if r["efficiency"] else "-"
-        print(f"| {r['name']} | {r['sizes']} | {ms(r['tssa_np1_s'])} | {ms(r['tssa_np2_s'])} "
-              f"| {sp} | {ef} | {ms(r['eager_s'])} | {ratio(r['eager_s'], r['tssa_np1_s'])} "
-              f"| {ratio(r['eager_s'], r['tssa_np2_s'])} | {r['check_np1']} | {r['check_np2']} |")
-    print("\nspeedup above 1: 2 ranks faster than 1; eager/tssa above 1: tssa-stream faster. "
-          "1 rank runs 2 threads, 2 ranks 1 thread each.\n")
+        vt = f"{r['vs_threads']:.2f}" if r["vs_threads"] else "-"
+        print(f"| {r['name']} | {r['sizes']} | {ms(r['tssa_np1_t1_s'])} | {ms(r['tssa_np1_s'])} "
+              f"| {ms(r['tssa_np2_s'])} | {sp} | {ef} | {vt} | {ms(r['eager_s'])} "
+              f"| {ratio(r['eager_s'], r['tssa_np1_s'])} | {ratio(r['eager_s'], r['tssa_np2_s'])} "
+              f"| {r['check_np1']} | {r['check_np2']} |")
+    print("\nspeedup: 1 rank with 1 thread (one core, the strong-scaling base) over 2 ranks "
+          "with 1 thread each; efficiency = speedup / 2. The next column compares 2 ranks with "
+          "1 rank running 2 threads (OpenMP and OpenBLAS on both cores). eager/tssa above 1: "
+          "tssa-stream faster.\n")
     print(f"### placement on 2 ranks (--emit=schedule --ranks 2 --repeat {opts.runs})\n")
     print("| workload | filters on rank 1 | placement |")
     print("|---|---|---|")

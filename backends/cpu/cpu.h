@@ -21,8 +21,23 @@
  * stream_inputs are the items the stream's input pushes, in order; the
  * items the stream's output pops are returned in *items (new references,
  * *nitems of them). False after reporting a failure to err. */
+/* Outputs a run left to be taken later: the output actor's items that
+ * come from another rank are not waited for; *items holds NULL where each
+ * goes, and channels[k] is the channel of the k-th such hole (in order),
+ * from[channel] its producer's rank. Rank 0 takes them once it has started
+ * the next input set, so the ranks' stages overlap; MPI keeps a channel's
+ * messages in order, so they are the right items. */
+typedef struct CpuDeferred {
+    int *channels;
+    int n;
+    int *from;
+} CpuDeferred;
+
+/* As above; with deferred not NULL, outputs from other ranks are deferred
+ * (filled in *deferred) and the transport is not flushed (the caller
+ * flushes after the last run). */
 bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs, int ninputs,
-                 RtValue ***items, int *nitems, FILE *err);
+                 RtValue ***items, int *nitems, CpuDeferred *deferred, FILE *err);
 
 /* Fires w once on x: popped[0..] are the items it pops (borrowed),
  * pushed[0..lower_work_push(w)) receive new references to the items it

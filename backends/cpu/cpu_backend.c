@@ -25,13 +25,11 @@ static void keep_buffers(void)
     mallopt(M_TRIM_THRESHOLD, 512 << 20);
 }
 
-int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
-                    int *noutputs, FILE *err)
+/* One run of the plan on one input set: the stream's output items (with
+ * NULL holes where deferred says), false after reporting to err. */
+static bool run_once(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***items, int *nitems,
+                     CpuDeferred *deferred, FILE *err)
 {
-    static pthread_once_t buffers_once = PTHREAD_ONCE_INIT;
-    pthread_once(&buffers_once, keep_buffers);
-    *outputs = NULL;
-    *noutputs = 0;
     const LowerProgram *program = plan->program;
     int nin = 0;
     const int *in_map = lower_input_map(program, &nin);
@@ -40,45 +38,159 @@ int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue
         if (in_map[k] >= ninputs) {
             fprintf(err, "error: internal: the plan reads graph input %d of %d\n", in_map[k], ninputs);
             free(stream_inputs);
-            return 1;
+            return false;
         }
         stream_inputs[k] = inputs[in_map[k]];
     }
-
     NodeExec *values = node_exec_clone(lower_static_values(program));
     kernels_install(plan->kernels, values);
     node_exec_set_backend(values, "cpu");
-    RtValue **items = NULL;
-    int nitems = 0;
-    bool ok = cpu_execute(plan, values, stream_inputs, nin, &items, &nitems, err);
+    bool ok = cpu_execute(plan, values, stream_inputs, nin, items, nitems, deferred, err);
     free(stream_inputs);
-    if (ok && plan->rank == 0) {    /* the outputs are rank 0's (other ranks return none) */
-        IrGraph *lowered = lower_ir_graph(program);
-        int nret = ir_block_nreturns(lowered->top);
-        const int *out_map = lower_output_map(program);
-        RtValue **out = xcalloc((size_t)nret + 1, sizeof *out);
-        for (int k = 0; k < nret && ok; k++) {
-            if (out_map[k] < 0)
-                out[k] = rt_retain(lower_static_value(program, ir_block_return(lowered->top, k)));
-            else if (out_map[k] < nitems)
-                out[k] = rt_retain(items[out_map[k]]);
-            if (!out[k]) {
-                fprintf(err, "error: internal: graph output %d has no value\n", k);
-                ok = false;
-            }
-        }
-        if (ok) {
-            *outputs = out;
-            *noutputs = nret;
-        } else {
-            for (int k = 0; k < nret; k++)
-                rt_release(out[k]);
-            free(out);
+    node_exec_free(values);
+    return ok;
+}
+
+/* The graph's outputs from the stream's output items and the program's
+ * compile-time outputs, in the graph's order (new references). */
+static bool assemble(const LowerProgram *program, RtValue **items, int nitems, RtValue ***outputs,
+                     int *noutputs, FILE *err)
+{
+    IrGraph *lowered = lower_ir_graph(program);
+    int nret = ir_block_nreturns(lowered->top);
+    const int *out_map = lower_output_map(program);
+    RtValue **out = xcalloc((size_t)nret + 1, sizeof *out);
+    bool ok = true;
+    for (int k = 0; k < nret && ok; k++) {
+        if (out_map[k] < 0)
+            out[k] = rt_retain(lower_static_value(program, ir_block_return(lowered->top, k)));
+        else if (out_map[k] < nitems)
+            out[k] = rt_retain(items[out_map[k]]);
+        if (!out[k]) {
+            fprintf(err, "error: internal: graph output %d has no value\n", k);
+            ok = false;
         }
     }
-    for (int i = 0; i < nitems; i++)
+    if (!ok) {
+        for (int k = 0; k < nret; k++)
+            rt_release(out[k]);
+        free(out);
+        return false;
+    }
+    *outputs = out;
+    *noutputs = nret;
+    return true;
+}
+
+static void release_items(RtValue **items, int n)
+{
+    for (int i = 0; i < n; i++)
         rt_release(items[i]);
     free(items);
-    node_exec_free(values);
+}
+
+/* Items received for deferred outputs, per channel, not yet placed: one
+ * message may carry several. */
+typedef struct Arrived {
+    int channel;
+    RtValue **items;
+    int n, next;
+} Arrived;
+
+/* Fills the holes of a run's output items from their channels. */
+static bool fill_deferred(const ExecPlan *plan, RtValue **items, int nitems, CpuDeferred *d, Arrived **arrived,
+                          int *narrived, FILE *err)
+{
+    int hole = 0;
+    bool ok = true;
+    for (int i = 0; i < nitems && ok; i++) {
+        if (items[i] || hole >= d->n)
+            continue;
+        int ch = d->channels[hole++], a = 0;
+        while (a < *narrived && (*arrived)[a].channel != ch)
+            a++;
+        if (a == *narrived) {
+            *arrived = xrealloc(*arrived, (size_t)(a + 1) * sizeof **arrived);
+            (*arrived)[(*narrived)++] = (Arrived){.channel = ch};
+        }
+        Arrived *q = &(*arrived)[a];
+        if (q->next == q->n) {
+            release_items(q->items, 0);
+            q->next = 0;
+            if (!(q->items = plan->transport->recv(ch, d->from[ch], &q->n, err))) {
+                q->n = 0;
+                ok = false;
+                break;
+            }
+        }
+        items[i] = q->items[q->next++];
+    }
+    free(d->channels);
+    free(d->from);
+    *d = (CpuDeferred){0};
+    return ok;
+}
+
+int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
+                    int *noutputs, FILE *err)
+{
+    return backend_cpu_run_sets(plan, 1, &inputs, ninputs, outputs, noutputs, err);
+}
+
+int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
+                         RtValue ***outputs, int *noutputs, FILE *err)
+{
+    static pthread_once_t buffers_once = PTHREAD_ONCE_INIT;
+    pthread_once(&buffers_once, keep_buffers);
+    for (int i = 0; i < nsets; i++) {
+        outputs[i] = NULL;
+        noutputs[i] = 0;
+    }
+    /* With several sets on several ranks no run waits for its sends (the
+     * transport is flushed after the last) and rank 0 takes the outputs
+     * other ranks produce one set late; a single run is as it always was. */
+    bool defer = nsets > 1 && plan->transport;
+    RtValue **prev = NULL;
+    int nprev = 0;
+    CpuDeferred prev_deferred = {0}, deferred = {0};
+    Arrived *arrived = NULL;
+    int narrived = 0;
+    bool ok = true;
+    for (int i = 0; i <= nsets && ok; i++) {
+        RtValue **items = NULL;
+        int nitems = 0;
+        if (i < nsets)
+            ok = run_once(plan, inputs[i], ninputs, &items, &nitems, defer ? &deferred : NULL, err);
+        /* Set i-1's outputs, now that set i is under way. */
+        if (ok && i > 0 && plan->rank == 0) {
+            ok = fill_deferred(plan, prev, nprev, &prev_deferred, &arrived, &narrived, err) &&
+                 assemble(plan->program, prev, nprev, &outputs[i - 1], &noutputs[i - 1], err);
+        }
+        release_items(prev, nprev);
+        free(prev_deferred.channels);       /* what fill_deferred did not take */
+        free(prev_deferred.from);
+        prev = items;
+        nprev = nitems;
+        prev_deferred = deferred;
+        deferred = (CpuDeferred){0};
+    }
+    release_items(prev, nprev);
+    free(prev_deferred.channels);
+    free(prev_deferred.from);
+    for (int a = 0; a < narrived; a++) {
+        for (int k = arrived[a].next; k < arrived[a].n; k++)
+            rt_release(arrived[a].items[k]);
+        free(arrived[a].items);
+    }
+    free(arrived);
+    if (ok && plan->transport && nsets > 1 && !plan->transport->flush(err))
+        ok = false;
+    if (!ok) {
+        for (int i = 0; i < nsets; i++) {
+            release_items(outputs[i], noutputs[i]);
+            outputs[i] = NULL;
+            noutputs[i] = 0;
+        }
+    }
     return ok ? 0 : 1;
 }

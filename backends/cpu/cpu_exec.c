@@ -62,6 +62,8 @@ typedef struct Exec {
     FILE *err;
     bool failed;
     const StreamActor *failed_actor;
+    int *holes;             /* deferred outputs: their channels, or NULL */
+    int nholes;
 } Exec;
 
 static bool fifo_push(Exec *x, int ch, RtValue *v)
@@ -216,6 +218,13 @@ static bool fire_once(Exec *x, const StreamActor *a)
             x->cap_outputs = x->cap_outputs ? 2 * x->cap_outputs : 8;
             x->outputs = xrealloc(x->outputs, (size_t)x->cap_outputs * sizeof *x->outputs);
         }
+        if (x->holes && x->recv_from[a->in[0]] >= 0 && x->fifos[a->in[0]].count == 0) {
+            /* Deferred: the caller takes this item from the channel once it
+             * has started the next run (cpu_execute's comment). */
+            x->holes[x->nholes++] = a->in[0];
+            x->outputs[x->noutputs++] = NULL;
+            return true;
+        }
         return (x->outputs[x->noutputs++] = fifo_pop(x, a->in[0])) != NULL;
     case ACTOR_SPLITTER:
         if (n->split == SPLIT_DUPLICATE) {
@@ -321,12 +330,20 @@ static void place_channels(Exec *x)
 }
 
 bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs, int ninputs,
-                 RtValue ***items, int *nitems, FILE *err)
+                 RtValue ***items, int *nitems, CpuDeferred *deferred, FILE *err)
 {
     const Schedule *s = plan->schedule;
     const StreamFlat *flat = s->flat;
     Exec x = {.plan = plan, .values = values, .flat = flat, .inputs = stream_inputs,
               .ninputs = ninputs, .err = err};
+    if (deferred) {
+        *deferred = (CpuDeferred){0};
+        int64_t most = 1;
+        for (int a = 0; a < flat->nactors; a++)
+            if (flat->actors[a].kind == ACTOR_OUTPUT)
+                most += s->repetitions[a] + s->init_firings[a];
+        x.holes = xcalloc((size_t)most, sizeof *x.holes);
+    }
     x.fifos = xcalloc((size_t)flat->nchannels + 1, sizeof *x.fifos);
     place_channels(&x);
     static uint64_t runs;           /* this process's runs so far */
@@ -357,7 +374,7 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     sched_phases_run(s->init, s->ninit, fire, &x);
     if (!x.failed)
         sched_phases_run(s->steady, s->nsteady, fire, &x);
-    if (!x.failed && plan->transport && !plan->transport->flush(err))
+    if (!x.failed && plan->transport && !deferred && !plan->transport->flush(err))
         x.failed = true;
     if (x.failed_actor && s->nranks > 1)   /* which rank stops the job, and in which filter */
         fprintf(err, "tssa-stream: error: rank %d of %d stops the job: filter '%s' failed (above)\n", plan->rank,
@@ -376,7 +393,8 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     }
     free(x.fifos);
     free(x.send_to);
-    free(x.recv_from);
+    if (!deferred || x.failed)      /* a deferred run hands recv_from over */
+        free(x.recv_from);
     free(x.messages);
     free(x.popped);
     free(x.pushed);
@@ -384,9 +402,16 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
         for (int i = 0; i < x.noutputs; i++)
             rt_release(x.outputs[i]);
         free(x.outputs);
+        free(x.holes);
         *items = NULL;
         *nitems = 0;
         return false;
+    }
+    if (deferred) {
+        deferred->channels = x.holes;
+        deferred->n = x.nholes;
+        deferred->from = x.recv_from;
+        x.recv_from = NULL;
     }
     *items = x.outputs;
     *nitems = x.noutputs;

@@ -64,5 +64,12 @@ typedef struct ExecPlan {
  * (the same inputs it was specialized to). */
 int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
                     int *noutputs, FILE *err);
+/* Runs the plan once per input set, back to back (--inputs, --repeat):
+ * inputs[i] are set i's bound inputs, outputs[i] and noutputs[i] receive
+ * its outputs (rank 0's). On several ranks rank 0 takes set i's outputs
+ * only after starting set i+1, so stages placed on different ranks work on
+ * different sets at once. On failure no set's outputs are kept. */
+int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
+                         RtValue ***outputs, int *noutputs, FILE *err);
 
 #endif

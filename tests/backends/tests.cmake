@@ -12,6 +12,8 @@
 #                      and 4: the same bytes as the run without mpirun, and
 #                      that run against PyTorch (tests/backends/mpi/
 #                      run_mpi_case.sh says which placements)
+#   placement_golden   the partitioner's placements at 2 and 4 ranks (fixed
+#                      rates; tests/backends/mpi/check_placement.sh)
 #   mpi_failures       bad input and runtime failures under mpirun: one
 #                      message, the right status, no hang, no outputs
 #                      (tests/backends/mpi/test_mpi_failures.sh)
@@ -66,3 +68,8 @@ add_test(NAME mpi_failures
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_failures.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models)
 set_tests_properties(mpi_failures PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 600)
+# The partitioner's placements for a few programs at 2 and 4 ranks, with
+# fixed rates (no mpirun needed): golden tables and the decisive facts.
+add_test(NAME placement_golden
+         COMMAND ${TSSA_TESTS_DIR}/backends/mpi/check_placement.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
+set_tests_properties(placement_golden PROPERTIES LABELS "mpi;scheduler")

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Placement golden files: the partitioner's choice for a few programs at 2
+# and 4 ranks (--emit=schedule --ranks N, no mpirun), with the rates fixed by
+# placement/rates.json (20 GFLOP/s, 10 GB/s, 2 us per firing, links of 5 us
+# and 5 GB/s) and --repeat 9 (ten input sets back to back), so the table
+# does not depend on this machine. Each golden was checked by hand against
+# partition.c's rules; the checks below restate the decisive ones, so a
+# changed table that breaks them says why:
+#   long_batch_map  Body_L14 fires 10000 times (a row of x, 10000 x 3, times
+#                   a 3 x 4 weight, plus bias): its few dozen flops and bytes
+#                   are far below the 2 us firing cost, so 20 ms per run, the
+#                   rest under 0.02 ms. Split over N ranks it costs 20/N ms
+#                   plus the rows' messages (10000 x 12 B at 5 GB/s: 24 us,
+#                   the weight and bias once), so it becomes N copies, copy j
+#                   on rank j, and everything else stays on rank 0 (home);
+#   rnn_loop        its loop carries h: the feedback loop (Recurrence_L15,
+#                   Body and Carry) stays whole on one rank, rank 0;
+#   attention_heads at its test size (4 heads of 8 x 4) the whole program
+#                   costs about 22 us per run; a single run (no --repeat)
+#                   stays on rank 0 and says so.
+#   check_placement.sh TSSA_STREAM TESTS_DIR
+set -uo pipefail
+tssa="$1" tests="$2"
+here="$tests/backends/mpi/placement"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failures=0 checks=0
+
+fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
+
+schedule() {   # schedule CASE N [extra...] -> $work/out
+  local case="$1" n="$2"; shift 2
+  (cd "$tests/models/$case" && read -r -a b < args.txt &&
+   "$tssa" model.ir "${b[@]}" --emit=schedule --ranks "$n" --rates "$here/rates.json" "$@") >"$work/out" 2>&1
+}
+
+for case in long_batch_map rnn_loop; do
+  for n in 2 4; do
+    checks=$((checks + 1))
+    schedule "$case" "$n" --repeat 9 || { fail "$case --ranks $n: exit status $?"; cat "$work/out"; continue; }
+    diff -u "$here/$case.ranks$n.schedule" "$work/out" >"$work/diff" ||
+      { fail "$case --ranks $n differs from placement/$case.ranks$n.schedule"; cat "$work/diff"; }
+  done
+done
+
+# The decisive facts, restated.
+schedule long_batch_map 4 --repeat 9
+for j in 0 1 2 3; do
+  checks=$((checks + 1))
+  grep -Eq "Body_L14_fission/Body_L14_$j +filter( +[0-9]+){5} +$j +cpu" "$work/out" ||
+    fail "long_batch_map: copy $j of Body_L14 is not on rank $j"
+done
+checks=$((checks + 1))
+grep -Eq "Steps_L14/Unstack_L14 +filter( +[0-9]+){5} +0 +cpu" "$work/out" || fail "long_batch_map: Unstack_L14 left rank 0"
+schedule rnn_loop 4 --repeat 9
+checks=$((checks + 1))
+[[ $(grep -Ec "Recurrence_L15/[A-Za-z_0-9]+ +[a-z]+ .* 0 +cpu" "$work/out") -ge 3 &&
+   $(grep -Ec "Recurrence_L15/.* [1-3] +cpu" "$work/out") == 0 ]] ||
+  fail "rnn_loop: the feedback loop is not whole on rank 0"
+schedule attention_heads 2
+checks=$((checks + 1))
+grep -q "all on rank 0: the estimated .* messages would cost more than they save" "$work/out" ||
+  { fail "attention_heads: a single run did not stay on rank 0"; cat "$work/out"; }
+
+echo "$((checks - failures)) passed, $failures failed"
+[[ $failures == 0 ]]
