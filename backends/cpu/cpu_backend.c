@@ -131,21 +131,33 @@ static bool fill_deferred(const ExecPlan *plan, RtValue **items, int nitems, Cpu
     return ok;
 }
 
+typedef struct KeepOne {
+    RtValue ***outputs;
+    int *noutputs;
+} KeepOne;
+
+static void keep_one(void *ctx, int set, RtValue **outputs, int noutputs)
+{
+    (void)set;
+    KeepOne *k = ctx;
+    *k->outputs = outputs;
+    *k->noutputs = noutputs;
+}
+
 int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
                     int *noutputs, FILE *err)
 {
-    return backend_cpu_run_sets(plan, 1, &inputs, ninputs, outputs, noutputs, err);
+    *outputs = NULL;
+    *noutputs = 0;
+    KeepOne k = {outputs, noutputs};
+    return backend_cpu_run_sets(plan, 1, &inputs, ninputs, keep_one, &k, err);
 }
 
 int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
-                         RtValue ***outputs, int *noutputs, FILE *err)
+                         CpuDeliver deliver, void *ctx, FILE *err)
 {
     static pthread_once_t buffers_once = PTHREAD_ONCE_INIT;
     pthread_once(&buffers_once, keep_buffers);
-    for (int i = 0; i < nsets; i++) {
-        outputs[i] = NULL;
-        noutputs[i] = 0;
-    }
     /* With several sets on several ranks no run waits for its sends (the
      * transport is flushed after the last) and rank 0 takes the outputs
      * other ranks produce one set late; a single run is as it always was. */
@@ -163,8 +175,12 @@ int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *input
             ok = run_once(plan, inputs[i], ninputs, &items, &nitems, defer ? &deferred : NULL, err);
         /* Set i-1's outputs, now that set i is under way. */
         if (ok && i > 0 && plan->rank == 0) {
+            RtValue **outputs = NULL;
+            int noutputs = 0;
             ok = fill_deferred(plan, prev, nprev, &prev_deferred, &arrived, &narrived, err) &&
-                 assemble(plan->program, prev, nprev, &outputs[i - 1], &noutputs[i - 1], err);
+                 assemble(plan->program, prev, nprev, &outputs, &noutputs, err);
+            if (ok)
+                deliver(ctx, i - 1, outputs, noutputs);
         }
         release_items(prev, nprev);
         free(prev_deferred.channels);       /* what fill_deferred did not take */
@@ -185,12 +201,5 @@ int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *input
     free(arrived);
     if (ok && plan->transport && nsets > 1 && !plan->transport->flush(err))
         ok = false;
-    if (!ok) {
-        for (int i = 0; i < nsets; i++) {
-            release_items(outputs[i], noutputs[i]);
-            outputs[i] = NULL;
-            noutputs[i] = 0;
-        }
-    }
     return ok ? 0 : 1;
 }

@@ -64,12 +64,16 @@ typedef struct ExecPlan {
  * (the same inputs it was specialized to). */
 int backend_cpu_run(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
                     int *noutputs, FILE *err);
-/* Runs the plan once per input set, back to back (--inputs, --repeat):
- * inputs[i] are set i's bound inputs, outputs[i] and noutputs[i] receive
- * its outputs (rank 0's). On several ranks rank 0 takes set i's outputs
- * only after starting set i+1, so stages placed on different ranks work on
- * different sets at once. On failure no set's outputs are kept. */
+/* Takes one set's outputs (new references; the callee owns them and the
+ * array), on rank 0, as soon as they are complete. */
+typedef void (*CpuDeliver)(void *ctx, int set, RtValue **outputs, int noutputs);
+/* Runs the plan once per input set, back to back (--inputs, --repeat
+ * under mpirun): inputs[i] are set i's bound inputs; deliver gets set i's
+ * outputs in set order. On several ranks rank 0 takes set i's outputs only
+ * after starting set i+1, so stages placed on different ranks work on
+ * different sets at once. Returns 0, or 1 after reporting a failure (sets
+ * delivered before it stay delivered). */
 int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
-                         RtValue ***outputs, int *noutputs, FILE *err);
+                         CpuDeliver deliver, void *ctx, FILE *err);
 
 #endif
