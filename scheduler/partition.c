@@ -29,7 +29,9 @@
  *                the first on the home rank with the splitter and joiner
  * In both, a segment may also stay on the home rank beside the others
  * (adding its work to that rank's), so a small stage or branch next to a
- * data-parallel one does not take a rank of its own.
+ * data-parallel one does not take a rank of its own. Or every child uses
+ * all q ranks, one after the other (time multiplexing: each stage spreads
+ * its own data-parallel work over the same ranks).
  *   feedback     always one rank (its state goes around the loop each step)
  *   loop
  * Ranks are handed out in order from the stream's home rank, so the root's
@@ -62,6 +64,7 @@ typedef struct Partitioner {
     double *node_in_msgs, *node_out_msgs;
     Cost *memo;                 /* [node id * (maxq + 1) + q] */
     bool *known;
+    bool *multiplexed;          /* the memo's choice: time_multiplexed */
 } Partitioner;
 
 static double score(const Partitioner *P, Cost c)
@@ -256,10 +259,13 @@ static Cost plan_children(Partitioner *P, const StreamNode *n, int q, Segment *s
                         seg = plan(P, n->children[i - 1], ranks);
                     }
                     double cut = ranks == 0 ? 0 : cut_seconds(P, n, j, i - j);
+                    /* The first ranks taken start at the home rank, where
+                     * the home segments run: their work adds up there. */
+                    bool on_home = ranks == 0 || r - ranks == 0;
                     Cost c;
-                    if (ranks == 0) {           /* on the home rank, after what is there */
-                        c.latency = prev->cost.latency + seg.latency;
-                        c.load = prev->cost.load + seg.load;
+                    if (on_home) {
+                        c.latency = prev->cost.latency + cut + seg.latency;
+                        c.load = prev->cost.load + seg.load + cut;
                     } else if (side_by_side) {
                         c.latency = prev->cost.latency > seg.latency + cut ? prev->cost.latency
                                                                            : seg.latency + cut;
@@ -300,6 +306,20 @@ static Cost plan_children(Partitioner *P, const StreamNode *n, int q, Segment *s
     return result;
 }
 
+/* Every child on all q ranks, one child after the other (time
+ * multiplexing): each spreads its own work (a data-parallel filter over q
+ * copies) and its results gather on the home rank before the next starts. */
+static Cost time_multiplexed(Partitioner *P, const StreamNode *n, int q)
+{
+    Cost c = {0, 0};
+    for (int i = 0; i < n->nchildren; i++) {
+        Cost k = plan(P, n->children[i], q);
+        c.latency += k.latency;
+        c.load += k.load;
+    }
+    return c;
+}
+
 static Cost plan(Partitioner *P, const StreamNode *n, int q)
 {
     size_t key = (size_t)n->id * (size_t)(P->maxq + 1) + (size_t)q;
@@ -307,12 +327,19 @@ static Cost plan(Partitioner *P, const StreamNode *n, int q)
         return P->memo[key];
     Cost c;
     int copies;
-    if (n->kind == STREAM_FILTER)
+    P->multiplexed[key] = false;
+    if (n->kind == STREAM_FILTER) {
         c = plan_filter(P, n, q, &copies);
-    else if (n->kind == STREAM_FEEDBACKLOOP || q == 1 || n->nchildren == 0)
+    } else if (n->kind == STREAM_FEEDBACKLOOP || q == 1 || n->nchildren == 0) {
         c = sum_on_one_rank(P, n);
-    else
+    } else {
         c = plan_children(P, n, q, NULL, NULL);
+        Cost tm = time_multiplexed(P, n, q);
+        if (better(P, tm, c)) {
+            c = tm;
+            P->multiplexed[key] = true;
+        }
+    }
     P->memo[key] = c;
     P->known[key] = true;
     return c;
@@ -358,6 +385,17 @@ static void assign(Partitioner *P, StreamNode *n, int q, int base)
     }
     if (n->kind == STREAM_FEEDBACKLOOP || q == 1 || n->nchildren == 0) {
         place_all(n, base);
+        return;
+    }
+    plan(P, n, q);
+    if (P->multiplexed[(size_t)n->id * (size_t)(P->maxq + 1) + (size_t)q]) {
+        /* Children are read before fission replaces any of them. */
+        int m = n->nchildren;
+        StreamNode **kids = xcalloc((size_t)m + 1, sizeof *kids);
+        memcpy(kids, n->children, (size_t)m * sizeof *kids);
+        for (int i = 0; i < m; i++)
+            assign(P, kids[i], q, base);
+        free(kids);
         return;
     }
     Segment *segs = xcalloc((size_t)n->nchildren + 1, sizeof *segs);
@@ -426,6 +464,7 @@ static Partitioner *partitioner_new(const Schedule *s, const PartitionOptions *o
     P->node_out_msgs = xcalloc(nodes, sizeof *P->node_out_msgs);
     P->memo = xcalloc(nodes * (size_t)(P->maxq + 1), sizeof *P->memo);
     P->known = xcalloc(nodes * (size_t)(P->maxq + 1), sizeof *P->known);
+    P->multiplexed = xcalloc(nodes * (size_t)(P->maxq + 1), sizeof *P->multiplexed);
     for (size_t i = 0; i < nodes; i++)
         P->actor_of_node[i] = -1;
     const StreamFlat *f = s->flat;
@@ -451,6 +490,7 @@ static void partitioner_free(Partitioner *P)
     free(P->node_out_msgs);
     free(P->memo);
     free(P->known);
+    free(P->multiplexed);
     free(P);
 }
 
