@@ -18,12 +18,12 @@ trap 'rm -rf "$work"' EXIT
 failures=0 checks=0
 
 # run NP WANT_STATUS TEXT TIMES -- ARGS...: runs mpirun -np NP tssa-stream ARGS
-# (60 s at most: a hang fails) and checks the status and that TEXT is in its
+# (300 s at most: a hang fails) and checks the status and that TEXT is in its
 # output exactly TIMES times.
 run() {
   local np="$1" want="$2" text="$3" times="$4"; shift 5
   checks=$((checks + 1))
-  timeout 60 mpirun --oversubscribe --allow-run-as-root --bind-to none -np "$np" "$tssa" "$@" \
+  timeout 300 mpirun --oversubscribe --allow-run-as-root --bind-to none -np "$np" "$tssa" "$@" \
     >"$work/log" 2>&1
   local status=$? count
   count=$(grep -cF -- "$text" "$work/log")
