@@ -145,10 +145,11 @@ static const char usage_text[] =
     "  --repeat N          after the run, run the compiled program N more times\n"
     "                      on the same inputs and print the minimum and median\n"
     "                      time per run to stderr (the first run is the warm-up);\n"
-    "                      under mpirun the N runs are one stream whose stages\n"
-    "                      overlap across ranks: the time per run is the\n"
-    "                      stream's over N; the placement is planned for the\n"
-    "                      N + 1 runs (with --emit=schedule it only plans)\n"
+    "                      when the placement gives several ranks work, the N\n"
+    "                      runs are one stream whose stages overlap across\n"
+    "                      ranks: the time per run is the stream's over N; the\n"
+    "                      placement is planned for the N + 1 runs (with\n"
+    "                      --emit=schedule it only plans)\n"
     "  --stats             print to stderr what the run did: fused groups,\n"
     "                      kernels launched per run, fallbacks, compile time\n"
     "\n"
@@ -445,6 +446,7 @@ typedef struct Run {
     Schedule *schedule;
     KernelProgram *kernels;     /* the fused groups' compiled kernels */
     MachineTopology machine;    /* this rank's host (hwloc) */
+    int busy_ranks;             /* ranks the placement gives work filters */
     RankBinding binding;        /* its cores and threads */
     DeviceRates rates;          /* the cost model's device and link rates */
     TraceLog *trace;            /* --trace: this rank's events */
@@ -858,6 +860,44 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
     return true;
 }
 
+/* After placement: the cores of this host's ranks that fire no work
+ * filter go to the ranks that do (a program kept on rank 0 runs on the
+ * whole host, not on rank 0's share of it). Every rank decides alike from
+ * the placement; ranks of one host are taken to be consecutive. */
+static void rebind_to_busy_ranks(Run *r)
+{
+    const Schedule *s = r->schedule;
+    if (!world_launched_by_mpirun() || world_size() == 1 || !s->actor_rank)
+        return;
+    bool *busy = xcalloc((size_t)world_size(), sizeof *busy);
+    for (int a = 0; a < s->flat->nactors; a++) {
+        const StreamActor *actor = &s->flat->actors[a];
+        if (actor->kind == ACTOR_FILTER && actor->node->filter.role == FILTER_WORK &&
+            s->actor_rank[a] < world_size())
+            busy[s->actor_rank[a]] = true;
+    }
+    for (int k = 0; k < world_size(); k++)
+        r->busy_ranks += busy[k];
+    int first = world_rank() - world_local_rank(), nbusy = 0, mine = -1;
+    for (int k = first; k < first + world_local_size() && k < world_size(); k++) {
+        if (k == world_rank() && busy[k])
+            mine = nbusy;
+        nbusy += busy[k];
+    }
+    free(busy);
+    if (mine < 0 || nbusy == world_local_size())
+        return;
+    RankBinding b = machine_binding_plan(&r->machine, mine, nbusy);
+    b.local_rank = world_local_rank();
+    b.local_size = world_local_size();
+    long cap;
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (env && parse_whole(env, 1, 1 << 16, &cap) && cap < b.threads)
+        b.threads = (int)cap;
+    r->binding = b;
+    machine_bind(&r->binding, stderr);
+}
+
 /* Where rank 0 reports and the others keep quiet: the stages after agree()
  * that every rank runs alike. */
 static FILE *rank0_err(void)
@@ -884,8 +924,10 @@ static bool place(Run *r)                       /* scheduler: partition */
     r->schedule = NULL;
     r->schedule = r->o->place ? sched_place_file(s, r->o->place, &po, rank0_err(), &bad_file)
                               : sched_partition(s, &po, rank0_err());
-    if (r->schedule)
+    if (r->schedule) {
+        rebind_to_busy_ranks(r);
         return true;
+    }
     return stop(r, bad_file || r->stream_text ? EXIT_USAGE : EXIT_RUNTIME);
 }
 
@@ -962,7 +1004,7 @@ static bool time_stream(Run *r, const ExecPlan *plan, RtValue **pristine)
 
 static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
 {
-    if (world_size() > 1)
+    if (r->busy_ranks > 1)
         return time_stream(r, plan, pristine);
     int n = r->o->repeat;
     double *times = xcalloc((size_t)n, sizeof *times);

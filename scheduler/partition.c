@@ -100,23 +100,68 @@ static bool is_ancestor(const StreamNode *a, const StreamNode *n)
     return false;
 }
 
-/* Bytes per steady state of every channel, counted on each stream the
- * channel enters or leaves (the streams below the lowest common container
- * of its two ends). An item's size is its producer's pushed bytes per
- * item, or its consumer's popped bytes per item. */
-static void count_traffic(Partitioner *P)
+/* Whether items pass through actor a unchanged in size: splitters,
+ * joiners, identities, and work filters whose cost is unknown (a Route
+ * that reorders items, a hand-written filter). */
+static bool passes_items(const StreamActor *a)
 {
-    const StreamFlat *f = P->s->flat;
+    if (a->kind == ACTOR_SPLITTER || a->kind == ACTOR_JOINER)
+        return true;
+    if (a->kind != ACTOR_FILTER)
+        return false;
+    const StreamFilter *f = &a->node->filter;
+    return f->role == FILTER_IDENTITY || (f->bytes_in == 0 && f->bytes_out == 0);
+}
+
+/* The size of one item of every channel: its producer's pushed bytes per
+ * item, or its consumer's popped bytes per item; channels between data
+ * movers take the size the items have on their other side (a few passes
+ * carry sizes through splitters, joiners and routes). 0 when unknown. */
+static double *item_sizes(const Schedule *s)
+{
+    const StreamFlat *f = s->flat;
+    double *item = xcalloc((size_t)f->nchannels + 1, sizeof *item);
     for (int c = 0; c < f->nchannels; c++) {
         const StreamChannel *ch = &f->channels[c];
         const StreamActor *src = &f->actors[ch->src], *dst = &f->actors[ch->dst];
-        double item = 0;
         if (src->kind == ACTOR_FILTER && ch->push > 0 && src->node->filter.bytes_out > 0)
-            item = src->node->filter.bytes_out / (double)ch->push;
+            item[c] = src->node->filter.bytes_out / (double)ch->push;
         else if (dst->kind == ACTOR_FILTER && ch->pop > 0 && dst->node->filter.bytes_in > 0)
-            item = dst->node->filter.bytes_in / (double)ch->pop;
+            item[c] = dst->node->filter.bytes_in / (double)ch->pop;
+    }
+    for (int pass = 0; pass < 8; pass++) {
+        for (int a = 0; a < f->nactors; a++) {
+            const StreamActor *actor = &f->actors[a];
+            if (!passes_items(actor))
+                continue;
+            double in = 0, out = 0;
+            for (int p = 0; p < actor->nin; p++)
+                in = item[actor->in[p]] > in ? item[actor->in[p]] : in;
+            for (int p = 0; p < actor->nout; p++)
+                out = item[actor->out[p]] > out ? item[actor->out[p]] : out;
+            for (int p = 0; p < actor->nin; p++)
+                if (item[actor->in[p]] == 0)
+                    item[actor->in[p]] = out;
+            for (int p = 0; p < actor->nout; p++)
+                if (item[actor->out[p]] == 0)
+                    item[actor->out[p]] = in;
+        }
+    }
+    return item;
+}
+
+/* Bytes per steady state of every channel, counted on each stream the
+ * channel enters or leaves (the streams below the lowest common container
+ * of its two ends). */
+static void count_traffic(Partitioner *P)
+{
+    const StreamFlat *f = P->s->flat;
+    double *item = item_sizes(P->s);
+    for (int c = 0; c < f->nchannels; c++) {
+        const StreamChannel *ch = &f->channels[c];
+        const StreamActor *src = &f->actors[ch->src], *dst = &f->actors[ch->dst];
         double firings = (double)P->s->repetitions[ch->src];
-        double bytes = item * (double)ch->push * firings;
+        double bytes = item[c] * (double)ch->push * firings;
         /* Items the consumer pops every firing alike (a loop's weights)
          * travel once per message. */
         if (dst->kind == ACTOR_FILTER)
@@ -130,6 +175,7 @@ static void count_traffic(Partitioner *P)
             P->node_out_msgs[n->id] += firings;
         }
     }
+    free(item);
 }
 
 /* ---------------------------------------------------------------- the dynamic program */

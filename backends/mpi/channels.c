@@ -120,7 +120,7 @@ static RtValue **channel_recv(int channel, int from_rank, int *n, FILE *err)
     MPI_Message message;
     MPI_Status status;
     int count = 0;
-    if (MPI_Mprobe(from_rank, channel, channel_comm, &message, &status) != MPI_SUCCESS ||
+    if (!world_wait_probe(from_rank, channel, channel_comm, &message, &status) ||
         MPI_Get_count(&status, MPI_BYTE, &count) != MPI_SUCCESS || count == MPI_UNDEFINED) {
         fprintf(err, "tssa-stream: error: MPI: no message on channel %d from rank %d\n", channel, from_rank);
         return NULL;
@@ -153,7 +153,7 @@ static bool channel_flush(FILE *err)
 {
     (void)err;
     for (int i = 0; i < npending; i++) {
-        MPI_Waitall(pending[i].nrequests, pending[i].requests, MPI_STATUSES_IGNORE);
+        world_wait_all(pending[i].nrequests, pending[i].requests);
         pending_free(&pending[i]);
     }
     npending = 0;

@@ -13,6 +13,10 @@
  * messages never match the driver's collectives. */
 bool channels_start(FILE *err);
 void channels_finish(void);
+/* MPI_Mprobe that does not hold a core while it waits (world.c). */
+bool world_wait_probe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+/* MPI_Waitall, likewise. */
+void world_wait_all(int n, MPI_Request *requests);
 #endif
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/mpi/mpi_internal.h"
@@ -58,11 +59,52 @@ bool world_start(int *argc, char ***argv, FILE *err)
     return channels_start(err);
 }
 
+/* Waiting ranks poll MPI for a moment, then sleep between polls: Open MPI
+ * busy-polls in blocking calls, and a rank waiting for its input (or for
+ * the others to finish) would take a core from the ranks doing the work,
+ * which share the host's cores (each busy rank runs a thread per core). */
+static void wait_a_little(int *polls)
+{
+    if (++*polls > 200) {
+        struct timespec pause = {0, 50 * 1000};    /* 50 us */
+        nanosleep(&pause, NULL);
+    }
+}
+
+bool world_wait_probe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status)
+{
+    int found = 0, polls = 0;
+    while (!found) {
+        if (MPI_Improbe(source, tag, comm, &found, message, status) != MPI_SUCCESS)
+            return false;
+        if (!found)
+            wait_a_little(&polls);
+    }
+    return true;
+}
+
+void world_wait_all(int n, MPI_Request *requests)
+{
+    int done = 0, polls = 0;
+    while (!done && MPI_Testall(n, requests, &done, MPI_STATUSES_IGNORE) == MPI_SUCCESS)
+        if (!done)
+            wait_a_little(&polls);
+}
+
+static void wait_for(MPI_Request *request)
+{
+    world_wait_all(1, request);
+}
+
 void world_finish(void)
 {
     if (!world.started)
         return;
     channels_finish();
+    /* Ranks that finish early wait here without spinning. */
+    MPI_Request all_done;
+    MPI_Ibarrier(MPI_COMM_WORLD, &all_done);
+    wait_for(&all_done);
     MPI_Finalize();
     world.started = false;
 }
@@ -88,8 +130,11 @@ _Noreturn void world_abort(int status)
 
 void world_barrier(void)
 {
-    if (world.started)
-        MPI_Barrier(MPI_COMM_WORLD);
+    if (!world.started)
+        return;
+    MPI_Request done;
+    MPI_Ibarrier(MPI_COMM_WORLD, &done);
+    wait_for(&done);
 }
 
 int world_share_int(int value, int root)
