@@ -1340,6 +1340,10 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     if (!world_start(&argc, &argv, stderr))
         return EXIT_RUNTIME;
+    /* Under mpirun a rank's threads depend on the ranks: products must not
+     * (outputs are the same bits for every -np). */
+    if (world_launched_by_mpirun())
+        tensor_products_independent_of_threads();
     quiet_other_ranks();
     Options o = {0};
     o.bind = calloc((size_t)argc + 1, sizeof *o.bind);

@@ -28,9 +28,6 @@
 #ifdef TSSA_USE_OPENMP
 #include <omp.h>
 #endif
-#ifdef TSSA_USE_BLAS
-extern void openblas_set_num_threads(int);
-#endif
 
 /* How many GPUs a MachineTopology names. */
 static int gpu_name_slots(const MachineTopology *t)
@@ -176,13 +173,15 @@ RankBinding machine_binding_plan(const MachineTopology *t, int local_rank, int l
     return b;
 }
 
+/* OpenMP's threads; OpenBLAS stays single-threaded (tensor/linalg.c runs
+ * a product's panels on OpenMP's threads, so results do not depend on the
+ * thread count). */
 static void set_thread_counts(int threads)
 {
 #ifdef TSSA_USE_OPENMP
     omp_set_num_threads(threads);
-#endif
-#ifdef TSSA_USE_BLAS
-    openblas_set_num_threads(threads);
+#else
+    (void)threads;
 #endif
 }
 

@@ -88,6 +88,63 @@ static bool blas_layout(const Tensor *x, CBLAS_TRANSPOSE *trans, int *ld)
     return false;
 }
 
+/* Thread-count-independent products (tensor_products_independent_of_threads):
+ * under mpirun results must not depend on how many cores a rank has
+ * (README). OpenBLAS's own threads change how it blocks a product, so in
+ * that mode it runs single-threaded and a large product is cut into panels
+ * whose shapes depend only on the product's (row panels of GEMM_PANEL_ROWS,
+ * or column panels of GEMM_PANEL_COLS when it has few rows); OpenMP shares
+ * the panels out. Otherwise OpenBLAS runs each product with its threads. */
+enum { GEMM_PANEL_WORK = 1 << 21, GEMM_PANEL_ROWS = 64, GEMM_PANEL_COLS = 256 };
+
+static bool independent_of_threads;
+
+void tensor_products_independent_of_threads(void)
+{
+    independent_of_threads = true;
+    openblas_set_num_threads(1);
+}
+
+static void gemm_call(TensorDType dt, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k,
+                      double alpha, const char *a, int lda, const char *b, int ldb, double beta, char *c, int ldc)
+{
+    if (dt == DT_F32)
+        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, (float)alpha, (const float *)a, lda,
+                    (const float *)b, ldb, (float)beta, (float *)c, ldc);
+    else
+        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, (const double *)a, lda,
+                    (const double *)b, ldb, beta, (double *)c, ldc);
+}
+
+static void gemm_panels(TensorDType dt, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k,
+                        double alpha, const void *a, int lda, const void *b, int ldb, double beta, void *c)
+{
+    size_t es = dtype_size(dt);
+    const char *ap = a, *bp = b;
+    char *cp = c;
+    if (!independent_of_threads || (double)m * (double)n * (double)k < GEMM_PANEL_WORK) {
+        gemm_call(dt, ta, tb, m, n, k, alpha, ap, lda, bp, ldb, beta, cp, (int)n);
+        return;
+    }
+    if (m >= 2 * GEMM_PANEL_ROWS) {                 /* row panels: rows of a and c */
+        int64_t panels = (m + GEMM_PANEL_ROWS - 1) / GEMM_PANEL_ROWS;
+#pragma omp parallel for schedule(static)
+        for (int64_t p = 0; p < panels; p++) {
+            int64_t r0 = p * GEMM_PANEL_ROWS, rows = m - r0 < GEMM_PANEL_ROWS ? m - r0 : GEMM_PANEL_ROWS;
+            const char *ar = ap + (size_t)(ta == CblasNoTrans ? r0 * lda : r0) * es;
+            gemm_call(dt, ta, tb, rows, n, k, alpha, ar, lda, bp, ldb, beta, cp + (size_t)(r0 * n) * es, (int)n);
+        }
+        return;
+    }
+    int64_t panels = (n + GEMM_PANEL_COLS - 1) / GEMM_PANEL_COLS;  /* column panels of b and c */
+#pragma omp parallel for schedule(static)
+    for (int64_t p = 0; p < panels; p++) {
+        int64_t c0 = p * GEMM_PANEL_COLS, cols = n - c0 < GEMM_PANEL_COLS ? n - c0 : GEMM_PANEL_COLS;
+        const char *bc = bp + (size_t)(tb == CblasNoTrans ? c0 : c0 * ldb) * es;
+        gemm_call(dt, ta, tb, m, cols, k, alpha, ap, lda, bc, ldb, beta, cp + (size_t)c0 * es, (int)n);
+    }
+}
+
 /* False when BLAS cannot take the sizes (beyond int) or a copy failed. */
 static bool gemm_blas(const Tensor *a, const Tensor *b, Tensor *c, int64_t m, int64_t k, int64_t n,
                       double alpha, double beta)
@@ -113,15 +170,16 @@ static bool gemm_blas(const Tensor *a, const Tensor *b, Tensor *c, int64_t m, in
         tb = CblasNoTrans;
         ldb = (int)n;
     }
-    if (c->dtype == DT_F32)
-        cblas_sgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, (float)alpha, tensor_data(a), lda,
-                    tensor_data(b), ldb, (float)beta, tensor_data(c), (int)n);
-    else
-        cblas_dgemm(CblasRowMajor, ta, tb, (int)m, (int)n, (int)k, alpha, tensor_data(a), lda,
-                    tensor_data(b), ldb, beta, tensor_data(c), (int)n);
+    gemm_panels(c->dtype, ta, tb, m, n, k, alpha, tensor_data(a), lda, tensor_data(b), ldb, beta,
+                tensor_data(c));
     tensor_release(ac);
     tensor_release(bc);
     return true;
+}
+#else
+void tensor_products_independent_of_threads(void)
+{
+    /* The plain loops give the same bits on any number of threads. */
 }
 #endif
 

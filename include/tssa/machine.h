@@ -47,7 +47,8 @@ typedef struct RankBinding {
 RankBinding machine_binding_plan(const MachineTopology *t, int local_rank, int local_size);
 
 /* Binds the calling process to the block's cores (with hwloc) and sets the
- * OpenMP and OpenBLAS thread counts (when built with them) to b->threads. A
+ * OpenMP thread count (when built with it) to b->threads (OpenBLAS stays
+ * single-threaded: tensor/linalg.c shares a product out itself). A
  * failed bind is not fatal: it returns false after a one-line warning to err,
  * with the thread counts set all the same. */
 bool machine_bind(const RankBinding *b, FILE *err);

@@ -856,4 +856,9 @@ Tensor *tensor_istft(const Tensor *self, int64_t n_fft, int64_t hop_length, bool
                      bool has_onesided, int64_t length, bool has_length);
 /* (end of family fft) */
 
+/* From now on every matrix product gives the same bits whatever the number
+ * of threads (tensor/linalg.c says how; OpenBLAS then runs single-
+ * threaded): under mpirun, where a rank's threads depend on the ranks. */
+void tensor_products_independent_of_threads(void);
+
 #endif
