@@ -14,6 +14,8 @@
 #                      run_mpi_case.sh says which placements)
 #   placement_golden   the partitioner's placements at 2 and 4 ranks (fixed
 #                      rates; tests/backends/mpi/check_placement.sh)
+#   mpi_products       a program of large products: the same bytes for any
+#                      thread count and -np (test_mpi_products.sh)
 #   mpi_failures       bad input and runtime failures under mpirun: one
 #                      message, the right status, no hang, no outputs
 #                      (tests/backends/mpi/test_mpi_failures.sh)
@@ -73,3 +75,8 @@ set_tests_properties(mpi_failures PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIME
 add_test(NAME placement_golden
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/check_placement.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
 set_tests_properties(placement_golden PROPERTIES LABELS "mpi;scheduler")
+# Products under mpirun: the same bits for any thread count and -np.
+add_test(NAME mpi_products
+         COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_products.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/backends/mpi)
+set_tests_properties(mpi_products PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 900)
