@@ -40,7 +40,6 @@
  * rank 0 and the reason is reported. Ties go to fewer ranks and to earlier
  * cuts, so every rank computes the same placement from the same inputs.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,13 +54,12 @@ typedef struct Cost {
 typedef struct Partitioner {
     const PartitionOptions *o;
     const Schedule *s;
-    StreamGraph *g;
     int maxq;
     int *actor_of_node;         /* filter node id -> actor, or -1 */
     double *node_seconds;       /* filter node id: work per steady state (one rank) */
     double *node_in_bytes;      /* node id: bytes entering it per steady state */
     double *node_out_bytes;
-    double *node_in_msgs, *node_out_msgs;
+    double *node_in_msgs;       /* node id: messages entering it per steady state */
     Cost *memo;                 /* [node id * (maxq + 1) + q] */
     bool *known;
     bool *multiplexed;          /* the memo's choice: time_multiplexed */
@@ -170,10 +168,8 @@ static void count_traffic(Partitioner *P)
             P->node_in_bytes[n->id] += bytes;
             P->node_in_msgs[n->id] += firings;
         }
-        for (const StreamNode *n = src->node; n && !is_ancestor(n, dst->node); n = n->parent) {
+        for (const StreamNode *n = src->node; n && !is_ancestor(n, dst->node); n = n->parent)
             P->node_out_bytes[n->id] += bytes;
-            P->node_out_msgs[n->id] += firings;
-        }
     }
     free(item);
 }
@@ -499,15 +495,13 @@ static Partitioner *partitioner_new(const Schedule *s, const PartitionOptions *o
     Partitioner *P = xcalloc(1, sizeof *P);
     P->o = o;
     P->s = s;
-    P->g = s->root->graph;
     P->maxq = o->nranks;
-    size_t nodes = (size_t)P->g->nnodes + 1;
+    size_t nodes = (size_t)s->root->graph->nnodes + 1;
     P->actor_of_node = xcalloc(nodes, sizeof *P->actor_of_node);
     P->node_seconds = xcalloc(nodes, sizeof *P->node_seconds);
     P->node_in_bytes = xcalloc(nodes, sizeof *P->node_in_bytes);
     P->node_out_bytes = xcalloc(nodes, sizeof *P->node_out_bytes);
     P->node_in_msgs = xcalloc(nodes, sizeof *P->node_in_msgs);
-    P->node_out_msgs = xcalloc(nodes, sizeof *P->node_out_msgs);
     P->memo = xcalloc(nodes * (size_t)(P->maxq + 1), sizeof *P->memo);
     P->known = xcalloc(nodes * (size_t)(P->maxq + 1), sizeof *P->known);
     P->multiplexed = xcalloc(nodes * (size_t)(P->maxq + 1), sizeof *P->multiplexed);
@@ -533,7 +527,6 @@ static void partitioner_free(Partitioner *P)
     free(P->node_in_bytes);
     free(P->node_out_bytes);
     free(P->node_in_msgs);
-    free(P->node_out_msgs);
     free(P->memo);
     free(P->known);
     free(P->multiplexed);
