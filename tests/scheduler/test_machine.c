@@ -225,6 +225,10 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 
 int main(void)
 {
+    /* hwloc's PCI plugin (libpciaccess) leaks about 1 KiB, which the
+     * sanitizer build's LeakSanitizer reports: the topology is read
+     * without it here (the plugin only finds GPUs). */
+    setenv("HWLOC_COMPONENTS", "-pci", 1);
     const char *tmp = getenv("TMPDIR");
     snprintf(root, sizeof root, "%s/tssa-machine-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(root)) {
