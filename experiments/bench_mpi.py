@@ -2,7 +2,7 @@
 """bench_mpi.py — tssa-stream across MPI ranks, against PyTorch.
 
     /usr/bin/python3 experiments/bench_mpi.py [--tssa build/tssa-stream]
-        [--runs 20] [--only scaling,split_linear] [--keep DIR] [--json FILE]
+        [--runs 20] [--only scaling,split_linear,stream] [--keep DIR] [--json FILE]
 
 Every program is exported with frontend/export.py (graph text, .npy inputs,
 args.txt, PyTorch's eager outputs) and run as
@@ -44,6 +44,11 @@ split into P parts (P = 2, 64, 128) and computed by a data-parallel loop
 beside it, in the same run, PyTorch eager F.linear on the whole batch and
 PyTorch eager running the same split loop. Every cell is ms per run; `ranks
 used` is how many ranks the placement gives any actor at 2 / 4 / 8 ranks.
+
+Study `stream` (pipeline throughput): the same three programs over a stream
+of 100 input sets (`--inputs DIR`, one folder per set), at 1 and 2 ranks, as
+sets per second, with eager's rate (one call per set) beside; on several
+ranks stages placed on different ranks work on different sets at once.
 
 The machine is shared and noisy: the numbers are medians; compare only
 numbers taken in one run. A study is skipped, with a message, when mpirun is
@@ -381,7 +386,67 @@ def study_split_linear(opts, workdir):
     return dict(rows=rows)
 
 
-STUDIES = {"scaling": study_scaling, "split_linear": study_split_linear}
+STREAM_SETS = 100
+
+
+def run_stream(tssa, case, sets_dir, ranks):
+    """(seconds for all sets, None) from rank 0's inputs line, or (None, why)."""
+    args = open(os.path.join(case, "args.txt")).read().split()
+    env = dict(os.environ, OMP_NUM_THREADS=str(CORES), OPENBLAS_NUM_THREADS=str(CORES))
+    cmd = ["mpirun", "--oversubscribe", "--allow-run-as-root", "--bind-to", "none", "-np", str(ranks),
+           tssa, "model.ir", *args, "--inputs", sets_dir, "-o", f"stream_out_np{ranks}"]
+    try:
+        p = subprocess.run(cmd, cwd=case, env=env, capture_output=True, text=True,
+                           timeout=MPI_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {MPI_TIMEOUT_S} s"
+    m = re.search(r"inputs: (\d+) sets in ([\d.]+) ms", p.stdout + p.stderr)
+    if p.returncode != 0 or not m:
+        return None, f"exit {p.returncode}"
+    return float(m.group(2)) / 1e3, None
+
+
+def study_stream(opts, workdir):
+    """Pipeline throughput: STREAM_SETS input sets through --inputs."""
+    rows = []
+    for name, (program, inputs, sizes) in scaling_workloads().items():
+        case = os.path.join(workdir, "stream", name)
+        progress(f"stream {name}: export")
+        export.export(program, inputs, case)
+        sets_dir = os.path.join(case, "sets")
+        for i in range(STREAM_SETS):        # the same files in every set (links)
+            d = os.path.join(sets_dir, f"set{i:03d}", "inputs")
+            os.makedirs(d, exist_ok=True)
+            for f in os.listdir(os.path.join(case, "inputs")):
+                os.symlink(os.path.join(case, "inputs", f), os.path.join(d, f))
+        progress(f"stream {name}: eager, {STREAM_SETS} calls")
+        eager = time_eager(program, inputs, STREAM_SETS)
+        t = {}
+        for n in (1, 2):
+            progress(f"stream {name}: tssa-stream --inputs ({STREAM_SETS} sets) on {n} rank(s)")
+            t[n], _ = run_stream(opts.tssa, case, sets_dir, n)
+        same = "-"
+        if t[1] and t[2]:
+            a = os.path.join(case, "stream_out_np1", f"set{STREAM_SETS - 1:03d}", "out0.npy")
+            b = os.path.join(case, "stream_out_np2", f"set{STREAM_SETS - 1:03d}", "out0.npy")
+            same = "yes" if open(a, "rb").read() == open(b, "rb").read() else "NO"
+        line, actors = placement(opts.tssa, case, 2, STREAM_SETS - 1)
+        rows.append(dict(name=name, sizes=sizes, np1_s=t[1], np2_s=t[2], eager_per_set_s=eager,
+                         same_bytes=same, rank1=off_rank0(actors), placement=line))
+    print(f"## stream: {STREAM_SETS} input sets through --inputs, sets per second ({CORES} cores)\n")
+    print("| workload | 1 rank sets/s | 2 ranks sets/s | speedup | eager sets/s | same bytes | "
+          "on rank 1 |")
+    print("|---|---:|---:|---:|---:|---|---|")
+    for r in rows:
+        rate = lambda s: f"{STREAM_SETS / s:.1f}" if s else "-"
+        sp = f"{r['np1_s'] / r['np2_s']:.2f}" if r["np1_s"] and r["np2_s"] else "-"
+        print(f"| {r['name']} | {rate(r['np1_s'])} | {rate(r['np2_s'])} | {sp} "
+              f"| {1 / r['eager_per_set_s']:.1f} | {r['same_bytes']} | {r['rank1']} |")
+    print()
+    return dict(rows=rows)
+
+
+STUDIES = {"scaling": study_scaling, "split_linear": study_split_linear, "stream": study_stream}
 
 
 def main():
