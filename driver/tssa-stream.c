@@ -778,6 +778,15 @@ static bool fission(Run *r)                     /* scheduler: fission */
     return true;
 }
 
+/* OMP_NUM_THREADS, when set, caps a binding's threads (its cores stay). */
+static void cap_threads(RankBinding *b)
+{
+    long threads;
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (env && parse_whole(env, 1, 1 << 16, &threads) && threads < b->threads)
+        b->threads = (int)threads;
+}
+
 /* hwloc: the machine, and this rank's share of its cores. Under mpirun
  * each rank is bound to its block of cores and runs that many OpenMP and
  * BLAS threads; a plain run keeps the whole machine. */
@@ -795,11 +804,7 @@ static bool bind_cores(Run *r)                  /* scheduler: topology */
             return stop(r, EXIT_RUNTIME);
         r->binding = machine_binding_plan(&r->machine, world_local_rank(), world_local_size());
     }
-    /* OMP_NUM_THREADS, when set, caps the threads (the binding's cores stay). */
-    long threads;
-    const char *env = getenv("OMP_NUM_THREADS");
-    if (env && parse_whole(env, 1, 1 << 16, &threads) && threads < r->binding.threads)
-        r->binding.threads = (int)threads;
+    cap_threads(&r->binding);
     if (world_launched_by_mpirun())
         machine_bind(&r->binding, stderr);      /* a failed bind only warns */
     return true;
@@ -890,10 +895,7 @@ static void rebind_to_busy_ranks(Run *r)
     RankBinding b = machine_binding_plan(&r->machine, mine, nbusy);
     b.local_rank = world_local_rank();
     b.local_size = world_local_size();
-    long cap;
-    const char *env = getenv("OMP_NUM_THREADS");
-    if (env && parse_whole(env, 1, 1 << 16, &cap) && cap < b.threads)
-        b.threads = (int)cap;
+    cap_threads(&b);
     r->binding = b;
     machine_bind(&r->binding, stderr);
 }

@@ -178,11 +178,6 @@ static void count_traffic(Partitioner *P)
 
 static Cost plan(Partitioner *P, const StreamNode *n, int q);
 
-static Cost one_rank(Partitioner *P, const StreamNode *n)
-{
-    return plan(P, n, 1);
-}
-
 static Cost sum_on_one_rank(Partitioner *P, const StreamNode *n)
 {
     if (n->kind == STREAM_FILTER) {
@@ -293,7 +288,7 @@ static Cost plan_children(Partitioner *P, const StreamNode *n, int q, Segment *s
                     Cost seg = {0, 0};
                     if (ranks <= 1) {
                         for (int k = j; k < i; k++) {
-                            Cost c = one_rank(P, n->children[k]);
+                            Cost c = sum_on_one_rank(P, n->children[k]);
                             seg.latency += c.latency;
                         }
                         seg.load = seg.latency;
