@@ -21,6 +21,9 @@
 #include <unistd.h>
 
 #include "tssa/backend.h"
+#ifdef TSSA_USE_CUDA
+#include "tssa/cuda.h"
+#endif
 #include "tssa/frontend.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
@@ -56,9 +59,10 @@ static const char *const emit_names[] = {
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
     [EMIT_C] = "c", [EMIT_CUDA] = "cuda", [EMIT_FUSED] = "fused", [EMIT_TOPOLOGY] = "topology",
 };
-/* cpu is the default until the cuda backend lands (then: cuda when a
- * GPU is present, else cpu). */
-typedef enum Backend { BACKEND_CPU, BACKEND_REF } Backend;
+/* Without --backend: cuda when the build has it and a GPU is present,
+ * else cpu (default_backend). cpu and cuda run the same schedule; cuda
+ * runs the fused groups and GEMMs on the device. */
+typedef enum Backend { BACKEND_DEFAULT, BACKEND_CPU, BACKEND_CUDA, BACKEND_REF } Backend;
 
 typedef struct Options {
     const char *model;
@@ -69,6 +73,7 @@ typedef struct Options {
     Backend backend;
     bool json;
     int fission;            /* --fission=K: copies per eligible filter; 1 = off */
+    int devices;            /* --devices N: CUDA devices to place on; 0: not given (1) */
     bool no_fuse;           /* --no-fuse: every node its own filter, interpreted */
     int repeat;             /* --repeat N: timed runs after the first; 0 = off */
     bool stats;             /* --stats: counts and times to stderr */
@@ -83,6 +88,7 @@ typedef struct Options {
 
 /* --fission=K: copies per filter beyond any machine's cores only make nodes. */
 #define MAX_FISSION 4096
+#define MAX_DEVICES 8           /* CUDA_MAX_DEVICES (cuda.h) */
 /* --repeat N: a bound that keeps a typo from running for hours. */
 #define MAX_REPEAT 1000000
 /* --ranks N: placements are planned for at most this many ranks. */
@@ -106,8 +112,12 @@ static const char usage_text[] =
     "  -o, --output DIR    write outputs as DIR/out0.npy, DIR/out1.npy, ...\n"
     "                      (tuples flattened in order; numbers as 0-d arrays);\n"
     "                      without -o a one-line summary per output is printed\n"
-    "  --backend=NAME      cpu (default): functionalize, lower to a stream graph,\n"
-    "                      schedule it statically and run the schedule\n"
+    "  --backend=NAME      cpu: functionalize, lower to a stream graph, schedule\n"
+    "                      it statically and run the schedule on this CPU\n"
+    "                      cuda: the same schedule with the fused kernels\n"
+    "                      (NVRTC) and GEMMs (cuBLAS) on a GPU; the default\n"
+    "                      when one is present (cpu otherwise);\n"
+    "                      TSSA_CUDA_EMULATE=1 runs it on a CPU shim instead\n"
     "                      ref: the imperative interpreter, PyTorch's semantics\n"
     "                      op by op (the oracle every backend is checked against)\n"
     "  --emit=STAGE        print a stage to stdout and stop:\n"
@@ -136,6 +146,10 @@ static const char usage_text[] =
     "                      behind a round-robin split-join (K from 1, off, to\n"
     "                      " NUMBER_TEXT(MAX_FISSION) "); stream, schedule, dot and runs on the cpu\n"
     "                      backend use the split graph\n"
+    "  --devices N         with --backend=cuda: place on N devices (1 to " NUMBER_TEXT(MAX_DEVICES) "):\n"
+    "                      every data-parallel filter becomes N copies, copy j\n"
+    "                      on device j (cuda:j in --emit=schedule); with fewer\n"
+    "                      GPUs than N, GPUs stand in for several devices\n"
     "  --no-fuse           keep every op its own filter, run by the reference\n"
     "                      kernels (fusion is on by default: neighbouring\n"
     "                      elementwise ops, views, slice assigns, casts and\n"
@@ -191,18 +205,6 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-/* Stages and backends planned in docs/ARCHITECTURE.md that later issues deliver: refused
- * with a clear word rather than silently ignored. */
-static const char *const later_backends[] = {"cuda"};
-
-static bool name_in(const char *name, const char *const *list, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(name, list[i]) == 0)
-            return true;
-    return false;
-}
-
 static int parse_emit(const char *arg, Options *o)
 {
     for (size_t e = EMIT_IR; e < sizeof emit_names / sizeof *emit_names; e++) {
@@ -215,15 +217,48 @@ static int parse_emit(const char *arg, Options *o)
                        "dot, c, cuda, topology)", arg);
 }
 
+/* TSSA_CUDA_EMULATE=1: --backend=cuda runs on the CPU shim
+ * (backends/cuda/cuda_emulated.c), the way the tests run it without a GPU. */
+static bool cuda_emulated(void)
+{
+    const char *e = getenv("TSSA_CUDA_EMULATE");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+static Backend default_backend(void)
+{
+#ifdef TSSA_USE_CUDA
+    return cuda_device_count(NULL) > 0 ? BACKEND_CUDA : BACKEND_CPU;
+#else
+    return BACKEND_CPU;
+#endif
+}
+
+/* Whether --backend=cuda can run here; else says why. */
+static bool cuda_usable(void)
+{
+#ifdef TSSA_USE_CUDA
+    const char *why = NULL;
+    if (cuda_emulated() || cuda_device_count(&why) > 0)
+        return true;
+    usage_error("--backend=cuda: no CUDA device: %s (the cpu backend runs the same plan on "
+                "this CPU; TSSA_CUDA_EMULATE=1 runs the CUDA kernels through the CPU shim)",
+                why ? why : "none found");
+    return false;
+#else
+    usage_error("%s", "--backend=cuda: this tssa-stream was built without the cuda backend "
+                      "(the CUDA toolkit was not found; install it at /usr/local/cuda and rebuild)");
+    return false;
+#endif
+}
+
 static int parse_backend(const char *arg, Options *o)
 {
-    if (strcmp(arg, "ref") == 0 || strcmp(arg, "cpu") == 0) {
-        o->backend = strcmp(arg, "ref") == 0 ? BACKEND_REF : BACKEND_CPU;
+    if (strcmp(arg, "ref") == 0 || strcmp(arg, "cpu") == 0 || strcmp(arg, "cuda") == 0) {
+        o->backend = strcmp(arg, "ref") == 0 ? BACKEND_REF : strcmp(arg, "cpu") == 0 ? BACKEND_CPU : BACKEND_CUDA;
         return EXIT_OK;
     }
-    if (name_in(arg, later_backends, sizeof later_backends / sizeof *later_backends))
-        return usage_error("--backend=%s is not available yet in this version (cpu, ref)", arg);
-    return usage_error("unknown backend '%s' (backends: cpu, ref)", arg);
+    return usage_error("unknown backend '%s' (backends: cpu, cuda, ref)", arg);
 }
 
 /* A whole number from lo to hi, written as digits only (strtol would also
@@ -248,6 +283,16 @@ static int parse_fission(const char *arg, Options *o)
         return usage_error("--fission=%s: K must be a whole number of copies from 1 (off) to "
                            NUMBER_TEXT(MAX_FISSION), arg);
     o->fission = (int)k;
+    return EXIT_OK;
+}
+
+static int parse_devices(const char *arg, Options *o)
+{
+    long n;
+    if (!parse_whole(arg, 1, MAX_DEVICES, &n))
+        return usage_error("--devices %s: N must be a whole number of devices from 1 to " NUMBER_TEXT(MAX_DEVICES),
+                           arg);
+    o->devices = (int)n;
     return EXIT_OK;
 }
 
@@ -280,7 +325,7 @@ static bool is_binding(const char *arg)
 /* The version and what this build can use. */
 static void print_version(void)
 {
-    printf("tssa-stream %s (built with:%s%s%s%s)\n", TSSA_VERSION, world_built_with_mpi() ? " mpi" : "",
+    printf("tssa-stream %s (built with:%s%s%s%s%s)\n", TSSA_VERSION, world_built_with_mpi() ? " mpi" : "",
 #ifdef TSSA_USE_OPENMP
            " openmp",
 #else
@@ -292,7 +337,12 @@ static void print_version(void)
            "",
 #endif
 #ifdef TSSA_USE_BLAS
-           " openblas"
+           " openblas",
+#else
+           "",
+#endif
+#ifdef TSSA_USE_CUDA
+           " cuda"
 #else
            ""
 #endif
@@ -306,7 +356,7 @@ static int parse_args(int argc, char **argv, Options *o)
 {
     enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION,
            OPT_FUSE, OPT_NO_FUSE, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE, OPT_RATES, OPT_TRACE,
-           OPT_INPUTS };
+           OPT_INPUTS, OPT_DEVICES };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
@@ -314,6 +364,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"backend", required_argument, NULL, OPT_BACKEND},
         {"json", no_argument, NULL, OPT_JSON},
         {"fission", required_argument, NULL, OPT_FISSION},
+        {"devices", required_argument, NULL, OPT_DEVICES},
         {"fuse", no_argument, NULL, OPT_FUSE},
         {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
         {"repeat", required_argument, NULL, OPT_REPEAT},
@@ -344,6 +395,10 @@ static int parse_args(int argc, char **argv, Options *o)
         case OPT_JSON: o->json = true; break;
         case OPT_FISSION:
             if ((status = parse_fission(optarg, o)) != EXIT_OK)
+                return status;
+            break;
+        case OPT_DEVICES:
+            if ((status = parse_devices(optarg, o)) != EXIT_OK)
                 return status;
             break;
         case OPT_FUSE: o->no_fuse = false; break;
@@ -378,6 +433,8 @@ static int parse_args(int argc, char **argv, Options *o)
     }
     if (o->emit == EMIT_TOPOLOGY)
         return o->model || o->nbind ? usage_error("%s", "--emit=topology reads no MODEL and no bindings") : -1;
+    if (o->backend == BACKEND_DEFAULT)
+        o->backend = default_backend();
     if (!o->model)
         return usage_error("%s", "no MODEL given");
     size_t len = strlen(o->model);
@@ -385,18 +442,18 @@ static int parse_args(int argc, char **argv, Options *o)
     if (o->json && o->emit != EMIT_SCHEDULE)
         return usage_error("%s", "--json only applies to --emit=schedule");
     bool stream_graph_used = (o->emit >= EMIT_STREAM && o->emit != EMIT_FUSED) ||
-                             (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
+                             (o->emit == EMIT_NONE && o->backend != BACKEND_REF);
     if (o->fission > 1 && !stream_graph_used)
         return usage_error("%s", "--fission applies to the stream graph: --emit=stream, schedule or dot, "
-                                 "or a run on the cpu backend");
+                                 "or a run on the cpu or cuda backend");
     bool placement_shown = o->emit == EMIT_SCHEDULE || o->emit == EMIT_STREAM || o->emit == EMIT_DOT;
     bool repeat_misplaced = o->repeat && o->emit != EMIT_NONE && !placement_shown;
     if (repeat_misplaced || (o->stats && o->emit != EMIT_NONE))
-        return usage_error("%s", "--repeat and --stats time and count a run on the cpu backend; "
+        return usage_error("%s", "--repeat and --stats time and count a run on the cpu or cuda backend; "
                                  "they take no --emit (but --repeat N with --emit=schedule shows the "
                                  "placement for N + 1 input sets)");
     if ((o->repeat || o->stats) && o->backend == BACKEND_REF)
-        return usage_error("%s", "--repeat and --stats time and count a run on the cpu backend, not "
+        return usage_error("%s", "--repeat and --stats time and count a run on the cpu or cuda backend, not "
                                  "--backend=ref");
     if (o->no_fuse && (o->emit == EMIT_C || o->emit == EMIT_CUDA || o->emit == EMIT_FUSED))
         return usage_error("%s", "--emit=fused, --emit=c and --emit=cuda show the fusion: drop --no-fuse");
@@ -408,10 +465,10 @@ static int parse_args(int argc, char **argv, Options *o)
         if (o->nbind > 0 || o->weights || o->out_dir)
             return usage_error("%s: a stream graph (.str) takes no bindings, --weights or -o", o->model);
     }
-    bool placed = placement_shown || (o->emit == EMIT_NONE && o->backend == BACKEND_CPU);
+    bool placed = placement_shown || (o->emit == EMIT_NONE && o->backend != BACKEND_REF);
     if ((o->ranks || o->place || o->rates) && !placed)
         return usage_error("%s", "--ranks, --place and --rates plan the placement: --emit=schedule, stream "
-                                 "or dot, or a run on the cpu backend");
+                                 "or dot, or a run on the cpu or cuda backend");
     if (o->ranks && world_launched_by_mpirun() && o->ranks != world_size())
         return usage_error("%s", "--ranks plans for N ranks without mpirun; under mpirun the ranks are "
                                  "mpirun's -np");
@@ -419,11 +476,17 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error("%s", "--ranks N only plans the placement (with --emit=schedule); to run on N "
                                  "ranks: mpirun -np N tssa-stream ...");
     if (o->trace && (o->emit != EMIT_NONE || o->backend == BACKEND_REF))
-        return usage_error("%s", "--trace records a run on the cpu backend; it takes no --emit and no "
+        return usage_error("%s", "--trace records a run on the cpu or cuda backend; it takes no --emit and no "
                                  "--backend=ref");
     if (o->inputs_dir && (o->emit != EMIT_NONE || o->backend == BACKEND_REF || o->repeat))
-        return usage_error("%s", "--inputs DIR runs the program on the cpu backend over every set; it "
+        return usage_error("%s", "--inputs DIR runs the program on the cpu or cuda backend over every set; it "
                                  "takes no --emit, --backend=ref or --repeat");
+    if (o->devices && o->backend != BACKEND_CUDA)
+        return usage_error("%s", "--devices N places filters on CUDA devices: it needs --backend=cuda");
+    if (o->devices > 1 && !stream_graph_used)
+        return usage_error("%s", "--devices applies to the stream graph: --emit=stream, schedule or dot, or a run");
+    if (o->backend == BACKEND_CUDA && o->emit == EMIT_NONE && !cuda_usable())
+        return EXIT_USAGE;
     /* An output directory that cannot be used is refused before any work
      * (by rank 0, which writes it). */
     if (o->out_dir && world_rank() == 0 && !outputs_check_dir(o->out_dir, stderr))
@@ -445,6 +508,9 @@ typedef struct Run {
     LowerProgram *program;      /* specialized, then lowered */
     Schedule *schedule;
     KernelProgram *kernels;     /* the fused groups' compiled kernels */
+#ifdef TSSA_USE_CUDA
+    CudaBackend *cuda;          /* --backend=cuda: the device */
+#endif
     MachineTopology machine;    /* this rank's host (hwloc) */
     int busy_ranks;             /* ranks the placement gives work filters */
     RankBinding binding;        /* its cores and threads */
@@ -741,7 +807,9 @@ static bool compile_kernels(Run *r)             /* kernels: generate, compile, l
     if (world_rank() != 0)
         world_barrier();
     int status = EXIT_OK;
-    r->kernels = kernels_compile(r->program, !emit_source, stderr, &status);
+    /* the cuda backend compiles the CUDA text itself (open_device) */
+    bool compile_c = !emit_source && r->o->backend != BACKEND_CUDA;
+    r->kernels = kernels_compile(r->program, compile_c, stderr, &status);
     if (world_rank() == 0)
         world_barrier();
     return r->kernels ? true : stop(r, status);
@@ -766,13 +834,28 @@ static bool schedule(Run *r)                    /* scheduler: SDF schedule */
 /* --fission=K: the filters to split and their copies' firings come from the
  * repetitions of a first schedule, which the split graph makes stale: the
  * schedule stage after it (run_pipeline) plans the split graph. */
-static bool fission(Run *r)                     /* scheduler: fission */
+/* --fission=K splits data-parallel filters for threads and ranks; on the
+ * cuda backend every work filter then gets a device, and with --devices N
+ * the data-parallel ones are split over the N devices. The graph changes;
+ * the schedule stage plans it again. */
+static bool fission(Run *r)                     /* scheduler: fission, devices */
 {
-    if (r->o->fission <= 1)
+    bool devices = r->o->backend == BACKEND_CUDA && !r->stream_text;
+    if (r->o->fission <= 1 && !devices)
         return true;
     if (!schedule(r))
         return false;
-    sched_fission_all(r->schedule, r->o->fission);
+    if (r->o->fission > 1) {
+        sched_fission_all(r->schedule, r->o->fission);
+        sched_free(r->schedule);
+        r->schedule = NULL;
+        if (devices && !schedule(r))
+            return false;
+    }
+    if (devices)
+        r->schedule = sched_place_devices(r->schedule, r->o->devices ? r->o->devices : 1, stderr);
+    if (devices && !r->schedule)
+        return stop(r, EXIT_RUNTIME);
     sched_free(r->schedule);
     r->schedule = NULL;
     return true;
@@ -1082,6 +1165,25 @@ static void start_trace(Run *r)
     r->trace_epoch = seconds_now();
 }
 
+/* --backend=cuda: the device (each rank its own, ranks taking the GPUs in
+ * turn) with the program's kernels loaded on it. */
+static bool open_device(Run *r)                 /* backends/cuda */
+{
+    if (r->o->backend != BACKEND_CUDA)
+        return true;
+#ifdef TSSA_USE_CUDA
+    int ndev = cuda_emulated() ? 1 : cuda_device_count(NULL);
+    CudaOptions co = {.device = ndev > 0 ? world_rank() % ndev : 0, .devices = r->o->devices,
+                      .emulate = cuda_emulated()};
+    r->cuda = cuda_backend_open(r->kernels, &co, stderr);
+    if (r->cuda)
+        return true;
+#endif
+    if (world_size() > 1)
+        world_abort(EXIT_RUNTIME);
+    return stop(r, EXIT_RUNTIME);
+}
+
 /* Every rank fires the actors placed on it; a runtime failure on any rank
  * ends the whole job (its message names the rank, the filter and the
  * source line), so no rank waits forever for a message. */
@@ -1091,6 +1193,9 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
     ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels,
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
                      .trace_epoch = r->trace_epoch};
+#ifdef TSSA_USE_CUDA
+    plan.device = r->cuda ? cuda_backend_device(r->cuda) : NULL;
+#endif
     eval_tally_reset();     /* the ops run, not those specialization ran */
     if (r->nsets > 0) {
         int status = run_sets(r, &plan) ? EXIT_OK : r->status;
@@ -1136,7 +1241,27 @@ static bool print_stats(Run *r)
     EvalTally ops = eval_tally();
     const KernelsStats *ks = r->kernels ? kernels_stats(r->kernels) : NULL;
     FILE *e = stderr;
+    fprintf(e, "tssa-stream: stats: %sbackend %s\n", tag, r->o->backend == BACKEND_CUDA ? "cuda" : "cpu");
     fprintf(e, "tssa-stream: stats: %sfusion %s\n", tag, r->o->no_fuse ? "off" : "on");
+#ifdef TSSA_USE_CUDA
+    if (r->cuda) {
+        CudaStats cs = cuda_backend_stats(r->cuda);
+        fprintf(e, "tssa-stream: stats: %sdevice %s\n", tag, cs.device);
+        fprintf(e, "tssa-stream: stats: %slaunches_per_run %.6g\n", tag, (double)cs.launches / runs);
+        fprintf(e, "tssa-stream: stats: %sgemms_per_run %.6g\n", tag, (double)cs.gemms / runs);
+        fprintf(e, "tssa-stream: stats: %shost_nodes_per_run %.6g\n", tag, (double)cs.host_nodes / runs);
+        fprintf(e, "tssa-stream: stats: %sbytes_to_device_per_run %.6g\n", tag,
+                (double)cs.bytes_to_device / runs);
+        fprintf(e, "tssa-stream: stats: %sbytes_to_host_per_run %.6g\n", tag, (double)cs.bytes_to_host / runs);
+        fprintf(e, "tssa-stream: stats: %scopies_to_device_per_run %.6g\n", tag,
+                (double)cs.copies_to_device / runs);
+        fprintf(e, "tssa-stream: stats: %scopies_to_host_per_run %.6g\n", tag, (double)cs.copies_to_host / runs);
+        fprintf(e, "tssa-stream: stats: %sstrided_inputs_per_run %.6g\n", tag,
+                (double)cs.strided_inputs / runs);
+        fprintf(e, "tssa-stream: stats: %speak_device_bytes %lld\n", tag, (long long)cs.peak_device_bytes);
+        fprintf(e, "tssa-stream: stats: %sdevice_allocations %lld\n", tag, (long long)cs.device_allocations);
+    }
+#endif
     if (ks) {
         fprintf(e, "tssa-stream: stats: %sfused_groups %d\n", tag, ks->groups);
         fprintf(e, "tssa-stream: stats: %snodes_fused %d\n", tag, ks->nodes_fused);
@@ -1196,6 +1321,9 @@ static void run_free(Run *r)
         rt_release(r->outputs[i]);
     free(r->outputs);
     sched_free(r->schedule);
+#ifdef TSSA_USE_CUDA
+    cuda_backend_close(r->cuda);        /* before the kernels it launches */
+#endif
     kernels_free(r->kernels);
     lower_program_free(r->program);
     for (int i = 0; i < r->nsets; i++) {
@@ -1314,6 +1442,7 @@ static int run_pipeline(const Options *o)
                && place(&r)                     && emit_stop(&r, EMIT_STREAM)
                                                 && emit_stop(&r, EMIT_DOT)
                                                 && emit_stop(&r, EMIT_SCHEDULE)
+               && open_device(&r)
                && execute(&r)
                && write_trace(&r)
                && print_stats(&r)

@@ -47,6 +47,9 @@ typedef struct EvalRun {
     /* Runs tssa::FusionGroup nodes as compiled kernels (node_exec_set_group_runner). */
     NodeExecGroupRunner group_runner;
     void *group_ctx;
+    /* Offered every node before the evaluator runs it (node_exec_set_node_runner). */
+    NodeExecNodeRunner node_runner;
+    void *node_ctx;
 } EvalRun;
 
 /* Counts op as run (eval/op_tally.c). */

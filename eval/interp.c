@@ -214,6 +214,15 @@ bool eval_node_run(EvalRun *run, IrNode *n, FILE *err)
         if (!args[i])
             ok = eval_fail(&call, "input %%%s has no value here", n->inputs[i]->name);
     }
+    if (ok && run->node_runner && n->op != OP_PRIM_CONSTANT && n->op != OP_PRIM_IF &&
+        n->op != OP_PRIM_LOOP) {
+        tensor_clear_error();
+        int ran = run->node_runner(run->node_ctx, n, args, outs, run->write_in_place);
+        if (ran != 0) {
+            ok = ran > 0;       /* a failure is reported below, with the node's place */
+            goto ran_elsewhere;
+        }
+    }
     if (ok) {
         tensor_clear_error();
         switch (n->op) {
@@ -242,6 +251,7 @@ bool eval_node_run(EvalRun *run, IrNode *n, FILE *err)
             break;
         }
     }
+ran_elsewhere:
     for (int i = 0; ok && i < n->noutputs; i++)
         if (!outs[i])
             ok = eval_fail(&call, "the op produced no value for output %%%s", n->outputs[i]->name);

@@ -37,6 +37,8 @@ NodeExec *node_exec_clone(const NodeExec *x)
     copy->run.backend = x->run.backend;
     copy->run.group_runner = x->run.group_runner;
     copy->run.group_ctx = x->run.group_ctx;
+    copy->run.node_runner = x->run.node_runner;
+    copy->run.node_ctx = x->run.node_ctx;
     for (uint32_t i = 0; i < x->nvalues; i++)
         if (x->run.slots[i])
             copy->run.slots[i] = rt_retain(x->run.slots[i]);
@@ -65,6 +67,12 @@ void node_exec_set_backend(NodeExec *x, const char *name)
 void node_exec_set_err(NodeExec *x, FILE *err)
 {
     x->run.err = err;
+}
+
+void node_exec_set_node_runner(NodeExec *x, NodeExecNodeRunner fn, void *ctx)
+{
+    x->run.node_runner = fn;
+    x->run.node_ctx = ctx;
 }
 
 void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx)

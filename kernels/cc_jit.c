@@ -16,7 +16,7 @@
  * whose pinned memory does not survive fork) with its output in a pipe.
  */
 #define _GNU_SOURCE
-#include "kernels/cc_jit.h"
+#include "tssa/cc_jit.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -56,6 +56,10 @@ struct CcLibrary {
  * vectorize. */
 static const char BASE_FLAGS[] =
     "-O3 -march=native -fopenmp -fno-math-errno -shared -fPIC -std=c11";
+/* C++ (the CUDA text through the cuda backend's CPU shim): the same, with
+ * the C++ dialect the CUDA printer writes. */
+static const char BASE_FLAGS_CXX[] =
+    "-O3 -march=native -fopenmp -fno-math-errno -shared -fPIC -std=c++17";
 
 enum {
     DIAG_LINES = 40,            /* compiler diagnostics shown on failure */
@@ -94,34 +98,6 @@ static void put_cannot_run(FILE *err, const char *cc, int rc)
 }
 
 /* ---------------------------------------------------------------- the key */
-/* FNV-1a with 128-bit state: a strong enough spread for a cache key (a
- * collision is also caught by comparing the stored source). */
-typedef unsigned __int128 Hash128;
-
-static void hash_bytes(Hash128 *h, const void *data, size_t n)
-{
-    const Hash128 prime = ((Hash128)1 << 88) + 0x13B;
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        *h ^= p[i];
-        *h *= prime;
-    }
-}
-
-/* A field with its length first, so that no two field lists hash alike by
- * moving bytes across a boundary. */
-static void hash_field(Hash128 *h, const void *data, size_t n)
-{
-    uint64_t len = n;
-    hash_bytes(h, &len, sizeof len);
-    hash_bytes(h, data, n);
-}
-
-static Hash128 hash_start(void)
-{
-    return ((Hash128)0x6c62272e07bb0142u << 64) | 0x62b821756295c58du;
-}
-
 /* ---------------------------------------------------------------- processes */
 /* Runs argv[0] (a path) with stdin from /dev/null and its stdout and stderr
  * into *out (the first CAPTURE_LIMIT bytes). Returns the posix_spawn error
@@ -248,11 +224,11 @@ static int compiler_identity(const char *cc_path, TextBuf *id)
  * machines of different kinds (a home on NFS) never hands one another's
  * instructions. */
 static pthread_once_t cpu_once = PTHREAD_ONCE_INIT;
-static Hash128 cpu_hash;
+static CacheKey cpu_hash;
 
 static void hash_cpu(void)
 {
-    cpu_hash = hash_start();
+    cpu_hash = cache_key_start();
     FILE *f = fopen("/proc/cpuinfo", "r");
     if (!f)
         return;
@@ -261,120 +237,11 @@ static void hash_cpu(void)
     while (wanted > 0 && fgets(line, sizeof line, f)) {
         if (strncmp(line, "model name", 10) == 0 || strncmp(line, "flags", 5) == 0 ||
             strncmp(line, "Features", 8) == 0 || strncmp(line, "CPU part", 8) == 0) {
-            hash_field(&cpu_hash, line, strlen(line));
+            cache_key_add(&cpu_hash, line, strlen(line));
             wanted--;
         }
     }
     fclose(f);
-}
-
-/* ---------------------------------------------------------------- files */
-static bool write_all(int fd, const char *data, size_t len)
-{
-    while (len > 0) {
-        ssize_t n = write(fd, data, len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        data += n;
-        len -= (size_t)n;
-    }
-    return true;
-}
-
-/* Whether the file at path holds exactly data[0..len). */
-static bool file_equals(const char *path, const char *data, size_t len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
-    struct stat st;
-    bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == (uint64_t)len;
-    char buf[1 << 16];
-    size_t at = 0;
-    while (same) {
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0 || (size_t)n > len - at)
-            same = false;
-        else if (n == 0)
-            break;
-        else {
-            same = memcmp(buf, data + at, (size_t)n) == 0;
-            at += (size_t)n;
-        }
-    }
-    close(fd);
-    return same && at == len;
-}
-
-/* Creates "<base>.tmp.<pid>.<random>" exclusively (mode 0600) and returns
- * its path (malloc'd) with the open descriptor in *fd, or NULL with errno. */
-static char *create_temp(const char *base, int *fd)
-{
-    for (int attempt = 0; attempt < 32; attempt++) {
-        uint64_t r;
-        if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r)
-            r = (uint64_t)(now_s() * 1e9) ^ ((uint64_t)attempt << 56);
-        char *path = xprintf("%s.tmp.%ld.%016llx", base, (long)getpid(), (unsigned long long)r);
-        *fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-        if (*fd >= 0)
-            return path;
-        int e = errno;
-        free(path);
-        if (e != EEXIST) {
-            errno = e;
-            return NULL;
-        }
-    }
-    errno = EEXIST;
-    return NULL;
-}
-
-/* Writes data to path through a temporary file and rename(). */
-static bool write_atomically(const char *path, const char *data, size_t len)
-{
-    int fd;
-    char *tmp = create_temp(path, &fd);
-    if (!tmp)
-        return false;
-    bool ok = write_all(fd, data, len);
-    int e = errno;
-    ok = close(fd) == 0 && ok;
-    if (ok && rename(tmp, path) != 0) {
-        e = errno;
-        ok = false;
-    }
-    if (!ok)
-        unlink(tmp);
-    free(tmp);
-    errno = e;
-    return ok;
-}
-
-/* mkdir -p, new folders with mode 0700. */
-static bool make_dirs(const char *dir)
-{
-    char *p = xstrdup(dir);
-    bool ok = true;
-    for (char *s = p + 1; ok && *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        ok = mkdir(p, 0700) == 0 || errno == EEXIST;
-        *s = '/';
-    }
-    struct stat st;
-    if (ok)
-        ok = (mkdir(p, 0700) == 0 || errno == EEXIST) && stat(p, &st) == 0 && S_ISDIR(st.st_mode);
-    int e = errno;
-    free(p);
-    if (!ok && e == 0)
-        e = ENOTDIR;
-    errno = e;
-    return ok;
 }
 
 static char *make_temp_dir(void)
@@ -396,6 +263,7 @@ typedef struct Job {
     const char *cc_path;
     char *flags;                /* the whole flag string (in the key) */
     char hex[33];               /* the key */
+    bool cplusplus;
 } Job;
 
 /* The compiler's command line: cc_path, the flags split at blanks, -o out,
@@ -490,7 +358,7 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
                                 CcLibrary **lib)
 {
     *lib = NULL;
-    char *c_path = xprintf("%s/%s.c", dir, job->hex);
+    char *c_path = xprintf("%s/%s.%s", dir, job->hex, job->cplusplus ? "cpp" : "c");
     char *so_path = xprintf("%s/%s.so", dir, job->hex);
     char *so_tmp = NULL, *words = NULL, **argv = NULL;
     TextBuf out = {0};
@@ -499,7 +367,7 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
     Outcome outcome = DONE;
     struct stat st;
 
-    bool source_there = file_equals(c_path, job->source, job->len);
+    bool source_there = file_holds_bytes(c_path, job->source, job->len);
     if (cached && source_there && stat(so_path, &st) == 0 && S_ISREG(st.st_mode)) {
         double t0 = now_s();
         handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
@@ -510,12 +378,12 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
         }
         /* a damaged file: compiled again below */
     }
-    if (!source_there && !write_atomically(c_path, job->source, job->len)) {
+    if (!source_there && !file_write_atomic(c_path, job->source, job->len)) {
         outcome = DIR_UNUSABLE;
         goto done;
     }
     int fd;
-    so_tmp = create_temp(so_path, &fd);
+    so_tmp = file_create_temp(so_path, &fd);
     if (!so_tmp) {
         outcome = DIR_UNUSABLE;
         goto done;
@@ -607,9 +475,9 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
 
     const char *cc = opts->compiler;
     if (!cc) {
-        cc = getenv("CC");
+        cc = getenv(opts->cplusplus ? "CXX" : "CC");
         if (!cc || !*cc)
-            cc = "cc";
+            cc = opts->cplusplus ? "c++" : "cc";
     }
     char cc_path[CC_JIT_PATH_MAX];
     TextBuf identity = {0};
@@ -620,29 +488,28 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
         return NULL;
     }
 
-    Job job = {.source = source, .len = len, .cc = cc, .cc_path = cc_path};
+    Job job = {.source = source, .len = len, .cc = cc, .cc_path = cc_path, .cplusplus = opts->cplusplus};
     const char *san = TSSA_KERNEL_SANITIZE_FLAGS;
     const char *extra = opts->extra_flags ? opts->extra_flags : "";
-    job.flags = xprintf("%s%s%s%s%s", BASE_FLAGS, *san ? " " : "", san, *extra ? " " : "", extra);
+    job.flags = xprintf("%s%s%s%s%s", opts->cplusplus ? BASE_FLAGS_CXX : BASE_FLAGS, *san ? " " : "", san, *extra ? " " : "", extra);
 
     pthread_once(&cpu_once, hash_cpu);
-    Hash128 h = hash_start();
+    CacheKey h = cache_key_start();
     static const char version[] = "tssa-stream cc_jit 1";
-    hash_field(&h, version, sizeof version - 1);
-    hash_field(&h, source, len);
-    hash_field(&h, identity.data ? identity.data : "", identity.len);
-    hash_field(&h, &cpu_hash, sizeof cpu_hash);
-    hash_field(&h, job.flags, strlen(job.flags));
+    cache_key_add(&h, version, sizeof version - 1);
+    cache_key_add(&h, source, len);
+    cache_key_add(&h, identity.data ? identity.data : "", identity.len);
+    cache_key_add(&h, &cpu_hash, sizeof cpu_hash);
+    cache_key_add(&h, job.flags, strlen(job.flags));
     textbuf_release(&identity);
-    snprintf(job.hex, sizeof job.hex, "%016llx%016llx", (unsigned long long)(uint64_t)(h >> 64),
-             (unsigned long long)(uint64_t)h);
+    cache_key_hex(h, job.hex);
 
     CcLibrary *lib = NULL;
     bool use_temp = opts->no_cache;
     if (!use_temp) {
         char *dir = opts->cache_dir ? xstrdup(opts->cache_dir) : tssa_cache_dir();
         const char *why = dir ? NULL : "no home directory";
-        if (dir && !make_dirs(dir))
+        if (dir && !mkdir_p(dir))
             why = strerror(errno);
         if (!why && compile_and_load(&job, dir, true, stats, err, &lib) == DIR_UNUSABLE)
             why = strerror(errno);

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "kernels/cc_jit.h"
+#include "tssa/cc_jit.h"
 #include "kernels/kernels_internal.h"
 
 typedef void (*KernelFn)(const void *const *in, const int64_t *si, const double *sf,
@@ -24,6 +24,7 @@ typedef void (*KernelFn)(const void *const *in, const int64_t *si, const double 
 typedef struct CompiledGroup {
     const IrNode *group;
     KKernel *kernel;            /* in its builder's arena */
+    KernelsKernel signature;    /* what an outside launcher needs of it */
     KirBuilder *builder;
     KernelFn fn;
 } CompiledGroup;
@@ -83,6 +84,32 @@ static void kernel_name(char *buf, size_t size, int index, const IrNode *group)
         snprintf(buf, size, "k%d", index);
 }
 
+/* The public description of a built kernel, in its builder's arena. */
+static void describe_signature(CompiledGroup *cg, int index)
+{
+    const KKernel *k = cg->kernel;
+    Arena *a = kir_arena(cg->builder);
+    KernelsArg *in = arena_alloc(a, (size_t)(k->ninputs + 1) * sizeof *in);
+    KernelsArg *out = arena_alloc(a, (size_t)(k->noutputs + 1) * sizeof *out);
+    for (int i = 0; i < k->ninputs; i++) {
+        const KInput *ki = &k->inputs[i];
+        in[i] = (KernelsArg){.kind = ki->kind == KIN_TENSOR ? KERNELS_ARG_TENSOR
+                                     : ki->kind == KIN_INT  ? KERNELS_ARG_INT
+                                                            : KERNELS_ARG_FLOAT,
+                             .dtype = ki->dtype, .rank = ki->rank, .index_limit = ki->index_limit};
+        memcpy(in[i].sizes, ki->sizes, (size_t)ki->rank * sizeof *ki->sizes);
+    }
+    for (int o = 0; o < k->noutputs; o++) {
+        const KOutput *ko = &k->outputs[o];
+        out[o] = (KernelsArg){.kind = KERNELS_ARG_TENSOR, .dtype = ko->dtype, .rank = ko->rank,
+                              .index_limit = -1};
+        memcpy(out[o].sizes, ko->sizes, (size_t)ko->rank * sizeof *ko->sizes);
+    }
+    cg->signature = (KernelsKernel){.name = k->name, .where = k->source ? k->source : "", .index = index,
+                                    .ninputs = k->ninputs, .noutputs = k->noutputs,
+                                    .inputs = in, .outputs = out};
+}
+
 static void build_kernels(KernelProgram *kp)
 {
     IrGraph *g = lower_ir_graph(kp->p);
@@ -115,6 +142,7 @@ static void build_kernels(KernelProgram *kp)
         cg->group = grp;
         cg->kernel = k;
         cg->builder = b;
+        describe_signature(cg, kp->ngroups - 1);
         kp->by_node[grp->id] = kp->ngroups;
     }
     kp->stats.kernels = kp->ngroups;
@@ -182,7 +210,7 @@ KernelProgram *kernels_compile(LowerProgram *p, bool compile, FILE *err, int *st
 
 /* ---------------------------------------------------------------- running */
 
-static bool same_shape(const Tensor *t, const KInput *in)
+static bool same_shape(const Tensor *t, const KernelsArg *in)
 {
     if (t->dtype != in->dtype || t->ndim != in->rank)
         return false;
@@ -190,6 +218,69 @@ static bool same_shape(const Tensor *t, const KInput *in)
         if (t->sizes[d] != in->sizes[d])
             return false;
     return true;
+}
+
+bool kernels_args_fit(const KernelsKernel *k, RtValue *const *args)
+{
+    for (int i = 0; i < k->ninputs; i++) {
+        const KernelsArg *ki = &k->inputs[i];
+        const RtValue *a = args[i];
+        if (ki->kind == KERNELS_ARG_TENSOR) {
+            if (a->kind != RT_TENSOR || !same_shape(a->u.t, ki))
+                return false;   /* not what the kernel was built for */
+        } else if ((a->kind == RT_INT || a->kind == RT_BOOL) && ki->index_limit >= 0 &&
+                   (a->u.i < 0 || a->u.i >= ki->index_limit)) {
+            return false;       /* an index the kernel was not built for */
+        }
+    }
+    return true;
+}
+
+int kernels_count(const KernelProgram *kp)
+{
+    return kp ? kp->ngroups : 0;
+}
+
+const KernelsKernel *kernels_kernel_at(const KernelProgram *kp, int index)
+{
+    return &kp->groups[index].signature;
+}
+
+const KernelsKernel *kernels_kernel_of(const KernelProgram *kp, const IrNode *group)
+{
+    int at = kp && group->id < kp->nnodes ? kp->by_node[group->id] : 0;
+    return at ? &kp->groups[at - 1].signature : NULL;
+}
+
+char *kernels_source(const KernelProgram *kp, KernelsTarget target, size_t *len)
+{
+    TextBuf t = {0};
+    source_text(&t, kp, target == KERNELS_TARGET_C ? KIR_TARGET_C : KIR_TARGET_CUDA);
+    textbuf_cstr(&t);       /* terminated */
+    *len = t.len;
+    return t.data ? t.data : xstrdup("");
+}
+
+static int args_count(int n)
+{
+    return n > 0 ? n : 1;
+}
+
+size_t kernels_args_size(const KernelsKernel *k)
+{
+    return 8 * (3 * (size_t)args_count(k->ninputs) + (size_t)args_count(k->noutputs));
+}
+
+void kernels_pack_args(const KernelsKernel *k, const uint64_t *in_ptr, const int64_t *si,
+                       const double *sf, const uint64_t *out_ptr, void *buf)
+{
+    unsigned char *b = buf;
+    size_t n = (size_t)args_count(k->ninputs);
+    memset(buf, 0, kernels_args_size(k));
+    memcpy(b, in_ptr, (size_t)k->ninputs * 8);
+    memcpy(b + 8 * n, si, (size_t)k->ninputs * 8);
+    memcpy(b + 16 * n, sf, (size_t)k->ninputs * 8);
+    memcpy(b + 24 * n, out_ptr, (size_t)k->noutputs * 8);
 }
 
 enum { SMALL_ARGS = 16 };
@@ -214,8 +305,9 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
     int64_t *si = big ? xcalloc((size_t)n, sizeof *si) : si_small;
     double *sf = big ? xcalloc((size_t)n, sizeof *sf) : sf_small;
     Tensor **held = big ? xcalloc((size_t)n, sizeof *held) : held_small;
-    int ran = 1;
-    for (int i = 0; i < n; i++) {
+    bool fits = kernels_args_fit(&cg->signature, args);
+    int ran = fits;
+    for (int i = 0; fits && i < n; i++) {
         const KInput *ki = &k->inputs[i];
         const RtValue *a = args[i];
         held[i] = NULL;
@@ -223,10 +315,6 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
         si[i] = 0;
         sf[i] = 0;
         if (ki->kind == KIN_TENSOR) {
-            if (a->kind != RT_TENSOR || !same_shape(a->u.t, ki)) {
-                ran = 0;        /* not what the kernel was built for */
-                continue;
-            }
             Tensor *t = a->u.t;
             if (!tensor_is_contiguous(t)) {
                 held[i] = tensor_contiguous(t);
@@ -235,8 +323,6 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
             }
             in[i] = tensor_data(t);
         } else if (a->kind == RT_INT || a->kind == RT_BOOL) {
-            if (ki->index_limit >= 0 && (a->u.i < 0 || a->u.i >= ki->index_limit))
-                ran = 0;        /* an index the kernel was not built for */
             si[i] = a->u.i;
             sf[i] = (double)a->u.i;
         } else if (a->kind == RT_FLOAT) {
@@ -275,7 +361,7 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
         kp->stats.fallbacks++;
     }
     for (int i = 0; i < n; i++)
-        if (held[i])
+        if (fits && held[i])
             tensor_release(held[i]);
     if (big) {
         free(in);

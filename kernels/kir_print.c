@@ -127,7 +127,10 @@ static void prelude(TextBuf *t, KirTarget target)
                     "#define INT64_MIN (-9223372036854775807LL - 1)\n"
                     "#define INT64_MAX 9223372036854775807LL\n#endif\n"
                     "#ifndef INFINITY\n#define INFINITY __int_as_float(0x7f800000)\n#endif\n"
-                    "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n\n"
+                    "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n"
+                    "/* after each kernel: what the cuda backend's CPU shim turns into a\n"
+                    " * launcher (blockIdx / threadIdx as loops); nothing on a GPU */\n"
+                    "#ifndef TSSA_KERNEL_ENTRY\n#define TSSA_KERNEL_ENTRY(kernel, args)\n#endif\n\n"
                     "/* type-generic math for the op table's templates */\n");
     for (size_t i = 0; i < sizeof math_names / sizeof *math_names; i++) {
         const char *m = math_names[i];
@@ -436,6 +439,10 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
         textbuf_puts(t, ";\n");
         line_start(pr, at);
         textbuf_printf(t, "int64_t t%d%s = 0;\n", acc, at_suffix);
+        if (!is_index) {    /* the twin's output may be another kernel (CUDA) */
+            line_start(pr, at);
+            textbuf_printf(t, "(void)t%d_at;\n", acc);
+        }
     } else {
         line_start(pr, at);
         textbuf_printf(t, "%s ", kir_ctype(e->dtype));
@@ -476,6 +483,10 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
         textbuf_puts(t, ";\n");
         line_start(pr, at);
         textbuf_printf(t, "int64_t t%d%s = 0;\n", acc, at_suffix);
+        if (!is_index) {    /* the twin's output may be another kernel (CUDA) */
+            line_start(pr, at);
+            textbuf_printf(t, "(void)t%d_at;\n", acc);
+        }
         line_start(pr, at);
         textbuf_printf(t, "for (int64_t k = 0; k < %lld; k++)\n", (long long)e->extent);
         line_start(pr, at);
@@ -1148,8 +1159,10 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     const char *ctype = kir_ctype(out->dtype);
     if (numel(out) == 0)
         return;     /* nothing to launch */
-    textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const void *const *in, const int64_t *si, "
-                      "const double *sf, void *const *out)\n{\n", k->name, o);
+    textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n"
+                      "    const void *const *in = a.in;\n    const int64_t *si = a.si;\n"
+                      "    const double *sf = a.sf;\n    void *const *out = a.out;\n"
+                      "    (void)in;\n    (void)si;\n    (void)sf;\n", k->name, o, k->name);
     print_inputs(t, k, "    ", KIR_TARGET_CUDA);
     textbuf_printf(t, "    %s *out%d = (%s *)out[%d];\n", ctype, o, ctype, o);
     textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
@@ -1161,7 +1174,7 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
         textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
         if (inner * out->sizes[d] < numel(out))
             textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
-        textbuf_puts(t, ";\n");
+        textbuf_printf(t, ";\n    (void)i%d;\n", d);
         inner *= out->sizes[d];
     }
     for (int v = 0; v < KIR_MAX_VARS; v++) {
@@ -1175,7 +1188,7 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     textbuf_putn(t, root.text.data, root.text.len);
     textbuf_printf(t, "    out%d[lin] = ", o);
     temp_name(t, value);
-    textbuf_puts(t, ";\n}\n\n");
+    textbuf_printf(t, ";\n}\nTSSA_KERNEL_ENTRY(%s_out%d, %s_args)\n\n", k->name, o, k->name);
     scope_release(&root);
 }
 
@@ -1214,6 +1227,10 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
         free(group);
         textbuf_puts(t, "}\n\n");
     } else {
+        /* the arguments, passed by value (kernels_pack_args writes them) */
+        int nin = k->ninputs > 0 ? k->ninputs : 1, nout = k->noutputs > 0 ? k->noutputs : 1;
+        textbuf_printf(t, "struct %s_args {\n    const void *in[%d];\n    int64_t si[%d];\n"
+                          "    double sf[%d];\n    void *out[%d];\n};\n", k->name, nin, nin, nin, nout);
         for (int o = 0; o < k->noutputs; o++)
             print_output_cuda(&pr, t, o);
     }

@@ -135,26 +135,11 @@ static bool read_rates_file(DeviceRates *r, const char *path, FILE *err)
     return ok;
 }
 
-/* mkdir -p; new folders get mode 0700 (the folder is the kernel cache's too). */
-static bool make_dirs(const char *dir)
-{
-    char *path = xstrdup(dir);
-    bool ok = true;
-    for (char *slash = strchr(path + 1, '/'); slash && ok; slash = strchr(slash + 1, '/')) {
-        *slash = '\0';
-        ok = mkdir(path, 0700) == 0 || errno == EEXIST;
-        *slash = '/';
-    }
-    ok = ok && (mkdir(path, 0700) == 0 || errno == EEXIST);
-    free(path);
-    return ok;
-}
-
 /* Writes r to path through a temporary file and rename(); false with errno
  * set when any step fails. */
 static bool write_rates_file(DeviceRates r, const char *dir, const char *path)
 {
-    if (!make_dirs(dir))
+    if (!mkdir_p(dir))
         return false;
     cJSON *root = cJSON_CreateObject();
     for (int k = 0; k < NRATE_KEYS; k++)
@@ -162,17 +147,9 @@ static bool write_rates_file(DeviceRates r, const char *dir, const char *path)
             cJSON_AddNumberToObject(root, RATE_KEYS[k].key, *rate_field(&r, k));
     char *json = cJSON_Print(root);
     cJSON_Delete(root);
-    char *tmp = xprintf("%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    bool ok = f && fputs(json, f) >= 0 && fputc('\n', f) != EOF;
-    ok = (f && fclose(f) == 0) && ok;
-    ok = ok && rename(tmp, path) == 0;
-    if (!ok) {
-        int e = errno;
-        unlink(tmp);
-        errno = e;
-    }
-    free(tmp);
+    char *text = xprintf("%s\n", json);
+    bool ok = file_write_atomic(path, text, strlen(text));
+    free(text);
     cJSON_free(json);
     return ok;
 }

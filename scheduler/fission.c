@@ -65,8 +65,14 @@ bool sched_fission_eligible(const StreamNode *filter, int64_t reps)
 
 int sched_fission_filter(StreamNode *filter, int64_t reps, int k)
 {
+    StreamNode *sj = sched_fission_split(filter, reps, k);
+    return sj ? sj->nchildren : 0;
+}
+
+StreamNode *sched_fission_split(StreamNode *filter, int64_t reps, int k)
+{
     if (k < 2 || !sched_fission_eligible(filter, reps))
-        return 0;
+        return NULL;
     int copies = reps < k ? (int)reps : k;
     StreamGraph *g = filter->graph;
     char name[STREAM_MAX_NAME + 32];
@@ -94,7 +100,7 @@ int sched_fission_filter(StreamNode *filter, int64_t reps, int k)
         stream_splitjoin_add(sj, copy, filter->filter.pop * w, filter->filter.push * w);
     }
     stream_replace(filter, sj);
-    return copies;
+    return sj;
 }
 
 int sched_fission_all(const Schedule *s, int k)

@@ -11,6 +11,7 @@
  *         "pop": [1, 1], "peek": [1, 1], "push": [2],   per port and firing
  *         "repetitions": 1, "init_firings": 0,
  *         "rank": 0, "device": "cpu", "est_seconds": 1e-6,  placement
+ *                                                     (device "cuda:D" on the cuda backend)
  *                        (null before placement; est_seconds: work
  *                         filters' estimated time per steady state)
  *         "stateful": false, "work": "aten::add"          filters only
@@ -132,8 +133,9 @@ void sched_print_json(FILE *out, const Schedule *s)
         add_int(j, "init_firings", s->init_firings[a]);
         bool filter = actor->kind == ACTOR_FILTER;
         add_rank(j, "rank", s, a);
+        char device[32];
         if (s->actor_rank)
-            cJSON_AddStringToObject(j, "device", "cpu");
+            cJSON_AddStringToObject(j, "device", sched_actor_device(s, a, device, sizeof device));
         else
             cJSON_AddNullToObject(j, "device");
         if (s->actor_seconds && filter && actor->node->filter.role == FILTER_WORK)

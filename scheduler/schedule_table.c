@@ -220,7 +220,8 @@ static void actor_cells(Text *cells, const Schedule *s, const Paths *paths, int 
     text_int(&cells[6], s->repetitions[a]);
     text_int(&cells[7], s->init_firings[a]);
     text_rank(&cells[8], s, a);
-    text_add(&cells[9], s->actor_rank ? "cpu" : "-");
+    char device[32];
+    text_add(&cells[9], sched_actor_device(s, a, device, sizeof device));
     text_estimate(&cells[10], s, a);
 }
 

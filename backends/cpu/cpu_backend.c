@@ -44,10 +44,18 @@ static bool run_once(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValu
     }
     NodeExec *values = node_exec_clone(lower_static_values(program));
     kernels_install(plan->kernels, values);
-    node_exec_set_backend(values, "cpu");
+    node_exec_set_backend(values, plan->device ? "cuda" : "cpu");
+    const ExecDevice *dev = plan->device;
+    if (dev)
+        dev->install(dev->ctx, values);
     bool ok = cpu_execute(plan, values, stream_inputs, nin, items, nitems, deferred, err);
+    /* the outputs are read on the host (a hole of a deferred output is NULL) */
+    for (int i = 0; ok && dev && i < *nitems; i++)
+        ok = !(*items)[i] || dev->to_host(dev->ctx, *items + i, 1, err);
     free(stream_inputs);
     node_exec_free(values);
+    if (dev)
+        dev->end_run(dev->ctx);
     return ok;
 }
 

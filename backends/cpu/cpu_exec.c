@@ -123,7 +123,9 @@ static bool send_pushed(Exec *x, int ch)
     if (f->count == 0)
         return true;
     trace_message(x, ch, true);
-    bool ok = x->plan->transport->send(ch, x->send_to[ch], f->items + f->head, (int)f->count, x->err);
+    const ExecDevice *dev = x->plan->device;
+    bool ok = (!dev || dev->to_host(dev->ctx, f->items + f->head, (int)f->count, x->err)) &&
+              x->plan->transport->send(ch, x->send_to[ch], f->items + f->head, (int)f->count, x->err);
     for (int64_t i = 0; i < f->count; i++) {
         rt_release(f->items[f->head + i]);
         f->items[f->head + i] = NULL;
@@ -186,7 +188,14 @@ static bool fire_filter(Exec *x, const StreamActor *a)
                 rt_release(x->popped[j]);
             return false;
         }
-    bool ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
+    /* the filter's device runs what it can of this firing */
+    const ExecDevice *dev = x->plan->device;
+    if (dev)
+        dev->select(dev->ctx, f->device > 0 ? f->device : 0);
+    /* A loop's stack copies and writes its items here (fire.c) */
+    bool ok = !dev || w->kind != LOWER_WORK_LOOP_STACK ||
+              dev->to_host(dev->ctx, x->popped, (int)f->pop, x->err);
+    ok = ok && cpu_fire(x->values, w, x->popped, x->pushed, x->err);
     for (int64_t i = 0; i < f->pop; i++)
         rt_release(x->popped[i]);
     /* On a failed push the items not yet pushed are still ours to release. */

@@ -47,6 +47,26 @@ typedef struct ChannelTransport {
     bool (*flush)(FILE *err);
 } ChannelTransport;
 
+/* A device that runs some of the plan's nodes for the executor (the cuda
+ * backend, cuda.h): the executor still fires the schedule, and the device's
+ * node runner takes the nodes it can run (fused groups, GEMMs) from the
+ * evaluator; tensor data may then live in device memory until a host node,
+ * or the executor itself, needs it. */
+typedef struct ExecDevice {
+    void *ctx;
+    /* Hooks the device into a run's evaluation context (after its clone). */
+    void (*install)(void *ctx, NodeExec *values);
+    /* Makes the items' tensor data current in host memory before the
+     * executor reads it itself (a loop's stack, a message to a rank, the
+     * outputs); false after writing what failed to err. */
+    bool (*to_host)(void *ctx, RtValue *const *items, int n, FILE *err);
+    /* The device (the placement's StreamFilter.device) that runs the
+     * nodes of the firings that follow. */
+    void (*select)(void *ctx, int device);
+    /* After each run: drops device copies of what the run no longer holds. */
+    void (*end_run)(void *ctx);
+} ExecDevice;
+
 typedef struct ExecPlan {
     const LowerProgram *program;
     const Schedule *schedule;
@@ -57,6 +77,7 @@ typedef struct ExecPlan {
     int rank;
     const ChannelTransport *transport;
     TraceLog *trace;            /* records every firing when not NULL */
+    const ExecDevice *device;   /* runs nodes on a device, or NULL: all on this CPU */
     double trace_epoch;         /* CLOCK_MONOTONIC seconds of the trace's time 0 */
 } ExecPlan;
 

@@ -50,6 +50,19 @@ typedef int (*NodeExecGroupRunner)(void *ctx, const IrNode *group, RtValue **arg
 /* Installs the group runner (NULL: interpret every group); clones keep it. */
 void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx);
 
+/* What may run nodes elsewhere (a device: the cuda backend). It is offered
+ * every node before the evaluator runs it, except constants, Ifs and Loops
+ * (their blocks' nodes are offered one by one), with the node's args
+ * (borrowed); in_place says that the evaluator is about to write into
+ * args[0]'s tensor (node_exec_node_in_place). Returns 1 after filling outs[]
+ * (new references, one per output), 0 to have the evaluator run the node
+ * (a fused group then goes to the group runner), -1 after recording why it
+ * failed with tensor_set_error (the evaluator reports it as the node's
+ * failure, with its source line). Clones keep it. */
+typedef int (*NodeExecNodeRunner)(void *ctx, const IrNode *n, RtValue **args, RtValue **outs,
+                                  bool in_place);
+void node_exec_set_node_runner(NodeExec *x, NodeExecNodeRunner fn, void *ctx);
+
 /* Tensor ops the evaluator has run since the last reset, in every context
  * and thread (eval/op_tally.c): library ops (GEMMs, convolutions: OpenBLAS
  * calls), views, and the rest (the reference kernels). A fused group's

@@ -87,6 +87,44 @@ void kernels_print_source(FILE *out, const KernelProgram *kp, KernelsTarget targ
  * (kernels/filter_costs.c says how they are counted). */
 void kernels_estimate_costs(const LowerProgram *p);
 void kernels_install(KernelProgram *kp, NodeExec *x);
+
+/* What a group's kernel takes and makes, for an executor that launches it
+ * itself (the cuda backend). Tensors are read and written contiguous, of
+ * exactly these shapes; an INT used as an index must lie in
+ * [0, index_limit) (-1: no limit). */
+typedef enum KernelsArgKind { KERNELS_ARG_TENSOR, KERNELS_ARG_INT, KERNELS_ARG_FLOAT } KernelsArgKind;
+typedef struct KernelsArg {
+    KernelsArgKind kind;
+    TensorDType dtype;
+    int rank;
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int64_t index_limit;
+} KernelsArg;
+typedef struct KernelsKernel {
+    const char *name;           /* in CUDA, output o is the __global__ NAME_out<o> */
+    const char *where;          /* the group's source location comment, or "" */
+    int index;                  /* among the program's kernels: 0 .. kernels_count - 1 */
+    int ninputs, noutputs;
+    const KernelsArg *inputs, *outputs;
+} KernelsKernel;
+int kernels_count(const KernelProgram *kp);
+const KernelsKernel *kernels_kernel_at(const KernelProgram *kp, int index);
+/* The kernel of a tssa::FusionGroup node, or NULL (the group is interpreted). */
+const KernelsKernel *kernels_kernel_of(const KernelProgram *kp, const IrNode *group);
+/* Whether a call with args (borrowed, one per kernel input) may run the
+ * kernel: dtypes, shapes and index ranges as it was built for (layout
+ * aside: a strided tensor is made contiguous first). */
+bool kernels_args_fit(const KernelsKernel *k, RtValue *const *args);
+/* The program's kernels as one source for target (malloc'd, *len bytes). */
+char *kernels_source(const KernelProgram *kp, KernelsTarget target, size_t *len);
+/* A CUDA kernel's one argument, NAME_args, as kir_print.c declares it: every
+ * field 8 bytes, in[n] si[n] sf[n] out[m] with n = max(ninputs, 1),
+ * m = max(noutputs, 1). Writes it into buf (at least kernels_args_size
+ * bytes) from the device addresses of the tensors (in_ptr[i]; 0 for a
+ * scalar), the scalars (si, sf) and the outputs' addresses. */
+size_t kernels_args_size(const KernelsKernel *k);
+void kernels_pack_args(const KernelsKernel *k, const uint64_t *in_ptr, const int64_t *si,
+                       const double *sf, const uint64_t *out_ptr, void *buf);
 const KernelsStats *kernels_stats(const KernelProgram *kp);
 void kernels_free(KernelProgram *kp);
 

@@ -110,9 +110,25 @@ bool sched_fission_eligible(const StreamNode *filter, int64_t reps);
 /* Splits one filter firing `reps` times per steady state into k copies;
  * returns the copies made (0 when it is not eligible or k < 2). */
 int sched_fission_filter(StreamNode *filter, int64_t reps, int k);
+/* The same, returning the split-join that now stands in the filter's place
+ * (its children are the copies, in order), or NULL. */
+StreamNode *sched_fission_split(StreamNode *filter, int64_t reps, int k);
 /* Splits every eligible filter of s->root, with the repetitions of s, into
  * k copies; returns how many filters were split. */
 int sched_fission_all(const Schedule *s, int k);
+
+/* ---------------------------------------------------------------- devices */
+
+/* Devices for the cuda backend (scheduler/devices.c): every work filter
+ * gets a device; with ndevices >= 2 each data-parallel work filter (one
+ * fission may split) is fissioned into ndevices copies, copy j on device
+ * j (its rank is the partitioner's, decided afterwards). Returns the
+ * schedule of the new graph (s itself when nothing was split; else s is
+ * freed), or NULL after writing why to err. */
+Schedule *sched_place_devices(Schedule *s, int ndevices, FILE *err);
+/* Where actor a runs, for the tables: "-" before placement, "cpu", or
+ * "cuda:D" (a filter with a device; buf holds it). */
+const char *sched_actor_device(const Schedule *s, int a, char *buf, size_t size);
 
 /* ---------------------------------------------------------------- placement */
 

@@ -179,6 +179,27 @@ size_t physical_memory_bytes(void);
 /* $TSSA_CACHE_DIR, else $XDG_CACHE_HOME/tssa-stream, else ~/.cache/tssa-stream (malloc'd; NULL: no home). */
 char *tssa_cache_dir(void);
 
+/* ---------------------------------------------------------------- cache files */
+/* What the on-disk caches share (util/cache_file.c). A CacheKey is a 128-bit
+ * FNV-1a hash over fields, each added with its length first (so no two field
+ * lists hash alike by moving bytes across a boundary); its 32 hex digits name
+ * an entry. A collision is caught by storing the source beside the entry and
+ * comparing it (file_holds_bytes). */
+typedef unsigned __int128 CacheKey;
+CacheKey cache_key_start(void);
+void cache_key_add(CacheKey *k, const void *data, size_t n);
+void cache_key_hex(CacheKey k, char hex[33]);
+/* Whether the file at path holds exactly data[0..len). */
+bool file_holds_bytes(const char *path, const char *data, size_t len);
+/* Creates "<base>.tmp.<pid>.<random>" exclusively (mode 0600) and returns
+ * its path (malloc'd) with the open descriptor in *fd, or NULL with errno. */
+char *file_create_temp(const char *base, int *fd);
+/* Writes data to path through a temporary file and rename(); false with
+ * errno set (and no file left behind) when a step fails. */
+bool file_write_atomic(const char *path, const void *data, size_t len);
+/* mkdir -p; new folders get mode 0700 (caches are private). False with errno. */
+bool mkdir_p(const char *dir);
+
 /* ---------------------------------------------------------------- trace log */
 /* Chrome trace events (util/trace_log.c), for --trace: one log per rank
  * (pid = rank), tracks by tid, times in seconds. */

@@ -80,3 +80,38 @@ add_test(NAME mpi_products
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_products.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/backends/mpi)
 set_tests_properties(mpi_products PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 900)
+
+# The cuda backend (a build with the CUDA toolkit; skipped without it):
+#   cuda.<group>.<case>  every program (tests/models), loop case and
+#                        TensorSSA case on --backend=cuda through the CPU shim
+#                        (TSSA_CUDA_EMULATE=1: the generated CUDA as C++,
+#                        device memory apart from the host's), against
+#                        PyTorch (tests/backends/cuda/run_cuda_case.sh)
+#   cuda.devices3.<group>.<case>  the programs with --devices 3
+#   cuda_driver          the GPU device itself: NVRTC, launches, cuBLAS
+#                        against a triple loop (skipped, 77, without a GPU)
+#   cuda_no_device       --backend=cuda without a GPU: exit 2, one message
+if(TSSA_CUDA)
+  foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES} ${TSSA_FUNCTIONAL_CASES})
+    tssa_case_id(${case_dir} id)
+    add_test(NAME cuda.${id}
+             COMMAND ${TSSA_TESTS_DIR}/backends/cuda/run_cuda_case.sh $<TARGET_FILE:tssa-stream>
+                     $<TARGET_FILE:npy_compare> ${case_dir})
+    set_tests_properties(cuda.${id} PROPERTIES LABELS "corpus;cuda")
+  endforeach()
+  # --devices 3: each data-parallel filter in three copies on three emulated
+  # devices with memories of their own (data crossing devices is copied)
+  foreach(case_dir ${TSSA_MODEL_CASES})
+    tssa_case_id(${case_dir} id)
+    add_test(NAME cuda.devices3.${id}
+             COMMAND ${TSSA_TESTS_DIR}/backends/cuda/run_cuda_case.sh $<TARGET_FILE:tssa-stream>
+                     $<TARGET_FILE:npy_compare> ${case_dir} --devices 3)
+    set_tests_properties(cuda.devices3.${id} PROPERTIES LABELS "corpus;cuda")
+  endforeach()
+  tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
+  set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
+  add_test(NAME cuda_no_device
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_no_device.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models/yolo_decode)
+  set_tests_properties(cuda_no_device PROPERTIES LABELS cuda SKIP_RETURN_CODE 77)
+endif()

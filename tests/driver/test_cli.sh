@@ -40,9 +40,10 @@ expect 0 "^tssa-stream [0-9]+\.[0-9]+" -- "$tssa" --version
 expect 2 "no MODEL given" -- "$tssa"
 expect 2 "unknown option '--frobnicate'" -- "$tssa" --frobnicate "$model/model.ir"
 expect 2 "needs a value" -- "$tssa" "$model/model.ir" -o
-expect 2 "unknown backend 'gpu'" -- "$tssa" --backend=gpu "$model/model.ir"
-expect 2 "not available yet" -- "$tssa" --backend=cuda "$model/model.ir"
+expect 2 "unknown backend .gpu. \(backends: cpu, cuda, ref\)" -- "$tssa" --backend=gpu "$model/model.ir"
 expect 2 "unknown stage" -- "$tssa" --emit=bogus "$model/model.ir"
+expect 2 "--devices N places filters on CUDA devices" -- "$tssa" --backend=cpu --devices 2 "$model/model.ir"
+expect 2 "N must be a whole number of devices from 1 to 8" -- "$tssa" --backend=cuda --devices 9 "$model/model.ir"
 expect 2 "--json only applies to --emit=schedule" -- "$tssa" --json "$model/model.ir"
 expect 2 "not a NAME=VALUE binding" -- "$tssa" "$model/model.ir" other.ir
 
@@ -155,7 +156,7 @@ for bad in 0 -1 abc 2x 4097; do
 done
 expect 2 "--ranks, --place and --rates plan the placement" -- "$tssa" --ranks 2 --emit=tssa "$model/model.ir" "${abs_bindings[@]}"
 expect 2 "--ranks N only plans the placement" -- "$tssa" --ranks 2 "$model/model.ir" "${abs_bindings[@]}"
-expect 2 "--trace records a run on the cpu backend" -- "$tssa" --trace "$work/t.json" --emit=schedule "$str"
+expect 2 "--trace records a run on the cpu or cuda backend" -- "$tssa" --trace "$work/t.json" --emit=schedule "$str"
 expect 2 "--emit=topology reads no MODEL" -- "$tssa" --emit=topology "$str"
 # hwloc's PCI plugin (libpciaccess) leaks about 1 KiB that LeakSanitizer
 # reports in the sanitizer build: this check reads the topology without it.

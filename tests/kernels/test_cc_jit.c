@@ -5,7 +5,7 @@
  * hand next to each check. Prints the cold compile and warm load times.
  */
 #define _GNU_SOURCE
-#include "kernels/cc_jit.h"
+#include "tssa/cc_jit.h"
 
 #include <dirent.h>
 #include <ftw.h>

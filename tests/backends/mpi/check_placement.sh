@@ -33,7 +33,7 @@ fail() { failures=$((failures + 1)); echo "FAIL: $*"; }
 schedule() {   # schedule CASE N [extra...] -> $work/out
   local case="$1" n="$2"; shift 2
   (cd "$tests/models/$case" && read -r -a b < args.txt &&
-   "$tssa" model.ir "${b[@]}" --emit=schedule --ranks "$n" --rates "$here/rates.json" "$@") >"$work/out" 2>&1
+   "$tssa" model.ir "${b[@]}" --emit=schedule --ranks "$n" --rates "$here/rates.json" --backend=cpu "$@") >"$work/out" 2>&1
 }
 
 for case in long_batch_map rnn_loop; do
@@ -64,6 +64,18 @@ schedule attention_heads 2
 checks=$((checks + 1))
 grep -q "all on rank 0: the estimated .* messages would cost more than they save" "$work/out" ||
   { fail "attention_heads: a single run did not stay on rank 0"; cat "$work/out"; }
+
+# Devices (--backend=cuda --devices 2, no GPU needed to plan): the loop
+# body's two copies on cuda:0 and cuda:1, both on rank 0; data movers on
+# the host.
+schedule long_batch_map 1 --backend=cuda --devices 2
+for j in 0 1; do
+  checks=$((checks + 1))
+  grep -Eq "Body_L14_fission/Body_L14_$j +filter( +[0-9]+){5} +0 +cuda:$j " "$work/out" ||
+    { fail "long_batch_map: copy $j of Body_L14 is not on cuda:$j"; cat "$work/out"; }
+done
+checks=$((checks + 1))
+grep -Eq "Body_L14_fission/split +split .* +0 +cpu " "$work/out" || fail "long_batch_map: the splitter is not on the host"
 
 echo "$((checks - failures)) passed, $failures failed"
 [[ $failures == 0 ]]

@@ -1,5 +1,5 @@
 /* cc_jit.h — generated C compiled at run time, cached on disk, loaded with
- * dlopen (kernels layer, private to kernels/).
+ * dlopen (kernels layer: the kernels' C, and the cuda backend's CPU shim).
  *
  *     CcJitStats st;
  *     CcLibrary *lib = cc_jit_load(src, strlen(src), NULL, &st, stderr);
@@ -26,8 +26,8 @@
  * never see a partial file; a failure leaves no temporary file behind.
  * Deleting DIR (or any file in it) at any time is safe.
  */
-#ifndef TSSA_KERNELS_CC_JIT_H
-#define TSSA_KERNELS_CC_JIT_H
+#ifndef TSSA_CC_JIT_H
+#define TSSA_CC_JIT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,6 +49,9 @@ typedef struct CcJitOptions {
     /* Compile into a private temporary directory and remove it after
      * loading (it is kept, with the source alone, when compiling fails). */
     bool no_cache;
+    /* The source is C++ (-std=c++17; the compiler defaults to $CXX, else
+     * "c++"; the cached source is <key>.cpp). */
+    bool cplusplus;
 } CcJitOptions;
 
 enum { CC_JIT_PATH_MAX = 4096 };

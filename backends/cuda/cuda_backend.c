@@ -1,0 +1,812 @@
+/* cuda_backend.c — --backend=cuda: the plan's fused groups and GEMMs run on a
+ * device (cuda_device.h: a GPU, or the CPU shim), the rest on the host,
+ * with tensor data kept where it was made until someone else needs it.
+ *
+ * The cpu executor still fires the schedule (backend_cpu_run with an
+ * ExecDevice); this file is the device's node runner and its memory:
+ *
+ *   residency  every Storage a device node touched has a Mirror: its device
+ *              buffer and which copy is current (host, device, or both). A
+ *              kernel's or GEMM's input is uploaded only when the device copy
+ *              is stale; its outputs are made on the device alone (their host
+ *              memory is reserved but not written); a host node, the
+ *              executor (a loop's stack, a message to a rank) and the
+ *              outputs download a storage only when the host copy is stale;
+ *              a host node that writes in place makes the device copy stale.
+ *              So copies happen at graph inputs and outputs and where data
+ *              crosses between device and host nodes, never per launch.
+ *   views      a view shares its storage, so it shares the Mirror: a kernel
+ *              reads a contiguous view at its offset in the device buffer; a
+ *              strided one is made contiguous on the host first (counted).
+ *   memory     device buffers come from a pool of freed buffers of the same
+ *              size, so a run's allocations after the first are reuses (no
+ *              cuMemAlloc per launch); a Mirror whose storage only it still
+ *              holds is dead and its buffer goes back to the pool (swept as
+ *              mirrors accumulate and after every run). The pool is emptied
+ *              and the allocation retried when the device runs out.
+ *   kernels    the program's CUDA text (kernels_source) plus this file's two
+ *              runtime kernels (a bias broadcast for linear) is loaded once;
+ *              output o of a group is one launch of NAME_out<o>, one thread
+ *              per element, 256 per block.
+ *   GEMM       mm, bmm, linear and matmul of float32/float64 matrices (last
+ *              two dims row-major or transposed, batch dims of one stride)
+ *              go to the device's GEMM (cuBLAS); other shapes run on the host.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/cuda/cuda_device.h"
+#include "tssa/cuda.h"
+
+enum { THREADS_PER_BLOCK = 256, SWEEP_MIN = 64 };
+
+/* A bias row broadcast over a linear's output (then accumulated into). */
+static const char RUNTIME_KERNELS[] =
+    "\n/* the cuda backend's own kernels */\n"
+    "#ifndef TSSA_KERNEL_ENTRY\n#define TSSA_KERNEL_ENTRY(kernel, args)\n#endif\n"
+    "struct tssa_rows_args { const void *src; void *dst; long long n; long long total; };\n"
+    "extern \"C\" __global__ void tssa_rows_f32(const tssa_rows_args a)\n{\n"
+    "    const long long lin = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (lin < a.total)\n        ((float *)a.dst)[lin] = ((const float *)a.src)[lin % a.n];\n}\n"
+    "TSSA_KERNEL_ENTRY(tssa_rows_f32, tssa_rows_args)\n"
+    "extern \"C\" __global__ void tssa_rows_f64(const tssa_rows_args a)\n{\n"
+    "    const long long lin = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (lin < a.total)\n        ((double *)a.dst)[lin] = ((const double *)a.src)[lin % a.n];\n}\n"
+    "TSSA_KERNEL_ENTRY(tssa_rows_f64, tssa_rows_args)\n";
+
+typedef struct RowsArgs {
+    uint64_t src, dst;
+    int64_t n, total;
+} RowsArgs;
+
+/* A storage's copies: on the host, and on each GPU (device buffer, and
+ * whether it holds the current data). */
+typedef struct Mirror {
+    Storage *storage;
+    Tensor *holder;             /* a view of it only the mirror holds: keeps it alive */
+    size_t bytes;
+    bool host_valid;
+    DevicePtr dptr[CUDA_MAX_DEVICES];
+    bool device_valid[CUDA_MAX_DEVICES];
+} Mirror;
+
+typedef struct FreeBuffer {
+    size_t bytes;
+    DevicePtr dptr;
+} FreeBuffer;
+
+/* One GPU (or emulated device): its kernels and its pool of free buffers. */
+typedef struct Gpu {
+    Device *dev;
+    void ***functions;          /* [kernel index][output]: NULL for an empty output */
+    void *rows_fn[2];           /* tssa_rows_f32, tssa_rows_f64 */
+    FreeBuffer *pool;
+    int npool, cappool;
+} Gpu;
+
+struct CudaBackend {
+    KernelProgram *kp;
+    Gpu gpus[CUDA_MAX_DEVICES];
+    int ngpus;
+    /* the placement's devices (StreamFilter.device) on the GPUs: several
+     * devices may share a GPU */
+    int gpu_of[CUDA_MAX_DEVICES];
+    int ndevices;
+    int cur;                    /* the GPU of the firing under way */
+    /* mirrors: a dense array and an open-addressing index over it */
+    Mirror *mirrors;
+    int nmirrors, capmirrors, swept_at;
+    int *index;                 /* position + 1, or 0 */
+    int capindex;               /* a power of two, > 2 * nmirrors */
+    int64_t in_use;
+    CudaStats stats;
+    ExecDevice exec;
+};
+
+/* ---------------------------------------------------------------- failures */
+
+/* Records a device failure for the evaluator to report at the node. */
+static int device_failed(CudaBackend *cb, const char *what)
+{
+    Device *d = cb->gpus[cb->cur].dev;
+    tensor_set_error("cuda (%s): %s%s%s", d->name, what ? what : "", what ? ": " : "", d->error);
+    return -1;
+}
+
+/* ---------------------------------------------------------------- memory */
+
+/* A buffer on GPU g: a freed one of the same size, else a new one. */
+static bool pool_alloc(CudaBackend *cb, int g, size_t bytes, DevicePtr *p)
+{
+    Gpu *gpu = &cb->gpus[g];
+    for (int i = 0; i < gpu->npool; i++)
+        if (gpu->pool[i].bytes == bytes) {
+            *p = gpu->pool[i].dptr;
+            gpu->pool[i] = gpu->pool[--gpu->npool];
+            goto got;
+        }
+    if (!gpu->dev->ops->alloc(gpu->dev, bytes, p)) {
+        /* out of memory, perhaps only because of what the pool keeps */
+        for (int i = 0; i < gpu->npool; i++)
+            gpu->dev->ops->release(gpu->dev, gpu->pool[i].dptr);
+        gpu->npool = 0;
+        if (!gpu->dev->ops->alloc(gpu->dev, bytes, p))
+            return false;
+    }
+    cb->stats.device_allocations++;
+got:
+    cb->in_use += (int64_t)bytes;
+    if (cb->in_use > cb->stats.peak_device_bytes)
+        cb->stats.peak_device_bytes = cb->in_use;
+    return true;
+}
+
+static void pool_free(CudaBackend *cb, int g, size_t bytes, DevicePtr p)
+{
+    Gpu *gpu = &cb->gpus[g];
+    if (gpu->npool == gpu->cappool) {
+        gpu->cappool = gpu->cappool ? 2 * gpu->cappool : 64;
+        gpu->pool = xrealloc(gpu->pool, (size_t)gpu->cappool * sizeof *gpu->pool);
+    }
+    gpu->pool[gpu->npool++] = (FreeBuffer){bytes, p};
+    cb->in_use -= (int64_t)bytes;
+}
+
+static size_t slot_of(const CudaBackend *cb, const Storage *s)
+{
+    uint64_t h = (uint64_t)(uintptr_t)s;
+    h ^= h >> 33;
+    h *= 0xff51afd7ed558ccdULL;
+    h ^= h >> 33;
+    return (size_t)h & (size_t)(cb->capindex - 1);
+}
+
+static void reindex(CudaBackend *cb)
+{
+    int cap = 64;
+    while (cap <= 2 * cb->nmirrors)
+        cap *= 2;
+    free(cb->index);
+    cb->index = xcalloc((size_t)cap, sizeof *cb->index);
+    cb->capindex = cap;
+    for (int i = 0; i < cb->nmirrors; i++) {
+        size_t at = slot_of(cb, cb->mirrors[i].storage);
+        while (cb->index[at])
+            at = (at + 1) & (size_t)(cap - 1);
+        cb->index[at] = i + 1;
+    }
+}
+
+static Mirror *mirror_find(const CudaBackend *cb, const Storage *s)
+{
+    if (!cb->capindex)
+        return NULL;
+    for (size_t at = slot_of(cb, s);; at = (at + 1) & (size_t)(cb->capindex - 1)) {
+        int i = cb->index[at];
+        if (!i)
+            return NULL;
+        if (cb->mirrors[i - 1].storage == s)
+            return &cb->mirrors[i - 1];
+    }
+}
+
+/* Mirrors whose storage nobody else holds are dead: their buffers go back
+ * to the pool. */
+static void sweep(CudaBackend *cb)
+{
+    int kept = 0;
+    for (int i = 0; i < cb->nmirrors; i++) {
+        Mirror *m = &cb->mirrors[i];
+        if (m->storage->refcount == 1) {     /* only the holder */
+            for (int g = 0; g < cb->ngpus; g++)
+                if (m->dptr[g])
+                    pool_free(cb, g, m->bytes, m->dptr[g]);
+            tensor_release(m->holder);
+            continue;
+        }
+        cb->mirrors[kept++] = *m;
+    }
+    cb->nmirrors = kept;
+    cb->swept_at = kept;
+    reindex(cb);
+}
+
+/* The mirror of t's storage, made (device copy stale, no buffer yet) when
+ * missing. */
+static Mirror *mirror_get(CudaBackend *cb, const Tensor *t)
+{
+    Storage *s = t->storage;
+    Mirror *m = mirror_find(cb, s);
+    if (m)
+        return m;
+    if (cb->nmirrors >= 2 * cb->swept_at + SWEEP_MIN)
+        sweep(cb);
+    if (cb->nmirrors == cb->capmirrors) {
+        cb->capmirrors = cb->capmirrors ? 2 * cb->capmirrors : 64;
+        cb->mirrors = xrealloc(cb->mirrors, (size_t)cb->capmirrors * sizeof *cb->mirrors);
+    }
+    cb->mirrors[cb->nmirrors++] =
+        (Mirror){.storage = s, .holder = tensor_make_view(t, t->ndim, t->sizes, t->strides, t->offset),
+                 .bytes = s->nbytes, .host_valid = true};
+    if (2 * cb->nmirrors >= cb->capindex)
+        reindex(cb);
+    else {
+        size_t at = slot_of(cb, s);
+        while (cb->index[at])
+            at = (at + 1) & (size_t)(cb->capindex - 1);
+        cb->index[at] = cb->nmirrors;
+    }
+    return &cb->mirrors[cb->nmirrors - 1];
+}
+
+/* Makes the host copy current (from a GPU that has the data). */
+static bool mirror_to_host(CudaBackend *cb, Mirror *m)
+{
+    if (m->host_valid)
+        return true;
+    int g = 0;
+    while (g < cb->ngpus && !m->device_valid[g])
+        g++;
+    if (g == cb->ngpus)
+        return true;    /* never written anywhere: nothing to bring */
+    Device *d = cb->gpus[g].dev;
+    if (!d->ops->download(d, m->storage->data, m->dptr[g], m->bytes)) {
+        cb->cur = g;    /* the failure is that GPU's */
+        return false;
+    }
+    m->host_valid = true;
+    cb->stats.bytes_to_host += (int64_t)m->bytes;
+    cb->stats.copies_to_host++;
+    return true;
+}
+
+/* The current GPU's copy of t's storage, current: uploaded when stale
+ * there (from another GPU through the host). */
+static bool on_device(CudaBackend *cb, const Tensor *t, DevicePtr *p)
+{
+    int g = cb->cur;
+    Device *d = cb->gpus[g].dev;
+    Mirror *m = mirror_get(cb, t);
+    if (!m->dptr[g] && !pool_alloc(cb, g, m->bytes, &m->dptr[g]))
+        return false;
+    if (!m->device_valid[g]) {
+        int cur = cb->cur;
+        bool ok = mirror_to_host(cb, m);
+        cb->cur = ok ? cur : cb->cur;
+        if (!ok || !d->ops->upload(d, m->dptr[g], m->storage->data, m->bytes))
+            return false;
+        m->device_valid[g] = true;
+        cb->stats.bytes_to_device += (int64_t)m->bytes;
+        cb->stats.copies_to_device++;
+    }
+    *p = m->dptr[g] + (DevicePtr)((size_t)t->offset * dtype_size(t->dtype));
+    return true;
+}
+
+/* A new contiguous tensor whose data the device will write. */
+static Tensor *device_output(CudaBackend *cb, TensorDType dt, int rank, const int64_t *sizes,
+                             DevicePtr *p)
+{
+    Tensor *t = tensor_empty_unfilled(dt, rank, sizes);
+    if (!t)
+        return NULL;
+    Mirror *m = mirror_get(cb, t);
+    int g = cb->cur;
+    if (!pool_alloc(cb, g, m->bytes, &m->dptr[g])) {
+        tensor_release(t);      /* the mirror is swept with it */
+        return NULL;
+    }
+    m->host_valid = false;
+    m->device_valid[g] = true;
+    *p = m->dptr[g];
+    return t;
+}
+
+static bool value_to_host(CudaBackend *cb, const RtValue *v)
+{
+    if (!v)
+        return true;
+    if (v->kind == RT_TENSOR) {
+        Mirror *m = mirror_find(cb, v->u.t->storage);
+        return !m || mirror_to_host(cb, m);
+    }
+    if (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!value_to_host(cb, v->u.list.items[i]))
+                return false;
+    return true;
+}
+
+/* The host is about to write v's tensor: its device copy goes stale. */
+static void host_writes(CudaBackend *cb, const RtValue *v)
+{
+    if (v && v->kind == RT_TENSOR) {
+        Mirror *m = mirror_find(cb, v->u.t->storage);
+        for (int g = 0; m && g < cb->ngpus; g++)
+            m->device_valid[g] = false;
+    } else if (v && (v->kind == RT_LIST || v->kind == RT_TUPLE)) {
+        for (int i = 0; i < v->u.list.n; i++)
+            host_writes(cb, v->u.list.items[i]);
+    }
+}
+
+/* ---------------------------------------------------------------- launches */
+
+static int64_t numel_of(const KernelsArg *a)
+{
+    int64_t n = 1;
+    for (int d = 0; d < a->rank; d++)
+        n *= a->sizes[d];
+    return n;
+}
+
+static bool launch_elements(CudaBackend *cb, void *fn, const char *name, int64_t n, const void *args,
+                            size_t size)
+{
+    int64_t blocks = (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
+    Device *d = cb->gpus[cb->cur].dev;
+    if (!d->ops->launch(d, fn, name, blocks, THREADS_PER_BLOCK, args, size))
+        return false;
+    cb->stats.launches++;
+    return true;
+}
+
+enum { SMALL = 16 };
+
+static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, RtValue **outs)
+{
+    int n = k->ninputs, m = k->noutputs;
+    uint64_t in_small[SMALL], out_small[SMALL];
+    int64_t si_small[SMALL];
+    double sf_small[SMALL];
+    uint64_t *in = n > SMALL ? xcalloc((size_t)n, sizeof *in) : in_small;
+    int64_t *si = n > SMALL ? xcalloc((size_t)n, sizeof *si) : si_small;
+    double *sf = n > SMALL ? xcalloc((size_t)n, sizeof *sf) : sf_small;
+    uint64_t *out = m > SMALL ? xcalloc((size_t)m, sizeof *out) : out_small;
+    Tensor **held = xcalloc((size_t)n + 1, sizeof *held);
+    const char *failed = NULL;
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        const RtValue *a = args[i];
+        in[i] = 0;
+        si[i] = 0;
+        sf[i] = 0;
+        if (k->inputs[i].kind == KERNELS_ARG_TENSOR) {
+            Tensor *t = a->u.t;
+            if (!tensor_is_contiguous(t)) {
+                /* gathered on the host, as the C kernels' caller does */
+                ok = value_to_host(cb, a);
+                held[i] = ok ? tensor_contiguous(t) : NULL;
+                ok = ok && held[i];
+                t = held[i];
+                cb->stats.strided_inputs++;
+            }
+            ok = ok && on_device(cb, t, &in[i]);
+            failed = ok ? NULL : "an input to the device";
+        } else if (a->kind == RT_INT || a->kind == RT_BOOL) {
+            si[i] = a->u.i;
+            sf[i] = (double)a->u.i;
+        } else if (a->kind == RT_FLOAT) {
+            sf[i] = a->u.f;
+            si[i] = (int64_t)a->u.f;
+        }
+    }
+    for (int o = 0; o < m && ok; o++) {
+        const KernelsArg *ko = &k->outputs[o];
+        Tensor *t = device_output(cb, ko->dtype, ko->rank, ko->sizes, &out[o]);
+        ok = t != NULL;
+        outs[o] = ok ? rt_tensor_take(t) : NULL;
+        failed = ok ? NULL : "an output's device memory";
+    }
+    if (ok) {
+        size_t size = kernels_args_size(k);
+        unsigned char *packed = xmalloc(size);
+        kernels_pack_args(k, in, si, sf, out, packed);
+        for (int o = 0; o < m && ok; o++) {
+            void *fn = cb->gpus[cb->cur].functions[k->index][o];
+            if (!fn)
+                continue;       /* an empty output */
+            ok = launch_elements(cb, fn, k->name, numel_of(&k->outputs[o]),
+                                 packed, size);
+            failed = ok ? NULL : k->name;
+        }
+        free(packed);
+    }
+    for (int i = 0; i < n; i++)
+        tensor_release(held[i]);
+    free(held);
+    if (in != in_small) {
+        free(in);
+        free(si);
+        free(sf);
+    }
+    if (out != out_small)
+        free(out);
+    if (!ok) {
+        for (int o = 0; o < m; o++) {
+            rt_release(outs[o]);
+            outs[o] = NULL;
+        }
+        if (tensor_last_error() && *tensor_last_error() && !*cb->gpus[cb->cur].dev->error)
+            return -1;  /* a host allocation failed: its message stands */
+        return device_failed(cb, failed);
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- GEMM */
+
+/* How the last two dims of t sit in memory as a matrix [rows, cols]:
+ * row-major with row length *ld, or (*trans) its transpose stored
+ * row-major. False when neither. */
+static bool matrix_layout(const Tensor *t, bool *trans, int64_t *ld)
+{
+    int r = t->ndim - 2, c = t->ndim - 1;
+    int64_t rows = t->sizes[r], cols = t->sizes[c];
+    int64_t sr = rows == 1 ? cols : t->strides[r], sc = cols == 1 ? 1 : t->strides[c];
+    if (sc == 1 && sr >= (cols > 1 ? cols : 1)) {
+        *trans = false;
+        *ld = sr > 0 ? sr : 1;
+        return true;
+    }
+    sr = rows == 1 ? 1 : t->strides[r];
+    sc = cols == 1 ? rows : t->strides[c];
+    if (sr == 1 && sc >= rows) {
+        *trans = true;
+        *ld = sc;
+        return true;
+    }
+    return false;
+}
+
+/* The stride between t's matrices when its dims before the last two
+ * collapse into one batch dim (1 matrix: 0). */
+static bool batch_stride(const Tensor *t, int64_t *batch, int64_t *stride)
+{
+    int nb = t->ndim - 2;
+    *batch = 1;
+    *stride = 0;
+    for (int d = nb - 1; d >= 0; d--) {
+        if (t->sizes[d] == 1)
+            continue;
+        if (*batch > 1 && t->strides[d] != *stride * *batch)
+            return false;
+        if (*batch == 1)
+            *stride = t->strides[d];
+        *batch *= t->sizes[d];
+    }
+    return true;
+}
+
+static bool is_matrix_type(const RtValue *v, TensorDType dt)
+{
+    return v && v->kind == RT_TENSOR && v->u.t->dtype == dt && (dt == DT_F32 || dt == DT_F64);
+}
+
+/* C [batch..., m, n] = A [batch..., m, k] @ B [batch_b..., k, n] (B's
+ * batch 1 or equal), optionally B taken transposed ([n, k] stored) and a
+ * bias row added: 1 done, 0 not a shape this runs (the host does), -1. */
+static int run_gemm(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_transposed,
+                    const Tensor *bias, RtValue **out)
+{
+    if (a->ndim < 2 || b->ndim < 2 || b->ndim > a->ndim || b->dtype != a->dtype ||
+        (bias && (bias->dtype != a->dtype || bias->ndim != 1)))
+        return 0;
+    int64_t m = a->sizes[a->ndim - 2], k = a->sizes[a->ndim - 1];
+    int64_t bk = b->sizes[b->ndim - (b_transposed ? 1 : 2)];
+    int64_t n = b->sizes[b->ndim - (b_transposed ? 2 : 1)];
+    if (bk != k || (bias && bias->sizes[0] != n) || m == 0 || n == 0 || k == 0)
+        return 0;
+    int64_t batch_a, stride_a, batch_b, stride_b;
+    bool ta, tb;
+    int64_t lda, ldb;
+    if (!batch_stride(a, &batch_a, &stride_a) || !batch_stride(b, &batch_b, &stride_b) ||
+        !matrix_layout(a, &ta, &lda) || !matrix_layout(b, &tb, &ldb))
+        return 0;
+    if (batch_b != 1 && batch_b != batch_a)
+        return 0;
+    /* B's batch dims must be A's (or absent) for the output shape below */
+    if (batch_b != 1 && b->ndim != a->ndim)
+        return 0;
+    if (b_transposed)
+        tb = !tb;
+    /* A batch of rows stacked with no gap is one tall matrix: one GEMM */
+    if (batch_b == 1 && batch_a > 1 && !ta && stride_a == m * lda) {
+        m *= batch_a;
+        batch_a = 1;
+    }
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int rank = a->ndim;
+    memcpy(sizes, a->sizes, (size_t)rank * sizeof *sizes);
+    sizes[rank - 1] = n;
+    DevicePtr pa, pb, pc;
+    if (!on_device(cb, a, &pa) || !on_device(cb, b, &pb))
+        return device_failed(cb, "a GEMM operand to the device");
+    Tensor *c = device_output(cb, a->dtype, rank, sizes, &pc);
+    if (!c)
+        return device_failed(cb, "a GEMM result's device memory");
+    bool ok = true;
+    if (bias) {
+        DevicePtr pbias;
+        ok = on_device(cb, bias, &pbias);
+        int64_t total = m * n * (batch_a > 1 ? batch_a : 1);
+        RowsArgs ra = {pbias, pc, n, total};
+        ok = ok && launch_elements(cb, cb->gpus[cb->cur].rows_fn[a->dtype == DT_F64], "tssa_rows", total, &ra,
+                                   sizeof ra);
+    }
+    DeviceGemm g = {.dtype = a->dtype, .trans_a = ta, .trans_b = tb, .m = m, .n = n, .k = k,
+                    .a = pa, .b = pb, .c = pc, .lda = lda, .ldb = ldb, .ldc = n,
+                    .stride_a = stride_a, .stride_b = batch_b > 1 ? stride_b : 0,
+                    .stride_c = m * n, .batch = batch_a, .accumulate = bias != NULL};
+    Device *d = cb->gpus[cb->cur].dev;
+    ok = ok && d->ops->gemm(d, &g);
+    if (!ok) {
+        tensor_release(c);
+        return device_failed(cb, "GEMM");
+    }
+    cb->stats.gemms++;
+    *out = rt_tensor_take(c);
+    return 1;
+}
+
+static const Tensor *tensor_arg(RtValue *const *args, int i, int nargs)
+{
+    return i < nargs && args[i] && args[i]->kind == RT_TENSOR ? args[i]->u.t : NULL;
+}
+
+/* matmul with a vector: v @ M as [1, k] @ M, M @ v as M @ [k, 1], the
+ * result's unit dim dropped again (a view of the product). */
+static int vector_gemm(CudaBackend *cb, const Tensor *a, const Tensor *b, RtValue **out)
+{
+    if (a->ndim + b->ndim < 3 || (a->ndim == 1 && b->ndim != 2) || (b->ndim == 1 && a->ndim < 2))
+        return 0;       /* a dot product, or a batched vector: the host's */
+    const Tensor *v = a->ndim == 1 ? a : b;
+    int64_t sizes[2], strides[2];
+    if (v == a) {
+        sizes[0] = 1, sizes[1] = a->sizes[0];
+        strides[0] = a->sizes[0] * a->strides[0], strides[1] = a->strides[0];
+    } else {
+        sizes[0] = b->sizes[0], sizes[1] = 1;
+        strides[0] = b->strides[0], strides[1] = 1;
+    }
+    Tensor *m = tensor_make_view(v, 2, sizes, strides, v->offset);
+    RtValue *product = NULL;
+    int r = v == a ? run_gemm(cb, m, b, false, NULL, &product) : run_gemm(cb, a, m, false, NULL, &product);
+    tensor_release(m);
+    if (r != 1)
+        return r;
+    const Tensor *p = product->u.t;
+    int rank = p->ndim - 1;
+    int64_t psizes[TENSOR_MAX_DIMS], pstrides[TENSOR_MAX_DIMS];
+    int drop = v == a ? p->ndim - 2 : p->ndim - 1;
+    for (int d = 0, j = 0; d < p->ndim; d++)
+        if (d != drop) {
+            psizes[j] = p->sizes[d];
+            pstrides[j++] = p->strides[d];
+        }
+    *out = rt_tensor_take(tensor_make_view(p, rank, psizes, pstrides, p->offset));
+    rt_release(product);
+    return 1;
+}
+
+/* mm, bmm, matmul (both operands at least 2-d) and linear. */
+static int try_gemm(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **outs)
+{
+    int nargs = n->ninputs;
+    const Tensor *a = tensor_arg(args, 0, nargs), *b = tensor_arg(args, 1, nargs);
+    if (!a || !b || !is_matrix_type(args[0], a->dtype))
+        return 0;
+    switch (n->op) {
+    case OP_ATEN_MM:
+        return a->ndim == 2 && b->ndim == 2 ? run_gemm(cb, a, b, false, NULL, outs) : 0;
+    case OP_ATEN_BMM:
+        return a->ndim == 3 && b->ndim == 3 ? run_gemm(cb, a, b, false, NULL, outs) : 0;
+    case OP_ATEN_MATMUL:
+        if (a->ndim == 1 || b->ndim == 1)
+            return vector_gemm(cb, a, b, outs);
+        return run_gemm(cb, a, b, false, NULL, outs);
+    case OP_ATEN_LINEAR: {
+        if (b->ndim != 2)
+            return 0;
+        const RtValue *bias = nargs > 2 ? args[2] : NULL;
+        if (bias && bias->kind != RT_NONE && bias->kind != RT_TENSOR)
+            return 0;
+        return run_gemm(cb, a, b, true, bias && bias->kind == RT_TENSOR ? bias->u.t : NULL, outs);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* ---------------------------------------------------------------- the runner */
+
+static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, bool in_place)
+{
+    CudaBackend *cb = ctx;
+    cb->gpus[cb->cur].dev->error[0] = '\0';
+    if (n->op == OP_TSSA_FUSION_GROUP) {
+        const KernelsKernel *k = kernels_kernel_of(cb->kp, n);
+        if (k && kernels_args_fit(k, args))
+            return run_group(cb, k, args, outs);
+        /* else the host runs it (its C kernel, or its nodes one by one) */
+    } else if (!in_place) {
+        int r = try_gemm(cb, n, args, outs);
+        if (r != 0)
+            return r;
+        /* a view reads no data: it shares its input's storage, and mirror */
+        OpAlias alias = op_info(n->op)->alias;
+        if (alias == ALIAS_VIEW || alias == ALIAS_VIEWS)
+            return 0;
+    }
+    for (int i = 0; i < n->ninputs; i++)
+        if (!value_to_host(cb, args[i]))
+            return device_failed(cb, "an input back to the host");
+    if (in_place)
+        host_writes(cb, args[0]);
+    else if (op_info(n->op)->mutates >= 0 && op_info(n->op)->mutates < n->ninputs)
+        host_writes(cb, args[op_info(n->op)->mutates]);
+    cb->stats.host_nodes++;
+    return 0;
+}
+
+static void install(void *ctx, NodeExec *values)
+{
+    node_exec_set_node_runner(values, run_node, ctx);
+}
+
+static bool items_to_host(void *ctx, RtValue *const *items, int n, FILE *err)
+{
+    CudaBackend *cb = ctx;
+    for (int i = 0; i < n; i++)
+        if (!value_to_host(cb, items[i])) {
+            Device *d = cb->gpus[cb->cur].dev;
+            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
+            return false;
+        }
+    return true;
+}
+
+static void select_device(void *ctx, int device)
+{
+    CudaBackend *cb = ctx;
+    cb->cur = cb->gpu_of[device >= 0 && device < cb->ndevices ? device : 0];
+}
+
+static void end_run(void *ctx)
+{
+    sweep(ctx);
+}
+
+/* ---------------------------------------------------------------- opening */
+
+int cuda_device_count(const char **why)
+{
+    return cuda_driver_count(why);
+}
+
+/* Loads the program's kernels and the runtime kernels on GPU g. */
+static bool load_kernels(CudaBackend *cb, int g, FILE *err)
+{
+    KernelProgram *kp = cb->kp;
+    Gpu *gpu = &cb->gpus[g];
+    int nk = kernels_count(kp);
+    size_t len = 0;
+    char *program = kp ? kernels_source(kp, KERNELS_TARGET_CUDA, &len) : xstrdup("");
+    char *source = xprintf("%s%s", program, RUNTIME_KERNELS);
+    free(program);
+    int nnames = 2;
+    for (int i = 0; i < nk; i++)
+        nnames += kernels_kernel_at(kp, i)->noutputs;
+    char **names = xcalloc((size_t)nnames, sizeof *names);
+    void **fns = xcalloc((size_t)nnames, sizeof *fns);
+    int at = 0;
+    names[at++] = xstrdup("tssa_rows_f32");
+    names[at++] = xstrdup("tssa_rows_f64");
+    gpu->functions = xcalloc((size_t)nk + 1, sizeof *gpu->functions);
+    int *first = xcalloc((size_t)nk + 1, sizeof *first);
+    for (int i = 0; i < nk; i++) {
+        const KernelsKernel *k = kernels_kernel_at(kp, i);
+        gpu->functions[i] = xcalloc((size_t)k->noutputs + 1, sizeof **gpu->functions);
+        first[i] = at;
+        for (int o = 0; o < k->noutputs; o++)
+            if (numel_of(&k->outputs[o]) > 0)   /* the printer writes no kernel for it */
+                names[at++] = xprintf("%s_out%d", k->name, o);
+    }
+    bool ok = gpu->dev->ops->load(gpu->dev, source, (const char *const *)names, at, fns);
+    if (ok) {
+        gpu->rows_fn[0] = fns[0];
+        gpu->rows_fn[1] = fns[1];
+        for (int i = 0; i < nk; i++) {
+            const KernelsKernel *k = kernels_kernel_at(kp, i);
+            for (int o = 0, j = first[i]; o < k->noutputs; o++)
+                if (numel_of(&k->outputs[o]) > 0)
+                    gpu->functions[i][o] = fns[j++];
+        }
+    } else {
+        fprintf(err, "tssa-stream: error: cuda (%s): %s\n", gpu->dev->name, gpu->dev->error);
+    }
+    for (int i = 0; i < at; i++)
+        free(names[i]);
+    free(names);
+    free(fns);
+    free(first);
+    free(source);
+    return ok;
+}
+
+CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *err)
+{
+    int ndevices = o->devices > 0 ? o->devices : 1;
+    if (ndevices > CUDA_MAX_DEVICES)
+        ndevices = CUDA_MAX_DEVICES;
+    /* one GPU per device as far as there are GPUs (from o->device on);
+     * emulated devices are as many as asked, each with memory of its own */
+    int ngpus = ndevices;
+    if (!o->emulate) {
+        int count = cuda_device_count(NULL);
+        if (count > 0 && ngpus > count)
+            ngpus = count;
+    }
+    CudaBackend *cb = xcalloc(1, sizeof *cb);
+    cb->kp = kp;
+    cb->ndevices = ndevices;
+    for (int d = 0; d < ndevices; d++)
+        cb->gpu_of[d] = d % ngpus;
+    for (int g = 0; g < ngpus; g++) {
+        Device *dev = o->emulate ? cuda_emulated_open(err) : cuda_driver_open(o->device + g, err);
+        if (!dev) {
+            cuda_backend_close(cb);
+            return NULL;
+        }
+        cb->gpus[cb->ngpus++].dev = dev;
+        if (!load_kernels(cb, g, err)) {
+            cuda_backend_close(cb);
+            return NULL;
+        }
+    }
+    const Device *first = cb->gpus[0].dev;
+    if (ngpus == 1 && ndevices == 1)
+        snprintf(cb->stats.device, sizeof cb->stats.device, "%s", first->name);
+    else
+        snprintf(cb->stats.device, sizeof cb->stats.device, "%d devices on %d x %s", ndevices, ngpus,
+                 first->name);
+    reindex(cb);
+    cb->exec = (ExecDevice){.ctx = cb, .install = install, .to_host = items_to_host,
+                            .select = select_device, .end_run = end_run};
+    return cb;
+}
+
+const ExecDevice *cuda_backend_device(CudaBackend *cb)
+{
+    return &cb->exec;
+}
+
+CudaStats cuda_backend_stats(const CudaBackend *cb)
+{
+    return cb->stats;
+}
+
+void cuda_backend_close(CudaBackend *cb)
+{
+    if (!cb)
+        return;
+    for (int i = 0; i < cb->nmirrors; i++) {
+        for (int g = 0; g < cb->ngpus; g++)
+            if (cb->mirrors[i].dptr[g])
+                cb->gpus[g].dev->ops->release(cb->gpus[g].dev, cb->mirrors[i].dptr[g]);
+        tensor_release(cb->mirrors[i].holder);
+    }
+    for (int g = 0; g < cb->ngpus; g++) {
+        Gpu *gpu = &cb->gpus[g];
+        for (int i = 0; i < gpu->npool; i++)
+            gpu->dev->ops->release(gpu->dev, gpu->pool[i].dptr);
+        for (int i = 0; gpu->functions && i < kernels_count(cb->kp); i++)
+            free(gpu->functions[i]);
+        free(gpu->functions);
+        free(gpu->pool);
+        gpu->dev->ops->close(gpu->dev);
+    }
+    free(cb->mirrors);
+    free(cb->index);
+    free(cb);
+}

@@ -1,0 +1,88 @@
+/* cuda_device.h — what the cuda backend needs of a device (private to
+ * backends/cuda/). Two devices implement it:
+ *
+ *   cuda_driver.c    an NVIDIA GPU: the driver API (libcuda.so.1), NVRTC and
+ *                    cuBLAS, each opened with dlopen on first use, so the
+ *                    program starts (and runs on the cpu backend) where
+ *                    there is no GPU, no driver or no toolkit
+ *   cuda_emulated.c  the CPU shim: the same generated CUDA text compiled as
+ *                    C++ by the system compiler, blockIdx / threadIdx turned
+ *                    into loops over the grid, device memory a separate host
+ *                    allocation, GEMM by the tensor library: the whole cuda
+ *                    backend (residency, copies, launches) runs and is
+ *                    tested on a machine without a GPU
+ *
+ * A kernel takes one argument, a struct passed by value (kir_print.c's
+ * "NAME_args": in[], si[], sf[], out[], every field 8 bytes); launch is
+ * handed its bytes. Every call returns false after writing what failed
+ * (the CUDA call, its error name and text) into d->error.
+ */
+#ifndef TSSA_CUDA_DEVICE_H
+#define TSSA_CUDA_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tssa/tensor.h"
+
+typedef uint64_t DevicePtr;     /* CUdeviceptr; 0 is none */
+
+/* C = op(A) @ op(B) (+ C when accumulate), row-major, batch times: matrix i
+ * of X starts stride_x elements after matrix i-1 (0: the same matrix for
+ * every i). op(A) is [m, k], op(B) [k, n], C [m, n]; lda, ldb, ldc are
+ * the row lengths in memory (of A and B as stored, before op). */
+typedef struct DeviceGemm {
+    TensorDType dtype;          /* DT_F32 or DT_F64 */
+    bool trans_a, trans_b;
+    int64_t m, n, k;
+    DevicePtr a, b, c;
+    int64_t lda, ldb, ldc;
+    int64_t stride_a, stride_b, stride_c;
+    int64_t batch;
+    bool accumulate;
+} DeviceGemm;
+
+typedef struct Device Device;
+
+typedef struct DeviceOps {
+    bool (*alloc)(Device *d, size_t bytes, DevicePtr *p);
+    void (*release)(Device *d, DevicePtr p);
+    bool (*upload)(Device *d, DevicePtr dst, const void *src, size_t bytes);
+    bool (*download)(Device *d, void *dst, DevicePtr src, size_t bytes);
+    /* Compiles source (the generated CUDA text; cached on disk by a hash
+     * of it and the target) and finds names[0..n) in it: functions[i]. */
+    bool (*load)(Device *d, const char *source, const char *const *names, int n,
+                 void **functions);
+    /* Launches function (named `name`, for messages) on blocks x threads
+     * with the argument struct args[0..args_size). */
+    bool (*launch)(Device *d, void *function, const char *name, int64_t blocks, int threads,
+                   const void *args, size_t args_size);
+    bool (*gemm)(Device *d, const DeviceGemm *g);
+    /* Waits for everything launched so far. */
+    bool (*sync)(Device *d);
+    void (*close)(Device *d);
+} DeviceOps;
+
+struct Device {
+    const DeviceOps *ops;
+    char name[160];             /* "NVIDIA H100 80GB HBM3 (sm_90, 79 GiB)", "emulated ..." */
+    int sm;                     /* compute capability * 10: 90 on Hopper; 0 emulated */
+    size_t memory;              /* bytes of device memory */
+    bool emulated;
+    char error[1024];           /* the last failure */
+    void *impl;                 /* the implementation's own state */
+};
+
+/* The number of CUDA devices (0 when there is no driver or no GPU; then
+ * *why, when not NULL, says which: a static string). */
+int cuda_driver_count(const char **why);
+/* Opens device `ordinal` (its primary context, a stream, cuBLAS), or NULL
+ * after writing "tssa-stream: error: no CUDA device: WHY" (or what
+ * failed) to err. */
+Device *cuda_driver_open(int ordinal, FILE *err);
+/* The CPU shim; NULL after a message to err (no C++ compiler). */
+Device *cuda_emulated_open(FILE *err);
+
+#endif

@@ -1,0 +1,62 @@
+/* cuda.h — the cuda backend (--backend=cuda): the fused groups' generated
+ * CUDA kernels (compiled at run time by NVRTC) and GEMMs (cuBLAS) run on a
+ * GPU while the cpu executor fires the schedule; tensor data stays in
+ * device memory from one device node to the next and comes back to the
+ * host only where a host node, the executor or the outputs need it.
+ *
+ *     CudaBackend *cb = cuda_backend_open(kernels, &options, stderr);
+ *     plan.device = cuda_backend_device(cb);      // then backend_cpu_run...
+ *     CudaStats st = cuda_backend_stats(cb);
+ *     cuda_backend_close(cb);
+ *
+ * The driver (libcuda.so.1), NVRTC and cuBLAS are opened with dlopen when a
+ * device is first used, so the program starts everywhere; without a GPU
+ * the backend says "no CUDA device" and why. TSSA_CUDA_EMULATE=1 runs the
+ * same path on the CPU shim (backends/cuda/cuda_emulated.c).
+ */
+#ifndef TSSA_CUDA_H
+#define TSSA_CUDA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "tssa/backend.h"
+#include "tssa/kernels.h"
+
+typedef struct CudaBackend CudaBackend;
+
+enum { CUDA_MAX_DEVICES = 8 };
+
+typedef struct CudaOptions {
+    int device;                 /* ordinal of the first GPU */
+    /* the placement's devices (StreamFilter.device: --devices N; 0 is 1):
+     * device d runs on GPU device + d, or, with fewer GPUs, shares one */
+    int devices;
+    bool emulate;               /* the CPU shim instead of a GPU; one per device */
+} CudaOptions;
+
+typedef struct CudaStats {
+    char device[256];           /* the device's name (and how many share it) */
+    int64_t launches;           /* kernel launches (one per kernel output) */
+    int64_t gemms;              /* cuBLAS calls */
+    int64_t host_nodes;         /* nodes the evaluator ran on the host */
+    int64_t bytes_to_device, bytes_to_host;
+    int64_t copies_to_device, copies_to_host;
+    int64_t strided_inputs;     /* kernel inputs made contiguous first (on the host) */
+    int64_t peak_device_bytes;  /* most device memory in use at once */
+    int64_t device_allocations; /* device allocations made (a freed buffer is reused) */
+} CudaStats;
+
+/* How many GPUs the driver sees: 0 (with *why, a static string, when not
+ * NULL) where there is no driver or no GPU. */
+int cuda_device_count(const char **why);
+/* Opens the device and loads kp's kernels (kp may have none), or NULL after
+ * a message to err: no CUDA device, a failed compile. */
+CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *err);
+/* What the executor's plan takes as its device (valid until close). */
+const ExecDevice *cuda_backend_device(CudaBackend *cb);
+CudaStats cuda_backend_stats(const CudaBackend *cb);
+void cuda_backend_close(CudaBackend *cb);
+
+#endif
