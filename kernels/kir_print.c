@@ -439,10 +439,6 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
         textbuf_puts(t, ";\n");
         line_start(pr, at);
         textbuf_printf(t, "int64_t t%d%s = 0;\n", acc, at_suffix);
-        if (!is_index) {    /* the twin's output may be another kernel (CUDA) */
-            line_start(pr, at);
-            textbuf_printf(t, "(void)t%d_at;\n", acc);
-        }
     } else {
         line_start(pr, at);
         textbuf_printf(t, "%s ", kir_ctype(e->dtype));
@@ -483,10 +479,6 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
         textbuf_puts(t, ";\n");
         line_start(pr, at);
         textbuf_printf(t, "int64_t t%d%s = 0;\n", acc, at_suffix);
-        if (!is_index) {    /* the twin's output may be another kernel (CUDA) */
-            line_start(pr, at);
-            textbuf_printf(t, "(void)t%d_at;\n", acc);
-        }
         line_start(pr, at);
         textbuf_printf(t, "for (int64_t k = 0; k < %lld; k++)\n", (long long)e->extent);
         line_start(pr, at);
@@ -1151,7 +1143,23 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
         scope_release(&levels[0]);
 }
 
-/* One output as a CUDA kernel: thread = output element. */
+/* Whether text uses the identifier name (not as part of a longer one). */
+static bool uses_name(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = strstr(text, name); p; p = strstr(p + 1, name)) {
+        bool starts = p == text || !(p[-1] == '_' || (p[-1] >= '0' && p[-1] <= '9') ||
+                                     (p[-1] >= 'a' && p[-1] <= 'z') || (p[-1] >= 'A' && p[-1] <= 'Z'));
+        char c = p[n];
+        bool ends = !(c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'));
+        if (starts && ends)
+            return true;
+    }
+    return false;
+}
+
+/* One output as a CUDA kernel: thread = output element. The body is made
+ * first, so only what it uses is declared (nvcc warns of the rest). */
 static void print_output_cuda(Printer *pr, TextBuf *t, int o)
 {
     const KKernel *k = pr->k;
@@ -1159,24 +1167,6 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     const char *ctype = kir_ctype(out->dtype);
     if (numel(out) == 0)
         return;     /* nothing to launch */
-    textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n"
-                      "    const void *const *in = a.in;\n    const int64_t *si = a.si;\n"
-                      "    const double *sf = a.sf;\n    void *const *out = a.out;\n"
-                      "    (void)in;\n    (void)si;\n    (void)sf;\n", k->name, o, k->name);
-    print_inputs(t, k, "    ", KIR_TARGET_CUDA);
-    textbuf_printf(t, "    %s *out%d = (%s *)out[%d];\n", ctype, o, ctype, o);
-    textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                      "    if (lin >= %lldLL)\n        return;\n", (long long)numel(out));
-    int64_t inner = 1;
-    for (int d = out->rank - 1; d >= 0; d--) {
-        if (out->sizes[d] == 1)
-            continue;
-        textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
-        if (inner * out->sizes[d] < numel(out))
-            textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
-        textbuf_printf(t, ";\n    (void)i%d;\n", d);
-        inner *= out->sizes[d];
-    }
     for (int v = 0; v < KIR_MAX_VARS; v++) {
         pr->vlo[v] = 0;
         pr->vhi[v] = v < out->rank ? out->sizes[v] - 1 : -1;
@@ -1185,6 +1175,35 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     scope_init(&root, SCOPE_ROOT, -1, NULL);
     pr->indent = 1;
     int value = emit(pr, &root, out->value);
+    const char *body = textbuf_cstr(&root.text);
+    textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n", k->name, o, k->name);
+    if (uses_name(body, "si"))
+        textbuf_puts(t, "    const int64_t *si = a.si;\n");
+    if (uses_name(body, "sf"))
+        textbuf_puts(t, "    const double *sf = a.sf;\n");
+    char name[32];
+    for (int i = 0; i < k->ninputs; i++) {
+        snprintf(name, sizeof name, "in%d", i);
+        if (k->inputs[i].kind == KIN_TENSOR && uses_name(body, name))
+            textbuf_printf(t, "    const %s *__restrict__ in%d = (const %s *)a.in[%d];\n",
+                           kir_ctype(k->inputs[i].dtype), i, kir_ctype(k->inputs[i].dtype), i);
+    }
+    textbuf_printf(t, "    %s *out%d = (%s *)a.out[%d];\n", ctype, o, ctype, o);
+    textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                      "    if (lin >= %lldLL)\n        return;\n", (long long)numel(out));
+    int64_t inner = 1;
+    for (int d = out->rank - 1; d >= 0; d--) {
+        if (out->sizes[d] == 1)
+            continue;
+        snprintf(name, sizeof name, "i%d", d);
+        if (uses_name(body, name)) {
+            textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
+            if (inner * out->sizes[d] < numel(out))
+                textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
+            textbuf_puts(t, ";\n");
+        }
+        inner *= out->sizes[d];
+    }
     textbuf_putn(t, root.text.data, root.text.len);
     textbuf_printf(t, "    out%d[lin] = ", o);
     temp_name(t, value);
@@ -1231,8 +1250,15 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
         int nin = k->ninputs > 0 ? k->ninputs : 1, nout = k->noutputs > 0 ? k->noutputs : 1;
         textbuf_printf(t, "struct %s_args {\n    const void *in[%d];\n    int64_t si[%d];\n"
                           "    double sf[%d];\n    void *out[%d];\n};\n", k->name, nin, nin, nin, nout);
-        for (int o = 0; o < k->noutputs; o++)
+        /* a kernel per output: a max keeps its index only when its argmax
+         * twin is this kernel's own output */
+        for (int o = 0; o < k->noutputs; o++) {
+            pr.nindexed = 0;
+            Seen own = {0};
+            collect_indexed(&pr, &own, k->outputs[o].value);
+            free(own.items);
             print_output_cuda(&pr, t, o);
+        }
     }
     free(pr.indexed);
 }

@@ -2,7 +2,8 @@
 # Installs what tssa-stream needs to build and test on Debian. Idempotent and
 # quick when everything is present: it asks apt only for what is missing.
 #   scripts/setup.sh          build and test dependencies
-#   scripts/setup.sh --dev    also python3-torch (to regenerate the test corpus)
+#   scripts/setup.sh --dev    also python3-torch (to regenerate the test corpus),
+#                             python3-matplotlib (experiments/run.py's plots)
 #                             and expecttest from PyPI (PyTorch's OpInfo
 #                             database imports it: tests/opinfo/run_opinfo.py)
 set -euo pipefail
@@ -11,7 +12,7 @@ packages=(build-essential cmake pkg-config libcjson-dev libopenblas-dev liblapac
           libfftw3-dev valgrind clang libclang-rt-dev libopenmpi-dev openmpi-bin
           libhwloc-dev libgomp1)
 if [[ "${1:-}" == "--dev" ]]; then
-  packages+=(python3-torch python3-numpy python3-pip)
+  packages+=(python3-torch python3-numpy python3-matplotlib python3-pip)
 fi
 
 missing=()

@@ -6,7 +6,7 @@
 #            compiler, unusable cache folders (its cache is a mkdtemp folder)
 include(${CMAKE_CURRENT_LIST_DIR}/cc_jit.cmake)
 #   kernels.cuda_source  every fusing program of tests/models printed with
-#            --emit=cuda compiles with NVRTC (skipped without NVRTC)
+#            --emit=cuda compiles with NVRTC and nvcc (skipped without NVRTC)
 add_executable(nvrtc_check ${TSSA_TESTS_DIR}/tools/nvrtc_check.c)
 target_link_libraries(nvrtc_check PRIVATE ${CMAKE_DL_LIBS})
 add_test(NAME kernels.cuda_source
