@@ -13,6 +13,9 @@
  * are the same; one GEMM of N*M rows blocks its sums differently from N
  * GEMMs of M rows, so results agree to rounding.
  *
+ * A data-parallel loop's row times a weight (`x[i] @ w`, X: [N, K]) is the
+ * same with one rank less: one [N, K] x [K, P] GEMM instead of N GEMVs.
+ *
  * Preconditions: shape_infer ran. A product is hoisted when its loop's trip
  * count N is a compile-time value, its first operand is X[t] (aten::select
  * of dim 0 at the loop's counter) of an X of N rows or more defined before
@@ -69,13 +72,20 @@ static bool hoist(LowerProgram *p, IrNode *loop, int64_t trips, IrNode *n)
     dim = dv->u.i;
     IrValue *x = sel->inputs[0];
     const IrTensorType *tx = shape_of(x), *ty = shape_of(n->outputs[0]);
-    if (dim != 0 || !tx || !ty || tx->rank != 3 || tx->sizes[0] < trips || !outside(x, loop) ||
-        ty->rank != 2)
+    /* X[t] a matrix (an RNN's batch of rows) or a vector (a data-parallel
+     * loop's row: vector @ W), the product one rank less than X */
+    if (dim != 0 || !tx || !ty || (tx->rank != 3 && tx->rank != 2) || ty->rank != tx->rank - 1 ||
+        tx->sizes[0] < trips || !outside(x, loop))
         return false;       /* fewer rows than steps: x[t] fails at run time, as it should */
     /* P's size against X's (which the run holds already), not against a
      * bound of its own: the decision must not depend on the trip count
      * (a loop lowers to the same stream for 10 steps as for 2,000) */
-    if (ty->sizes[0] * ty->sizes[1] > 4 * tx->sizes[1] * tx->sizes[2])
+    int64_t row_x = 1, row_y = 1;
+    for (int d = 1; d < tx->rank; d++)
+        row_x *= tx->sizes[d];
+    for (int d = 0; d < ty->rank; d++)
+        row_y *= ty->sizes[d];
+    if (row_y > 4 * row_x)
         return false;
     IrNode *views[16];
     int nviews = 0;
@@ -94,8 +104,8 @@ static bool hoist(LowerProgram *p, IrNode *loop, int64_t trips, IrNode *n)
         ir_node_add_input(rows, kernels_scalar_constant(p, loop, 0, false));
         ir_node_add_input(rows, kernels_scalar_constant(p, loop, trips, false));
         ir_node_add_input(rows, kernels_scalar_constant(p, loop, 1, false));
-        int64_t rs[3] = {trips, tx->sizes[1], tx->sizes[2]};
-        x = ir_node_add_output(rows, ir_type_tensor_refined(g, tx->dtype, 3, rs, NULL), NULL);
+        int64_t rs[3] = {trips, tx->sizes[1], tx->rank == 3 ? tx->sizes[2] : 0};
+        x = ir_node_add_output(rows, ir_type_tensor_refined(g, tx->dtype, tx->rank, rs, NULL), NULL);
         ir_insert_before(rows, loop);
     }
     IrNode *all = ir_node_new_op(g, n->op == OP_ATEN_MM ? OP_ATEN_MATMUL : n->op);  /* mm is 2-d only */

@@ -93,6 +93,7 @@ struct CudaBackend {
     int gpu_of[CUDA_MAX_DEVICES];
     int ndevices;
     int cur;                    /* the GPU of the firing under way */
+    char source[256];           /* the source line of the node under way, for messages */
     /* mirrors: a dense array and an open-addressing index over it */
     Mirror *mirrors;
     int nmirrors, capmirrors, swept_at;
@@ -106,10 +107,28 @@ struct CudaBackend {
 /* ---------------------------------------------------------------- failures */
 
 /* Records a device failure for the evaluator to report at the node. */
+/* The Python source line of the node being run (set by run_node): a
+ * plain node's comment ("yolo.py:12:8"), or a fused group's first member's
+ * ("fused 5 nodes: aten::add (yolo.py:16:28), ..."). */
+static void note_source(CudaBackend *cb, const IrNode *n)
+{
+    cb->source[0] = '\0';
+    const char *c = n->comment;
+    if (!c)
+        return;
+    const char *open = n->op == OP_TSSA_FUSION_GROUP ? strchr(c, '(') : NULL;
+    const char *from = open ? open + 1 : c;
+    size_t len = open ? strcspn(from, ")") : strcspn(from, "\n");
+    snprintf(cb->source, sizeof cb->source, "%.*s", (int)len, from);
+}
+
+/* Records a device failure for the evaluator to report at the node (its
+ * place in the graph text), with the source line and what failed. */
 static int device_failed(CudaBackend *cb, const char *what)
 {
     Device *d = cb->gpus[cb->cur].dev;
-    tensor_set_error("cuda (%s): %s%s%s", d->name, what ? what : "", what ? ": " : "", d->error);
+    tensor_set_error("cuda (%s): %s%s%s%s%s%s", d->name, what ? what : "", what ? ": " : "", d->error,
+                     cb->source[0] ? " (source " : "", cb->source, cb->source[0] ? ")" : "");
     return -1;
 }
 
@@ -242,7 +261,7 @@ static Mirror *mirror_get(CudaBackend *cb, const Tensor *t)
 /* Makes the host copy current (from a GPU that has the data). */
 static bool mirror_to_host(CudaBackend *cb, Mirror *m)
 {
-    if (m->host_valid)
+    if (m->host_valid || m->bytes == 0)
         return true;
     int g = 0;
     while (g < cb->ngpus && !m->device_valid[g])
@@ -269,7 +288,7 @@ static bool on_device(CudaBackend *cb, const Tensor *t, DevicePtr *p)
     Mirror *m = mirror_get(cb, t);
     if (!m->dptr[g] && !pool_alloc(cb, g, m->bytes, &m->dptr[g]))
         return false;
-    if (!m->device_valid[g]) {
+    if (!m->device_valid[g] && m->bytes > 0) {
         int cur = cb->cur;
         bool ok = mirror_to_host(cb, m);
         cb->cur = ok ? cur : cb->cur;
@@ -406,9 +425,10 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
             void *fn = cb->gpus[cb->cur].functions[k->index][o];
             if (!fn)
                 continue;       /* an empty output */
-            ok = launch_elements(cb, fn, k->name, numel_of(&k->outputs[o]),
-                                 packed, size);
-            failed = ok ? NULL : k->name;
+            char name[80];
+            snprintf(name, sizeof name, "%s_out%d", k->name, o);
+            ok = launch_elements(cb, fn, name, numel_of(&k->outputs[o]), packed, size);
+            failed = NULL;      /* the device's message names the kernel */
         }
         free(packed);
     }
@@ -624,7 +644,8 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
 {
     CudaBackend *cb = ctx;
     cb->gpus[cb->cur].dev->error[0] = '\0';
-    if (n->op == OP_TSSA_FUSION_GROUP) {
+    note_source(cb, n);
+    if (n->op == OP_TSSA_FUSION_GROUP && !in_place) {
         const KernelsKernel *k = kernels_kernel_of(cb->kp, n);
         if (k && kernels_args_fit(k, args))
             return run_group(cb, k, args, outs);

@@ -16,6 +16,9 @@
  *   GEMM     OpenBLAS (cblas) on the emulated buffers, plain loops without it.
  * Generated kernels synchronize nothing (one thread per output element, no
  * shared memory), so running the threads one after another is exact.
+ *
+ * TSSA_CUDA_EMULATE=fail-launch makes every launch fail as a GPU's would
+ * (the tests check the message that names the call, filter and line).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +59,7 @@ typedef void (*ShimLauncher)(const void *args, int64_t blocks, int threads);
 typedef struct Emulated {
     CcLibrary **libs;
     int nlibs;
+    bool fail_launches;         /* TSSA_CUDA_EMULATE=fail-launch */
 } Emulated;
 
 static bool emu_alloc(Device *d, size_t bytes, DevicePtr *p)
@@ -140,6 +144,12 @@ static bool emu_launch(Device *d, void *function, const char *name, int64_t bloc
                  name, (long long)blocks, threads);
         return false;
     }
+    if (((Emulated *)d->impl)->fail_launches) {
+        snprintf(d->error, sizeof d->error,
+                 "cuLaunchKernel(%s): CUDA_ERROR_LAUNCH_FAILED: unspecified launch failure "
+                 "(injected: TSSA_CUDA_EMULATE=fail-launch)", name);
+        return false;
+    }
     ShimLauncher launch;
     memcpy(&launch, &function, sizeof launch);     /* a symbol of the loaded shim */
     launch(args, blocks, threads);
@@ -220,6 +230,9 @@ Device *cuda_emulated_open(FILE *err)
     d->emulated = true;
     d->memory = physical_memory_bytes();
     snprintf(d->name, sizeof d->name, "emulated on the CPU (TSSA_CUDA_EMULATE: CUDA kernels as C++)");
-    d->impl = xcalloc(1, sizeof(Emulated));
+    Emulated *e = xcalloc(1, sizeof *e);
+    const char *mode = getenv("TSSA_CUDA_EMULATE");
+    e->fail_launches = mode && strcmp(mode, "fail-launch") == 0;
+    d->impl = e;
     return d;
 }

@@ -91,6 +91,7 @@ set_tests_properties(mpi_products PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIME
 #   cuda_driver          the GPU device itself: NVRTC, launches, cuBLAS
 #                        against a triple loop (skipped, 77, without a GPU)
 #   cuda_no_device       --backend=cuda without a GPU: exit 2, one message
+#   cuda_device_failure  a failing launch: exit 1, the call, kernel, node and line
 if(TSSA_CUDA)
   foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES} ${TSSA_FUNCTIONAL_CASES})
     tssa_case_id(${case_dir} id)
@@ -114,4 +115,8 @@ if(TSSA_CUDA)
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_no_device.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/models/yolo_decode)
   set_tests_properties(cuda_no_device PROPERTIES LABELS cuda SKIP_RETURN_CODE 77)
+  add_test(NAME cuda_device_failure
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_device_failure.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models/yolo_decode)
+  set_tests_properties(cuda_device_failure PROPERTIES LABELS cuda)
 endif()

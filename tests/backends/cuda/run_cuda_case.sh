@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs one corpus case on the cuda backend through its CPU shim
+# Runs one corpus case on the cuda backend and checks it against PyTorch's
+# outputs (tests/case_lib.sh): on the GPU where the machine has one
+# (nvidia-smi lists it), else through the backend's CPU shim
 # (TSSA_CUDA_EMULATE=1: the generated CUDA compiled as C++, device memory a
-# separate host buffer, so a missing copy between device and host shows)
-# and checks it against PyTorch's outputs (tests/case_lib.sh).
+# separate host buffer, so a missing copy between device and host shows).
+# TSSA_CUDA_EMULATE set in the environment decides instead.
 #   run_cuda_case.sh TSSA_STREAM NPY_COMPARE CASE_DIR [extra tssa-stream options...]
 # TSSA_VALGRIND=1 runs tssa-stream under valgrind (errors or leaks fail).
 set -uo pipefail
@@ -11,5 +13,12 @@ tssa="$1" compare="$2"
 case_begin "$3"
 shift 3
 
-TSSA_CUDA_EMULATE=1 "${runner[@]}" "$tssa" --backend=cuda "$@" model.ir "${bindings[@]}" -o "$out/result" 2>"$out/stderr"
+if [[ -z "${TSSA_CUDA_EMULATE+set}" ]]; then
+  if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+    export TSSA_CUDA_EMULATE=0
+  else
+    export TSSA_CUDA_EMULATE=1
+  fi
+fi
+"${runner[@]}" "$tssa" --backend=cuda "$@" model.ir "${bindings[@]}" -o "$out/result" 2>"$out/stderr"
 case_verdict "$compare" $? "$out/stderr" --replaced

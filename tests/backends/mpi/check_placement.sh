@@ -6,12 +6,15 @@
 # does not depend on this machine. Each golden was checked by hand against
 # partition.c's rules; the checks below restate the decisive ones, so a
 # changed table that breaks them says why:
-#   long_batch_map  Body_L14 fires 10000 times (a row of x, 10000 x 3, times
-#                   a 3 x 4 weight, plus bias): its few dozen flops and bytes
-#                   are far below the 2 us firing cost, so 20 ms per run, the
-#                   rest under 0.02 ms. Split over N ranks it costs 20/N ms
-#                   plus the rows' messages (10000 x 12 B at 5 GB/s: 24 us,
-#                   the weight and bias once), so it becomes N copies, copy j
+#   long_batch_map  the rows' product with the weight (x @ w, 10000 x 3 by
+#                   3 x 4) is one GEMM before the loop (matmul_4, 0.03 ms);
+#                   Body_L14 fires 10000 times (a row's bias, relu and abs
+#                   sum): its few dozen flops and bytes are far below the
+#                   2 us firing cost, so 20 ms per run, the rest under
+#                   0.03 ms. Split over N ranks it costs 20/N ms
+#                   plus the rows' messages (a row of x and of the product,
+#                   28 B, 10000 times at 5 GB/s: 56 us, the bias once), so
+#                   it becomes N copies, copy j
 #                   on rank j, and everything else stays on rank 0 (home);
 #   rnn_loop        its loop carries h: the feedback loop (Recurrence_L15,
 #                   Body and Carry) stays whole on one rank (with ten sets
