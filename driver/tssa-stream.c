@@ -782,7 +782,7 @@ static bool infer_shapes(Run *r)                /* kernels: static shapes and dt
                                                                           : stop(r, status);
 }
 
-static bool fuse(Run *r)                        /* kernels: vertical fusion */
+static bool fuse(Run *r)                        /* kernels: vertical, horizontal fusion */
 {
     if (!r->o->no_fuse) {
         kernels_fold_decided(r->program);
@@ -791,6 +791,10 @@ static bool fuse(Run *r)                        /* kernels: vertical fusion */
         kernels_hoist_input_products(r->program);
         kernels_unpack_views(r->program);
         kernels_fuse(r->program);
+        /* one device: a data-parallel loop of one group is one launch;
+         * elsewhere its firings are what fission spreads over ranks */
+        if (r->o->backend == BACKEND_CUDA && r->o->devices <= 1 && world_size() == 1)
+            kernels_horizontal(r->program);
     }
     return true;
 }

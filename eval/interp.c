@@ -168,6 +168,53 @@ static bool loop_run(EvalCall *c, FILE *err)
     return true;
 }
 
+/* A group over the iterations of a data-parallel loop (ir.h), interpreted:
+ * its block once per iteration (param 0 the iteration), the results stacked
+ * along a new dim 0. */
+static bool iterations_run(EvalCall *c, FILE *err)
+{
+    IrNode *n = c->node;
+    EvalRun *run = c->run;
+    IrBlock *b = n->blocks[0];
+    int64_t iterations = ir_group_iterations(n);
+    if (n->noutputs != 1)
+        return eval_fail(c, "malformed tssa::FusionGroup over iterations");
+    Tensor *all = NULL;
+    bool ok = true;
+    for (int i = 1; i < c->nargs; i++)
+        slot_set(run, ir_block_param(b, i), rt_retain(c->args[i]));
+    for (int64_t it = 0; ok && it < iterations; it++) {
+        slot_set(run, ir_block_param(b, 0), rt_int(it));
+        ok = eval_block_run(run, b, err);
+        const RtValue *r = ok ? run->slots[ir_block_return(b, 0)->id] : NULL;
+        if (ok && r->kind != RT_TENSOR)
+            ok = eval_fail(c, "an iteration's result is a %s, expected a tensor", rt_kind_name(r->kind));
+        if (ok && !all) {
+            int64_t sizes[TENSOR_MAX_DIMS] = {iterations};
+            const Tensor *t = r->u.t;
+            if (t->ndim + 1 > TENSOR_MAX_DIMS)
+                ok = eval_fail(c, "%s", "an iteration's result has too many dims to stack");
+            else {
+                memcpy(sizes + 1, t->sizes, (size_t)t->ndim * sizeof *sizes);
+                ok = (all = tensor_empty(t->dtype, t->ndim + 1, sizes)) != NULL;
+            }
+        }
+        if (ok) {
+            Tensor *row = tensor_select(all, 0, it);
+            ok = row && tensor_copy_(row, r->u.t);
+            tensor_release(row);
+        }
+        clear_made(run, b);
+    }
+    for (int i = 0; i < c->nargs; i++)
+        slot_set(run, ir_block_param(b, i), NULL);
+    if (ok)
+        eval_out_value(c, 0, rt_tensor_take(all));
+    else
+        tensor_release(all);
+    return ok;
+}
+
 /* A fused group: its compiled kernel when the runner has one, else its
  * block, interpreted (the oracle's semantics, op by op). */
 static bool group_run(EvalCall *c, FILE *err)
@@ -182,6 +229,8 @@ static bool group_run(EvalCall *c, FILE *err)
         if (ran != 0)
             return ran > 0;
     }
+    if (ir_group_iterations(n) > 0)
+        return iterations_run(c, err);
     IrBlock *b = n->blocks[0];
     for (int i = 0; i < c->nargs; i++)
         slot_set(run, ir_block_param(b, i), rt_retain(c->args[i]));

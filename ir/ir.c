@@ -399,6 +399,12 @@ IrAttr *ir_attr_find(const IrNode *n, const char *name)
     return NULL;
 }
 
+int64_t ir_group_iterations(const IrNode *group)
+{
+    const IrAttr *a = ir_attr_find(group, "iterations");
+    return a && a->kind == ATTR_INT ? a->u.i : 0;
+}
+
 IrAttr *ir_attr_add(IrNode *n, const char *name, IrAttrKind kind)
 {
     IrAttr *a = ir_attr_find(n, name);

@@ -58,6 +58,7 @@ typedef struct Build {
     MemoEntry *memo;
     size_t memo_cap, memo_n;
     const char *why;            /* first reason the group cannot be built */
+    int64_t iterations;         /* ir_group_iterations: loop variable 0 is the iteration */
 } Build;
 
 /* ---------------------------------------------------------------- values */
@@ -72,7 +73,16 @@ static const IrValue *outer(const IrNode *group, const IrValue *v)
 
 const RtValue *kir_static(const LowerProgram *p, const IrNode *group, const IrValue *v)
 {
+    /* an iterations group's param 0 is the iteration, whatever its input */
+    if (group && v->def == group->blocks[0]->param && v->def_index == 0 && ir_group_iterations(group) > 0)
+        return NULL;
     return lower_static_value(p, outer(group, v));
+}
+
+/* Whether v is an iterations group's iteration (loop variable 0). */
+static bool is_iteration(const Build *bd, const IrValue *v)
+{
+    return bd->iterations > 0 && v->def == bd->group->blocks[0]->param && v->def_index == 0;
 }
 
 static bool static_int(const LowerProgram *p, const IrNode *group, const IrValue *v, int64_t *out)
@@ -442,6 +452,8 @@ static const KExpr *scalar_operand(Build *bd, const IrValue *v, TensorDType dtyp
     }
     if (v->def != bd->group->blocks[0]->param)
         return fail(bd, "a run-time number made inside the group");
+    if (is_iteration(bd, v))
+        return kx_cast(bd->b, kx_index(bd->b, DT_I64, kidx_var(bd->b, 0)), dtype);
     int input = v->def_index;
     TensorDType own = v->type->kind == TY_FLOAT ? DT_F64 : DT_I64;
     return kx_cast(bd->b, kx_scalar(bd->b, input, own), dtype);
@@ -529,6 +541,8 @@ static const KExpr *template_at(Build *bd, const IrNode *n, const KIdx *const *i
  * indices in [0, extent). NULL when v is not such an input. */
 static const KIdx *runtime_index(Build *bd, const IrValue *v, int64_t extent)
 {
+    if (is_iteration(bd, v))    /* below the row count: horizontal.c checked */
+        return kidx_var(bd->b, 0);
     if (!bd->group || v->def != bd->group->blocks[0]->param || !v->type || v->type->kind != TY_INT)
         return NULL;
     KInput *ki = &bd->k->inputs[v->def_index];
@@ -1132,7 +1146,7 @@ static bool build_inputs(Build *bd)
 KKernel *kir_build_kernel(KirBuilder *b, const LowerProgram *p, const IrNode *group,
                           const char *name, const char **why)
 {
-    Build bd = {.b = b, .p = p, .group = group};
+    Build bd = {.b = b, .p = p, .group = group, .iterations = ir_group_iterations(group)};
     KKernel *k = arena_alloc(kir_arena(b), sizeof *k);
     bd.k = k;
     snprintf(k->name, sizeof k->name, "%s", name);
@@ -1149,15 +1163,26 @@ KKernel *kir_build_kernel(KirBuilder *b, const LowerProgram *p, const IrNode *gr
             break;
         }
         KOutput *out = &k->outputs[o];
+        /* An iterations group's output has the iterations as a new dim 0
+         * (loop variable 0); the block's value then has variables 1.. */
+        int lead = bd.iterations > 0;
+        if (t->rank + lead > KIR_MAX_RANK) {
+            bd.why = "an output of too many dimensions";
+            ok = false;
+            break;
+        }
         out->dtype = (TensorDType)t->dtype;
-        out->rank = t->rank;
-        memcpy(out->sizes, t->sizes, (size_t)t->rank * sizeof *t->sizes);
+        out->rank = t->rank + lead;
+        out->sizes[0] = bd.iterations;
+        memcpy(out->sizes + lead, t->sizes, (size_t)t->rank * sizeof *t->sizes);
         /* Loop variables 0..rank-1 are this output's dimensions; each
          * output starts the reductions' variables after them afresh. */
         const KIdx *idx[KIR_MAX_RANK];
+        if (lead)
+            kir_set_extent(b, 0, bd.iterations);
         for (int d = 0; d < t->rank; d++) {
-            kir_set_extent(b, d, t->sizes[d]);
-            idx[d] = t->sizes[d] == 1 ? kidx_const(b, 0) : kidx_var(b, d);
+            kir_set_extent(b, d + lead, t->sizes[d]);
+            idx[d] = t->sizes[d] == 1 ? kidx_const(b, 0) : kidx_var(b, d + lead);
         }
         out->value = value_at(&bd, v, idx);
         ok = out->value != NULL;

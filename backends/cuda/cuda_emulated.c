@@ -11,8 +11,10 @@
  *            through the kernels' cc_jit (cached like the C kernels); each
  *            TSSA_KERNEL_ENTRY(kernel, args) the printer writes after a
  *            __global__ becomes an extern "C" launcher kernel_shim(args,
- *            blocks, threads) that runs every (block, thread) pair, blocks
- *            spread over OpenMP threads;
+ *            blocks, threads) that runs every (block, thread) pair in
+ *            order, on the calling thread (no OpenMP: a shim is for
+ *            checking, and thread-local indices in a loaded library trip
+ *            LeakSanitizer's thread scan);
  *   GEMM     OpenBLAS (cblas) on the emulated buffers, plain loops without it.
  * Generated kernels synchronize nothing (one thread per output element, no
  * shared memory), so running the threads one after another is exact.
@@ -33,17 +35,17 @@
 
 static const char SHIM_HEADER[] =
     "/* tssa-stream's CPU shim for CUDA kernels: blockIdx / threadIdx are\n"
-    " * per-thread variables a launcher sets in loops over the grid */\n"
+    " * variables a launcher sets in loops over the grid */\n"
     "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n"
     "struct tssa_dim3 { unsigned x, y, z; };\n"
-    "static thread_local tssa_dim3 blockIdx, threadIdx, blockDim;\n"
+    "static tssa_dim3 blockIdx, threadIdx, blockDim;\n"
     "#define __global__\n#define __device__\n#define __forceinline__ inline\n"
     "#define __restrict__ __restrict\n"
     "#define TSSA_KERNEL_ENTRY(kernel, args) \\\n"
     "extern \"C\" void kernel##_shim(const void *argv, int64_t blocks, int threads) { \\\n"
     "    args a; \\\n"
     "    memcpy(&a, argv, sizeof a); \\\n"
-    "    _Pragma(\"omp parallel for schedule(static)\") \\\n"
+
     "    for (int64_t b = 0; b < blocks; b++) { \\\n"
     "        blockIdx.x = (unsigned)b; \\\n"
     "        blockDim.x = (unsigned)threads; \\\n"

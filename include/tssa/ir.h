@@ -245,6 +245,12 @@ const char *ir_value_base_name(const IrValue *v, char *buf, size_t size);
 /* ---------------------------------------------------------------- attributes */
 
 IrAttr *ir_attr_find(const IrNode *n, const char *name);
+/* A tssa::FusionGroup over the iterations of a data-parallel loop (made by
+ * kernels/horizontal.c) has int attribute `iterations` = N: its block
+ * computes one iteration's result with block param 0 as the iteration
+ * index (the node's input 0 is a placeholder), and its one output stacks
+ * the N results along a new dim 0. Returns N, or 0 for a plain group. */
+int64_t ir_group_iterations(const IrNode *group);
 void ir_attr_set_int(IrNode *n, const char *name, int64_t v);
 void ir_attr_set_float(IrNode *n, const char *name, double v);
 void ir_attr_set_str(IrNode *n, const char *name, const char *v);

@@ -75,6 +75,11 @@ int kernels_hoist_input_products(LowerProgram *p);
 int kernels_unpack_views(LowerProgram *p);
 /* Vertical fusion. Returns the number of groups made. */
 int kernels_fuse(LowerProgram *p);
+/* Horizontal fusion (kernels/horizontal.c): a data-parallel loop whose
+ * iteration is one group reading rows X[i] and writing row i of its result
+ * becomes one group over all iterations (ir_group_iterations), one kernel.
+ * After kernels_fuse. Returns the number of loops rewritten. */
+int kernels_horizontal(LowerProgram *p);
 
 /* Builds the kernel of every group. With `compile`, compiles and loads the
  * C; else only keeps the source (for --emit=c / --emit=cuda). NULL after a

@@ -39,3 +39,12 @@ target_link_libraries(test_fuse_random PRIVATE tssa)
 target_include_directories(test_fuse_random PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
 add_test(NAME kernels.fuse_random
          COMMAND test_fuse_random $<TARGET_FILE:tssa-stream> ${CMAKE_CURRENT_BINARY_DIR}/fuse_random)
+#   kernels.horizontal  a data-parallel loop of one group as one group over
+#            its iterations: structure, the interpreter's meaning of it (ref
+#            on the fused text), one launch on the cuda backend
+if(TSSA_CUDA)
+  add_test(NAME kernels.horizontal
+           COMMAND ${TSSA_TESTS_DIR}/kernels/test_horizontal.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/long_batch_map)
+  set_tests_properties(kernels.horizontal PROPERTIES LABELS "kernels;cuda")
+endif()
