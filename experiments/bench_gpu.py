@@ -1,0 +1,207 @@
+#!/usr/bin/python3
+"""bench_gpu.py — tssa-stream's cuda backend against PyTorch eager and torch.compile on a GPU.
+
+    /usr/bin/python3 experiments/bench_gpu.py [--tssa build/tssa-stream]
+        [--runs 50] [--warmup 10] [--only yolo_decode,lstm_loop] [--batch N]
+        [--seq N] [--no-compile] [--out DIR] [--keep DIR] [--strict] [--emulate]
+
+For each of the TensorSSA paper's workloads (bench_common.WORKLOADS: YOLOv3,
+SSD, YOLACT and FCOS post-processing, NASRNN, RNN, LSTM, seq2seq greedy
+decode, attention; --only also takes the project's own loop programs) at GPU
+sizes (GPU_SIZES below: batches where the GPU is busy; --batch and --seq
+override them) it exports the program with frontend/export.py, then on the
+one GPU of this machine (device 0)
+  - times PyTorch eager and torch.compile (Inductor, default mode) in this
+    process: the program and its inputs on the GPU, factory calls inside it
+    on the GPU too (torch.device context), fresh input clones per call made
+    outside the timed region, --warmup calls (torch.compile's compile is in
+    the first), then the median of --runs calls, each timed with CUDA events;
+  - runs `tssa-stream --backend=cuda model.ir ARGS --repeat RUNS --stats`:
+    the median per run it prints (the compile and the first run are not in
+    it), and its launches per run, launches_per_run (kernels) + gemms_per_run
+    (cuBLAS calls);
+  - counts PyTorch's kernel launches with torch.profiler (the CUDA kernel
+    events of one call; memcpy/memset apart);
+  - checks tssa-stream's outputs against PyTorch eager's (export's, computed
+    on the CPU) and torch.compile's against eager's on the GPU (rtol and
+    atol 1e-3).
+It prints a table with the speedups (eager / tssa and torch.compile / tssa:
+above 1, tssa-stream is faster), the geometric means, and the launch counts
+beside those FuncTs (the TensorSSA paper's system) reports (YOLOv3 decode
+34, LSTM 1921), and writes <out>/gpu/<date>-<host>.csv, .json (every number)
+and .meta.json (the machine, GPU, versions, command); --out defaults to
+experiments/results.
+
+Exit status: 77 when there is no GPU (torch.cuda.is_available() is False;
+nothing is measured), 2 for bad usage, 1 when the GPU is there but
+tssa-stream's cuda backend does not run on it (or, with --strict, when any
+workload failed); otherwise 0, failed workloads being rows of the table
+with their reasons. --emulate exercises the script without a GPU: PyTorch
+on the CPU and tssa-stream's CUDA kernels through TSSA_CUDA_EMULATE=1 (a
+CPU shim); its numbers mean nothing.
+"""
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+import bench_common as bc
+
+# (batch, seq, hidden) per workload; None: the workload's default
+# (bench_common.WORKLOADS). What a batch item is: see Workload.batch_means.
+GPU_SIZES = {
+    "yolo_decode": (64, None, None),       # 64 images of 3x40x40x85
+    "ssd_decode": (64, None, None),        # 64 x 8732 priors
+    "mask_crop": (1600, None, None),       # 16 images x 100 masks of 138x138
+    "fcos_decode": (16, None, None),       # 16 maps of 100x100, 80 classes
+    "nasrnn": (256, 50, 256),
+    "rnn_loop": (256, 50, 256),
+    "lstm_loop": (256, 50, 256),
+    "seq2seq_greedy": (256, 50, 256),
+    "attention_heads": (32, 256, 768),
+    "batch_loop": (256, None, 128),
+    "gru_loop": (256, 50, 256),
+    "kv_cache_decode": (256, 32, 256),
+    "nested_loop_if": (24, None, None),
+}
+# Kernel launches FuncTs reports for the same programs (TensorSSA, DAC'24).
+FUNCTS_LAUNCHES = {"yolo_decode": 34, "lstm_loop": 1921}
+
+COLUMNS = ["workload", "paper", "sizes", "eager_ms", "torch_compile_ms", "tssa_cuda_ms",
+           "eager_over_tssa", "compile_over_tssa", "eager_kernels", "compile_kernels",
+           "tssa_launches", "tssa_kernels", "tssa_gemms", "functs_launches", "check_tssa",
+           "check_compile", "status"]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split("\n\n", 1)[1])
+    ap.add_argument("--tssa", default=bc.DEFAULT_TSSA)
+    ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--warmup", type=int, default=10)
+    ap.add_argument("--only", default="", help="comma-separated workload names (default: the "
+                    "paper's: " + ",".join(bc.PAPER) + ")")
+    ap.add_argument("--batch", type=int, help="one batch size for every workload")
+    ap.add_argument("--seq", type=int, help="one sequence length for the loop workloads")
+    ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
+    ap.add_argument("--out", default=os.path.join(bc.HERE, "results"))
+    ap.add_argument("--keep", help="keep the exported cases in this folder")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when any workload failed")
+    ap.add_argument("--emulate", action="store_true",
+                    help="no GPU: PyTorch on the CPU, tssa-stream under TSSA_CUDA_EMULATE=1")
+    opts = ap.parse_args()
+    bc.require("bench_gpu.py", 77)
+    torch = bc.torch
+    names = [w for w in opts.only.split(",") if w] or list(bc.PAPER)
+    unknown = [w for w in names if w not in bc.WORKLOADS]
+    if unknown:
+        print(f"bench_gpu.py: unknown workload {', '.join(unknown)} "
+              f"(have {', '.join(bc.WORKLOADS)})", file=sys.stderr)
+        return 2
+    if not opts.emulate and not torch.cuda.is_available():
+        print("bench_gpu.py: no CUDA GPU here (torch.cuda.is_available() is False): nothing to "
+              "measure. Run it on a machine with a GPU, a CUDA build of torch and tssa-stream "
+              "built with cuda (`tssa-stream --version` lists it); --emulate checks the script "
+              "itself on a CPU.", file=sys.stderr)
+        return 77
+    opts.tssa = os.path.abspath(opts.tssa)
+    if not os.path.exists(opts.tssa):
+        print(f"bench_gpu.py: {opts.tssa} not found: build first (scripts/build.sh build)",
+              file=sys.stderr)
+        return 2
+    device = "cpu" if opts.emulate else "cuda"
+    if not opts.emulate:
+        torch.backends.cuda.matmul.allow_tf32 = False     # compare float32 with float32
+        torch.backends.cudnn.allow_tf32 = False
+    info = bc.machine_info(opts.tssa)
+    info.update(study="gpu", runs=opts.runs, warmup=opts.warmup, emulated=opts.emulate,
+                gpu=torch.cuda.get_device_name(0) if not opts.emulate else "emulated (CPU)",
+                cuda=getattr(torch.version, "cuda", None))
+    workdir = opts.keep or tempfile.mkdtemp(prefix="bench_gpu.")
+    progress = bc.Progress("bench_gpu", total=len(names))
+    cuda_why = bc.cuda_unavailable(opts.tssa, workdir, emulate=opts.emulate)
+    if cuda_why:
+        print(f"bench_gpu.py: tssa-stream's cuda backend does not run here: {cuda_why}",
+              file=sys.stderr)
+    modes = [("eager", device)] + ([] if opts.no_compile else [("compile", device)])
+    rows, raw = [], {}
+    for name in names:
+        batch, seq, hidden = GPU_SIZES[name]
+        w = bc.WORKLOADS[name]
+        batch = opts.batch or batch
+        seq = (opts.seq or seq) if w.seq else None
+        program, inputs, sizes = bc.make_workload(name, batch, seq, hidden)
+        progress.step(f"{name} ({sizes})")
+        r = bc.measure_workload(opts.tssa, os.path.join(workdir, name), program, inputs, opts.runs,
+                                torch_modes=modes, backends=() if cuda_why else ("cuda",),
+                                count=True, warmup=opts.warmup, emulate_cuda=opts.emulate,
+                                keep_output=True,
+                                progress=lambda m, n=name: progress.note(f"{n}: {m}"))
+        key = "" if device == "cpu" else f"@{device}"
+        eager = r.get(f"torch:eager{key}", {})
+        comp = r.get(f"torch:compile{key}", {})
+        tssa = r.get("tssa:cuda", {"error": f"not run: {cuda_why}"} if cuda_why else {})
+        stats = tssa.get("stats", {})
+        e_s = eager.get("s") if not eager.get("error") else None
+        c_s = comp.get("s") if not comp.get("error") else None
+        t_s = tssa.get("s") if not tssa.get("error") else None
+        check_compile = (bc.compare_outputs(comp.get("output"), eager.get("output"))
+                         if c_s and e_s else comp.get("error", "not run" if opts.no_compile else ""))
+        problems = [f"{k}: {v['error']}" for k, v in (("export", {"error": r["export_error"]}),
+                                                       ("eager", eager), ("torch.compile", comp),
+                                                       ("tssa-stream", tssa))
+                    if v.get("error") and not v["error"].startswith("n/a")]
+        if c_s and not check_compile.startswith("ok"):
+            problems.append(f"torch.compile output: {check_compile}")
+        row = dict(workload=name, paper=w.paper or "(own loop)", sizes=sizes,
+                   eager_ms=e_s and e_s * 1e3, torch_compile_ms=c_s and c_s * 1e3,
+                   tssa_cuda_ms=t_s and t_s * 1e3,
+                   eager_over_tssa=e_s / t_s if e_s and t_s else None,
+                   compile_over_tssa=c_s / t_s if c_s and t_s else None,
+                   eager_kernels=eager.get("launches"), compile_kernels=comp.get("launches"),
+                   tssa_launches=bc.as_count(tssa.get("launches")),
+                   tssa_kernels=bc.as_count(stats.get("launches_per_run")),
+                   tssa_gemms=bc.as_count(stats.get("gemms_per_run")),
+                   functs_launches=FUNCTS_LAUNCHES.get(name),
+                   check_tssa=tssa.get("check", ""), check_compile=check_compile,
+                   status="failed: " + "; ".join(problems) if problems else "ok")
+        rows.append(row)
+        raw[name] = {k: ({kk: vv for kk, vv in v.items() if kk != "output"}
+                         if isinstance(v, dict) else v) for k, v in r.items()}
+        if not opts.keep:
+            shutil.rmtree(os.path.join(workdir, name), ignore_errors=True)
+    progress.finish()
+
+    geo_eager = bc.geomean([r["eager_over_tssa"] for r in rows])
+    geo_compile = bc.geomean([r["compile_over_tssa"] for r in rows])
+    stem = bc.result_stem(opts.out, "gpu", info)
+    bc.write_csv(stem + ".csv", COLUMNS, rows)
+    bc.write_json(stem + ".json", dict(rows=rows, raw=raw, geomean_eager_over_tssa=geo_eager,
+                                       geomean_compile_over_tssa=geo_compile))
+    bc.write_json(stem + ".meta.json", dict(info, columns=COLUMNS))
+    title = f"## tssa-stream --backend=cuda against PyTorch on {info['gpu']}"
+    if opts.emulate:
+        title += " (EMULATED: PyTorch on the CPU, CUDA kernels through TSSA_CUDA_EMULATE; " \
+                 "the numbers mean nothing)"
+    print(f"\n{title}\n{bc.machine_summary(info)}\n")
+    bc.print_table(COLUMNS, rows)
+    def x(v):
+        return f"{v:.2f}x" if v else "-"
+    print(f"\ngeometric mean of eager / tssa-stream: {x(geo_eager)}; of torch.compile / "
+          f"tssa-stream: {x(geo_compile)} (above 1: tssa-stream faster)")
+    print("kernels: PyTorch's CUDA kernel events per call (profiler); tssa_launches = "
+          "launches_per_run + gemms_per_run (tssa-stream --stats); functs_launches: FuncTs' counts "
+          "in the TensorSSA paper (its sizes may differ)")
+    print(f"\nwrote {stem}.csv, {stem}.json, {stem}.meta.json")
+    if not opts.keep:
+        shutil.rmtree(workdir, ignore_errors=True)
+    failed = [r for r in rows if r["status"] != "ok"]
+    if cuda_why or (opts.strict and failed):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
