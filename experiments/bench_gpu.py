@@ -25,6 +25,11 @@ one GPU of this machine (device 0)
   - checks tssa-stream's outputs against PyTorch eager's (export's, computed
     on the CPU) and torch.compile's against eager's on the GPU (rtol and
     atol 1e-3).
+Then the data-parallel workloads (batch map, 12-head attention, YOLACT's
+mask crop at GPU sizes) run with `--devices N` for N in --devices (1,2,4):
+each data-parallel filter in N copies on N devices, on this one GPU (the
+multi-device path exercised where one GPU exists; time against N = 1),
+written to <stem>.devices.csv.
 It prints a table with the speedups (eager / tssa and torch.compile / tssa:
 above 1, tssa-stream is faster), the geometric means, and the launch counts
 beside those FuncTs (the TensorSSA paper's system) reports (YOLOv3 decode
@@ -74,6 +79,46 @@ COLUMNS = ["workload", "paper", "sizes", "eager_ms", "torch_compile_ms", "tssa_c
            "check_compile", "status"]
 
 
+DEVICE_COLUMNS = ["workload", "sizes", "devices", "tssa_cuda_ms", "over_one_device", "launches",
+                  "check", "status"]
+
+
+def devices_study(opts, workdir):
+    """The data-parallel workloads (bench_common.scaling_workloads at GPU
+    sizes) with `--backend=cuda --devices N`: each data-parallel filter in N
+    copies on N devices, here all on the one GPU."""
+    counts = [int(c) for c in opts.devices.split(",") if c]
+    items = opts.batch or 4096
+    rows = []
+    env = {"TSSA_CUDA_EMULATE": "1"} if opts.emulate else None
+    for name, (program, inputs, sizes) in bc.scaling_workloads(items=items, seq=opts.seq or 512,
+                                                                masks=items).items():
+        case = os.path.join(workdir, "devices-" + name)
+        try:
+            bc.export.export(program, inputs, case)
+            export_error = None
+        except Exception as e:        # noqa: BLE001 (reported in the table)
+            export_error = f"{type(e).__name__}: {str(e).splitlines()[0][:160]}"
+        one = None
+        for n in counts:
+            row = dict(workload=name, sizes=sizes, devices=n)
+            if export_error:
+                row.update(status=f"failed: export: {export_error}")
+                rows.append(row)
+                continue
+            t, stats, why = bc.run_tssa(opts.tssa, case, opts.runs, backend="cuda", env=env,
+                                        extra=("--devices", str(n)), out_name=f"out_d{n}")
+            check = bc.check_outputs(case, f"out_d{n}", rtol=1e-3, atol=1e-3) if t else ""
+            one = t if n == 1 else one
+            row.update(tssa_cuda_ms=t and t * 1e3, over_one_device=one / t if one and t else None,
+                       launches=bc.launches(stats, "cuda"), check=check,
+                       status="ok" if t and check.startswith("ok") else f"failed: {why or check}")
+            rows.append(row)
+        if not opts.keep:
+            shutil.rmtree(case, ignore_errors=True)
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -89,6 +134,8 @@ def main():
     ap.add_argument("--out", default=os.path.join(bc.HERE, "results"))
     ap.add_argument("--keep", help="keep the exported cases in this folder")
     ap.add_argument("--strict", action="store_true", help="exit 1 when any workload failed")
+    ap.add_argument("--devices", default="1,2,4",
+                    help="device counts for the data-parallel workloads (--devices N on this GPU)")
     ap.add_argument("--emulate", action="store_true",
                     help="no GPU: PyTorch on the CPU, tssa-stream under TSSA_CUDA_EMULATE=1")
     opts = ap.parse_args()
@@ -195,6 +242,13 @@ def main():
           "launches_per_run + gemms_per_run (tssa-stream --stats); functs_launches: FuncTs' counts "
           "in the TensorSSA paper (its sizes may differ)")
     print(f"\nwrote {stem}.csv, {stem}.json, {stem}.meta.json")
+    device_rows = [] if cuda_why else devices_study(opts, workdir)
+    if device_rows:
+        bc.write_csv(stem + ".devices.csv", DEVICE_COLUMNS, device_rows)
+        print(f"\n## the data-parallel workloads over --devices N on {info['gpu']} (one GPU standing "
+              "in for N devices: the multi-device path, not a speedup)\n")
+        bc.print_table(DEVICE_COLUMNS, device_rows)
+        print(f"\nwrote {stem}.devices.csv")
     if not opts.keep:
         shutil.rmtree(workdir, ignore_errors=True)
     failed = [r for r in rows if r["status"] != "ok"]
