@@ -76,8 +76,9 @@ int kernels_unpack_views(LowerProgram *p);
 /* Vertical fusion. Returns the number of groups made. */
 int kernels_fuse(LowerProgram *p);
 /* Horizontal fusion (kernels/horizontal.c): a data-parallel loop whose
- * iteration is one group reading rows X[i] and writing row i of its result
- * becomes one group over all iterations (ir_group_iterations), one kernel.
+ * iteration is groups and products by weights, reading rows X[i] and
+ * writing row i of its result, becomes groups over all iterations
+ * (ir_group_iterations: one kernel each) and products of the stacked rows.
  * After kernels_fuse. Returns the number of loops rewritten. */
 int kernels_horizontal(LowerProgram *p);
 

@@ -39,12 +39,17 @@ target_link_libraries(test_fuse_random PRIVATE tssa)
 target_include_directories(test_fuse_random PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
 add_test(NAME kernels.fuse_random
          COMMAND test_fuse_random $<TARGET_FILE:tssa-stream> ${CMAKE_CURRENT_BINARY_DIR}/fuse_random)
-#   kernels.horizontal  a data-parallel loop of one group as one group over
-#            its iterations: structure, the interpreter's meaning of it (ref
-#            on the fused text), one launch on the cuda backend
+#   kernels.horizontal.*  a data-parallel loop of groups and products as
+#            groups over its iterations and stacked products: structure, the
+#            interpreter's meaning of it (ref on the fused text), the launches
+#            on the cuda backend
 if(TSSA_CUDA)
-  add_test(NAME kernels.horizontal
+  add_test(NAME kernels.horizontal.long_batch_map
            COMMAND ${TSSA_TESTS_DIR}/kernels/test_horizontal.sh $<TARGET_FILE:tssa-stream>
-                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/long_batch_map)
-  set_tests_properties(kernels.horizontal PROPERTIES LABELS "kernels;cuda")
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/long_batch_map 10000 1 1 Body_L14)
+  add_test(NAME kernels.horizontal.batch_loop
+           COMMAND ${TSSA_TESTS_DIR}/kernels/test_horizontal.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/batch_loop 4 2 1 Body_L14)
+  set_tests_properties(kernels.horizontal.long_batch_map kernels.horizontal.batch_loop
+                       PROPERTIES LABELS "kernels;cuda")
 endif()
