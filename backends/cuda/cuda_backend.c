@@ -29,8 +29,12 @@
  *              output o of a group is one launch of NAME_out<o>, one thread
  *              per element, 256 per block.
  *   GEMM       mm, bmm, linear and matmul of float32/float64 matrices (last
- *              two dims row-major or transposed, batch dims of one stride)
- *              go to the device's GEMM (cuBLAS); other shapes run on the host.
+ *              two dims row-major or transposed, batch dims of one stride;
+ *              matmul with a vector as a one-row or one-column matrix) go to
+ *              the device's GEMM (cuBLAS); other shapes run on the host.
+ *   devices    with several (--devices N: the placement's StreamFilter.device),
+ *              the executor selects each firing's GPU; a mirror keeps a
+ *              buffer per GPU, and data a GPU lacks comes through the host.
  */
 #include <stdlib.h>
 #include <string.h>
