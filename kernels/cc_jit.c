@@ -54,12 +54,8 @@ struct CcLibrary {
  * the vector variants of expf, logf... that glibc's libmvec provides (the
  * kernels' prelude declares them `omp declare simd`), so loops with math
  * vectorize. */
-static const char BASE_FLAGS[] =
-    "-O3 -march=native -fopenmp -fno-math-errno -shared -fPIC -std=c11";
-/* C++ (the CUDA text through the cuda backend's CPU shim): the same, with
- * the C++ dialect the CUDA printer writes. */
-static const char BASE_FLAGS_CXX[] =
-    "-O3 -march=native -fopenmp -fno-math-errno -shared -fPIC -std=c++17";
+static const char BASE_FLAGS[] = "-O3 -march=native -fopenmp -fno-math-errno -shared -fPIC";
+/* C11; C++17 for C++ (the CUDA text through the cuda backend's CPU shim) */
 
 enum {
     DIAG_LINES = 40,            /* compiler diagnostics shown on failure */
@@ -491,7 +487,8 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
     Job job = {.source = source, .len = len, .cc = cc, .cc_path = cc_path, .cplusplus = opts->cplusplus};
     const char *san = TSSA_KERNEL_SANITIZE_FLAGS;
     const char *extra = opts->extra_flags ? opts->extra_flags : "";
-    job.flags = xprintf("%s%s%s%s%s", opts->cplusplus ? BASE_FLAGS_CXX : BASE_FLAGS, *san ? " " : "", san, *extra ? " " : "", extra);
+    job.flags = xprintf("%s -std=%s%s%s%s%s", BASE_FLAGS, opts->cplusplus ? "c++17" : "c11", *san ? " " : "",
+                        san, *extra ? " " : "", extra);
 
     pthread_once(&cpu_once, hash_cpu);
     CacheKey h = cache_key_start();

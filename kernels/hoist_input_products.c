@@ -27,21 +27,12 @@
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
 
-/* Whether v is defined outside `loop` (before it, or in an outer block). */
-static bool outside(const IrValue *v, const IrNode *loop)
-{
-    for (const IrNode *d = v->def; d; d = d->owner ? d->owner->owner : NULL)
-        if (d == loop)
-            return false;
-    return true;
-}
-
 /* v's value is the same in every iteration: defined outside the loop, or a
  * view (no blocks) of such values straight in the body. Those views are
  * collected in `views` (dependencies first) to move before the loop. */
 static bool invariant(const IrValue *v, const IrNode *loop, IrNode **views, int *nviews, int depth)
 {
-    if (outside(v, loop))
+    if (kernels_outside_loop(v, loop))
         return true;
     IrNode *d = v->def;
     if (depth > 8 || d->owner != loop->blocks[0] || d->nblocks > 0 || !op_is_view(d->op) ||
@@ -75,7 +66,7 @@ static bool hoist(LowerProgram *p, IrNode *loop, int64_t trips, IrNode *n)
     /* X[t] a matrix (an RNN's batch of rows) or a vector (a data-parallel
      * loop's row: vector @ W), the product one rank less than X */
     if (dim != 0 || !tx || !ty || (tx->rank != 3 && tx->rank != 2) || ty->rank != tx->rank - 1 ||
-        tx->sizes[0] < trips || !outside(x, loop))
+        tx->sizes[0] < trips || !kernels_outside_loop(x, loop))
         return false;       /* fewer rows than steps: x[t] fails at run time, as it should */
     /* P's size against X's (which the run holds already), not against a
      * bound of its own: the decision must not depend on the trip count

@@ -51,14 +51,6 @@ static bool static_is(const LowerProgram *p, const IrValue *v, int64_t want)
     return r && r->kind == RT_INT && r->u.i == want;
 }
 
-static bool outside(const IrValue *v, const IrNode *loop)
-{
-    for (const IrNode *d = v->def; d; d = d->owner ? d->owner->owner : NULL)
-        if (d == loop)
-            return false;
-    return true;
-}
-
 enum { MAX_STEPS = 32 };
 
 /* A row of a value from outside: aten::select(X, 0, counter) in the body
@@ -67,7 +59,7 @@ static bool is_row(const LowerProgram *p, const IrNode *n, const IrNode *loop, i
 {
     const IrValue *counter = ir_block_param(loop->blocks[0], 0);
     const IrTensorType *tx = n->op == OP_ATEN_SELECT && n->ninputs == 3 ? shape_of(n->inputs[0]) : NULL;
-    return tx && n->owner == loop->blocks[0] && outside(n->inputs[0], loop) && static_is(p, n->inputs[1], 0) &&
+    return tx && n->owner == loop->blocks[0] && kernels_outside_loop(n->inputs[0], loop) && static_is(p, n->inputs[1], 0) &&
            n->inputs[2] == counter && tx->rank >= 1 && tx->sizes[0] >= trips;
 }
 
@@ -83,7 +75,7 @@ static bool is_gemm(const IrNode *n, const IrNode *loop)
     if (!w || w->rank != 2)
         return false;
     for (int k = 1; k < n->ninputs; k++)
-        if (!outside(n->inputs[k], loop))
+        if (!kernels_outside_loop(n->inputs[k], loop))
             return false;
     return true;
 }
@@ -121,12 +113,12 @@ static int plan_loop(const LowerProgram *p, IrNode *loop, int64_t *trips, IrNode
         bool gemm = !group && is_gemm(m, loop);
         if (nsteps == MAX_STEPS || (!group && !gemm && !is_row(p, m, loop, n->u.i)))
             return 0;
-        if (gemm && outside(m->inputs[0], loop))
+        if (gemm && kernels_outside_loop(m->inputs[0], loop))
             return 0;       /* the same product every iteration: not this pass's */
         /* inputs: the counter (groups only), values from outside, earlier steps */
         for (int k = 0; k < m->ninputs; k++) {
             const IrValue *in = m->inputs[k];
-            if (outside(in, loop) || (in == counter && group) || (m->op == OP_ATEN_SELECT))
+            if (kernels_outside_loop(in, loop) || (in == counter && group) || (m->op == OP_ATEN_SELECT))
                 continue;
             if (in->def->owner != body || in->def == m || !shape_of(in))
                 return 0;

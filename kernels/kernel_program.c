@@ -266,6 +266,19 @@ static int args_count(int n)
     return n > 0 ? n : 1;
 }
 
+void kernels_scalar_arg(const RtValue *a, int64_t *si, double *sf)
+{
+    *si = 0;
+    *sf = 0;
+    if (a->kind == RT_INT || a->kind == RT_BOOL) {
+        *si = a->u.i;
+        *sf = (double)a->u.i;
+    } else if (a->kind == RT_FLOAT) {
+        *sf = a->u.f;
+        *si = (int64_t)a->u.f;
+    }
+}
+
 size_t kernels_args_size(const KernelsKernel *k)
 {
     return 8 * (3 * (size_t)args_count(k->ninputs) + (size_t)args_count(k->noutputs));
@@ -322,12 +335,8 @@ static int run_group(void *ctx, const IrNode *group, RtValue **args, RtValue **o
                 t = held[i];
             }
             in[i] = tensor_data(t);
-        } else if (a->kind == RT_INT || a->kind == RT_BOOL) {
-            si[i] = a->u.i;
-            sf[i] = (double)a->u.i;
-        } else if (a->kind == RT_FLOAT) {
-            sf[i] = a->u.f;
-            si[i] = (int64_t)a->u.f;
+        } else {
+            kernels_scalar_arg(a, &si[i], &sf[i]);
         }
     }
     if (ran) {

@@ -46,6 +46,8 @@ typedef int (*KernelsRewrite)(LowerProgram *p, IrNode *node);
  * program order; then grows p's tables to the new values. Returns the
  * rewrites made (kernels/pass_util.c). */
 int kernels_rewrite_each(LowerProgram *p, KernelsRewrite rewrite);
+/* Whether v is defined outside `loop` (before it, or in an outer block). */
+bool kernels_outside_loop(const IrValue *v, const IrNode *loop);
 /* The top-level node that holds n (the loop around it, or n itself): where
  * a pass puts the compile-time values it makes, with the program's other
  * constants (inside a loop's body the lowering would take them for the

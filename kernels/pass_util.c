@@ -21,6 +21,14 @@ int kernels_rewrite_each(LowerProgram *p, KernelsRewrite rewrite)
     return n;
 }
 
+bool kernels_outside_loop(const IrValue *v, const IrNode *loop)
+{
+    for (const IrNode *d = v->def; d; d = d->owner ? d->owner->owner : NULL)
+        if (d == loop)
+            return false;
+    return true;
+}
+
 IrNode *kernels_top_anchor(IrNode *n)
 {
     while (n->owner->owner)

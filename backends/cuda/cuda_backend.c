@@ -386,7 +386,8 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
     int64_t *si = n > SMALL ? xcalloc((size_t)n, sizeof *si) : si_small;
     double *sf = n > SMALL ? xcalloc((size_t)n, sizeof *sf) : sf_small;
     uint64_t *out = m > SMALL ? xcalloc((size_t)m, sizeof *out) : out_small;
-    Tensor **held = xcalloc((size_t)n + 1, sizeof *held);
+    Tensor *held_small[SMALL] = {0};
+    Tensor **held = n > SMALL ? xcalloc((size_t)n, sizeof *held) : held_small;
     const char *failed = NULL;
     bool ok = true;
     for (int i = 0; i < n && ok; i++) {
@@ -406,12 +407,8 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
             }
             ok = ok && on_device(cb, t, &in[i]);
             failed = ok ? NULL : "an input to the device";
-        } else if (a->kind == RT_INT || a->kind == RT_BOOL) {
-            si[i] = a->u.i;
-            sf[i] = (double)a->u.i;
-        } else if (a->kind == RT_FLOAT) {
-            sf[i] = a->u.f;
-            si[i] = (int64_t)a->u.f;
+        } else {
+            kernels_scalar_arg(a, &si[i], &sf[i]);
         }
     }
     for (int o = 0; o < m && ok; o++) {
@@ -423,7 +420,8 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
     }
     if (ok) {
         size_t size = kernels_args_size(k);
-        unsigned char *packed = xmalloc(size);
+        unsigned char packed_small[8 * 4 * SMALL];
+        unsigned char *packed = size > sizeof packed_small ? xmalloc(size) : packed_small;
         kernels_pack_args(k, in, si, sf, out, packed);
         for (int o = 0; o < m && ok; o++) {
             void *fn = cb->gpus[cb->cur].functions[k->index][o];
@@ -434,11 +432,13 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
             ok = launch_elements(cb, fn, name, numel_of(&k->outputs[o]), packed, size);
             failed = NULL;      /* the device's message names the kernel */
         }
-        free(packed);
+        if (packed != packed_small)
+            free(packed);
     }
     for (int i = 0; i < n; i++)
         tensor_release(held[i]);
-    free(held);
+    if (held != held_small)
+        free(held);
     if (in != in_small) {
         free(in);
         free(si);
@@ -500,11 +500,6 @@ static bool batch_stride(const Tensor *t, int64_t *batch, int64_t *stride)
         *batch *= t->sizes[d];
     }
     return true;
-}
-
-static bool is_matrix_type(const RtValue *v, TensorDType dt)
-{
-    return v && v->kind == RT_TENSOR && v->u.t->dtype == dt && (dt == DT_F32 || dt == DT_F64);
 }
 
 /* C [batch..., m, n] = A [batch..., m, k] @ B [batch_b..., k, n] (B's
@@ -618,7 +613,7 @@ static int try_gemm(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **
 {
     int nargs = n->ninputs;
     const Tensor *a = tensor_arg(args, 0, nargs), *b = tensor_arg(args, 1, nargs);
-    if (!a || !b || !is_matrix_type(args[0], a->dtype))
+    if (!a || !b || (a->dtype != DT_F32 && a->dtype != DT_F64))
         return 0;
     switch (n->op) {
     case OP_ATEN_MM:

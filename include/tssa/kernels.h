@@ -129,6 +129,9 @@ char *kernels_source(const KernelProgram *kp, KernelsTarget target, size_t *len)
  * bytes) from the device addresses of the tensors (in_ptr[i]; 0 for a
  * scalar), the scalars (si, sf) and the outputs' addresses. */
 size_t kernels_args_size(const KernelsKernel *k);
+/* A scalar argument as the kernels read it: si (an int, a bool, a float
+ * truncated) and sf (as a double). */
+void kernels_scalar_arg(const RtValue *a, int64_t *si, double *sf);
 void kernels_pack_args(const KernelsKernel *k, const uint64_t *in_ptr, const int64_t *si,
                        const double *sf, const uint64_t *out_ptr, void *buf);
 const KernelsStats *kernels_stats(const KernelProgram *kp);
