@@ -75,6 +75,7 @@ typedef struct Options {
     int fission;            /* --fission=K: copies per eligible filter; 1 = off */
     int devices;            /* --devices N: CUDA devices to place on; 0: not given (1) */
     bool no_fuse;           /* --no-fuse: every node its own filter, interpreted */
+    bool keep_loops;        /* --keep-loops: no horizontal fusion of data-parallel loops */
     int repeat;             /* --repeat N: timed runs after the first; 0 = off */
     bool stats;             /* --stats: counts and times to stderr */
     int ranks;              /* --ranks N: place for N ranks (inspection); 0 = the world's */
@@ -150,6 +151,13 @@ static const char usage_text[] =
     "                      every data-parallel filter becomes N copies, copy j\n"
     "                      on device j (cuda:j in --emit=schedule); with fewer\n"
     "                      GPUs than N, GPUs stand in for several devices\n"
+    "  --keep-loops        keep data-parallel loops as loops, their iterations\n"
+    "                      the firings that --fission, --devices and the ranks\n"
+    "                      spread (by default a loop whose body fuses becomes\n"
+    "                      one kernel over all its iterations, shared out by\n"
+    "                      OpenMP or one GPU launch, and one GEMM per product,\n"
+    "                      unless --fission, --devices N > 1, --place or ranks\n"
+    "                      on several hosts need the loop)\n"
     "  --no-fuse           keep every op its own filter, run by the reference\n"
     "                      kernels (fusion is on by default: neighbouring\n"
     "                      elementwise ops, views, slice assigns, casts and\n"
@@ -188,7 +196,8 @@ static const char usage_text[] =
     "                      the first's shapes; prints sets per second and the\n"
     "                      time per set (on several ranks the stages overlap)\n"
     "  --trace FILE.json   write what ran, per rank, as a Chrome trace (open it\n"
-    "                      in Perfetto or chrome://tracing): every firing and\n"
+    "                      in Perfetto or chrome://tracing): every firing, each\n"
+    "                      OpenMP thread's share of its parallel loops, and\n"
     "                      every message between ranks\n"
     "  --emit=topology     print the machine (cores, caches, NUMA, GPUs) and the\n"
     "                      cores each rank on it is bound to; needs no MODEL\n"
@@ -355,7 +364,7 @@ static void print_version(void)
 static int parse_args(int argc, char **argv, Options *o)
 {
     enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION,
-           OPT_FUSE, OPT_NO_FUSE, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE, OPT_RATES, OPT_TRACE,
+           OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE, OPT_RATES, OPT_TRACE,
            OPT_INPUTS, OPT_DEVICES };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
@@ -367,6 +376,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"devices", required_argument, NULL, OPT_DEVICES},
         {"fuse", no_argument, NULL, OPT_FUSE},
         {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
+        {"keep-loops", no_argument, NULL, OPT_KEEP_LOOPS},
         {"repeat", required_argument, NULL, OPT_REPEAT},
         {"stats", no_argument, NULL, OPT_STATS},
         {"ranks", required_argument, NULL, OPT_RANKS},
@@ -403,6 +413,7 @@ static int parse_args(int argc, char **argv, Options *o)
             break;
         case OPT_FUSE: o->no_fuse = false; break;
         case OPT_NO_FUSE: o->no_fuse = true; break;
+        case OPT_KEEP_LOOPS: o->keep_loops = true; break;
         case OPT_REPEAT:
             if ((status = parse_repeat(optarg, o)) != EXIT_OK)
                 return status;
@@ -515,6 +526,7 @@ typedef struct Run {
     int busy_ranks;             /* ranks the placement gives work filters */
     RankBinding binding;        /* its cores and threads */
     DeviceRates rates;          /* the cost model's device and link rates */
+    DeviceRates alone_rates;     /* rank 0 with all its host's cores (placement's one-rank case) */
     TraceLog *trace;            /* --trace: this rank's events */
     double trace_epoch;
     RtValue **outputs;
@@ -782,6 +794,22 @@ static bool infer_shapes(Run *r)                /* kernels: static shapes and dt
                                                                           : stop(r, status);
 }
 
+/* A data-parallel loop becomes one kernel over all its iterations (one
+ * launch on a GPU; on a CPU one loop nest whose outer loop OpenMP shares out
+ * over the rank's cores, where each iteration alone is too little work to
+ * share) and one GEMM per product. The loop then leaves the stream graph, so
+ * it is kept where its firings are to be split: --fission=K, --devices N > 1
+ * on the cuda backend, a --place file (which names the loop's filters), and
+ * ranks on several hosts (whose cores only messages reach). Ranks on one
+ * host share its cores, so there the kernel's threads do what messages
+ * would, without the messages. */
+static bool horizontal_wanted(const Options *o)
+{
+    if (o->keep_loops || o->fission > 1 || o->place || (o->backend == BACKEND_CUDA && o->devices > 1))
+        return false;
+    return world_local_size() == world_size();
+}
+
 static bool fuse(Run *r)                        /* kernels: vertical, horizontal fusion */
 {
     if (!r->o->no_fuse) {
@@ -791,9 +819,7 @@ static bool fuse(Run *r)                        /* kernels: vertical, horizontal
         kernels_hoist_input_products(r->program);
         kernels_unpack_views(r->program);
         kernels_fuse(r->program);
-        /* one device: a data-parallel loop of one group is one launch;
-         * elsewhere its firings are what fission spreads over ranks */
-        if (r->o->backend == BACKEND_CUDA && r->o->devices <= 1 && world_size() == 1)
+        if (horizontal_wanted(r->o))
             kernels_horizontal(r->program);
     }
     return true;
@@ -933,14 +959,31 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
     /* One rank with nothing to show has nothing to decide. */
     if (placement_ranks(r->o) == 1 && !r->o->rates && r->o->emit != EMIT_SCHEDULE)
         return true;
+    /* Each rank works with its share of the host's cores, but everything
+     * kept on rank 0 runs on all of them (rebind_to_busy_ranks): the
+     * one-rank case is costed at that thread count. --ranks N without
+     * mpirun plans for N ranks sharing this host. */
+    int rank_threads = r->binding.threads, alone_threads = r->binding.threads;
+    if (world_launched_by_mpirun()) {
+        RankBinding alone = machine_binding_plan(&r->machine, 0, 1);
+        cap_threads(&alone);
+        alone_threads = alone.threads > rank_threads ? alone.threads : rank_threads;
+    } else if (r->o->ranks > 1) {
+        rank_threads = alone_threads / r->o->ranks > 1 ? alone_threads / r->o->ranks : 1;
+    }
     int ok = 1;
     if (world_rank() == 0) {
         char *cache = tssa_cache_dir();
-        ok = device_rates_get(&r->rates, r->o->rates, cache, r->binding.threads, stderr);
+        ok = device_rates_get(&r->rates, r->o->rates, cache, rank_threads, stderr);
+        r->alone_rates = r->rates;
+        if (ok && alone_threads != rank_threads && !r->o->rates)
+            ok = device_rates_get(&r->alone_rates, NULL, cache, alone_threads, stderr);
         free(cache);
     }
     if (!world_share_int(ok, 0))
         return stop(r, EXIT_USAGE);
+    r->alone_rates.flops_per_s = world_share_double(r->alone_rates.flops_per_s, 0);
+    r->alone_rates.bytes_per_s = world_share_double(r->alone_rates.bytes_per_s, 0);
     r->rates.flops_per_s = world_share_double(r->rates.flops_per_s, 0);
     r->rates.bytes_per_s = world_share_double(r->rates.bytes_per_s, 0);
     r->rates.firing_s = world_share_double(r->rates.firing_s, 0);
@@ -1007,6 +1050,7 @@ static bool place(Run *r)                       /* scheduler: partition */
         .flops_per_s = r->rates.flops_per_s, .bytes_per_s = r->rates.bytes_per_s,
         .firing_s = r->rates.firing_s, .link_latency_s = r->rates.link_latency_s,
         .link_bytes_per_s = r->rates.link_bytes_per_s,
+        .alone_flops_per_s = r->alone_rates.flops_per_s, .alone_bytes_per_s = r->alone_rates.bytes_per_s,
     };
     bool bad_file = false;
     Schedule *s = r->schedule;
@@ -1165,6 +1209,13 @@ static void start_trace(Run *r)
              r->binding.first_core, r->binding.first_core + r->binding.ncores - 1);
     trace_log_track_name(r->trace, -1, name);
     trace_log_track_name(r->trace, 0, "filters");
+    /* each OpenMP thread's shares of the parallel loops (kernels, product
+     * panels) on its own track, under the firing's filter */
+    for (int t = 0; t < r->binding.threads; t++) {
+        snprintf(name, sizeof name, "OpenMP thread %d", t);
+        trace_log_track_name(r->trace, 1 + t, name);
+    }
+    trace_threads_record(true);
     world_barrier();
     r->trace_epoch = seconds_now();
 }
@@ -1476,9 +1527,10 @@ int main(int argc, char **argv)
     if (!world_start(&argc, &argv, stderr))
         return EXIT_RUNTIME;
     /* Under mpirun a rank's threads depend on the ranks: products must not
-     * (outputs are the same bits for every -np). */
-    if (world_launched_by_mpirun())
-        tensor_products_independent_of_threads();
+     * (outputs are the same bits for every -np, and as a plain run's). One
+     * pool of threads (OpenMP's) then runs both the kernels and the
+     * products: OpenBLAS's own idle threads would spin against it. */
+    tensor_products_independent_of_threads();
     quiet_other_ranks();
     Options o = {0};
     o.bind = calloc((size_t)argc + 1, sizeof *o.bind);

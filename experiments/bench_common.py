@@ -19,7 +19,8 @@ Imported by experiments/run.py, bench_e2e.py, bench_mpi.py and bench_gpu.py:
 
 Importing this module sets OMP_WAIT_POLICY=PASSIVE (and OMP_NUM_THREADS /
 OPENBLAS_NUM_THREADS to the core count unless set) before torch loads, so
-that torch's and OpenBLAS's idle threads do not spin against each other.
+that torch's and OpenBLAS's idle threads do not spin against each other;
+tssa-stream processes get the environment without it (tssa_environ).
 A missing torch or numpy does not fail the import: MISSING says what is
 missing and require() exits with a message (and the caller's status).
 """
@@ -40,8 +41,23 @@ CORES = os.cpu_count() or 1
 
 # Before torch loads: its idle OpenMP threads and OpenBLAS's would otherwise
 # spin and take the cores from each other (eager LSTM steps 10x slower on 2
-# cores). tssa-stream's kernels wait passively too (kernels/kernel_program.c).
+# cores). tssa-stream runs with one pool (OpenMP's; OpenBLAS single-threaded
+# in its panels) and gets the environment a user's shell would give it:
+# tssa_environ() leaves the policy out unless the user set one.
+USER_WAIT_POLICY = os.environ.get("OMP_WAIT_POLICY")
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def tssa_environ(**extra):
+    """The environment for a tssa-stream process: this one's, less the
+    OMP_WAIT_POLICY set above for torch (a user's own is kept), plus extra."""
+    e = dict(os.environ)
+    if USER_WAIT_POLICY is None:
+        e.pop("OMP_WAIT_POLICY", None)
+    else:
+        e["OMP_WAIT_POLICY"] = USER_WAIT_POLICY
+    e.update(extra)
+    return e
 os.environ.setdefault("OMP_NUM_THREADS", str(CORES))
 os.environ.setdefault("OPENBLAS_NUM_THREADS", str(CORES))
 
@@ -584,7 +600,7 @@ def run_tssa(tssa, case, runs, threads=None, backend=None, out_name="tssa_out", 
     """`tssa-stream model.ir ARGS -o OUT --repeat RUNS --stats` in `case`.
     Returns (median seconds per run, stats dict, None) or (None, stats, why)."""
     threads = threads or CORES
-    e = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    e = tssa_environ(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     e.update(env or {})
     cmd = [tssa, "model.ir", *case_args(case), "-o", out_name, "--repeat", str(runs), "--stats",
            *extra]
@@ -685,7 +701,7 @@ def run_ranks(tssa, case, ranks, runs, out_name, threads=None, hostfile=None,
     `mpirun -np ranks`, or (None, why). threads caps each rank's threads
     (OMP_NUM_THREADS; a rank never runs more than its share of the cores)."""
     threads = threads or CORES
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    env = tssa_environ(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     cmd = [*mpirun_cmd(ranks, hostfile), "--tag-output", tssa, "model.ir", *case_args(case),
            "-o", out_name, "--repeat", str(runs)]
     try:
@@ -710,7 +726,7 @@ def placement(tssa, case, ranks, runs, devices=False, env=None):
     N GPUs instead (`--backend=cuda --devices N`, planned without a GPU)."""
     where = ["--backend=cuda", "--devices", str(ranks)] if devices else ["--ranks", str(ranks)]
     base = [tssa, "model.ir", *case_args(case), "--emit=schedule", *where, "--repeat", str(runs)]
-    e = dict(os.environ, **(env or {}))
+    e = tssa_environ(**(env or {}))
     p = subprocess.run(base, cwd=case, capture_output=True, text=True, env=e)
     line = next((l.strip() for l in p.stdout.splitlines() if l.startswith("placement:")),
                 f"(no placement line; exit {p.returncode}: {p.stderr.strip()[-160:]})")

@@ -2,7 +2,7 @@
 """bench_mpi.py — tssa-stream across MPI ranks, against PyTorch.
 
     /usr/bin/python3 experiments/bench_mpi.py [--tssa build/tssa-stream]
-        [--runs 20] [--only scaling,split_linear,stream] [--keep DIR] [--json FILE]
+        [--runs 20] [--rounds 5] [--only scaling,split_linear,stream] [--keep DIR] [--json FILE]
 
 Every program is exported with frontend/export.py (graph text, .npy inputs,
 args.txt, PyTorch's eager outputs) and run as
@@ -55,6 +55,7 @@ numbers taken in one run. A study is skipped, with a message, when mpirun is
 missing or `tssa-stream --version` does not list mpi.
 """
 import argparse
+import statistics
 import os
 import re
 import shutil
@@ -90,14 +91,26 @@ def study_scaling(opts, workdir):
         export.export(program, inputs, case)
         progress(f"scaling {name}: eager, {opts.runs} calls")
         eager = time_eager(program, inputs, opts.runs)
-        t, err, check = {}, {}, {}
-        for n in (1, 2):
-            progress(f"scaling {name}: tssa-stream on {n} rank(s), --repeat {opts.runs}")
-            t[n], err[n] = run_ranks(opts.tssa, case, n, opts.runs, f"tssa_out_np{n}")
-            check[n] = check_outputs(case, f"tssa_out_np{n}") if t[n] else err[n]
-        # One processing element: 1 rank, 1 thread (the strong-scaling base).
-        progress(f"scaling {name}: tssa-stream on 1 rank, 1 thread, --repeat {opts.runs}")
-        t1, _ = run_ranks(opts.tssa, case, 1, opts.runs, "tssa_out_np1t1", threads=1)
+        # The three configurations take turns, round after round, so that a
+        # slow spell of the shared machine hits them alike; each is the
+        # median over the rounds of its per-run medians. "t1" is one
+        # processing element: 1 rank, 1 thread (the strong-scaling base).
+        configs = {"t1": (1, 1, "tssa_out_np1t1"), 1: (1, None, "tssa_out_np1"),
+                   2: (2, None, "tssa_out_np2")}
+        times = {k: [] for k in configs}
+        err = {}
+        for round_ in range(opts.rounds):
+            for key, (n, threads, out) in configs.items():
+                progress(f"scaling {name}: round {round_ + 1}/{opts.rounds}, {n} rank(s)"
+                         f"{', 1 thread' if threads else ''}, --repeat {opts.runs}")
+                secs, why = run_ranks(opts.tssa, case, n, opts.runs, out, threads=threads)
+                if secs is None:
+                    err[key] = why
+                else:
+                    times[key].append(secs)
+        t = {k: (statistics.median(v) if v and k not in err else None) for k, v in times.items()}
+        check = {n: check_outputs(case, configs[n][2]) if t[n] else err.get(n) for n in (1, 2)}
+        t1 = t["t1"]
         line, actors = placement(opts.tssa, case, 2, opts.runs)
         speedup = t1 / t[2] if t1 and t[2] else None
         rows.append(dict(name=name, sizes=sizes, tssa_np1_t1_s=t1, tssa_np1_s=t[1], tssa_np2_s=t[2],
@@ -165,7 +178,7 @@ STREAM_SETS = 100
 
 def run_stream(tssa, case, sets_dir, ranks):
     """(seconds for all sets, None) from rank 0's inputs line, or (None, why)."""
-    env = dict(os.environ, OMP_NUM_THREADS=str(CORES), OPENBLAS_NUM_THREADS=str(CORES))
+    env = bc.tssa_environ(OMP_NUM_THREADS=str(CORES), OPENBLAS_NUM_THREADS=str(CORES))
     cmd = [*bc.mpirun_cmd(ranks), tssa, "model.ir", *bc.case_args(case), "--inputs", sets_dir,
            "-o", f"stream_out_np{ranks}"]
     try:
@@ -226,6 +239,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--tssa", default=bc.DEFAULT_TSSA)
     ap.add_argument("--runs", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=5,
+                    help="scaling: times each configuration runs, taking turns (median of medians)")
     ap.add_argument("--only", default="", help="comma-separated: " + ",".join(STUDIES))
     ap.add_argument("--keep", help="keep the exported cases in this directory")
     ap.add_argument("--json", help="also write every number to this file")

@@ -13,6 +13,7 @@
  *         %r = tssa::FusionGroup(...)             products of an earlier step's
  *         %d2 = immut::select_rev(%d, %r, 0, %i)  value by outside weights
  *         -> (true, %d2)
+ * (%r may also be a row X_k[i] itself: the loop copies X_k's first N rows)
  * where %dst has exactly N rows of %r's shape, nothing else reads %d, and
  * each step's value is read only by later steps (the last by the write):
  * every row of the result is written once, from its own iteration, so the
@@ -82,8 +83,8 @@ static bool is_gemm(const IrNode *n, const IrNode *loop)
 
 /* The loop's steps in order (row selects, groups, products) when the loop
  * has the shape above, every value of a step read only by later steps (or,
- * for the last, by the write), and the write's value made by a group or a
- * product; else 0. */
+ * for the last, by the write), and the write's value made by a group, a
+ * product or a row select; else 0. */
 static int plan_loop(const LowerProgram *p, IrNode *loop, int64_t *trips, IrNode **steps)
 {
     const RtValue *n = loop->op == OP_PRIM_LOOP && loop->ninputs == 3 && loop->noutputs == 1
@@ -101,7 +102,8 @@ static int plan_loop(const LowerProgram *p, IrNode *loop, int64_t *trips, IrNode
         return 0;
     const IrNode *last = write->inputs[1]->def;
     const IrTensorType *td = shape_of(loop->inputs[2]), *tr = shape_of(write->inputs[1]);
-    if (last->owner != body || (last->op != OP_TSSA_FUSION_GROUP && !is_gemm(last, loop)) || !td || !tr ||
+    if (last->owner != body ||
+        (last->op != OP_TSSA_FUSION_GROUP && !is_gemm(last, loop) && !is_row(p, last, loop, n->u.i)) || !td || !tr ||
         td->rank != tr->rank + 1 || td->rank > KIR_MAX_RANK || td->sizes[0] != n->u.i || td->dtype != tr->dtype ||
         memcmp(td->sizes + 1, tr->sizes, (size_t)tr->rank * sizeof *tr->sizes) != 0)
         return 0;
@@ -172,12 +174,11 @@ static IrType *stacked_type(IrGraph *g, const IrValue *v, int64_t trips)
     return ir_type_tensor_refined(g, t->dtype, t->rank + 1, sizes, NULL);
 }
 
-/* X[:trips] before `before` (X itself when it has no more rows). */
+/* X[:trips] before `before`: a view, also when X has no more rows, so the
+ * program's graph does not depend on whether the trip count is X's rows. */
 static IrValue *first_rows(LowerProgram *p, IrNode *before, IrValue *x, int64_t trips)
 {
     const IrTensorType *tx = shape_of(x);
-    if (tx->sizes[0] == trips)
-        return x;
     IrGraph *g = lower_ir_graph(p);
     IrNode *rows = ir_node_new_op(g, OP_ATEN_SLICE);
     ir_insert_before(rows, before);

@@ -174,11 +174,6 @@ KernelProgram *kernels_compile(LowerProgram *p, bool compile, FILE *err, int *st
     *status = 0;
     if (!compile || kp->ngroups == 0)
         return kp;
-    /* The kernels' OpenMP threads share the cores with OpenBLAS's: spinning
-     * while they wait (libgomp's default) takes the cores from the next
-     * GEMM. libgomp reads this when it is loaded, with the kernels, so a
-     * user's own setting wins. */
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
     TextBuf src = {0};
     source_text(&src, kp, KIR_TARGET_C);
     /* TSSA_KERNEL_CFLAGS: extra compiler flags (the tests use -Wall -Werror
@@ -193,6 +188,11 @@ KernelProgram *kernels_compile(LowerProgram *p, bool compile, FILE *err, int *st
         return NULL;
     }
     kp->stats.compiled = !st.cache_hit;
+    /* the kernels' per-thread spans go to --trace's recorder (a no-op
+     * until the executor turns recording on) */
+    void (**span_hook)(int, int) = (void (**)(int, int))cc_jit_symbol(kp->lib, "tssa_thread_span");
+    if (span_hook)
+        *span_hook = trace_thread_span;
     for (int i = 0; i < kp->ngroups; i++) {
         CompiledGroup *cg = &kp->groups[i];
         cg->fn = (KernelFn)cc_jit_symbol(kp->lib, cg->kernel->name);

@@ -114,7 +114,15 @@ static void prelude(TextBuf *t, KirTarget target)
                         "bool: pymod_i, default: pymod_i)(a, b)\n"
                         "#define INVERT(x) _Generic((x), bool: invert_b, uint8_t: invert_u8, "
                         "int8_t: invert_i8, int16_t: invert_i16, int32_t: invert_i32, "
-                        "default: invert_i64)(x)\n\n");
+                        "default: invert_i64)(x)\n\n"
+                        "/* --trace: each OpenMP thread's share of a parallel loop, reported\n"
+                        " * through this hook when the runtime sets it */\n"
+                        "void (*tssa_thread_span)(int thread, int begin);\n"
+                        "int omp_get_thread_num(void);\n"
+                        "#define TSSA_THREAD_BEGIN() do { if (tssa_thread_span) "
+                        "tssa_thread_span(omp_get_thread_num(), 1); } while (0)\n"
+                        "#define TSSA_THREAD_END() do { if (tssa_thread_span) "
+                        "tssa_thread_span(omp_get_thread_num(), 0); } while (0)\n\n");
         return;
     }
     /* NVRTC compiles without system headers; nvcc has them */
@@ -880,13 +888,31 @@ static bool has_reduce(const KOutput *o)
     return r;
 }
 
-static void pragma_parallel(TextBuf *t, int indent, int collapse)
+/* A parallel loop: the region, the thread's span for --trace (the
+ * TSSA_THREAD_* hooks of the prelude), then the shared-out loop, which must
+ * follow; parallel_close ends the region after it. nowait: a thread's span
+ * ends when its own share does, not at the others'. */
+static void parallel_open(TextBuf *t, int indent, int collapse)
 {
     textbuf_spaces(t, indent);
-    textbuf_puts(t, "#pragma omp parallel for schedule(static)");
+    textbuf_puts(t, "#pragma omp parallel\n");
+    textbuf_spaces(t, indent);
+    textbuf_puts(t, "{\n");
+    textbuf_spaces(t, indent);
+    textbuf_puts(t, "TSSA_THREAD_BEGIN();\n");
+    textbuf_spaces(t, indent);
+    textbuf_puts(t, "#pragma omp for schedule(static) nowait");
     if (collapse > 1)
         textbuf_printf(t, " collapse(%d)", collapse);
     textbuf_putc(t, '\n');
+}
+
+static void parallel_close(TextBuf *t, int indent)
+{
+    textbuf_spaces(t, indent);
+    textbuf_puts(t, "TSSA_THREAD_END();\n");
+    textbuf_spaces(t, indent);
+    textbuf_puts(t, "}\n");
 }
 
 /* ------------------------------------------------- reductions across rows */
@@ -965,8 +991,9 @@ static bool print_column_reduction_c(Printer *pr, TextBuf *t, const int *os, int
     for (int j = 0; j < nos; j++)
         values[j] = emit(pr, &cols, pr->k->outputs[os[j]].value->args[0]);
     textbuf_putn(t, root.text.data, root.text.len);
-    if (outputs_work(pr->k, os, nos) >= KIR_PARALLEL_MIN)
-        pragma_parallel(t, 8, 1);
+    bool parallel = outputs_work(pr->k, os, nos) >= KIR_PARALLEL_MIN;
+    if (parallel)
+        parallel_open(t, 8, 1);
     textbuf_printf(t, "        for (int64_t i%d_tile = 0; i%d_tile < %lld; i%d_tile += %d) {\n", v, v,
                    (long long)n, v, KIR_COLUMN_TILE);
     textbuf_printf(t, "            const int64_t i%d_n = %lld - i%d_tile < %d ? %lld - i%d_tile : %d;\n",
@@ -1018,7 +1045,10 @@ static bool print_column_reduction_c(Printer *pr, TextBuf *t, const int *os, int
         print_linear(t, &pr->k->outputs[os[j]]);
         textbuf_printf(t, "] = %s%d[k];\n", indexed ? "at" : "acc", j);
     }
-    textbuf_puts(t, "            }\n        }\n    }\n");
+    textbuf_puts(t, "            }\n        }\n");
+    if (parallel)
+        parallel_close(t, 8);
+    textbuf_puts(t, "    }\n");
     scope_release(&cols);
     scope_release(&rows);
     scope_release(&root);
@@ -1105,13 +1135,15 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
         if (v < 0)
             break;
         if (nloops == 1 && parallel)
-            pragma_parallel(&inner_text, 4 * (1 + nloops), 1);
+            parallel_open(&inner_text, 4 * (1 + nloops), 1);
         textbuf_spaces(&inner_text, 4 * (1 + nloops));
         textbuf_printf(&inner_text, "for (int64_t i%d = %lld; i%d < %lld; i%d++) {\n", v,
                        (long long)a, v, (long long)b, v);
         textbuf_putn(&inner_text, seg.text.data, seg.text.len);
         textbuf_spaces(&inner_text, 4 * (1 + nloops));
         textbuf_puts(&inner_text, "}\n");
+        if (nloops == 1 && parallel)
+            parallel_close(&inner_text, 4 * (1 + nloops));
         scope_release(&seg);
     }
     textbuf_putn(t, levels[0].text.data, levels[0].text.len);
@@ -1124,7 +1156,7 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
     for (int l = 0; l + 1 < nloops; l++) {
         int d = dims[l];
         if (l == 0 && parallel)
-            pragma_parallel(t, 8, collapse);
+            parallel_open(t, 8, collapse);
         textbuf_spaces(t, 4 * (2 + l));
         textbuf_printf(t, "for (int64_t i%d = 0; i%d < %lld; i%d++) {\n", d, d,
                        (long long)out->sizes[d], d);
@@ -1135,6 +1167,8 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
     for (int l = nloops - 2; l >= 0; l--) {
         textbuf_spaces(t, 4 * (2 + l));
         textbuf_puts(t, "}\n");
+        if (l == 0 && parallel)
+            parallel_close(t, 8);
     }
     textbuf_puts(t, "    }\n");
     for (int l = 0; l < nloops; l++)

@@ -37,7 +37,9 @@
  * Ranks are handed out in order from the stream's home rank, so the root's
  * first stage (which reads the inputs) is on rank 0. When the best
  * placement on N ranks does not beat one rank by 2%, everything stays on
- * rank 0 and the reason is reported. Ties go to fewer ranks and to earlier
+ * rank 0 and the reason is reported; that one-rank case is costed at rank
+ * 0's rates alone on its host (o->alone_*: the idle ranks' cores join it).
+ * Ties go to fewer ranks and to earlier
  * cuts, so every rank computes the same placement from the same inputs.
  */
 #include <stdlib.h>
@@ -536,8 +538,14 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
     place_all(root, 0);
     int used = 1;
     if (o->nranks > 1) {
+        PartitionOptions ao = *o;
+        ao.flops_per_s = o->alone_flops_per_s > 0 ? o->alone_flops_per_s : o->flops_per_s;
+        ao.bytes_per_s = o->alone_bytes_per_s > 0 ? o->alone_bytes_per_s : o->bytes_per_s;
+        Partitioner *A = partitioner_new(s, &ao);
+        Cost alone = sum_on_one_rank(A, root);
+        partitioner_free(A);
         Partitioner *P = partitioner_new(s, o);
-        Cost alone = sum_on_one_rank(P, root), spread = plan(P, root, o->nranks);
+        Cost spread = plan(P, root, o->nranks);
         if (score(P, spread) < 0.98 * score(P, alone)) {
             assign(P, root, o->nranks, 0);
             snprintf(why, sizeof why, "estimated %.3g ms per run on %d ranks against %.3g ms on one",

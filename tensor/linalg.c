@@ -15,6 +15,7 @@
  * multiplied batch by batch, and the added dims are dropped again.
  */
 #include "tensor/tensor_impl.h"
+#include "tssa/util.h"
 
 #include <inttypes.h>
 #include <limits.h>
@@ -23,6 +24,9 @@
 
 #ifdef TSSA_USE_BLAS
 #include <cblas.h>
+#endif
+#ifdef _OPENMP
+#include <omp.h>
 #endif
 
 /* ---------------------------------------------------------------- gemm */
@@ -88,16 +92,34 @@ static bool blas_layout(const Tensor *x, CBLAS_TRANSPOSE *trans, int *ld)
     return false;
 }
 
-/* Thread-count-independent products (tensor_products_independent_of_threads):
- * under mpirun results must not depend on how many cores a rank has
- * (README). OpenBLAS's own threads change how it blocks a product, so in
- * that mode it runs single-threaded and a large product is cut into panels
- * whose shapes depend only on the product's (row panels of GEMM_PANEL_ROWS,
- * or column panels of GEMM_PANEL_COLS when it has few rows); OpenMP shares
- * the panels out. Otherwise OpenBLAS runs each product with its threads. */
-enum { GEMM_PANEL_WORK = 1 << 21, GEMM_PANEL_ROWS = 64, GEMM_PANEL_COLS = 256 };
+/* Thread-count-independent products (tensor_products_independent_of_threads,
+ * which tssa-stream turns on for every run): under mpirun results must not
+ * depend on how many cores a rank has (README). OpenBLAS's own threads
+ * change how it blocks a product, so in that mode it runs single-threaded
+ * and a large product is cut into panels whose shapes depend only on the
+ * product's (row panels of GEMM_PANEL_ROWS, or column panels of
+ * GEMM_PANEL_COLS when it has few rows); OpenMP shares the panels out, the
+ * same threads as the generated kernels' (two pools would spin against
+ * each other on the same cores). Otherwise OpenBLAS runs each product with
+ * its threads.
+ * Each panel packs the other operand again (a row panel all of b): 256 rows
+ * keep that small where 64 cost up to 30% (1024x4096x1024 on 2 cores: 77 ms
+ * in 64-row panels, 60 ms in 256-row ones, 59 ms in OpenBLAS's own two
+ * threads). */
+enum { GEMM_PANEL_WORK = 1 << 21, GEMM_PANEL_ROWS = 256, GEMM_PANEL_COLS = 256 };
 
 static bool independent_of_threads;
+
+/* This thread's number in its OpenMP team (0 without OpenMP), for the
+ * panels' --trace spans. */
+static int thread_number(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
 
 void tensor_products_independent_of_threads(void)
 {
@@ -128,20 +150,31 @@ static void gemm_panels(TensorDType dt, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, 
     }
     if (m >= 2 * GEMM_PANEL_ROWS) {                 /* row panels: rows of a and c */
         int64_t panels = (m + GEMM_PANEL_ROWS - 1) / GEMM_PANEL_ROWS;
-#pragma omp parallel for schedule(static)
-        for (int64_t p = 0; p < panels; p++) {
-            int64_t r0 = p * GEMM_PANEL_ROWS, rows = m - r0 < GEMM_PANEL_ROWS ? m - r0 : GEMM_PANEL_ROWS;
-            const char *ar = ap + (size_t)(ta == CblasNoTrans ? r0 * lda : r0) * es;
-            gemm_call(dt, ta, tb, rows, n, k, alpha, ar, lda, bp, ldb, beta, cp + (size_t)(r0 * n) * es, (int)n);
+#pragma omp parallel
+        {
+            trace_thread_span(thread_number(), 1);
+#pragma omp for schedule(static) nowait
+            for (int64_t p = 0; p < panels; p++) {
+                int64_t r0 = p * GEMM_PANEL_ROWS, rows = m - r0 < GEMM_PANEL_ROWS ? m - r0 : GEMM_PANEL_ROWS;
+                const char *ar = ap + (size_t)(ta == CblasNoTrans ? r0 * lda : r0) * es;
+                gemm_call(dt, ta, tb, rows, n, k, alpha, ar, lda, bp, ldb, beta, cp + (size_t)(r0 * n) * es,
+                          (int)n);
+            }
+            trace_thread_span(thread_number(), 0);
         }
         return;
     }
     int64_t panels = (n + GEMM_PANEL_COLS - 1) / GEMM_PANEL_COLS;  /* column panels of b and c */
-#pragma omp parallel for schedule(static)
-    for (int64_t p = 0; p < panels; p++) {
-        int64_t c0 = p * GEMM_PANEL_COLS, cols = n - c0 < GEMM_PANEL_COLS ? n - c0 : GEMM_PANEL_COLS;
-        const char *bc = bp + (size_t)(tb == CblasNoTrans ? c0 : c0 * ldb) * es;
-        gemm_call(dt, ta, tb, m, cols, k, alpha, ap, lda, bc, ldb, beta, cp + (size_t)c0 * es, (int)n);
+#pragma omp parallel
+    {
+        trace_thread_span(thread_number(), 1);
+#pragma omp for schedule(static) nowait
+        for (int64_t p = 0; p < panels; p++) {
+            int64_t c0 = p * GEMM_PANEL_COLS, cols = n - c0 < GEMM_PANEL_COLS ? n - c0 : GEMM_PANEL_COLS;
+            const char *bc = bp + (size_t)(tb == CblasNoTrans ? c0 : c0 * ldb) * es;
+            gemm_call(dt, ta, tb, m, cols, k, alpha, ap, lda, bc, ldb, beta, cp + (size_t)c0 * es, (int)n);
+        }
+        trace_thread_span(thread_number(), 0);
     }
 }
 
@@ -416,6 +449,58 @@ static int64_t batch_numel(const Tensor *t)
     return n;
 }
 
+static bool rows_of_empty(const Tensor *a)
+{
+    for (int d = 0; d < a->ndim; d++)
+        if (a->sizes[d] == 0)
+            return true;
+    return false;
+}
+
+/* a (..., m, k) as one (rows, k) matrix view when its leading dims merge
+ * (each one's stride is the next one's times its size), else NULL. */
+static Tensor *rows_as_matrix(const Tensor *a)
+{
+    int64_t rows = 1, row_stride = a->strides[a->ndim - 2];
+    for (int d = a->ndim - 2; d >= 0; d--) {
+        if (a->sizes[d] != 1 && d < a->ndim - 2 && a->strides[d] != row_stride * rows)
+            return NULL;
+        rows *= a->sizes[d];
+    }
+    int64_t sizes[2] = {rows, a->sizes[a->ndim - 1]}, strides[2] = {row_stride, a->strides[a->ndim - 1]};
+    return tensor_make_view(a, 2, sizes, strides, a->offset);
+}
+
+/* (..., m, k) @ (k, n) or (k): torch.matmul folds the leading dims into
+ * the rows of one product (one GEMM, not one per batch entry). False when
+ * a's dims do not merge; else *out is the product (NULL on failure). */
+static bool folded_product(const Tensor *a, const Tensor *b, Tensor **out)
+{
+    *out = NULL;
+    if (a->ndim < 3 || b->ndim > 2 || rows_of_empty(a))
+        return false;
+    Tensor *a2 = rows_as_matrix(a);
+    if (!a2)
+        return false;
+    Tensor *b2 = b->ndim == 1 ? vector_as_matrix(b, 1) : tensor_retain((Tensor *)b);
+    Tensor *prod = b2 ? mm_unchecked(a2, b2) : NULL;
+    tensor_release(a2);
+    tensor_release(b2);
+    if (!prod)
+        return true;
+    int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    int nd = b->ndim == 1 ? a->ndim - 1 : a->ndim;
+    int64_t stride = 1;
+    for (int d = nd - 1; d >= 0; d--) {
+        sizes[d] = d == a->ndim - 1 ? b->sizes[1] : a->sizes[d];
+        strides[d] = stride;
+        stride *= sizes[d];
+    }
+    *out = tensor_make_view(prod, nd, sizes, strides, prod->offset);
+    tensor_release(prod);
+    return true;
+}
+
 /* PyTorch's error for each matmul case; true when the shapes multiply. */
 static bool matmul_check(const Tensor *a, const Tensor *b)
 {
@@ -484,6 +569,9 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b)
     }
     if (!not_bool(a->dtype, "addmm_impl_cpu_"))
         return NULL;
+    Tensor *folded;
+    if (folded_product(a, b, &folded))
+        return folded;
     Tensor *am = a->ndim == 1 ? vector_as_matrix(a, 0) : tensor_retain((Tensor *)a);
     Tensor *bm = b->ndim == 1 ? vector_as_matrix(b, 1) : tensor_retain((Tensor *)b);
     Tensor *prod = am && bm ? batched_product(am, bm) : NULL;

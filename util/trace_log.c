@@ -14,9 +14,11 @@
  * of times would make a file no viewer opens); the rest are counted, and
  * the count is the name of an extra track.
  */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tssa/util.h"
@@ -150,4 +152,61 @@ bool trace_log_write(const char *path, const char *events, size_t len, FILE *err
     }
     free(tmp);
     return ok;
+}
+
+/* ---------------------------------------------------------------- threads */
+
+/* Each OpenMP thread's share of a parallel loop (a generated kernel's, a
+ * product's panels): the thread calls trace_thread_span(t, true) when it
+ * starts its share and (t, false) when it is done; the executor takes the
+ * spans after each firing and draws them on the thread's track. Off (one
+ * load and a branch per call) unless --trace asked for them. */
+enum { MAX_TRACED_THREADS = 256, MAX_THREAD_SPANS = 1 << 16 };
+
+static struct {
+    volatile int on;
+    pthread_mutex_t lock;
+    double started[MAX_TRACED_THREADS];
+    TraceThreadSpan spans[MAX_THREAD_SPANS];
+    int n;
+} threads = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static double clock_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void trace_threads_record(bool on)
+{
+    pthread_mutex_lock(&threads.lock);
+    threads.on = on;
+    threads.n = 0;
+    pthread_mutex_unlock(&threads.lock);
+}
+
+void trace_thread_span(int thread, int begin)
+{
+    if (!threads.on || thread < 0 || thread >= MAX_TRACED_THREADS)
+        return;
+    double now = clock_seconds();
+    if (begin) {                    /* only thread `thread` writes its slot */
+        threads.started[thread] = now;
+        return;
+    }
+    pthread_mutex_lock(&threads.lock);
+    if (threads.n < MAX_THREAD_SPANS)
+        threads.spans[threads.n++] = (TraceThreadSpan){thread, threads.started[thread], now};
+    pthread_mutex_unlock(&threads.lock);
+}
+
+int trace_threads_take(TraceThreadSpan *out, int max)
+{
+    pthread_mutex_lock(&threads.lock);
+    int n = threads.n < max ? threads.n : max;
+    memcpy(out, threads.spans, (size_t)n * sizeof *out);
+    threads.n = 0;
+    pthread_mutex_unlock(&threads.lock);
+    return n;
 }

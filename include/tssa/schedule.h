@@ -139,6 +139,9 @@ typedef struct PartitionOptions {
     int64_t sets;               /* >= 1 */
     double flops_per_s, bytes_per_s, firing_s;
     double link_latency_s, link_bytes_per_s;
+    /* The rates of rank 0 alone, with the cores of its host's idle ranks
+     * (what a placement on one rank runs with); 0: the rates above. */
+    double alone_flops_per_s, alone_bytes_per_s;
 } PartitionOptions;
 
 /* The estimated seconds of one firing of f (0 for data movers). */

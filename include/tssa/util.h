@@ -219,4 +219,17 @@ const char *trace_log_events(TraceLog *log, size_t *len);
 /* Writes a trace file from gathered events, atomically. */
 bool trace_log_write(const char *path, const char *events, size_t len, FILE *err);
 
+/* OpenMP threads' shares of parallel loops, for per-thread tracks: with
+ * recording on, thread t calls trace_thread_span(t, 1) as it starts its
+ * share and (t, 0) when done (generated kernels through their
+ * tssa_thread_span hook, the product panels directly); trace_threads_take
+ * moves the finished spans (CLOCK_MONOTONIC seconds) out. Thread-safe. */
+typedef struct TraceThreadSpan {
+    int thread;
+    double start_s, end_s;
+} TraceThreadSpan;
+void trace_threads_record(bool on);
+void trace_thread_span(int thread, int begin);
+int trace_threads_take(TraceThreadSpan *out, int max);
+
 #endif

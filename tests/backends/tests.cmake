@@ -12,6 +12,8 @@
 #                      and 4: the same bytes as the run without mpirun, and
 #                      that run against PyTorch (tests/backends/mpi/
 #                      run_mpi_case.sh says which placements)
+#   trace_threads      --trace's per-OpenMP-thread tracks
+#                      (tests/backends/cpu/test_trace_threads.sh)
 #   placement_golden   the partitioner's placements at 2 and 4 ranks (fixed
 #                      rates; tests/backends/mpi/check_placement.sh)
 #   mpi_products       a program of large products: the same bytes for any
@@ -75,6 +77,10 @@ set_tests_properties(mpi_failures PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIME
 add_test(NAME placement_golden
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/check_placement.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
 set_tests_properties(placement_golden PROPERTIES LABELS "mpi;scheduler")
+# --trace: each OpenMP thread's share of a parallel kernel on its own track.
+add_test(NAME trace_threads
+         COMMAND ${TSSA_TESTS_DIR}/backends/cpu/test_trace_threads.sh $<TARGET_FILE:tssa-stream>)
+set_tests_properties(trace_threads PROPERTIES LABELS cpu SKIP_RETURN_CODE 77)
 # Products under mpirun: the same bits for any thread count and -np.
 add_test(NAME mpi_products
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_products.sh $<TARGET_FILE:tssa-stream>

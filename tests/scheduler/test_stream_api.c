@@ -406,6 +406,45 @@ static void test_rewriting(void)
     stream_graph_free(g);
 }
 
+static Schedule *place_data_parallel(double alone_flops_per_s)
+{
+    StreamGraph *g = stream_graph_new();
+    StreamNode *p = stream_pipeline_new(g, "P");
+    stream_pipeline_add(p, stream_filter_new(g, "Source", 0, 0, 8));
+    StreamNode *work = stream_filter_new(g, "Work", 1, 1, 1);
+    work->filter.flops = 1e7;
+    stream_pipeline_add(p, work);
+    stream_pipeline_add(p, stream_filter_new(g, "Sink", 8, 8, 0));
+    stream_graph_set_root(g, p);
+    Schedule *s = sched_build(g->root, stderr);
+    PartitionOptions po = {.nranks = 2, .sets = 1, .flops_per_s = 1e9, .bytes_per_s = 1e9, .firing_s = 1e-6,
+                           .link_latency_s = 1e-6, .link_bytes_per_s = 1e9,
+                           .alone_flops_per_s = alone_flops_per_s};
+    return s ? sched_partition(s, &po, stderr) : NULL;
+}
+
+/* Source -> Work x8 -> Sink, Work 10 Mflop a firing and stateless: at the
+ * per-rank rate (1 Gflop/s) 80 ms on one rank against about 40 ms split over
+ * two ranks; but when rank 0 alone runs at 4 Gflop/s (the idle rank's cores
+ * join it) one rank takes 20 ms, and the partitioner keeps all there. */
+static void test_partition_alone_rates(void)
+{
+    for (int faster = 0; faster < 2; faster++) {
+        Schedule *s = place_data_parallel(faster ? 4e9 : 0);
+        CHECK(s != NULL);
+        if (!s)
+            continue;
+        bool on_rank1 = false;
+        for (int a = 0; a < s->flat->nactors; a++)
+            on_rank1 |= s->actor_rank[a] == 1;
+        CHECK(on_rank1 == !faster);
+        CHECK(s->placement_note && (strstr(s->placement_note, "all on rank 0") != NULL) == faster);
+        StreamGraph *g = s->root->graph;
+        sched_free(s);
+        stream_graph_free(g);
+    }
+}
+
 int main(void)
 {
     test_rationals();
@@ -416,5 +455,6 @@ int main(void)
     test_overflow();
     test_phases_run();
     test_rewriting();
+    test_partition_alone_rates();
     return test_report("stream_api");
 }

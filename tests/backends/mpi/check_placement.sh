@@ -6,7 +6,8 @@
 # does not depend on this machine. Each golden was checked by hand against
 # partition.c's rules; the checks below restate the decisive ones, so a
 # changed table that breaks them says why:
-#   long_batch_map  the rows' product with the weight (x @ w, 10000 x 3 by
+#   long_batch_map  (with --keep-loops: the loop stays a loop, so its
+#                   firings are what the ranks share) the rows' product with the weight (x @ w, 10000 x 3 by
 #                   3 x 4) is one GEMM before the loop (matmul_4, 0.03 ms);
 #                   Body_L14 fires 10000 times (a row's bias, relu and abs
 #                   sum): its few dozen flops and bytes are far below the
@@ -20,6 +21,10 @@
 #                   Body and Carry) stays whole on one rank (with ten sets
 #                   the loop goes to rank 1 and overlaps rank 0's work on
 #                   the next set);
+#   long_batch_map  without --keep-loops, on one host: the loop is one
+#                   kernel over its 10000 iterations (kernels/horizontal.c),
+#                   0.046 ms, which rank 0 shares out over all the host's
+#                   cores; messages would only add to it, so all on rank 0;
 #   attention_heads at its test size (4 heads of 8 x 4) the whole program
 #                   costs about 22 us per run; a single run (no --repeat)
 #                   stays on rank 0 and says so.
@@ -42,14 +47,14 @@ schedule() {   # schedule CASE N [extra...] -> $work/out
 for case in long_batch_map rnn_loop; do
   for n in 2 4; do
     checks=$((checks + 1))
-    schedule "$case" "$n" --repeat 9 || { fail "$case --ranks $n: exit status $?"; cat "$work/out"; continue; }
+    schedule "$case" "$n" --repeat 9 --keep-loops || { fail "$case --ranks $n: exit status $?"; cat "$work/out"; continue; }
     diff -u "$here/$case.ranks$n.schedule" "$work/out" >"$work/diff" ||
       { fail "$case --ranks $n differs from placement/$case.ranks$n.schedule"; cat "$work/diff"; }
   done
 done
 
 # The decisive facts, restated.
-schedule long_batch_map 4 --repeat 9
+schedule long_batch_map 4 --repeat 9 --keep-loops
 for j in 0 1 2 3; do
   checks=$((checks + 1))
   grep -Eq "Body_L14_fission/Body_L14_$j +filter( +[0-9]+){5} +$j +cpu" "$work/out" ||
@@ -63,6 +68,12 @@ sed -n '/^actors:/,/^init phase/p' "$work/out" | grep -E "^ +[0-9]+ +Program/.*R
 ranks=$(awk '{print $(NF-2)}' "$work/loop" | sort -u)
 [[ $(wc -l <"$work/loop") -ge 3 && $(echo "$ranks" | wc -l) == 1 ]] ||
   fail "rnn_loop: the feedback loop is split over ranks $ranks"
+schedule long_batch_map 4 --repeat 9
+checks=$((checks + 1))
+grep -q "all on rank 0: the estimated .* messages would cost more than they save" "$work/out" &&
+  grep -Eq "Program/FusionGroup_[0-9]+ +filter( +[0-9]+){5} +0 +cpu" "$work/out" &&
+  ! grep -q "Loop_L14" "$work/out" ||
+  { fail "long_batch_map: the loop is not one kernel on rank 0"; cat "$work/out"; }
 schedule attention_heads 2
 checks=$((checks + 1))
 grep -q "all on rank 0: the estimated .* messages would cost more than they save" "$work/out" ||
