@@ -1135,10 +1135,28 @@ static bool time_stream(Run *r, const ExecPlan *plan, RtValue **pristine)
     return status == EXIT_OK ? true : stop(r, status);
 }
 
+/* Whether this rank fires no actor at all (the placement gave every one,
+ * and every channel's ends, to other ranks). */
+static bool rank_is_idle(const Run *r)
+{
+    const Schedule *s = r->schedule;
+    if (world_rank() == 0 || !s->actor_rank)
+        return false;
+    for (int a = 0; a < s->flat->nactors; a++)
+        if (s->actor_rank[a] == world_rank())
+            return false;
+    return true;
+}
+
 static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
 {
     if (r->busy_ranks > 1)
         return time_stream(r, plan, pristine);
+    /* A rank with nothing to fire has no part in the runs: copying the
+     * inputs for each would only take memory bandwidth from the rank that
+     * works on the same host. */
+    if (rank_is_idle(r))
+        return true;
     int n = r->o->repeat;
     double *times = xcalloc((size_t)n, sizeof *times);
     for (int i = 0; i < n; i++) {
