@@ -1200,6 +1200,8 @@ static void keep_set_outputs(void *ctx, int set, RtValue **outputs, int noutputs
 
 static bool run_sets(Run *r, const ExecPlan *plan)
 {
+    if (rank_is_idle(r))            /* nothing of any set to fire here */
+        return true;
     r->set_outputs = xcalloc((size_t)r->nsets, sizeof *r->set_outputs);
     r->set_noutputs = xcalloc((size_t)r->nsets, sizeof *r->set_noutputs);
     RtValue ***inputs = xcalloc((size_t)r->nsets, sizeof *inputs);
