@@ -964,12 +964,16 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
      * one-rank case is costed at that thread count. --ranks N without
      * mpirun plans for N ranks sharing this host. */
     int rank_threads = r->binding.threads, alone_threads = r->binding.threads;
+    int host_cores = r->binding.ncores, host_ranks = 1;
     if (world_launched_by_mpirun()) {
         RankBinding alone = machine_binding_plan(&r->machine, 0, 1);
+        host_cores = alone.ncores;
         cap_threads(&alone);
         alone_threads = alone.threads > rank_threads ? alone.threads : rank_threads;
+        host_ranks = world_local_size();
     } else if (r->o->ranks > 1) {
         rank_threads = alone_threads / r->o->ranks > 1 ? alone_threads / r->o->ranks : 1;
+        host_ranks = r->o->ranks;
     }
     int ok = 1;
     if (world_rank() == 0) {
@@ -979,6 +983,12 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
         if (ok && alone_threads != rank_threads && !r->o->rates)
             ok = device_rates_get(&r->alone_rates, NULL, cache, alone_threads, stderr);
         free(cache);
+        /* More ranks than cores (oversubscribed): they take turns on the
+         * cores, each at cores / ranks of one core's rate. */
+        if (ok && !r->o->rates && host_cores > 0 && host_ranks > host_cores) {
+            r->rates.flops_per_s *= (double)host_cores / host_ranks;
+            r->rates.bytes_per_s *= (double)host_cores / host_ranks;
+        }
     }
     if (!world_share_int(ok, 0))
         return stop(r, EXIT_USAGE);
