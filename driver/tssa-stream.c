@@ -364,8 +364,8 @@ static void print_version(void)
 static int parse_args(int argc, char **argv, Options *o)
 {
     enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION,
-           OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE, OPT_RATES, OPT_TRACE,
-           OPT_INPUTS, OPT_DEVICES };
+           OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE,
+           OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
@@ -526,7 +526,7 @@ typedef struct Run {
     int busy_ranks;             /* ranks the placement gives work filters */
     RankBinding binding;        /* its cores and threads */
     DeviceRates rates;          /* the cost model's device and link rates */
-    DeviceRates alone_rates;     /* rank 0 with all its host's cores (placement's one-rank case) */
+    DeviceRates alone_rates;    /* rank 0 with all its host's cores (placement's one-rank case) */
     TraceLog *trace;            /* --trace: this rank's events */
     double trace_epoch;
     RtValue **outputs;
