@@ -537,10 +537,13 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
     int nodes_before = root->graph->nnodes;
     place_all(root, 0);
     int used = 1;
+    /* rank 0 alone: its filters' times at its rates alone (the schedule's
+     * est ms) when the placement keeps everything there */
+    PartitionOptions ao = *o;
+    ao.flops_per_s = o->alone_flops_per_s > 0 ? o->alone_flops_per_s : o->flops_per_s;
+    ao.bytes_per_s = o->alone_bytes_per_s > 0 ? o->alone_bytes_per_s : o->bytes_per_s;
+    const PartitionOptions *rated = &ao;
     if (o->nranks > 1) {
-        PartitionOptions ao = *o;
-        ao.flops_per_s = o->alone_flops_per_s > 0 ? o->alone_flops_per_s : o->flops_per_s;
-        ao.bytes_per_s = o->alone_bytes_per_s > 0 ? o->alone_bytes_per_s : o->bytes_per_s;
         Partitioner *A = partitioner_new(s, &ao);
         Cost alone = sum_on_one_rank(A, root);
         partitioner_free(A);
@@ -548,6 +551,7 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
         Cost spread = plan(P, root, o->nranks);
         if (score(P, spread) < 0.98 * score(P, alone)) {
             assign(P, root, o->nranks, 0);
+            rated = o;
             snprintf(why, sizeof why, "estimated %.3g ms per run on %d ranks against %.3g ms on one",
                      score(P, spread) * 1e3 / (double)o->sets, o->nranks,
                      score(P, alone) * 1e3 / (double)o->sets);
@@ -567,7 +571,7 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
         if (!(s = split))
             return NULL;
     }
-    sched_rank_actors(s, used, o);
+    sched_rank_actors(s, used, rated);
     if (why[0])
         s->placement_note = xstrdup(why);
     return s;
