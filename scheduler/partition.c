@@ -39,8 +39,8 @@
  * placement on N ranks does not beat one rank by 2%, everything stays on
  * rank 0 and the reason is reported; that one-rank case is costed at rank
  * 0's rates alone on its host (o->alone_*: the idle ranks' cores join it).
- * Ties go to fewer ranks and to earlier
- * cuts, so every rank computes the same placement from the same inputs.
+ * Ties go to fewer ranks and to earlier cuts, so every rank computes the
+ * same placement from the same inputs.
  */
 #include <stdlib.h>
 #include <string.h>

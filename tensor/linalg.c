@@ -148,31 +148,23 @@ static void gemm_panels(TensorDType dt, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, 
         gemm_call(dt, ta, tb, m, n, k, alpha, ap, lda, bp, ldb, beta, cp, (int)n);
         return;
     }
-    if (m >= 2 * GEMM_PANEL_ROWS) {                 /* row panels: rows of a and c */
-        int64_t panels = (m + GEMM_PANEL_ROWS - 1) / GEMM_PANEL_ROWS;
-#pragma omp parallel
-        {
-            trace_thread_span(thread_number(), 1);
-#pragma omp for schedule(static) nowait
-            for (int64_t p = 0; p < panels; p++) {
-                int64_t r0 = p * GEMM_PANEL_ROWS, rows = m - r0 < GEMM_PANEL_ROWS ? m - r0 : GEMM_PANEL_ROWS;
-                const char *ar = ap + (size_t)(ta == CblasNoTrans ? r0 * lda : r0) * es;
-                gemm_call(dt, ta, tb, rows, n, k, alpha, ar, lda, bp, ldb, beta, cp + (size_t)(r0 * n) * es,
-                          (int)n);
-            }
-            trace_thread_span(thread_number(), 0);
-        }
-        return;
-    }
-    int64_t panels = (n + GEMM_PANEL_COLS - 1) / GEMM_PANEL_COLS;  /* column panels of b and c */
+    /* row panels (rows of a and c), or column panels (of b and c) */
+    bool by_rows = m >= 2 * GEMM_PANEL_ROWS;
+    int64_t extent = by_rows ? m : n, size = by_rows ? GEMM_PANEL_ROWS : GEMM_PANEL_COLS;
+    int64_t panels = (extent + size - 1) / size;
 #pragma omp parallel
     {
         trace_thread_span(thread_number(), 1);
 #pragma omp for schedule(static) nowait
         for (int64_t p = 0; p < panels; p++) {
-            int64_t c0 = p * GEMM_PANEL_COLS, cols = n - c0 < GEMM_PANEL_COLS ? n - c0 : GEMM_PANEL_COLS;
-            const char *bc = bp + (size_t)(tb == CblasNoTrans ? c0 : c0 * ldb) * es;
-            gemm_call(dt, ta, tb, m, cols, k, alpha, ap, lda, bc, ldb, beta, cp + (size_t)c0 * es, (int)n);
+            int64_t at = p * size, len = extent - at < size ? extent - at : size;
+            if (by_rows)
+                gemm_call(dt, ta, tb, len, n, k, alpha, ap + (size_t)(ta == CblasNoTrans ? at * lda : at) * es,
+                          lda, bp, ldb, beta, cp + (size_t)(at * n) * es, (int)n);
+            else
+                gemm_call(dt, ta, tb, m, len, k, alpha, ap, lda,
+                          bp + (size_t)(tb == CblasNoTrans ? at : at * ldb) * es, ldb, beta,
+                          cp + (size_t)at * es, (int)n);
         }
         trace_thread_span(thread_number(), 0);
     }
@@ -449,14 +441,6 @@ static int64_t batch_numel(const Tensor *t)
     return n;
 }
 
-static bool rows_of_empty(const Tensor *a)
-{
-    for (int d = 0; d < a->ndim; d++)
-        if (a->sizes[d] == 0)
-            return true;
-    return false;
-}
-
 /* a (..., m, k) as one (rows, k) matrix view when its leading dims merge
  * (each one's stride is the next one's times its size), else NULL. */
 static Tensor *rows_as_matrix(const Tensor *a)
@@ -477,7 +461,7 @@ static Tensor *rows_as_matrix(const Tensor *a)
 static bool folded_product(const Tensor *a, const Tensor *b, Tensor **out)
 {
     *out = NULL;
-    if (a->ndim < 3 || b->ndim > 2 || rows_of_empty(a))
+    if (a->ndim < 3 || b->ndim > 2 || tensor_numel(a) == 0)
         return false;
     Tensor *a2 = rows_as_matrix(a);
     if (!a2)

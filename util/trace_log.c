@@ -16,6 +16,7 @@
  */
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -157,14 +158,14 @@ bool trace_log_write(const char *path, const char *events, size_t len, FILE *err
 /* ---------------------------------------------------------------- threads */
 
 /* Each OpenMP thread's share of a parallel loop (a generated kernel's, a
- * product's panels): the thread calls trace_thread_span(t, true) when it
- * starts its share and (t, false) when it is done; the executor takes the
+ * product's panels): the thread calls trace_thread_span(t, 1) when it
+ * starts its share and (t, 0) when it is done; the executor takes the
  * spans after each firing and draws them on the thread's track. Off (one
  * load and a branch per call) unless --trace asked for them. */
 enum { MAX_TRACED_THREADS = 256, MAX_THREAD_SPANS = 1 << 16 };
 
 static struct {
-    volatile int on;
+    atomic_int on;
     pthread_mutex_t lock;
     double started[MAX_TRACED_THREADS];
     TraceThreadSpan spans[MAX_THREAD_SPANS];
@@ -181,14 +182,14 @@ static double clock_seconds(void)
 void trace_threads_record(bool on)
 {
     pthread_mutex_lock(&threads.lock);
-    threads.on = on;
+    atomic_store_explicit(&threads.on, on, memory_order_relaxed);
     threads.n = 0;
     pthread_mutex_unlock(&threads.lock);
 }
 
 void trace_thread_span(int thread, int begin)
 {
-    if (!threads.on || thread < 0 || thread >= MAX_TRACED_THREADS)
+    if (!atomic_load_explicit(&threads.on, memory_order_relaxed) || thread < 0 || thread >= MAX_TRACED_THREADS)
         return;
     double now = clock_seconds();
     if (begin) {                    /* only thread `thread` writes its slot */
@@ -203,10 +204,10 @@ void trace_thread_span(int thread, int begin)
 
 int trace_threads_take(TraceThreadSpan *out, int max)
 {
-    pthread_mutex_lock(&threads.lock);
+    pthread_mutex_lock(&threads.lock);        /* the newest first; the rest stay */
     int n = threads.n < max ? threads.n : max;
-    memcpy(out, threads.spans, (size_t)n * sizeof *out);
-    threads.n = 0;
+    threads.n -= n;
+    memcpy(out, threads.spans + threads.n, (size_t)n * sizeof *out);
     pthread_mutex_unlock(&threads.lock);
     return n;
 }

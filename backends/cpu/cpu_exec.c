@@ -301,13 +301,15 @@ static void trace_firings(Exec *x, const StreamActor *a, int64_t firings, double
     trace_log_slice(x->plan->trace, 0, name, work ? "filter" : "move", t0 - x->plan->trace_epoch,
                     now_s() - x->plan->trace_epoch, args);
     /* each OpenMP thread's shares of the firings' parallel loops, on the
-     * thread's own track (1 + its number), under the filter's name */
+     * thread's own track (1 + its number), under the filter's name; spans
+     * that began before these firings (an actor not drawn) are dropped */
     TraceThreadSpan spans[64];
     for (int n; (n = trace_threads_take(spans, 64)) > 0;)
         for (int i = 0; i < n; i++)
-            trace_log_slice(x->plan->trace, 1 + spans[i].thread, name, "thread",
-                            spans[i].start_s - x->plan->trace_epoch, spans[i].end_s - x->plan->trace_epoch,
-                            NULL);
+            if (spans[i].start_s >= t0)
+                trace_log_slice(x->plan->trace, 1 + spans[i].thread, name, "thread",
+                                spans[i].start_s - x->plan->trace_epoch,
+                                spans[i].end_s - x->plan->trace_epoch, NULL);
 }
 
 static void fire(int actor, int64_t firings, void *ctx)
@@ -317,11 +319,6 @@ static void fire(int actor, int64_t firings, void *ctx)
         return;
     const StreamActor *a = &x->flat->actors[actor];
     double t0 = x->plan->trace ? now_s() : 0;
-    if (x->plan->trace) {           /* spans from before these firings are not theirs */
-        TraceThreadSpan stale[64];
-        while (trace_threads_take(stale, 64) > 0)
-            ;
-    }
     for (int64_t i = 0; i < firings && !x->failed; i++) {
         if (!fire_once(x, a))
             x->failed = true;

@@ -73,9 +73,8 @@ static void wait_a_little(int *polls)
 {
     if (++*polls <= SPIN_POLLS)
         return;
-    long pause_ns = FIRST_PAUSE_NS;
-    for (int grown = SPIN_POLLS; grown < *polls && pause_ns < LONGEST_PAUSE_NS; grown += 50)
-        pause_ns *= 2;
+    int doublings = (*polls - SPIN_POLLS) / 50;        /* twice as long every 50 pauses */
+    long pause_ns = doublings >= 6 ? LONGEST_PAUSE_NS : (long)FIRST_PAUSE_NS << doublings;
     struct timespec pause = {0, pause_ns < LONGEST_PAUSE_NS ? pause_ns : LONGEST_PAUSE_NS};
     nanosleep(&pause, NULL);
 }

@@ -223,7 +223,8 @@ bool trace_log_write(const char *path, const char *events, size_t len, FILE *err
  * recording on, thread t calls trace_thread_span(t, 1) as it starts its
  * share and (t, 0) when done (generated kernels through their
  * tssa_thread_span hook, the product panels directly); trace_threads_take
- * moves the finished spans (CLOCK_MONOTONIC seconds) out. Thread-safe. */
+ * moves up to max finished spans (CLOCK_MONOTONIC seconds) out, leaving the
+ * rest for the next call. Thread-safe. */
 typedef struct TraceThreadSpan {
     int thread;
     double start_s, end_s;

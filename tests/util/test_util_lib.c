@@ -129,10 +129,36 @@ static void test_file_read_all(void)
     rmdir(dir);
 }
 
+/* The thread spans of --trace: none while recording is off; with it on,
+ * every finished span comes out once, across takes smaller than the
+ * backlog (100 spans in takes of at most 64), with its thread and
+ * start <= end. */
+static void test_trace_thread_spans(void)
+{
+    trace_thread_span(0, 1);
+    trace_thread_span(0, 0);
+    TraceThreadSpan got[64];
+    CHECK(trace_threads_take(got, 64) == 0);
+    trace_threads_record(true);
+    for (int i = 0; i < 100; i++) {
+        trace_thread_span(i % 2 ? 3 : 0, 1);
+        trace_thread_span(i % 2 ? 3 : 0, 0);
+    }
+    int total = 0, odd = 0, ordered = 0;
+    for (int n; (n = trace_threads_take(got, 64)) > 0; total += n)
+        for (int i = 0; i < n; i++) {
+            odd += got[i].thread == 3;
+            ordered += got[i].start_s <= got[i].end_s;
+        }
+    CHECK(total == 100 && odd == 50 && ordered == 100);
+    trace_threads_record(false);
+}
+
 int main(void)
 {
     test_checked_arithmetic();
     test_xprintf();
     test_file_read_all();
+    test_trace_thread_spans();
     return test_report("util_lib");
 }
