@@ -167,7 +167,10 @@ static const char usage_text[] =
     "  --repeat N          after the run, run the compiled program N more times\n"
     "                      on the same inputs and print the minimum and median\n"
     "                      time per run to stderr (the first run is the warm-up);\n"
-    "                      when the placement gives several ranks work, the N\n"
+    "                      on --backend=cuda each timed run starts with its\n"
+    "                      inputs in device memory and ends when the device is\n"
+    "                      done, its outputs left there, as a GPU program is\n"
+    "                      timed; when the placement gives several ranks work, the N\n"
     "                      runs are one stream whose stages overlap across\n"
     "                      ranks: the time per run is the stream's over N; the\n"
     "                      placement is planned for the N + 1 runs (with\n"
@@ -1169,6 +1172,12 @@ static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
         return true;
     int n = r->o->repeat;
     double *times = xcalloc((size_t)n, sizeof *times);
+    /* Timed as PyTorch is timed on a GPU: the inputs already in device
+     * memory, the outputs left there (nobody reads them), the run over when
+     * the device is done. */
+    ExecPlan timed = *plan;
+    timed.outputs_dropped = true;
+    const ExecDevice *dev = plan->device;
     for (int i = 0; i < n; i++) {
         RtValue **outputs = NULL, **inputs = clone_inputs(pristine, r->ninputs);
         int noutputs = 0;
@@ -1177,8 +1186,13 @@ static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
             free(times);
             return stop(r, EXIT_RUNTIME);
         }
+        if (dev && !dev->prefetch(dev->ctx, inputs, r->ninputs, stderr)) {
+            free_outputs(inputs, r->ninputs);
+            free(times);
+            return stop(r, EXIT_RUNTIME);
+        }
         double t0 = seconds_now();
-        int status = backend_cpu_run(plan, inputs, r->ninputs, &outputs, &noutputs, stderr);
+        int status = backend_cpu_run(&timed, inputs, r->ninputs, &outputs, &noutputs, stderr);
         times[i] = seconds_now() - t0;
         free_outputs(outputs, noutputs);
         free_outputs(inputs, r->ninputs);
@@ -1314,6 +1328,36 @@ static bool write_trace(Run *r)                 /* util: Chrome trace */
 }
 
 /* --stats: what the run did, as "tssa-stream: stats: KEY VALUE" lines. */
+#ifdef TSSA_USE_CUDA
+/* The ops of the nodes that ran on the host, most frequent first: where a
+ * cuda run leaves the device (each such node waits for the device and
+ * copies its inputs back). */
+static void print_host_ops(FILE *e, const char *tag, const CudaStats *cs, int runs)
+{
+    enum { SHOWN = 8 };
+    int top[SHOWN], ntop = 0;
+    for (int op = 0; op < OP_COUNT; op++) {
+        if (!cs->host_nodes_by_op[op])
+            continue;
+        int at = ntop < SHOWN ? ntop++ : SHOWN;
+        while (at > 0 && cs->host_nodes_by_op[top[at - 1]] < cs->host_nodes_by_op[op]) {
+            if (at < SHOWN)
+                top[at] = top[at - 1];
+            at--;
+        }
+        if (at < SHOWN)
+            top[at] = op;
+    }
+    if (!ntop)
+        return;
+    fprintf(e, "tssa-stream: stats: %shost_ops_per_run", tag);
+    for (int i = 0; i < ntop; i++)
+        fprintf(e, "%s %s %.6g", i ? "," : "", top[i] ? op_info(top[i])->name : "(unknown op)",
+                (double)cs->host_nodes_by_op[top[i]] / runs);
+    fputc('\n', e);
+}
+#endif
+
 static bool print_stats(Run *r)
 {
     if (!r->o->stats)
@@ -1335,6 +1379,7 @@ static bool print_stats(Run *r)
         fprintf(e, "tssa-stream: stats: %slaunches_per_run %.6g\n", tag, (double)cs.launches / runs);
         fprintf(e, "tssa-stream: stats: %sgemms_per_run %.6g\n", tag, (double)cs.gemms / runs);
         fprintf(e, "tssa-stream: stats: %shost_nodes_per_run %.6g\n", tag, (double)cs.host_nodes / runs);
+        print_host_ops(e, tag, &cs, runs);
         fprintf(e, "tssa-stream: stats: %sbytes_to_device_per_run %.6g\n", tag,
                 (double)cs.bytes_to_device / runs);
         fprintf(e, "tssa-stream: stats: %sbytes_to_host_per_run %.6g\n", tag, (double)cs.bytes_to_host / runs);

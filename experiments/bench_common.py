@@ -127,10 +127,15 @@ class Progress:
         self.done += 1
         self._line(msg)
 
-    def note(self, msg):
+    def note(self, msg, force=False):
         """What the current unit is doing now (not counted). Off a terminal
-        only when the last line is 10 s old (a log shows long phases)."""
-        if self.tty or time.monotonic() - self.last > 10:
+        only when the last line is 10 s old (a log shows long phases), or
+        when force (a result worth keeping in the log)."""
+        if force and self.tty:
+            self._line(msg)
+            self.stream.write("\n")
+            self.width = 0
+        elif force or self.tty or time.monotonic() - self.last > 10:
             self._line(msg)
 
     def finish(self, msg=None):
@@ -464,12 +469,28 @@ def time_torch(program, inputs, runs, mode="eager", device="cpu", warmup=10, bud
         raise ValueError(f"unknown PyTorch mode {mode!r}")
 
     import contextlib
-    ctx = torch.device(device) if cuda else contextlib.nullcontext()
+    # Factory calls inside the program land on the GPU. torch.set_default_device
+    # (torch >= 2.0) is global state that torch.compile traces with; a
+    # torch.device context around the compiled call is not (Inductor then
+    # mixes CPU and CUDA tensors: "RuntimeError when making fake tensor call").
+    default_device = cuda and hasattr(torch, "set_default_device")
+    ctx = torch.device(device) if cuda and not default_device else contextlib.nullcontext()
 
     def call(args):
         with ctx:
             return fn(*args)
 
+    if default_device:
+        torch.set_default_device(device)
+    try:
+        return _time_calls(call, fresh, mode, cuda, warmup, runs, budget_s, count, keep_output)
+    finally:
+        if default_device:
+            torch.set_default_device("cpu")
+
+
+def _time_calls(call, fresh, mode, cuda, warmup, runs, budget_s, count, keep_output):
+    """time_torch's measurement of call(fresh()) (see there)."""
     with torch.no_grad():
         t = time.perf_counter()
         out = call(fresh())                  # first call: scripting/compiling happens here
@@ -797,8 +818,9 @@ def measure_workload(tssa, case, program, inputs, runs,
             if mode == "eager" and device == "cpu":
                 tssa_runs = result[key]["runs"]
         except Exception as e:    # noqa: BLE001
-            first = (str(e).splitlines() or [""])[0][:160]
-            result[key] = dict(error=f"{type(e).__name__}: {first}")
+            lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()] or [""]
+            why = lines[0][:160] + (f" ... {lines[-1][:200]}" if len(lines) > 1 else "")
+            result[key] = dict(error=f"{type(e).__name__}: {why}")
     for backend in backends:
         say(f"tssa-stream --backend={backend} --repeat {tssa_runs}")
         out = f"tssa_out_{backend}"

@@ -18,8 +18,10 @@ one GPU of this machine (device 0)
     the first), then the median of --runs calls, each timed with CUDA events;
   - runs `tssa-stream --backend=cuda model.ir ARGS --repeat RUNS --stats`:
     the median per run it prints (the compile and the first run are not in
-    it), and its launches per run, launches_per_run (kernels) + gemms_per_run
-    (cuBLAS calls);
+    it; as PyTorch's, each timed run starts with its inputs in device memory
+    and ends when the device is done, its outputs left there), and its
+    launches per run, launches_per_run (kernels) + gemms_per_run (cuBLAS
+    calls);
   - counts PyTorch's kernel launches with torch.profiler (the CUDA kernel
     events of one call; memcpy/memset apart);
   - checks tssa-stream's outputs against PyTorch eager's (export's, computed
@@ -174,6 +176,9 @@ def main():
               file=sys.stderr)
     modes = [("eager", device)] + ([] if opts.no_compile else [("compile", device)])
     rows, raw = [], {}
+    # The CSV is rewritten after every workload, so a run cut short (a lent
+    # GPU's time running out) still leaves the rows it finished.
+    stem = bc.result_stem(opts.out, "gpu", info)
     for name in names:
         batch, seq, hidden = GPU_SIZES[name]
         w = bc.WORKLOADS[name]
@@ -215,6 +220,12 @@ def main():
                    check_tssa=tssa.get("check", ""), check_compile=check_compile,
                    status="failed: " + "; ".join(problems) if problems else "ok")
         rows.append(row)
+        bc.write_csv(stem + ".csv", COLUMNS, rows)
+        def ms(v):
+            return f"{v:.3f} ms" if v else "-"
+        progress.note(f"{name}: eager {ms(row['eager_ms'])}, torch.compile "
+                      f"{ms(row['torch_compile_ms'])}, tssa-stream {ms(row['tssa_cuda_ms'])} "
+                      f"({row['tssa_launches']} launches), {row['status'][:200]}", force=True)
         raw[name] = {k: ({kk: vv for kk, vv in v.items() if kk != "output"}
                          if isinstance(v, dict) else v) for k, v in r.items()}
         if not opts.keep:
@@ -223,7 +234,6 @@ def main():
 
     geo_eager = bc.geomean([r["eager_over_tssa"] for r in rows])
     geo_compile = bc.geomean([r["compile_over_tssa"] for r in rows])
-    stem = bc.result_stem(opts.out, "gpu", info)
     bc.write_csv(stem + ".csv", COLUMNS, rows)
     bc.write_json(stem + ".json", dict(rows=rows, raw=raw, geomean_eager_over_tssa=geo_eager,
                                        geomean_compile_over_tssa=geo_compile))

@@ -12,7 +12,11 @@
  *   aten::dim(x), aten::size(x, d), aten::len(x), aten::numel(x)
  *                          of a tensor of static shape;
  *   aten::__contains__(list, v), eq / ne / lt / le / gt / ge, __not__
- *                          of decided ints and bools.
+ *                          of decided ints and bools;
+ *   aten::__is__(x, None), aten::__isnot__(x, None)
+ *                          of a tensor of static shape (an Optional[Tensor]
+ *                          the caller passed a tensor: torch 2.x's GRUCell
+ *                          tests `hx is not None` before checking its rank).
  *
  * kernels_fold_decided is the pass. Preconditions: shape_infer ran, the
  * graph is functional. Result, in program order (nested blocks included):
@@ -97,6 +101,15 @@ bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out
                 return false;
             *out |= item->u.i == a;
         }
+        return true;
+    }
+    case OP_ATEN_IS: case OP_ATEN_ISNOT: {
+        if (n->ninputs != 2)
+            return false;
+        const RtValue *none = lower_static_value(lk->p, n->inputs[1]);
+        if (!t || !none || none->kind != RT_NONE)
+            return false;
+        *out = n->op == OP_ATEN_ISNOT;      /* a tensor is not None */
         return true;
     }
     case OP_ATEN_EQ: case OP_ATEN_NE: case OP_ATEN_LT: case OP_ATEN_LE: case OP_ATEN_GT:

@@ -55,6 +55,8 @@ typedef struct Infer {
     uint32_t ndecided;
     struct Affine *affine;      /* by value id: ints affine in a loop's counter */
     uint32_t naffine;
+    IrType **optional;          /* by value id: an Optional[Tensor] typed as the */
+    uint32_t noptional;         /* tensor it is known to hold; forget restores it */
 } Infer;
 
 /* An int k * counter + c, counter a loop's iteration counter running over
@@ -89,17 +91,32 @@ static bool get(const IrValue *v, Shape *s)
     return true;
 }
 
+/* Types v as s. An Optional[Tensor] (an If's result whose other branch
+ * raises or is not taken: torch 2.x's GRUCell `hx`) becomes the tensor it is
+ * known to hold, its own type kept for forget. */
 static void set(Infer *in, IrValue *v, const Shape *s)
 {
-    if (!v->type || v->type->kind != TY_TENSOR)
+    if (v->type && v->type->kind == TY_OPTIONAL && v->type->nelems == 1 &&
+        v->type->elems[0]->kind == TY_TENSOR) {
+        uint32_t n = in->g->nvalues + 1;
+        if (n > in->noptional) {
+            in->optional = xrealloc(in->optional, n * sizeof *in->optional);
+            memset(in->optional + in->noptional, 0, (n - in->noptional) * sizeof *in->optional);
+            in->noptional = n;
+        }
+        in->optional[v->id] = v->type;
+    } else if (!v->type || v->type->kind != TY_TENSOR) {
         return;
+    }
     v->type = ir_type_tensor_refined(in->g, s->dtype, s->rank, s->sizes, NULL);
 }
 
 /* Marks v unknown again (a loop-carried value whose shape changes). */
 static void forget(Infer *in, IrValue *v)
 {
-    if (v->type && v->type->kind == TY_TENSOR)
+    if (v->id < in->noptional && in->optional[v->id])
+        v->type = in->optional[v->id];
+    else if (v->type && v->type->kind == TY_TENSOR)
         v->type = ir_type_tensor(in->g);
 }
 
@@ -806,6 +823,38 @@ static bool infer_cat(Infer *in, const IrNode *n, Shape *out)
     return true;
 }
 
+/* Piece k of chunk / split / unbind `src` (when 0 <= k < the count) in
+ * *piece; returns how many pieces there are, or -1 when the shapes do not
+ * say. */
+static int piece_shape(Infer *in, const IrNode *src, int k, Shape *piece)
+{
+    if (src->op != OP_ATEN_CHUNK && src->op != OP_ATEN_SPLIT && src->op != OP_ATEN_UNBIND)
+        return -1;
+    Shape x;
+    int64_t d = 0, arg = 0;
+    if (src->ninputs < 2 || !get(src->inputs[0], &x))
+        return -1;
+    if (src->op == OP_ATEN_UNBIND) {
+        if (!sint(in, src->inputs[1], &d) || !norm(&d, x.rank) || x.sizes[d] > INT32_MAX)
+            return -1;
+        *piece = x;
+        for (int i = (int)d; i + 1 < x.rank; i++)
+            piece->sizes[i] = x.sizes[i + 1];
+        piece->rank = x.rank - 1;
+        return (int)x.sizes[d];
+    }
+    if (src->ninputs < 3 || !sint(in, src->inputs[1], &arg) || !sint(in, src->inputs[2], &d) ||
+        !norm(&d, x.rank) || arg <= 0)
+        return -1;
+    int64_t size = x.sizes[d], step = src->op == OP_ATEN_CHUNK ? (size + arg - 1) / arg : arg;
+    if (step <= 0 || (size + step - 1) / step > INT32_MAX)
+        return -1;
+    *piece = x;
+    int64_t end = ((int64_t)k + 1) * step < size ? ((int64_t)k + 1) * step : size;
+    piece->sizes[d] = end - k * step;
+    return (int)((size + step - 1) / step);
+}
+
 /* The pieces of chunk / split / unbind / meshgrid for a ListUnpack. */
 static bool infer_unpack(Infer *in, IrNode *unpack)
 {
@@ -856,36 +905,28 @@ static bool infer_unpack(Infer *in, IrNode *unpack)
         }
         return true;
     }
-    if (src->op != OP_ATEN_CHUNK && src->op != OP_ATEN_SPLIT && src->op != OP_ATEN_UNBIND)
-        return false;
-    Shape x;
-    int64_t d = 0, arg = 0;
-    if (!get(src->inputs[0], &x))
-        return false;
-    if (src->op == OP_ATEN_UNBIND) {
-        if (!sint(in, src->inputs[1], &d) || !norm(&d, x.rank) || x.sizes[d] != n)
-            return false;
-        Shape piece = x;
-        for (int i = (int)d; i + 1 < x.rank; i++)
-            piece.sizes[i] = x.sizes[i + 1];
-        piece.rank = x.rank - 1;
-        for (int k = 0; k < n; k++)
-            set(in, unpack->outputs[k], &piece);
-        return true;
-    }
-    if (src->ninputs < 3 || !sint(in, src->inputs[1], &arg) || !sint(in, src->inputs[2], &d) ||
-        !norm(&d, x.rank) || arg <= 0)
-        return false;
-    int64_t size = x.sizes[d], step = src->op == OP_ATEN_CHUNK ? (size + arg - 1) / arg : arg;
-    if (step <= 0 || (size + step - 1) / step != n)
-        return false;
     for (int k = 0; k < n; k++) {
-        Shape piece = x;
-        int64_t end = (k + 1) * step < size ? (k + 1) * step : size;
-        piece.sizes[d] = end - k * step;
+        Shape piece;
+        if (piece_shape(in, src, k, &piece) != n)
+            return false;
         set(in, unpack->outputs[k], &piece);
     }
     return true;
+}
+
+/* aten::__getitem__(list, i) of a chunk / split / unbind list at a
+ * compile-time index (NASRNN's `ix[0] + im[0]`). */
+static void infer_getitem(Infer *in, IrNode *n)
+{
+    int64_t i;
+    if (n->ninputs != 2 || !is_tensor(n->outputs[0]) || !sint(in, n->inputs[1], &i))
+        return;
+    Shape piece;
+    int count = piece_shape(in, n->inputs[0]->def, 0, &piece);
+    if (count < 0 || i < -count || i >= count)
+        return;
+    if (piece_shape(in, n->inputs[0]->def, (int)(i < 0 ? i + count : i), &piece) == count)
+        set(in, n->outputs[0], &piece);
 }
 
 /* ---------------------------------------------------------------- the walk */
@@ -908,24 +949,39 @@ static bool same_type(const IrValue *a, const IrValue *b)
 /* An If whose condition the shapes decide (kernels_fold_decided replaces
  * it by its taken block) has the taken block's types; otherwise the types
  * both blocks agree on. */
+/* A block that raises never gives its results (a raising branch returns
+ * prim::Uninitialized for a variable it leaves unset). */
+static bool block_raises(const IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        if (n->op == OP_PRIM_RAISEEXCEPTION)
+            return true;
+    }
+    return false;
+}
+
 static void infer_if(Infer *in, IrNode *n)
 {
-    int64_t cond;
+    int64_t cond = 0;
     bool is_decided = n->ninputs == 1 && sint(in, n->inputs[0], &cond);
     in->depth++;
     for (int b = 0; b < 2; b++)
         if (!is_decided || (b == 0) == (cond != 0))
             infer_block(in, n->blocks[b]);
     in->depth--;
+    /* the results are the other block's when one raises */
+    bool raises0 = block_raises(n->blocks[0]), raises1 = block_raises(n->blocks[1]);
     for (int k = 0; k < n->noutputs; k++) {
         const IrValue *a = ir_block_return(n->blocks[0], k), *b = ir_block_return(n->blocks[1], k);
         if (is_decided)
             a = b = cond ? a : b;
+        else if (raises0 != raises1)
+            a = b = raises0 ? b : a;
         Shape s;
         int64_t v;
         if (same_type(a, b) && get(a, &s))
             set(in, n->outputs[k], &s);
-        else if (is_decided && sint(in, a, &v))
+        else if ((is_decided || raises0 != raises1) && sint(in, a, &v))
             set_decided(in, n->outputs[k], true, v);
     }
 }
@@ -1041,6 +1097,10 @@ static void infer_node(Infer *in, IrNode *n)
     }
     if (n->op == OP_PRIM_LISTUNPACK || n->op == OP_PRIM_TUPLEUNPACK) {
         infer_unpack(in, n);
+        return;
+    }
+    if (n->op == OP_ATEN_GETITEM) {
+        infer_getitem(in, n);
         return;
     }
     if (n->noutputs == 0 || shape_of(n->outputs[0]) || !is_tensor(n->outputs[0]))
@@ -1170,6 +1230,7 @@ bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int 
     free(in.decided);
     free(in.is_decided);
     free(in.affine);
+    free(in.optional);
     return true;
 }
 

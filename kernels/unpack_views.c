@@ -15,6 +15,8 @@
  *                      aten::expand(aten::view(xk, [1.., n_k, ..1]), [n...])
  *                      (1-d inputs; "xy" swaps the first two dims)
  * with the refined types of the unpacked values; the two old nodes go.
+ * aten::__getitem__(list, i) of such a list at a compile-time index is
+ * replaced by piece i's view (the list goes with its last use).
  */
 #include <string.h>
 
@@ -110,20 +112,24 @@ static bool static_int(const LowerProgram *p, const IrValue *v, int64_t *out)
     return true;
 }
 
-/* Replaces unpack's outputs by views of x; true when it did. */
-static bool unpack_to_views(LowerProgram *p, IrNode *unpack)
+/* A chunk / split / unbind of a tensor of static shape: its pieces. */
+typedef struct Pieces {
+    IrNode *src;
+    IrValue *x;
+    const IrTensorType *t;
+    int64_t dim, size, piece;   /* piece: each piece's length (unbind: 1) */
+    int n;                      /* how many pieces */
+} Pieces;
+
+static bool pieces_of(const LowerProgram *p, IrValue *list, Pieces *pc)
 {
-    IrValue *list = unpack->inputs[0];
     IrNode *src = list->def;
-    if (src->op == OP_ATEN_MESHGRID)
-        return meshgrid_to_views(p, unpack);
-    if (list->nuses != 1 || src->noutputs != 1 || src->ninputs < 2)
+    if (src->noutputs != 1 || src->ninputs < 2)
         return false;
     OpId op = src->op;
     if (op != OP_ATEN_CHUNK && op != OP_ATEN_SPLIT && op != OP_ATEN_UNBIND)
         return false;
-    IrValue *x = src->inputs[0];
-    const IrTensorType *t = shape_of(x);
+    const IrTensorType *t = shape_of(src->inputs[0]);
     if (!t)
         return false;
     int64_t dim = 0, arg = 0;
@@ -139,44 +145,94 @@ static bool unpack_to_views(LowerProgram *p, IrNode *unpack)
     if (dim < 0 || dim >= t->rank)
         return false;
     int64_t size = t->sizes[dim];
-    int64_t piece = op == OP_ATEN_CHUNK ? (size + arg - 1) / arg : arg;
-    int n = unpack->noutputs;
-    if (op == OP_ATEN_UNBIND ? n != size : (piece == 0 || (size + piece - 1) / piece != n))
+    int64_t piece = op == OP_ATEN_CHUNK ? (size + arg - 1) / arg : op == OP_ATEN_SPLIT ? arg : 1;
+    if (piece == 0)
         return false;
-    for (int k = 0; k < n; k++)
+    *pc = (Pieces){.src = src, .x = src->inputs[0], .t = t, .dim = dim, .size = size, .piece = piece,
+                   .n = (int)(op == OP_ATEN_UNBIND ? size : (size + piece - 1) / piece)};
+    return true;
+}
+
+/* Piece k of pc as a view node before `at`; its output has `type`, or the
+ * piece's own refined type when type is NULL. */
+static IrValue *piece_view(LowerProgram *p, const Pieces *pc, int k, IrNode *at, IrType *type)
+{
+    IrGraph *g = at->graph;
+    IrValue *d = kernels_scalar_constant(p, at, pc->dim, false);
+    int64_t start = k * pc->piece, end = start + pc->piece < pc->size ? start + pc->piece : pc->size;
+    IrNode *v;
+    int64_t sizes[KIR_MAX_RANK];
+    int rank = 0;
+    for (int i = 0; i < pc->t->rank; i++) {
+        if (i != pc->dim)
+            sizes[rank++] = pc->t->sizes[i];
+        else if (pc->src->op != OP_ATEN_UNBIND)
+            sizes[rank++] = end - start;
+    }
+    if (pc->src->op == OP_ATEN_UNBIND) {
+        v = ir_node_new_op(g, OP_ATEN_SELECT);
+        ir_node_add_input(v, pc->x);
+        ir_node_add_input(v, d);
+        ir_node_add_input(v, kernels_scalar_constant(p, at, k, false));
+    } else {
+        v = ir_node_new_op(g, OP_ATEN_SLICE);
+        ir_node_add_input(v, pc->x);
+        ir_node_add_input(v, d);
+        ir_node_add_input(v, kernels_scalar_constant(p, at, start, false));
+        ir_node_add_input(v, kernels_scalar_constant(p, at, end, false));
+        ir_node_add_input(v, kernels_scalar_constant(p, at, 1, false));
+    }
+    IrValue *out = ir_node_add_output(
+        v, type ? type : ir_type_tensor_refined(g, pc->t->dtype, rank, sizes, NULL), NULL);
+    v->comment = pc->src->comment;
+    ir_insert_before(v, at);
+    return out;
+}
+
+/* Replaces unpack's outputs by views of x; true when it did. */
+static bool unpack_to_views(LowerProgram *p, IrNode *unpack)
+{
+    IrValue *list = unpack->inputs[0];
+    if (list->def->op == OP_ATEN_MESHGRID)
+        return meshgrid_to_views(p, unpack);
+    Pieces pc;
+    if (list->nuses != 1 || !pieces_of(p, list, &pc) || unpack->noutputs != pc.n)
+        return false;
+    for (int k = 0; k < pc.n; k++)
         if (!shape_of(unpack->outputs[k]))
             return false;
-    IrGraph *g = unpack->graph;
-    IrValue *d = kernels_scalar_constant(p, unpack, dim, false);
-    for (int k = 0; k < n; k++) {
-        IrNode *v;
-        if (op == OP_ATEN_UNBIND) {
-            v = ir_node_new_op(g, OP_ATEN_SELECT);
-            ir_node_add_input(v, x);
-            ir_node_add_input(v, d);
-            ir_node_add_input(v, kernels_scalar_constant(p, unpack, k, false));
-        } else {
-            int64_t end = (k + 1) * piece < size ? (k + 1) * piece : size;
-            v = ir_node_new_op(g, OP_ATEN_SLICE);
-            ir_node_add_input(v, x);
-            ir_node_add_input(v, d);
-            ir_node_add_input(v, kernels_scalar_constant(p, unpack, k * piece, false));
-            ir_node_add_input(v, kernels_scalar_constant(p, unpack, end, false));
-            ir_node_add_input(v, kernels_scalar_constant(p, unpack, 1, false));
-        }
-        IrValue *out = ir_node_add_output(v, unpack->outputs[k]->type, NULL);
-        v->comment = src->comment;
-        ir_insert_before(v, unpack);
-        ir_replace_all_uses(unpack->outputs[k], out);
-    }
+    for (int k = 0; k < pc.n; k++)
+        ir_replace_all_uses(unpack->outputs[k], piece_view(p, &pc, k, unpack, unpack->outputs[k]->type));
     ir_node_destroy(unpack);
-    ir_node_destroy(src);
+    ir_node_destroy(pc.src);
+    return true;
+}
+
+/* aten::__getitem__ at a compile-time index of a chunk / split / unbind
+ * list (NASRNN's `ix = (x @ w).chunk(8, 1)` then `ix[0] + im[0]`, ...)
+ * becomes the piece's view; the list goes with its last read. True when it
+ * did. */
+static bool getitem_to_view(LowerProgram *p, IrNode *get)
+{
+    IrValue *list = get->inputs[0];
+    Pieces pc;
+    int64_t i;
+    if (get->ninputs != 2 || get->noutputs != 1 || !static_int(p, get->inputs[1], &i) ||
+        !pieces_of(p, list, &pc) || i < -pc.n || i >= pc.n)
+        return false;
+    IrValue *v = piece_view(p, &pc, (int)(i < 0 ? i + pc.n : i), get, NULL);
+    ir_replace_all_uses(get->outputs[0], v);
+    ir_node_destroy(get);
+    if (list->nuses == 0)
+        ir_node_destroy(pc.src);
     return true;
 }
 
 static int unpack_node(LowerProgram *p, IrNode *node)
 {
-    return node->op == OP_PRIM_LISTUNPACK && node->ninputs == 1 && unpack_to_views(p, node);
+    if (node->op == OP_PRIM_LISTUNPACK && node->ninputs == 1)
+        return unpack_to_views(p, node);
+    return node->op == OP_ATEN_GETITEM && getitem_to_view(p, node);
 }
 
 int kernels_unpack_views(LowerProgram *p)

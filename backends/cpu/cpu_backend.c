@@ -49,8 +49,11 @@ static bool run_once(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValu
     if (dev)
         dev->install(dev->ctx, values);
     bool ok = cpu_execute(plan, values, stream_inputs, nin, items, nitems, deferred, err);
-    /* the outputs are read on the host (a hole of a deferred output is NULL) */
-    for (int i = 0; ok && dev && i < *nitems; i++)
+    /* the outputs are read on the host (a hole of a deferred output is NULL),
+     * unless nobody reads them: then the run ends when the device is done */
+    if (ok && dev && plan->outputs_dropped)
+        ok = dev->sync(dev->ctx, err);
+    for (int i = 0; ok && dev && !plan->outputs_dropped && i < *nitems; i++)
         ok = !(*items)[i] || dev->to_host(dev->ctx, *items + i, 1, err);
     free(stream_inputs);
     node_exec_free(values);

@@ -44,7 +44,23 @@
 
 enum { THREADS_PER_BLOCK = 256, SWEEP_MIN = 64 };
 
-/* A bias row broadcast over a linear's output (then accumulated into). */
+#define COPY_KERNEL(name, type) \
+    "extern \"C\" __global__ void " name "(const tssa_copy_args a)\n{\n" \
+    "    const long long lin = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (lin >= a.total)\n        return;\n" \
+    "    long long rest = lin, s = 0, d = 0;\n" \
+    "    for (int k = (int)a.rank - 1; k >= 0; k--) {\n" \
+    "        const long long i = rest % a.sizes[k];\n" \
+    "        rest /= a.sizes[k];\n" \
+    "        s += i * a.sstr[k];\n" \
+    "        d += i * a.dstr[k];\n" \
+    "    }\n" \
+    "    ((" type " *)a.dst)[d] = ((const " type " *)a.src)[s];\n}\n" \
+    "TSSA_KERNEL_ENTRY(" name ", tssa_copy_args)\n"
+
+/* The runtime's own kernels: a bias row broadcast over a linear's output
+ * (then accumulated into), and a strided copy (a region written into a
+ * tensor: immut::select_rev / slice_rev on the device). */
 static const char RUNTIME_KERNELS[] =
     "\n/* the cuda backend's own kernels */\n"
     "#ifndef TSSA_KERNEL_ENTRY\n#define TSSA_KERNEL_ENTRY(kernel, args)\n#endif\n"
@@ -56,12 +72,25 @@ static const char RUNTIME_KERNELS[] =
     "extern \"C\" __global__ void tssa_rows_f64(const tssa_rows_args a)\n{\n"
     "    const long long lin = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
     "    if (lin < a.total)\n        ((double *)a.dst)[lin] = ((const double *)a.src)[lin % a.n];\n}\n"
-    "TSSA_KERNEL_ENTRY(tssa_rows_f64, tssa_rows_args)\n";
+    "TSSA_KERNEL_ENTRY(tssa_rows_f64, tssa_rows_args)\n"
+    /* a strided copy of `total` elements (src's and dst's strides over
+     * sizes; a stride 0 broadcasts), one per element size */
+    "struct tssa_copy_args { const void *src; void *dst; long long total; long long rank;\n"
+    "    long long sizes[8]; long long sstr[8]; long long dstr[8]; };\n"
+    COPY_KERNEL("tssa_copy_1", "unsigned char") COPY_KERNEL("tssa_copy_2", "unsigned short")
+    COPY_KERNEL("tssa_copy_4", "unsigned int") COPY_KERNEL("tssa_copy_8", "unsigned long long");
 
 typedef struct RowsArgs {
     uint64_t src, dst;
     int64_t n, total;
 } RowsArgs;
+
+enum { COPY_MAX_RANK = 8 };
+typedef struct CopyArgs {
+    uint64_t src, dst;
+    int64_t total, rank;
+    int64_t sizes[COPY_MAX_RANK], sstr[COPY_MAX_RANK], dstr[COPY_MAX_RANK];
+} CopyArgs;
 
 /* A storage's copies: on the host, and on each GPU (device buffer, and
  * whether it holds the current data). */
@@ -84,6 +113,7 @@ typedef struct Gpu {
     Device *dev;
     void ***functions;          /* [kernel index][output]: NULL for an empty output */
     void *rows_fn[2];           /* tssa_rows_f32, tssa_rows_f64 */
+    void *copy_fn[4];           /* tssa_copy_1, _2, _4, _8 (by element size) */
     FreeBuffer *pool;
     int npool, cappool;
 } Gpu;
@@ -509,12 +539,16 @@ static int run_gemm(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_tr
                     const Tensor *bias, RtValue **out)
 {
     if (a->ndim < 2 || b->ndim < 2 || b->ndim > a->ndim || b->dtype != a->dtype ||
-        (bias && (bias->dtype != a->dtype || bias->ndim != 1)))
+        (bias && (bias->dtype != a->dtype || !tensor_is_contiguous(bias))))
         return 0;
     int64_t m = a->sizes[a->ndim - 2], k = a->sizes[a->ndim - 1];
     int64_t bk = b->sizes[b->ndim - (b_transposed ? 1 : 2)];
     int64_t n = b->sizes[b->ndim - (b_transposed ? 2 : 1)];
-    if (bk != k || (bias && bias->sizes[0] != n) || m == 0 || n == 0 || k == 0)
+    /* the bias: a row ([n], [1, n]) or a whole [m, n] matrix (addmm's) */
+    int64_t bias_n = bias ? tensor_numel(bias) : 0;
+    bool bias_fits = !bias || (bias->ndim == 1 && bias->sizes[0] == n) ||
+                     (bias->ndim == 2 && bias->sizes[1] == n && (bias->sizes[0] == 1 || bias->sizes[0] == m));
+    if (bk != k || !bias_fits || m == 0 || n == 0 || k == 0)
         return 0;
     int64_t batch_a, stride_a, batch_b, stride_b;
     bool ta, tb;
@@ -549,7 +583,7 @@ static int run_gemm(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_tr
         DevicePtr pbias;
         ok = on_device(cb, bias, &pbias);
         int64_t total = m * n * (batch_a > 1 ? batch_a : 1);
-        RowsArgs ra = {pbias, pc, n, total};
+        RowsArgs ra = {pbias, pc, bias_n, total};
         ok = ok && launch_elements(cb, cb->gpus[cb->cur].rows_fn[a->dtype == DT_F64], "tssa_rows", total, &ra,
                                    sizeof ra);
     }
@@ -624,6 +658,17 @@ static int try_gemm(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **
         if (a->ndim == 1 || b->ndim == 1)
             return vector_gemm(cb, a, b, outs);
         return run_gemm(cb, a, b, false, NULL, outs);
+    case OP_ATEN_ADDMM: {
+        /* addmm(bias, a, b, beta=1, alpha=1): a @ b + bias (a GRU cell's) */
+        const Tensor *m1 = tensor_arg(args, 1, nargs), *m2 = tensor_arg(args, 2, nargs);
+        for (int i = 3; i < nargs; i++)
+            if (!args[i] || (args[i]->kind == RT_INT ? args[i]->u.i != 1
+                             : args[i]->kind != RT_FLOAT || args[i]->u.f != 1.0))
+                return 0;
+        if (!m1 || !m2 || m1->ndim != 2 || m2->ndim != 2)
+            return 0;
+        return run_gemm(cb, m1, m2, false, a, outs);
+    }
     case OP_ATEN_LINEAR: {
         if (b->ndim != 2)
             return 0;
@@ -635,6 +680,104 @@ static int try_gemm(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **
     default:
         return 0;
     }
+}
+
+/* ---------------------------------------------------------------- regions */
+
+/* dst = src element by element on the current GPU (same sizes and dtype;
+ * any strides, src's may be 0: a broadcast). */
+static bool copy_on_device(CudaBackend *cb, const Tensor *dst, const Tensor *src)
+{
+    int64_t total = tensor_numel(dst);
+    if (total == 0)
+        return true;
+    CopyArgs a = {.total = total, .rank = dst->ndim};
+    if (!on_device(cb, src, &a.src) || !on_device(cb, dst, &a.dst))
+        return false;
+    for (int d = 0; d < dst->ndim; d++) {
+        a.sizes[d] = dst->sizes[d];
+        a.sstr[d] = src->strides[d];
+        a.dstr[d] = dst->strides[d];
+    }
+    size_t es = dtype_size(dst->dtype);
+    int e = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    return launch_elements(cb, cb->gpus[cb->cur].copy_fn[e], "tssa_copy", total, &a, sizeof a);
+}
+
+/* The device copy of t's storage on the current GPU was written: the
+ * other copies are stale. */
+static void device_wrote(CudaBackend *cb, const Tensor *t)
+{
+    Mirror *m = mirror_get(cb, t);
+    m->host_valid = false;
+    for (int g = 0; g < cb->ngpus; g++)
+        m->device_valid[g] = g == cb->cur;
+}
+
+static bool static_index(const RtValue *v, int64_t none, int64_t *out)
+{
+    if (v && v->kind == RT_NONE) {
+        *out = none;
+        return true;
+    }
+    if (!v || (v->kind != RT_INT && v->kind != RT_BOOL))
+        return false;
+    *out = v->u.i;
+    return true;
+}
+
+/* immut::select_rev(x, src, dim, index) and immut::slice_rev(x, src, dim,
+ * start, end, step): x with that region replaced by src (broadcast), into
+ * x itself when in_place (the executor planned x's buffer for it), else a
+ * new tensor. On the device, so a loop's `out[t] = h` does not bring out
+ * back to the host every iteration. 0 (the host's) for other ops, other
+ * dtypes, more dims than the copy kernel takes, or a src that does not
+ * broadcast to the region. */
+static int try_write_region(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **outs,
+                            bool in_place)
+{
+    int nargs = n->ninputs;
+    bool select = n->op == OP_IMMUT_SELECT_REV;
+    if ((!select && n->op != OP_IMMUT_SLICE_REV) || nargs != (select ? 4 : 6))
+        return 0;
+    const Tensor *base = tensor_arg(args, 0, nargs), *src = tensor_arg(args, 1, nargs);
+    int64_t dim, a, b = 0, step = 1;
+    if (!base || !src || src->dtype != base->dtype || base->ndim > COPY_MAX_RANK ||
+        !static_index(args[2], 0, &dim) || !static_index(args[3], 0, &a) ||
+        (!select && (!static_index(args[4], INT64_MAX, &b) || !static_index(args[5], 1, &step))))
+        return 0;
+    Tensor *out;
+    DevicePtr unused;
+    if (in_place) {
+        out = tensor_retain((Tensor *)base);
+    } else {
+        out = device_output(cb, base->dtype, base->ndim, base->sizes, &unused);
+        if (!out)
+            return device_failed(cb, "an output's device memory");
+        if (!copy_on_device(cb, out, base)) {
+            tensor_release(out);
+            return device_failed(cb, "a copy on the device");
+        }
+    }
+    Tensor *region = select ? tensor_select(out, dim, a) : tensor_slice(out, dim, a, b, step);
+    Tensor *from = region ? tensor_expand((Tensor *)src, region->ndim, region->sizes) : NULL;
+    tensor_clear_error();
+    if (!from) {
+        /* a bad index or a src that does not fit: the host says so, as PyTorch */
+        tensor_release(region);
+        tensor_release(out);
+        return 0;
+    }
+    bool ok = copy_on_device(cb, region, from);
+    tensor_release(region);
+    tensor_release(from);
+    if (!ok) {
+        tensor_release(out);
+        return device_failed(cb, "a region written on the device");
+    }
+    device_wrote(cb, out);
+    outs[0] = rt_tensor_take(out);
+    return 1;
 }
 
 /* ---------------------------------------------------------------- the runner */
@@ -653,10 +796,18 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
         int r = try_gemm(cb, n, args, outs);
         if (r != 0)
             return r;
+        r = try_write_region(cb, n, args, outs, false);
+        if (r != 0)
+            return r;
         /* a view reads no data: it shares its input's storage, and mirror */
         OpAlias alias = op_info(n->op)->alias;
         if (alias == ALIAS_VIEW || alias == ALIAS_VIEWS)
             return 0;
+    }
+    if (in_place) {
+        int r = try_write_region(cb, n, args, outs, true);
+        if (r != 0)
+            return r;
     }
     for (int i = 0; i < n->ninputs; i++)
         if (!value_to_host(cb, args[i]))
@@ -666,6 +817,7 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     else if (op_info(n->op)->mutates >= 0 && op_info(n->op)->mutates < n->ninputs)
         host_writes(cb, args[op_info(n->op)->mutates]);
     cb->stats.host_nodes++;
+    cb->stats.host_nodes_by_op[n->op]++;
     return 0;
 }
 
@@ -683,6 +835,45 @@ static bool items_to_host(void *ctx, RtValue *const *items, int n, FILE *err)
             fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
             return false;
         }
+    return true;
+}
+
+static bool value_to_device(CudaBackend *cb, const RtValue *v)
+{
+    DevicePtr unused;
+    if (v && v->kind == RT_TENSOR)
+        return on_device(cb, v->u.t, &unused);
+    if (v && (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT))
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!value_to_device(cb, v->u.list.items[i]))
+                return false;
+    return true;
+}
+
+/* Onto the first device (the one the placement's device 0 is on). */
+static bool items_to_device(void *ctx, RtValue *const *items, int n, FILE *err)
+{
+    CudaBackend *cb = ctx;
+    cb->cur = cb->gpu_of[0];
+    for (int i = 0; i < n; i++)
+        if (!value_to_device(cb, items[i])) {
+            Device *d = cb->gpus[cb->cur].dev;
+            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
+            return false;
+        }
+    return true;
+}
+
+static bool sync_devices(void *ctx, FILE *err)
+{
+    CudaBackend *cb = ctx;
+    for (int g = 0; g < cb->ngpus; g++) {
+        Device *d = cb->gpus[g].dev;
+        if (!d->ops->sync(d)) {
+            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
+            return false;
+        }
+    }
     return true;
 }
 
@@ -714,7 +905,7 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
     char *program = kp ? kernels_source(kp, KERNELS_TARGET_CUDA, &len) : xstrdup("");
     char *source = xprintf("%s%s", program, RUNTIME_KERNELS);
     free(program);
-    int nnames = 2;
+    int nnames = 6;
     for (int i = 0; i < nk; i++)
         nnames += kernels_kernel_at(kp, i)->noutputs;
     char **names = xcalloc((size_t)nnames, sizeof *names);
@@ -722,6 +913,8 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
     int at = 0;
     names[at++] = xstrdup("tssa_rows_f32");
     names[at++] = xstrdup("tssa_rows_f64");
+    for (int e = 0; e < 4; e++)
+        names[at++] = xprintf("tssa_copy_%d", 1 << e);
     gpu->functions = xcalloc((size_t)nk + 1, sizeof *gpu->functions);
     int *first = xcalloc((size_t)nk + 1, sizeof *first);
     for (int i = 0; i < nk; i++) {
@@ -736,6 +929,8 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
     if (ok) {
         gpu->rows_fn[0] = fns[0];
         gpu->rows_fn[1] = fns[1];
+        for (int e = 0; e < 4; e++)
+            gpu->copy_fn[e] = fns[2 + e];
         for (int i = 0; i < nk; i++) {
             const KernelsKernel *k = kernels_kernel_at(kp, i);
             for (int o = 0, j = first[i]; o < k->noutputs; o++)
@@ -792,6 +987,7 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
                  first->name);
     reindex(cb);
     cb->exec = (ExecDevice){.ctx = cb, .install = install, .to_host = items_to_host,
+                            .prefetch = items_to_device, .sync = sync_devices,
                             .select = select_device, .end_run = end_run};
     return cb;
 }

@@ -65,6 +65,13 @@ typedef struct ExecDevice {
     void (*select)(void *ctx, int device);
     /* After each run: drops device copies of what the run no longer holds. */
     void (*end_run)(void *ctx);
+    /* Copies the items' tensor data to the device now: a timed run's inputs
+     * are in device memory before its clock starts, as a GPU program's
+     * are; false after writing what failed to err. */
+    bool (*prefetch)(void *ctx, RtValue *const *items, int n, FILE *err);
+    /* Waits for everything the device was given; false after writing what
+     * failed to err. */
+    bool (*sync)(void *ctx, FILE *err);
 } ExecDevice;
 
 typedef struct ExecPlan {
@@ -79,6 +86,9 @@ typedef struct ExecPlan {
     TraceLog *trace;            /* records every firing when not NULL */
     const ExecDevice *device;   /* runs nodes on a device, or NULL: all on this CPU */
     double trace_epoch;         /* CLOCK_MONOTONIC seconds of the trace's time 0 */
+    /* A timed run whose outputs are dropped (--repeat): with a device, the
+     * outputs are not copied back; the run ends when the device is done. */
+    bool outputs_dropped;
 } ExecPlan;
 
 /* Runs the plan once on the bound inputs of the graph it was compiled from

@@ -23,6 +23,7 @@
 
 #include "tssa/backend.h"
 #include "tssa/kernels.h"
+#include "tssa/ops.h"
 
 typedef struct CudaBackend CudaBackend;
 
@@ -46,6 +47,7 @@ typedef struct CudaStats {
     int64_t strided_inputs;     /* kernel inputs made contiguous first (on the host) */
     int64_t peak_device_bytes;  /* most device memory in use at once */
     int64_t device_allocations; /* device allocations made (a freed buffer is reused) */
+    int64_t host_nodes_by_op[OP_COUNT]; /* host_nodes by the node's op: what left the device */
 } CudaStats;
 
 /* How many GPUs the driver sees: 0 (with *why, a static string, when not

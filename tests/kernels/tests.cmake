@@ -52,4 +52,12 @@ if(TSSA_CUDA)
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/batch_loop 4 2 1 Body_L14)
   set_tests_properties(kernels.horizontal.long_batch_map kernels.horizontal.batch_loop
                        PROPERTIES LABELS "kernels;cuda")
+  #   kernels.device_residency  the loop programs on --backend=cuda: right
+  #            outputs, and nothing but the outputs copied back per run (the
+  #            chunked gates, out[t] = h writes, addmm on the device;
+  #            torch 2.x's GRUCell graph typed through its raise)
+  add_test(NAME kernels.device_residency
+           COMMAND ${TSSA_TESTS_DIR}/kernels/test_device_residency.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models ${TSSA_TESTS_DIR}/kernels/torch2)
+  set_tests_properties(kernels.device_residency PROPERTIES LABELS "kernels;cuda")
 endif()

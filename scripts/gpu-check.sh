@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# gpu-check.sh — every check that needs a GPU, in one go, for a machine with
+# one (CI has none: there these tests skip or run through the CPU shim).
+#
+#   scripts/gpu-check.sh [BUILD_DIR] [OUT_DIR]
+#
+# Runs, each under its own time budget so that a short loan of a GPU still
+# gives an answer for every part:
+#   1. the machine: GPU, driver, toolkit, torch;
+#   2. ctest's cuda tests on the GPU (`ctest -L cuda`: every corpus program
+#      on --backend=cuda and with --devices 3, the driver test, a failing
+#      launch) and kernels.cuda_source (NVRTC and nvcc compile every
+#      program's CUDA);
+#   3. experiments/bench_gpu.py: the TensorSSA paper's workloads against
+#      PyTorch eager and torch.compile, then --devices 1,2,4.
+# Logs and results go to OUT_DIR (default gpu-check/): ctest_cuda.log,
+# bench.log, gpu/<date>-<host>.csv|.json and cases.tar.gz (each exported
+# workload's model.ir and args.txt, to replay a failure elsewhere).
+#
+# Environment (seconds; an empty budget skips the part):
+#   CTEST_BUDGET=150  BENCH_BUDGET=420
+#   BENCH_ARGS        more options for bench_gpu.py (e.g. --no-compile --runs 10)
+#   PYTHON            the python with a CUDA build of torch (default python3)
+set -uo pipefail
+build=$(cd "${1:-build}" && pwd) || exit 2
+out=$(mkdir -p "${2:-gpu-check}" && cd "${2:-gpu-check}" && pwd) || exit 2
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+python=${PYTHON:-python3}
+ctest_budget=${CTEST_BUDGET-150}
+bench_budget=${BENCH_BUDGET-420}
+say() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
+
+say machine
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
+  --format=csv,noheader || echo "gpu-check: nvidia-smi failed: no GPU here?"
+command -v nvcc >/dev/null && nvcc --version | tail -1
+"$python" -c 'import torch; print("torch", torch.__version__, "cuda", torch.version.cuda,
+    torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU")'
+"$build/tssa-stream" --version
+nproc
+
+if [[ -n "$ctest_budget" ]]; then
+  say "ctest -L cuda (budget ${ctest_budget} s)"
+  timeout "$ctest_budget" ctest --test-dir "$build" -L cuda -j "$(nproc)" --timeout 60 \
+    --output-on-failure >"$out/ctest_cuda.log" 2>&1
+  echo "ctest exit $?"
+  grep -E "tests passed|tests failed|Total Test time" "$out/ctest_cuda.log"
+  grep -E "^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess|Not Run)" "$out/ctest_cuda.log" | head -40
+  timeout 60 ctest --test-dir "$build" -R '^kernels\.cuda_source$' --output-on-failure \
+    >"$out/ctest_cuda_source.log" 2>&1
+  echo "kernels.cuda_source exit $?"; tail -3 "$out/ctest_cuda_source.log"
+fi
+
+if [[ -n "$bench_budget" ]]; then
+  say "bench_gpu.py (budget ${bench_budget} s)"
+  cases=$(mktemp -d)
+  # shellcheck disable=SC2086  # BENCH_ARGS is a list of options
+  PYTHONUNBUFFERED=1 timeout "$bench_budget" "$python" "$root/experiments/bench_gpu.py" \
+    --tssa "$build/tssa-stream" --out "$out" --keep "$cases" ${BENCH_ARGS:-} >"$out/bench.log" 2>&1
+  echo "bench_gpu.py exit $?"
+  (cd "$cases" && find . -name model.ir -o -name args.txt -o -name 'stderr*' | \
+     tar czf "$out/cases.tar.gz" -T -) 2>/dev/null
+  rm -rf "$cases"
+  tail -60 "$out/bench.log"
+fi
+say done
