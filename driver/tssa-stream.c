@@ -793,6 +793,7 @@ static bool specialize(Run *r)                  /* streamit: compile-time values
 static bool infer_shapes(Run *r)                /* kernels: static shapes and dtypes */
 {
     int status = EXIT_OK;
+    kernels_split_loop_tuples(r->program);      /* tuple state: its tensors, to be typed */
     return shape_infer(r->program, r->inputs, r->ninputs, stderr, &status) ? true
                                                                           : stop(r, status);
 }
@@ -820,6 +821,7 @@ static bool fuse(Run *r)                        /* kernels: vertical, horizontal
         kernels_decompose_cells(r->program);
         kernels_fold_embedding_linear(r->program);
         kernels_hoist_input_products(r->program);
+        kernels_split_bias(r->program);
         kernels_unpack_views(r->program);
         kernels_fuse(r->program);
         if (horizontal_wanted(r->o))

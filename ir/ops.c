@@ -102,3 +102,19 @@ const OpTemplate *op_template(int op)
         return NULL;
     return &op_templates[op];
 }
+
+bool op_reads_no_elements(OpId op)
+{
+    switch (op) {
+    case OP_PRIM_LISTCONSTRUCT: case OP_PRIM_LISTUNPACK: case OP_PRIM_TUPLECONSTRUCT:
+    case OP_PRIM_TUPLEUNPACK: case OP_PRIM_TUPLEINDEX: case OP_PRIM_DICTCONSTRUCT:
+    case OP_PRIM_DTYPE: case OP_PRIM_DEVICE: case OP_PRIM_LAYOUT: case OP_PRIM_REQUIRES_GRAD:
+    case OP_PRIM_IS_CUDA: case OP_PRIM_SHAPE: case OP_PRIM_UNCHECKED_CAST: case OP_PRIM_UNINITIALIZED:
+    case OP_PRIM_ISINSTANCE: case OP_ATEN_LEN: case OP_ATEN_GETITEM: case OP_ATEN_SIZE: case OP_ATEN_DIM:
+    case OP_ATEN_NUMEL: case OP_ATEN_IS_FLOATING_POINT: case OP_ATEN_APPEND: case OP_ATEN_IS:
+    case OP_ATEN_ISNOT: case OP_ATEN_KEYS: case OP_ATEN_VALUES: case OP_ATEN_ITEMS:
+        return true;
+    default:
+        return false;
+    }
+}

@@ -59,5 +59,9 @@ IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as
 
 void kir_print_prelude(TextBuf *t, KirTarget target);
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target);
+/* The CUDA threads output o of k launches: one per element, or one per row
+ * of its last dim when it reduces along it (a softmax: the row's max and
+ * sum once per row, not once per element). */
+int64_t kir_cuda_threads(const KKernel *k, int o);
 
 #endif

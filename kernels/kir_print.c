@@ -1192,8 +1192,30 @@ static bool uses_name(const char *text, const char *name)
     return false;
 }
 
-/* One output as a CUDA kernel: thread = output element. The body is made
- * first, so only what it uses is declared (nvcc warns of the rest). */
+/* Whether output o's kernel gives each thread a row of its last dim: it
+ * reduces, and not along that dim, so a reduction over the row (a softmax's
+ * max and sum) is computed once per row instead of once per element. */
+static bool cuda_per_row(const KOutput *out)
+{
+    int last = out->rank - 1;
+    if (out->rank < 1 || out->sizes[last] < 2 || !has_reduce(out))
+        return false;
+    Seen seen = {0};
+    uint64_t reduced_by = reduction_vars(&seen, out->value);
+    free(seen.items);
+    return !((reduced_by >> last) & 1);
+}
+
+int64_t kir_cuda_threads(const KKernel *k, int o)
+{
+    const KOutput *out = &k->outputs[o];
+    return cuda_per_row(out) ? numel(out) / out->sizes[out->rank - 1] : numel(out);
+}
+
+/* One output as a CUDA kernel: thread = output element, or output row
+ * (cuda_per_row: the row's reductions before a loop over its elements).
+ * The body is made first, so only what it uses is declared (nvcc warns of
+ * the rest). */
 static void print_output_cuda(Printer *pr, TextBuf *t, int o)
 {
     const KKernel *k = pr->k;
@@ -1205,10 +1227,29 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
         pr->vlo[v] = 0;
         pr->vhi[v] = v < out->rank ? out->sizes[v] - 1 : -1;
     }
-    Scope root;
+    bool per_row = cuda_per_row(out);
+    int last = out->rank - 1;
+    int64_t threads = kir_cuda_threads(k, o);
+    Scope root, row;
     scope_init(&root, SCOPE_ROOT, -1, NULL);
     pr->indent = 1;
-    int value = emit(pr, &root, out->value);
+    int value;
+    if (per_row) {
+        scope_init(&row, SCOPE_LOOP, last, &root);
+        value = emit(pr, &row, out->value);
+        line_start(pr, &row);
+        textbuf_printf(&row.text, "out%d[lin * %lldLL + i%d] = ", o, (long long)out->sizes[last], last);
+        temp_name(&row.text, value);
+        textbuf_puts(&row.text, ";\n");
+        /* the row loop, after what the body hoisted out of it */
+        textbuf_printf(&root.text, "    for (int64_t i%d = 0; i%d < %lldLL; i%d++) {\n", last, last,
+                       (long long)out->sizes[last], last);
+        textbuf_putn(&root.text, row.text.data, row.text.len);
+        textbuf_puts(&root.text, "    }\n");
+        scope_release(&row);
+    } else {
+        value = emit(pr, &root, out->value);
+    }
     const char *body = textbuf_cstr(&root.text);
     textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n", k->name, o, k->name);
     if (uses_name(body, "si"))
@@ -1224,24 +1265,28 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     }
     textbuf_printf(t, "    %s *out%d = (%s *)a.out[%d];\n", ctype, o, ctype, o);
     textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                      "    if (lin >= %lldLL)\n        return;\n", (long long)numel(out));
+                      "    if (lin >= %lldLL)\n        return;\n", (long long)threads);
+    /* the thread's element (or row: the dims before the last) */
     int64_t inner = 1;
-    for (int d = out->rank - 1; d >= 0; d--) {
+    for (int d = per_row ? last - 1 : last; d >= 0; d--) {
         if (out->sizes[d] == 1)
             continue;
         snprintf(name, sizeof name, "i%d", d);
         if (uses_name(body, name)) {
             textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
-            if (inner * out->sizes[d] < numel(out))
+            if (inner * out->sizes[d] < threads)
                 textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
             textbuf_puts(t, ";\n");
         }
         inner *= out->sizes[d];
     }
     textbuf_putn(t, root.text.data, root.text.len);
-    textbuf_printf(t, "    out%d[lin] = ", o);
-    temp_name(t, value);
-    textbuf_printf(t, ";\n}\nTSSA_KERNEL_ENTRY(%s_out%d, %s_args)\n\n", k->name, o, k->name);
+    if (!per_row) {
+        textbuf_printf(t, "    out%d[lin] = ", o);
+        temp_name(t, value);
+        textbuf_puts(t, ";\n");
+    }
+    textbuf_printf(t, "}\nTSSA_KERNEL_ENTRY(%s_out%d, %s_args)\n\n", k->name, o, k->name);
     scope_release(&root);
 }
 

@@ -914,16 +914,26 @@ static bool infer_unpack(Infer *in, IrNode *unpack)
     return true;
 }
 
-/* aten::__getitem__(list, i) of a chunk / split / unbind list at a
- * compile-time index (NASRNN's `ix[0] + im[0]`). */
+/* aten::__getitem__(list, i) of a chunk / split / unbind list: at a
+ * compile-time index (NASRNN's `ix[0] + im[0]`), or at any index when all
+ * pieces have one shape (a scripted LSTM's `inputs = x.unbind(0)` read at
+ * its loop's counter). */
 static void infer_getitem(Infer *in, IrNode *n)
 {
-    int64_t i;
-    if (n->ninputs != 2 || !is_tensor(n->outputs[0]) || !sint(in, n->inputs[1], &i))
+    if (n->ninputs != 2 || !is_tensor(n->outputs[0]))
         return;
-    Shape piece;
+    Shape piece, last;
     int count = piece_shape(in, n->inputs[0]->def, 0, &piece);
-    if (count < 0 || i < -count || i >= count)
+    if (count < 1)
+        return;
+    int64_t i;
+    if (!sint(in, n->inputs[1], &i)) {
+        if (piece_shape(in, n->inputs[0]->def, count - 1, &last) == count && last.rank == piece.rank &&
+            memcmp(last.sizes, piece.sizes, (size_t)piece.rank * sizeof *piece.sizes) == 0)
+            set(in, n->outputs[0], &piece);
+        return;
+    }
+    if (i < -count || i >= count)
         return;
     if (piece_shape(in, n->inputs[0]->def, (int)(i < 0 ? i + count : i), &piece) == count)
         set(in, n->outputs[0], &piece);

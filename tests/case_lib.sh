@@ -8,6 +8,33 @@
 # for cases that must fail. The functions after case_begin run in the case
 # directory.
 
+# kernel_cache_in_build
+# Generated kernels must compile warning-free; their cache lives in the
+# build tree (beside $tssa, tssa-stream's build), never in the user's
+# ~/.cache.
+kernel_cache_in_build() {
+  export TSSA_KERNEL_CFLAGS="${TSSA_KERNEL_CFLAGS:--Wall -Wextra -Werror}"
+  if [[ -z "${TSSA_CACHE_DIR:-}" && -n "${tssa:-}" ]]; then
+    TSSA_CACHE_DIR="$(cd "$(dirname "$tssa")" && pwd)/kernel-cache"
+    export TSSA_CACHE_DIR
+  fi
+}
+
+# cuda_on_gpu_or_shim
+# --backend=cuda runs on the GPU where nvidia-smi lists one, else through
+# the backend's CPU shim (TSSA_CUDA_EMULATE=1: the generated CUDA compiled
+# as C++, device memory a separate host buffer). TSSA_CUDA_EMULATE set in
+# the environment decides instead.
+cuda_on_gpu_or_shim() {
+  if [[ -z "${TSSA_CUDA_EMULATE+set}" ]]; then
+    if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+      export TSSA_CUDA_EMULATE=0
+    else
+      export TSSA_CUDA_EMULATE=1
+    fi
+  fi
+}
+
 # case_begin CASE_DIR
 # Enters CASE_DIR (exit 2 if it cannot), reads its bindings into the array
 # `bindings`, makes a temporary directory `out` (removed on exit), and sets
@@ -16,13 +43,7 @@
 # TSSA_VALGRIND=1 (a memory error or a definite or indirect leak fails the
 # run with status 99), else nothing.
 case_begin() {
-  # Generated kernels must compile warning-free; their cache lives in the
-  # build tree (beside tssa-stream's build), never in the user's ~/.cache.
-  export TSSA_KERNEL_CFLAGS="${TSSA_KERNEL_CFLAGS:--Wall -Wextra -Werror}"
-  if [[ -z "${TSSA_CACHE_DIR:-}" && -n "${tssa:-}" ]]; then
-    TSSA_CACHE_DIR="$(cd "$(dirname "$tssa")" && pwd)/kernel-cache"
-    export TSSA_CACHE_DIR
-  fi
+  kernel_cache_in_build
   cd "$1" || exit 2
   read -r -a bindings < args.txt || true
   out=$(mktemp -d)

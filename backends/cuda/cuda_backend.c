@@ -58,6 +58,18 @@ enum { THREADS_PER_BLOCK = 256, SWEEP_MIN = 64 };
     "    ((" type " *)a.dst)[d] = ((const " type " *)a.src)[s];\n}\n" \
     "TSSA_KERNEL_ENTRY(" name ", tssa_copy_args)\n"
 
+#define GATHER_KERNEL(name, itype, etype) \
+    "extern \"C\" __global__ void " name "(const tssa_gather_args a)\n{\n" \
+    "    const long long lin = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n" \
+    "    if (lin >= a.total)\n        return;\n" \
+    "    const long long r = lin / a.row_len, c = lin % a.row_len;\n" \
+    "    const long long i = (long long)((const " itype " *)a.idx)[r];\n" \
+    "    if (i < 0 || i >= a.rows) {\n" \
+    "        a.bad[1] = i;\n        a.bad[0] = 1;\n" \
+    "        ((" etype " *)a.dst)[lin] = 0;\n        return;\n    }\n" \
+    "    ((" etype " *)a.dst)[lin] = ((const " etype " *)a.table)[i * a.row_len + c];\n}\n" \
+    "TSSA_KERNEL_ENTRY(" name ", tssa_gather_args)\n"
+
 /* The runtime's own kernels: a bias row broadcast over a linear's output
  * (then accumulated into), and a strided copy (a region written into a
  * tensor: immut::select_rev / slice_rev on the device). */
@@ -78,7 +90,16 @@ static const char RUNTIME_KERNELS[] =
     "struct tssa_copy_args { const void *src; void *dst; long long total; long long rank;\n"
     "    long long sizes[8]; long long sstr[8]; long long dstr[8]; };\n"
     COPY_KERNEL("tssa_copy_1", "unsigned char") COPY_KERNEL("tssa_copy_2", "unsigned short")
-    COPY_KERNEL("tssa_copy_4", "unsigned int") COPY_KERNEL("tssa_copy_8", "unsigned long long");
+    COPY_KERNEL("tssa_copy_4", "unsigned int") COPY_KERNEL("tssa_copy_8", "unsigned long long")
+    /* rows of a table at indices (aten::embedding); an index outside the
+     * table writes zeros and is noted in bad[0..1] (1, the index) for the
+     * host to report */
+    "struct tssa_gather_args { const void *table; const void *idx; void *dst; long long rows;\n"
+    "    long long row_len; long long total; long long *bad; };\n"
+    GATHER_KERNEL("tssa_gather_i64_4", "long long", "unsigned int")
+    GATHER_KERNEL("tssa_gather_i64_8", "long long", "unsigned long long")
+    GATHER_KERNEL("tssa_gather_i32_4", "int", "unsigned int")
+    GATHER_KERNEL("tssa_gather_i32_8", "int", "unsigned long long");
 
 typedef struct RowsArgs {
     uint64_t src, dst;
@@ -86,6 +107,12 @@ typedef struct RowsArgs {
 } RowsArgs;
 
 enum { COPY_MAX_RANK = 8 };
+typedef struct GatherArgs {
+    uint64_t table, idx, dst;
+    int64_t rows, row_len, total;
+    uint64_t bad;
+} GatherArgs;
+
 typedef struct CopyArgs {
     uint64_t src, dst;
     int64_t total, rank;
@@ -112,8 +139,14 @@ typedef struct FreeBuffer {
 typedef struct Gpu {
     Device *dev;
     void ***functions;          /* [kernel index][output]: NULL for an empty output */
+    const char ***function_names; /* [kernel index][output]: "NAME_out<o>", for messages */
+    char **names;               /* every name loaded (owns the strings above) */
+    int nnames;
     void *rows_fn[2];           /* tssa_rows_f32, tssa_rows_f64 */
     void *copy_fn[4];           /* tssa_copy_1, _2, _4, _8 (by element size) */
+    void *gather_fn[2][2];      /* tssa_gather_{i64,i32}_{4,8} */
+    DevicePtr gather_bad;       /* the gathers' out-of-range note (2 int64), or 0 */
+    bool gather_unchecked;      /* a gather ran since the note was last read */
     FreeBuffer *pool;
     int npool, cappool;
 } Gpu;
@@ -128,6 +161,7 @@ struct CudaBackend {
     int ndevices;
     int cur;                    /* the GPU of the firing under way */
     char source[256];           /* the source line of the node under way, for messages */
+    char gather_source[256];    /* that of the last gather, for an index out of range */
     /* mirrors: a dense array and an open-addressing index over it */
     Mirror *mirrors;
     int nmirrors, capmirrors, swept_at;
@@ -182,6 +216,8 @@ static bool pool_alloc(CudaBackend *cb, int g, size_t bytes, DevicePtr *p)
         /* out of memory, perhaps only because of what the pool keeps */
         for (int i = 0; i < gpu->npool; i++)
             gpu->dev->ops->release(gpu->dev, gpu->pool[i].dptr);
+        if (gpu->gather_bad)
+            gpu->dev->ops->release(gpu->dev, gpu->gather_bad);
         gpu->npool = 0;
         if (!gpu->dev->ops->alloc(gpu->dev, bytes, p))
             return false;
@@ -292,6 +328,8 @@ static Mirror *mirror_get(CudaBackend *cb, const Tensor *t)
     return &cb->mirrors[cb->nmirrors - 1];
 }
 
+static bool gathers_ok(CudaBackend *cb, int g);
+
 /* Makes the host copy current (from a GPU that has the data). */
 static bool mirror_to_host(CudaBackend *cb, Mirror *m)
 {
@@ -303,7 +341,7 @@ static bool mirror_to_host(CudaBackend *cb, Mirror *m)
     if (g == cb->ngpus)
         return true;    /* never written anywhere: nothing to bring */
     Device *d = cb->gpus[g].dev;
-    if (!d->ops->download(d, m->storage->data, m->dptr[g], m->bytes)) {
+    if (!gathers_ok(cb, g) || !d->ops->download(d, m->storage->data, m->dptr[g], m->bytes)) {
         cb->cur = g;    /* the failure is that GPU's */
         return false;
     }
@@ -457,9 +495,8 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
             void *fn = cb->gpus[cb->cur].functions[k->index][o];
             if (!fn)
                 continue;       /* an empty output */
-            char name[80];
-            snprintf(name, sizeof name, "%s_out%d", k->name, o);
-            ok = launch_elements(cb, fn, name, numel_of(&k->outputs[o]), packed, size);
+            ok = launch_elements(cb, fn, cb->gpus[cb->cur].function_names[k->index][o],
+                                 k->outputs[o].threads, packed, size);
             failed = NULL;      /* the device's message names the kernel */
         }
         if (packed != packed_small)
@@ -780,6 +817,75 @@ static int try_write_region(CudaBackend *cb, const IrNode *n, RtValue **args, Rt
     return 1;
 }
 
+/* ---------------------------------------------------------------- gathers */
+
+/* Reads (and clears) GPU g's out-of-range note after gathers: false, with
+ * PyTorch's message, when an index was outside its table. The read waits
+ * for the device, so it is done where the host waits anyway: before data
+ * comes back, at the end of a run. */
+static bool gathers_ok(CudaBackend *cb, int g)
+{
+    Gpu *gpu = &cb->gpus[g];
+    if (!gpu->gather_unchecked)
+        return true;
+    gpu->gather_unchecked = false;
+    int64_t note[2] = {0, 0};
+    Device *d = gpu->dev;
+    if (!d->ops->download(d, note, gpu->gather_bad, sizeof note))
+        return false;
+    if (!note[0])
+        return true;
+    static const int64_t zero[2] = {0, 0};
+    if (!d->ops->upload(d, gpu->gather_bad, zero, sizeof zero))
+        return false;
+    snprintf(d->error, sizeof d->error,
+             "aten::embedding: index %lld out of range in self (the table's rows, read on the device%s%s)",
+             (long long)note[1], cb->gather_source[0] ? ", at " : "", cb->gather_source);
+    return false;
+}
+
+/* aten::embedding(weight, indices, ...): rows of a [V, D] float table at
+ * int64 / int32 indices (a decoder's token each step), on the device, so
+ * the tokens an argmax made there are not brought to the host. */
+static int try_gather(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **outs)
+{
+    int nargs = n->ninputs;
+    const Tensor *w = tensor_arg(args, 0, nargs), *idx = tensor_arg(args, 1, nargs);
+    if (n->op != OP_ATEN_EMBEDDING || !w || !idx || w->ndim != 2 ||
+        (w->dtype != DT_F32 && w->dtype != DT_F64) || (idx->dtype != DT_I64 && idx->dtype != DT_I32) ||
+        !tensor_is_contiguous(w) || !tensor_is_contiguous(idx) || idx->ndim + 1 > TENSOR_MAX_DIMS)
+        return 0;
+    Gpu *gpu = &cb->gpus[cb->cur];
+    if (!gpu->gather_bad) {
+        static const int64_t zero[2] = {0, 0};
+        if (!pool_alloc(cb, cb->cur, sizeof zero, &gpu->gather_bad) ||
+            !gpu->dev->ops->upload(gpu->dev, gpu->gather_bad, zero, sizeof zero))
+            return device_failed(cb, "the gathers' note");
+    }
+    int64_t sizes[TENSOR_MAX_DIMS];
+    for (int d = 0; d < idx->ndim; d++)
+        sizes[d] = idx->sizes[d];
+    sizes[idx->ndim] = w->sizes[1];
+    GatherArgs a = {.rows = w->sizes[0], .row_len = w->sizes[1], .bad = gpu->gather_bad};
+    Tensor *out = device_output(cb, w->dtype, idx->ndim + 1, sizes, &a.dst);
+    if (!out)
+        return device_failed(cb, "an output's device memory");
+    a.total = tensor_numel(out);
+    bool ok = on_device(cb, w, &a.table) && on_device(cb, idx, &a.idx);
+    if (ok && a.total > 0) {
+        void *fn = gpu->gather_fn[idx->dtype == DT_I32][w->dtype == DT_F64];
+        ok = launch_elements(cb, fn, "tssa_gather", a.total, &a, sizeof a);
+        gpu->gather_unchecked = true;
+        snprintf(cb->gather_source, sizeof cb->gather_source, "%s", cb->source);
+    }
+    if (!ok) {
+        tensor_release(out);
+        return device_failed(cb, "aten::embedding on the device");
+    }
+    outs[0] = rt_tensor_take(out);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- the runner */
 
 static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, bool in_place)
@@ -799,6 +905,9 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
         r = try_write_region(cb, n, args, outs, false);
         if (r != 0)
             return r;
+        r = try_gather(cb, n, args, outs);
+        if (r != 0)
+            return r;
         /* a view reads no data: it shares its input's storage, and mirror */
         OpAlias alias = op_info(n->op)->alias;
         if (alias == ALIAS_VIEW || alias == ALIAS_VIEWS)
@@ -808,6 +917,13 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
         int r = try_write_region(cb, n, args, outs, true);
         if (r != 0)
             return r;
+    }
+    /* shapes, dtypes and containers: the host runs it on what it has (the
+     * data may stay on the device) */
+    if (op_reads_no_elements(n->op)) {
+        cb->stats.host_nodes++;
+        cb->stats.host_nodes_by_op[n->op]++;
+        return 0;
     }
     for (int i = 0; i < n->ninputs; i++)
         if (!value_to_host(cb, args[i]))
@@ -869,7 +985,7 @@ static bool sync_devices(void *ctx, FILE *err)
     CudaBackend *cb = ctx;
     for (int g = 0; g < cb->ngpus; g++) {
         Device *d = cb->gpus[g].dev;
-        if (!d->ops->sync(d)) {
+        if (!d->ops->sync(d) || !gathers_ok(cb, g)) {
             fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
             return false;
         }
@@ -905,7 +1021,7 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
     char *program = kp ? kernels_source(kp, KERNELS_TARGET_CUDA, &len) : xstrdup("");
     char *source = xprintf("%s%s", program, RUNTIME_KERNELS);
     free(program);
-    int nnames = 6;
+    int nnames = 10;
     for (int i = 0; i < nk; i++)
         nnames += kernels_kernel_at(kp, i)->noutputs;
     char **names = xcalloc((size_t)nnames, sizeof *names);
@@ -915,11 +1031,15 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
     names[at++] = xstrdup("tssa_rows_f64");
     for (int e = 0; e < 4; e++)
         names[at++] = xprintf("tssa_copy_%d", 1 << e);
+    for (int e = 0; e < 4; e++)
+        names[at++] = xprintf("tssa_gather_i%d_%d", e < 2 ? 64 : 32, e % 2 ? 8 : 4);
     gpu->functions = xcalloc((size_t)nk + 1, sizeof *gpu->functions);
+    gpu->function_names = xcalloc((size_t)nk + 1, sizeof *gpu->function_names);
     int *first = xcalloc((size_t)nk + 1, sizeof *first);
     for (int i = 0; i < nk; i++) {
         const KernelsKernel *k = kernels_kernel_at(kp, i);
         gpu->functions[i] = xcalloc((size_t)k->noutputs + 1, sizeof **gpu->functions);
+        gpu->function_names[i] = xcalloc((size_t)k->noutputs + 1, sizeof **gpu->function_names);
         first[i] = at;
         for (int o = 0; o < k->noutputs; o++)
             if (numel_of(&k->outputs[o]) > 0)   /* the printer writes no kernel for it */
@@ -931,18 +1051,21 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
         gpu->rows_fn[1] = fns[1];
         for (int e = 0; e < 4; e++)
             gpu->copy_fn[e] = fns[2 + e];
+        for (int e = 0; e < 4; e++)
+            gpu->gather_fn[e / 2][e % 2] = fns[6 + e];
         for (int i = 0; i < nk; i++) {
             const KernelsKernel *k = kernels_kernel_at(kp, i);
             for (int o = 0, j = first[i]; o < k->noutputs; o++)
-                if (numel_of(&k->outputs[o]) > 0)
+                if (numel_of(&k->outputs[o]) > 0) {
+                    gpu->function_names[i][o] = names[j];
                     gpu->functions[i][o] = fns[j++];
+                }
         }
     } else {
         fprintf(err, "tssa-stream: error: cuda (%s): %s\n", gpu->dev->name, gpu->dev->error);
     }
-    for (int i = 0; i < at; i++)
-        free(names[i]);
-    free(names);
+    gpu->names = names;
+    gpu->nnames = at;
     free(fns);
     free(first);
     free(source);
@@ -1016,9 +1139,17 @@ void cuda_backend_close(CudaBackend *cb)
         Gpu *gpu = &cb->gpus[g];
         for (int i = 0; i < gpu->npool; i++)
             gpu->dev->ops->release(gpu->dev, gpu->pool[i].dptr);
-        for (int i = 0; gpu->functions && i < kernels_count(cb->kp); i++)
+        if (gpu->gather_bad)
+            gpu->dev->ops->release(gpu->dev, gpu->gather_bad);
+        for (int i = 0; gpu->functions && i < kernels_count(cb->kp); i++) {
             free(gpu->functions[i]);
+            free(gpu->function_names[i]);
+        }
         free(gpu->functions);
+        free(gpu->function_names);
+        for (int i = 0; i < gpu->nnames; i++)
+            free(gpu->names[i]);
+        free(gpu->names);
         free(gpu->pool);
         gpu->dev->ops->close(gpu->dev);
     }

@@ -53,6 +53,11 @@ typedef struct KernelsMemory {
 } KernelsMemory;
 KernelsMemory kernels_plan_memory(const LowerProgram *p);
 
+/* A loop's state carried as one tuple (unpacked at the top of each
+ * iteration, constructed at the bottom) becomes its elements, carried one
+ * by one, so shape inference sees them (kernels/split_loop_tuples.c).
+ * Returns the number of tuples split. */
+int kernels_split_loop_tuples(LowerProgram *p);
 /* Scalars, Ifs and in-place checks that the static shapes decide, folded
  * (kernels/fold_decided.c): a GRUCell's rank tests inside a loop's body.
  * Returns the number of nodes folded. */
@@ -70,6 +75,10 @@ int kernels_fold_embedding_linear(LowerProgram *p);
  * step's rows at a time (kernels/hoist_input_products.c). Returns the
  * number of products hoisted. */
 int kernels_hoist_input_products(LowerProgram *p);
+/* linear(x, W, b) and addmm(b, x, W) become the product and an add of b,
+ * which fuses into the product's consumer (kernels/split_bias.c). Returns
+ * the number of products split. */
+int kernels_split_bias(LowerProgram *p);
 /* chunk / split / unbind and their ListUnpack become one view per piece
  * (kernels/unpack_views.c). Returns the number of lists taken apart. */
 int kernels_unpack_views(LowerProgram *p);
@@ -105,6 +114,7 @@ typedef struct KernelsArg {
     int rank;
     int64_t sizes[TENSOR_MAX_DIMS];
     int64_t index_limit;
+    int64_t threads;            /* outputs: CUDA threads its kernel launches */
 } KernelsArg;
 typedef struct KernelsKernel {
     const char *name;           /* in CUDA, output o is the __global__ NAME_out<o> */

@@ -900,6 +900,11 @@ extern const OpInfo op_table[OP_COUNT];
 OpId op_lookup(const char *name);
 static inline const OpInfo *op_info(OpId op) { return &op_table[op]; }
 static inline bool op_is_inplace(OpId op) { return op_table[op].mutates >= 0; }
+/* Whether op reads no tensor's elements, only tensors' shapes, dtypes and
+ * identities, or containers of them (size, dtype, TupleConstruct, a list's
+ * __getitem__ and append, ...): a device backend runs it on the host
+ * without bringing tensor data back. */
+bool op_reads_no_elements(OpId op);
 static inline bool op_is_view(OpId op) { return op_table[op].alias == ALIAS_VIEW || op_table[op].alias == ALIAS_MAYBE || op_table[op].alias == ALIAS_VIEWS; }
 /* For an in-place op "aten::add_", the out-of-place op "aten::add"; else OP_UNKNOWN. */
 OpId op_functional_variant(OpId op);

@@ -98,6 +98,8 @@ set_tests_properties(mpi_products PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIME
 #                        against a triple loop (skipped, 77, without a GPU)
 #   cuda_no_device       --backend=cuda without a GPU: exit 2, one message
 #   cuda_device_failure  a failing launch: exit 1, the call, kernel, node and line
+#   cuda_gather          aten::embedding on the device, and an index outside
+#                        its table: exit 1, PyTorch's message, no output
 if(TSSA_CUDA)
   foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES} ${TSSA_FUNCTIONAL_CASES})
     tssa_case_id(${case_dir} id)
@@ -125,4 +127,8 @@ if(TSSA_CUDA)
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_device_failure.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/models/yolo_decode)
   set_tests_properties(cuda_device_failure PROPERTIES LABELS cuda)
+  add_test(NAME cuda_gather
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_gather.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare>)
+  set_tests_properties(cuda_gather PROPERTIES LABELS cuda)
 endif()

@@ -31,6 +31,12 @@ add_executable(test_shape_infer ${TSSA_TESTS_DIR}/kernels/test_shape_infer.c ${T
 target_link_libraries(test_shape_infer PRIVATE tssa)
 target_include_directories(test_shape_infer PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
 add_test(NAME kernels.shape_infer COMMAND test_shape_infer ${TSSA_CORPUS_CASES})
+#   kernels.fusion_reach  the recurrent programs' gates fuse: fused groups
+#            and untyped tensors of nasrnn, lstm_loop, fastrnns_lstm and
+#            torch 2.x's seq2seq graph (tests/kernels/torch2)
+add_test(NAME kernels.fusion_reach
+         COMMAND ${TSSA_TESTS_DIR}/kernels/test_fusion_reach.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models ${TSSA_TESTS_DIR}/kernels/torch2)
 #   kernels.fuse_random  60 random programs (elementwise ops, broadcasts,
 #            reductions, softmax, transposes, reshapes, slice and row
 #            assigns, where) fused against the reference interpreter

@@ -13,12 +13,6 @@ tssa="$1" compare="$2"
 case_begin "$3"
 shift 3
 
-if [[ -z "${TSSA_CUDA_EMULATE+set}" ]]; then
-  if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
-    export TSSA_CUDA_EMULATE=0
-  else
-    export TSSA_CUDA_EMULATE=1
-  fi
-fi
+cuda_on_gpu_or_shim
 "${runner[@]}" "$tssa" --backend=cuda "$@" model.ir "${bindings[@]}" -o "$out/result" 2>"$out/stderr"
 case_verdict "$compare" $? "$out/stderr" --replaced
