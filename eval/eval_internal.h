@@ -50,6 +50,9 @@ typedef struct EvalRun {
     /* Offered every node before the evaluator runs it (node_exec_set_node_runner). */
     NodeExecNodeRunner node_runner;
     void *node_ctx;
+    /* Copies tensors where their data is (node_exec_set_cloner). */
+    NodeExecCloner cloner;
+    void *cloner_ctx;
 } EvalRun;
 
 /* Counts op as run (eval/op_tally.c). */

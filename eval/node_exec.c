@@ -39,6 +39,8 @@ NodeExec *node_exec_clone(const NodeExec *x)
     copy->run.group_ctx = x->run.group_ctx;
     copy->run.node_runner = x->run.node_runner;
     copy->run.node_ctx = x->run.node_ctx;
+    copy->run.cloner = x->run.cloner;
+    copy->run.cloner_ctx = x->run.cloner_ctx;
     for (uint32_t i = 0; i < x->nvalues; i++)
         if (x->run.slots[i])
             copy->run.slots[i] = rt_retain(x->run.slots[i]);
@@ -73,6 +75,21 @@ void node_exec_set_node_runner(NodeExec *x, NodeExecNodeRunner fn, void *ctx)
 {
     x->run.node_runner = fn;
     x->run.node_ctx = ctx;
+}
+
+void node_exec_set_cloner(NodeExec *x, NodeExecCloner fn, void *ctx)
+{
+    x->run.cloner = fn;
+    x->run.cloner_ctx = ctx;
+}
+
+RtValue *node_exec_clone_tensor(NodeExec *x, const RtValue *v)
+{
+    RtValue *copy = x->run.cloner ? x->run.cloner(x->run.cloner_ctx, v) : NULL;
+    if (copy)
+        return copy;
+    Tensor *t = tensor_clone(v->u.t);
+    return t ? rt_tensor_take(t) : NULL;
 }
 
 void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx)

@@ -20,6 +20,7 @@
 # Environment (seconds; an empty budget skips the part):
 #   CTEST_BUDGET=150  BENCH_BUDGET=420
 #   BENCH_ARGS        more options for bench_gpu.py (e.g. --no-compile --runs 10)
+#   TRACE             workloads whose --trace to keep (trace_NAME.json), e.g. rnn_loop
 #   PYTHON            the python with a CUDA build of torch (default python3)
 set -uo pipefail
 build=$(cd "${1:-build}" && pwd) || exit 2
@@ -58,6 +59,14 @@ if [[ -n "$bench_budget" ]]; then
   PYTHONUNBUFFERED=1 timeout "$bench_budget" "$python" "$root/experiments/bench_gpu.py" \
     --tssa "$build/tssa-stream" --out "$out" --keep "$cases" ${BENCH_ARGS:-} >"$out/bench.log" 2>&1
   echo "bench_gpu.py exit $?"
+  # a Chrome trace of each workload named in TRACE (where its time goes)
+  for name in ${TRACE:-}; do
+    [[ -f "$cases/$name/args.txt" ]] || continue
+    mapfile -t args < <(tr ' ' '\n' <"$cases/$name/args.txt" | sed '/^$/d')
+    (cd "$cases/$name" && timeout 60 "$build/tssa-stream" --backend=cuda --repeat 3 \
+       --trace "$out/trace_$name.json" model.ir "${args[@]}" >/dev/null 2>&1) &&
+      echo "wrote $out/trace_$name.json"
+  done
   (cd "$cases" && find . -name model.ir -o -name args.txt -o -name 'stderr*' | \
      tar czf "$out/cases.tar.gz" -T -) 2>/dev/null
   rm -rf "$cases"

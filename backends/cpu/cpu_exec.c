@@ -192,12 +192,10 @@ static bool fire_filter(Exec *x, const StreamActor *a)
     const ExecDevice *dev = x->plan->device;
     if (dev)
         dev->select(dev->ctx, f->device > 0 ? f->device : 0);
-    /* A loop's stack copies its kept initial values on the host (fire.c);
-     * the iterations' writes go through the device's node runner, which
-     * takes them where their data is */
-    bool ok = !dev || w->kind != LOWER_WORK_LOOP_STACK ||
-              dev->to_host(dev->ctx, x->popped, (int)w->plan->nkept, x->err);
-    ok = ok && cpu_fire(x->values, w, x->popped, x->pushed, x->err);
+    /* A loop's stack (fire.c) copies its kept initial values and writes
+     * every iteration's items into the copies through the evaluator, whose
+     * device hooks (node runner, cloner) do both where the data is */
+    bool ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
     for (int64_t i = 0; i < f->pop; i++)
         rt_release(x->popped[i]);
     /* On a failed push the items not yet pushed are still ours to release. */

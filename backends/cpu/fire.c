@@ -225,7 +225,7 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValu
             /* The destination, planned once: a copy of the initial value
              * that only this firing holds, so the writes go in place. */
             if (init && init->kind == RT_TENSOR)
-                pushed[k] = rt_tensor_take(tensor_clone(init->u.t));
+                pushed[k] = node_exec_clone_tensor(x, init);    /* on the device where it is */
             else if (init && init->kind == RT_LIST)     /* xs[i] = v */
                 pushed[k] = rt_list(RT_LIST, init->u.list.n, init->u.list.items);
             break;

@@ -886,6 +886,99 @@ static int try_gather(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue 
     return 1;
 }
 
+/* ---------------------------------------------------------------- factories */
+
+/* The sizes of an int list value; false for anything else. */
+static bool size_list(const RtValue *v, int64_t *sizes, int *rank)
+{
+    if (!v || (v->kind != RT_LIST && v->kind != RT_TUPLE) || v->u.list.n > TENSOR_MAX_DIMS)
+        return false;
+    for (int i = 0; i < v->u.list.n; i++) {
+        const RtValue *d = v->u.list.items[i];
+        if (!d || d->kind != RT_INT || d->u.i < 0)
+            return false;
+        sizes[i] = d->u.i;
+    }
+    *rank = v->u.list.n;
+    return true;
+}
+
+/* aten::zeros / empty (size, dtype?, ...) and zeros_like / empty_like
+ * (self, dtype?, ...) made on the device (zeros: a memset there), so a
+ * loop's result buffer is not made on the host and copied over each run.
+ * 0 (the host's) for other ops, or arguments this does not read (a memory
+ * format, a size that is not a list of ints). */
+static int try_factory(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **outs)
+{
+    bool zeros = n->op == OP_ATEN_ZEROS || n->op == OP_ATEN_ZEROS_LIKE;
+    bool like = n->op == OP_ATEN_ZEROS_LIKE || n->op == OP_ATEN_EMPTY_LIKE;
+    if (!zeros && n->op != OP_ATEN_EMPTY && n->op != OP_ATEN_EMPTY_LIKE)
+        return 0;
+    int nargs = n->ninputs;
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int rank;
+    TensorDType dt;
+    const Tensor *self = like ? tensor_arg(args, 0, nargs) : NULL;
+    if (like) {
+        if (!self)
+            return 0;
+        rank = self->ndim;
+        memcpy(sizes, self->sizes, (size_t)rank * sizeof *sizes);
+        dt = self->dtype;
+    } else if (nargs < 1 || !size_list(args[0], sizes, &rank)) {
+        return 0;
+    } else {
+        dt = dtype_default_float();
+    }
+    /* the dtype argument; the others (layout, device, pin, memory format)
+     * change nothing here, except a memory format other than None */
+    if (nargs > 1 && args[1] && args[1]->kind == RT_INT) {
+        int d = dtype_from_scalar_type(args[1]->u.i);
+        if (d < 0)
+            return 0;
+        dt = (TensorDType)d;
+    } else if (nargs > 1 && args[1] && args[1]->kind != RT_NONE) {
+        return 0;
+    }
+    /* memory_format (empty, zeros_like, empty_like: argument 5) */
+    if (n->op != OP_ATEN_ZEROS && nargs > 5 && args[5] && args[5]->kind != RT_NONE)
+        return 0;
+    DevicePtr p;
+    Tensor *out = device_output(cb, dt, rank, sizes, &p);
+    if (!out)
+        return device_failed(cb, "an output's device memory");
+    Device *d = cb->gpus[cb->cur].dev;
+    if (zeros && !d->ops->zero(d, p, (size_t)tensor_numel(out) * dtype_size(dt))) {
+        tensor_release(out);
+        return device_failed(cb, "zeros on the device");
+    }
+    outs[0] = rt_tensor_take(out);
+    return 1;
+}
+
+/* The executor's copy of a tensor (a loop's written result, planned as a
+ * copy of its initial value): on the device when the data is current
+ * there, else NULL (the host copies). */
+static RtValue *clone_on_device(void *ctx, const RtValue *v)
+{
+    CudaBackend *cb = ctx;
+    if (!v || v->kind != RT_TENSOR)
+        return NULL;
+    const Tensor *t = v->u.t;
+    Mirror *m = mirror_find(cb, t->storage);
+    if (!m || !m->device_valid[cb->cur] || m->host_valid || t->ndim > COPY_MAX_RANK)
+        return NULL;    /* current on the host: the host copy reads it there */
+    DevicePtr p;
+    Tensor *out = device_output(cb, t->dtype, t->ndim, t->sizes, &p);
+    if (!out)
+        return NULL;
+    if (!copy_on_device(cb, out, t)) {
+        tensor_release(out);
+        return NULL;
+    }
+    return rt_tensor_take(out);
+}
+
 /* ---------------------------------------------------------------- the runner */
 
 static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, bool in_place)
@@ -906,6 +999,9 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
         if (r != 0)
             return r;
         r = try_gather(cb, n, args, outs);
+        if (r != 0)
+            return r;
+        r = try_factory(cb, n, args, outs);
         if (r != 0)
             return r;
         /* a view reads no data: it shares its input's storage, and mirror */
@@ -940,6 +1036,7 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
 static void install(void *ctx, NodeExec *values)
 {
     node_exec_set_node_runner(values, run_node, ctx);
+    node_exec_set_cloner(values, clone_on_device, ctx);
 }
 
 static bool items_to_host(void *ctx, RtValue *const *items, int n, FILE *err)

@@ -51,6 +51,8 @@ typedef struct DeviceOps {
     void (*release)(Device *d, DevicePtr p);
     bool (*upload)(Device *d, DevicePtr dst, const void *src, size_t bytes);
     bool (*download)(Device *d, void *dst, DevicePtr src, size_t bytes);
+    /* Sets bytes at p to 0 (in order with the launches). */
+    bool (*zero)(Device *d, DevicePtr p, size_t bytes);
     /* Compiles source (the generated CUDA text; cached on disk by a hash
      * of it and the target) and finds names[0..n) in it: functions[i]. */
     bool (*load)(Device *d, const char *source, const char *const *names, int n,

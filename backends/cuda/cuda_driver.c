@@ -69,7 +69,7 @@ static const char CACHE_VERSION[] = "tssa-cuda-1";
     X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain)                         \
     X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuModuleLoadData)         \
     X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)           \
-    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuGetErrorName) X(cuGetErrorString)
+    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuGetErrorName) X(cuGetErrorString)
 
 #define NVRTC_FUNCTIONS(X)                                                                           \
     X(nvrtcVersion) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs) X(nvrtcCreateProgram)    \
@@ -302,6 +302,13 @@ static bool cuda_download(Device *d, void *dst, DevicePtr src, size_t bytes)
     if (bytes == 0)
         return true;
     return bind(d) && cu_ok(d, p_cuMemcpyDtoH(dst, (CUdeviceptr)src, bytes), "cuMemcpyDtoH", NULL);
+}
+
+static bool cuda_zero(Device *d, DevicePtr p, size_t bytes)
+{
+    if (bytes == 0)
+        return true;
+    return bind(d) && cu_ok(d, p_cuMemsetD8((CUdeviceptr)p, 0, bytes), "cuMemsetD8", NULL);
 }
 
 static bool cuda_sync(Device *d)
@@ -659,6 +666,7 @@ static const DeviceOps cuda_ops = {
     .release = cuda_release,
     .upload = cuda_upload,
     .download = cuda_download,
+    .zero = cuda_zero,
     .load = cuda_load,
     .launch = cuda_launch,
     .gemm = cuda_gemm,

@@ -201,6 +201,14 @@ static bool emu_gemm(Device *d, const DeviceGemm *g)
     return true;
 }
 
+static bool emu_zero(Device *d, DevicePtr p, size_t bytes)
+{
+    (void)d;
+    if (bytes)
+        memset((void *)(uintptr_t)p, 0, bytes);
+    return true;
+}
+
 static bool emu_sync(Device *d)
 {
     (void)d;
@@ -221,7 +229,7 @@ static void emu_close(Device *d)
 
 static const DeviceOps EMULATED_OPS = {
     .alloc = emu_alloc, .release = emu_release, .upload = emu_upload, .download = emu_download,
-    .load = emu_load, .launch = emu_launch, .gemm = emu_gemm, .sync = emu_sync, .close = emu_close,
+    .zero = emu_zero, .load = emu_load, .launch = emu_launch, .gemm = emu_gemm, .sync = emu_sync, .close = emu_close,
 };
 
 Device *cuda_emulated_open(FILE *err)

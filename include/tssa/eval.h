@@ -62,6 +62,15 @@ void node_exec_set_group_runner(NodeExec *x, NodeExecGroupRunner fn, void *ctx);
 typedef int (*NodeExecNodeRunner)(void *ctx, const IrNode *n, RtValue **args, RtValue **outs,
                                   bool in_place);
 void node_exec_set_node_runner(NodeExec *x, NodeExecNodeRunner fn, void *ctx);
+/* What copies a tensor where its data is (a device: the cuda backend's
+ * device-to-device copy), for the executor's own copies (a loop's written
+ * result, planned as a copy of its initial value): a new reference, or NULL
+ * to have the host copy it. Clones keep it. */
+typedef RtValue *(*NodeExecCloner)(void *ctx, const RtValue *v);
+void node_exec_set_cloner(NodeExec *x, NodeExecCloner fn, void *ctx);
+/* A copy of tensor value v that only the caller holds: the cloner's, else
+ * a host copy; NULL (with tensor_last_error) when memory runs out. */
+RtValue *node_exec_clone_tensor(NodeExec *x, const RtValue *v);
 
 /* Tensor ops the evaluator has run since the last reset, in every context
  * and thread (eval/op_tally.c): library ops (GEMMs, convolutions: OpenBLAS
