@@ -469,10 +469,11 @@ def time_torch(program, inputs, runs, mode="eager", device="cpu", warmup=10, bud
         raise ValueError(f"unknown PyTorch mode {mode!r}")
 
     import contextlib
-    # Factory calls inside the program land on the GPU. torch.set_default_device
-    # (torch >= 2.0) is global state that torch.compile traces with; a
-    # torch.device context around the compiled call is not (Inductor then
-    # mixes CPU and CUDA tensors: "RuntimeError when making fake tensor call").
+    # Factory calls inside the program land on the GPU: torch.set_default_device
+    # (torch >= 2.0), global state that torch.compile traces with, else a
+    # torch.device context around each call. (With torch 2.11 three programs
+    # still fail to compile, "RuntimeError when making fake tensor call", with
+    # either; their rows then have no torch.compile time.)
     default_device = cuda and hasattr(torch, "set_default_device")
     ctx = torch.device(device) if cuda and not default_device else contextlib.nullcontext()
 
