@@ -153,6 +153,9 @@ static void prelude(TextBuf *t, KirTarget target)
     }
     textbuf_puts(t, "__device__ __forceinline__ float POW(float x, float y) { return powf(x, y); }\n"
                     "__device__ __forceinline__ double POW(double x, double y) { return pow(x, y); }\n"
+                    /* integers as the C target's pow: in double, converted back */
+                    "__device__ __forceinline__ double POW(int64_t x, int64_t y) { return pow((double)x, (double)y); }\n"
+                    "__device__ __forceinline__ double POW(int32_t x, int32_t y) { return pow((double)x, (double)y); }\n"
                     "__device__ __forceinline__ float ATAN2(float x, float y) { return atan2f(x, y); }\n"
                     "__device__ __forceinline__ double ATAN2(double x, double y) { return atan2(x, y); }\n"
                     "#define ABS(x) ((x) < 0 ? -(x) : (x))\n"

@@ -769,11 +769,68 @@ static bool infer_creation(Infer *in, const IrNode *n, Shape *out)
     }
 }
 
+/* A list a loop of static trip count T builds by appending (`outs = []`,
+ * then `outs.append(h)` or `outs = outs + [h]` each step, the list the loop's
+ * result): T * m tensors of one shape, m the tensors appended a step. */
+static bool appended_list(Infer *in, const IrValue *list, int64_t *count, Shape *elem)
+{
+    const IrNode *loop = list->def;
+    int64_t trips;
+    if (loop->op != OP_PRIM_LOOP || loop->nblocks != 1 || !sint(in, loop->inputs[0], &trips) || trips < 1)
+        return false;
+    int k = list->def_index;
+    const IrNode *init = loop->inputs[2 + k]->def;
+    const IrBlock *body = loop->blocks[0];
+    const IrValue *param = ir_block_param(body, 1 + k);
+    const IrNode *add = ir_block_return(body, 1 + k)->def;
+    if (init->op != OP_PRIM_LISTCONSTRUCT || init->ninputs != 0 || add->op != OP_ATEN_ADD ||
+        add->ninputs != 2 || add->inputs[0] != param || param->nuses != 1)
+        return false;
+    const IrNode *items = add->inputs[1]->def;
+    if (items->op != OP_PRIM_LISTCONSTRUCT || items->ninputs < 1)
+        return false;
+    for (int i = 0; i < items->ninputs; i++) {
+        Shape s;
+        if (!get(items->inputs[i], &s) ||
+            (i > 0 && (s.dtype != elem->dtype || s.rank != elem->rank ||
+                       memcmp(s.sizes, elem->sizes, (size_t)s.rank * sizeof *s.sizes) != 0)))
+            return false;
+        *elem = s;
+    }
+    *count = trips * items->ninputs;
+    return true;
+}
+
+/* stack's result: item's shape with a new dim d of `count` items. */
+static bool stacked(const IrNode *n, const Shape *item, int64_t d, int64_t count, Shape *out)
+{
+    if (!norm(&d, item->rank + 1) || item->rank >= MAXR)
+        return contradiction(n, "dimension out of range");
+    *out = *item;
+    for (int k = item->rank; k > d; k--)
+        out->sizes[k] = item->sizes[k - 1];
+    out->sizes[d] = count;
+    out->rank = item->rank + 1;
+    return true;
+}
+
 static bool infer_cat(Infer *in, const IrNode *n, Shape *out)
 {
     const IrNode *lc = n->inputs[0]->def;
-    int64_t d;
-    if (lc->op != OP_PRIM_LISTCONSTRUCT || lc->ninputs == 0 || !sint(in, n->inputs[1], &d))
+    int64_t d, count;
+    Shape elem;
+    if (!sint(in, n->inputs[1], &d))
+        return false;
+    if (appended_list(in, n->inputs[0], &count, &elem)) {
+        if (n->op == OP_ATEN_STACK)
+            return stacked(n, &elem, d, count, out);
+        if (!norm(&d, elem.rank))       /* cat: count pieces along d */
+            return contradiction(n, "dimension out of range");
+        *out = elem;
+        out->sizes[d] = count * elem.sizes[d];
+        return true;
+    }
+    if (lc->op != OP_PRIM_LISTCONSTRUCT || lc->ninputs == 0)
         return false;
     Tensor stand[64];
     const Tensor *ts[64];
@@ -808,18 +865,11 @@ static bool infer_cat(Infer *in, const IrNode *n, Shape *out)
     }
     if (first.rank < 0)
         return false;
+    first.dtype = tensor_result_type(ts, nt);
+    if (n->op == OP_ATEN_STACK)
+        return stacked(n, &first, d, total, out);
     *out = first;
-    out->dtype = tensor_result_type(ts, nt);
-    if (n->op == OP_ATEN_CAT) {
-        out->sizes[d] = total;
-        return true;
-    }
-    if (!norm(&d, first.rank + 1) || first.rank >= MAXR)
-        return contradiction(n, "dimension out of range");
-    for (int k = first.rank; k > d; k--)
-        out->sizes[k] = first.sizes[k - 1];
     out->sizes[d] = total;
-    out->rank = first.rank + 1;
     return true;
 }
 

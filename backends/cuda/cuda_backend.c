@@ -886,6 +886,74 @@ static int try_gather(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue 
     return 1;
 }
 
+/* aten::stack(tensors, dim) / aten::cat(tensors, dim) of a list of device
+ * tensors (a loop's appended outputs: `torch.stack(outs)`): each item
+ * copied into its place of the result on the device. 0 (the host's, which
+ * also says what is wrong) unless every item is a tensor of one dtype and
+ * the shapes fit: the same sizes (stack), or the same outside dim (cat;
+ * PyTorch's legacy empty 1-d pieces: the host's). */
+static int try_join(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue **outs)
+{
+    bool stack = n->op == OP_ATEN_STACK;
+    if ((!stack && n->op != OP_ATEN_CAT) || n->ninputs != 2 || !args[0] || args[0]->kind != RT_LIST ||
+        args[0]->u.list.n < 1 || !args[1] || args[1]->kind != RT_INT)
+        return 0;
+    const RtValue *list = args[0];
+    const Tensor *first = NULL;
+    int64_t along = 0;
+    for (int i = 0; i < list->u.list.n; i++) {
+        const RtValue *item = list->u.list.items[i];
+        if (!item || item->kind != RT_TENSOR)
+            return 0;
+        const Tensor *t = item->u.t;
+        if (t->ndim + (stack ? 1 : 0) > COPY_MAX_RANK || (!stack && t->ndim == 0))
+            return 0;
+        if (!first) {
+            first = t;
+        } else if (t->dtype != first->dtype || t->ndim != first->ndim) {
+            return 0;
+        }
+    }
+    int rank = first->ndim + (stack ? 1 : 0);
+    int64_t d = args[1]->u.i;
+    if (d < 0)
+        d += rank;
+    if (d < 0 || d >= rank)
+        return 0;
+    for (int i = 0; i < list->u.list.n; i++) {
+        const Tensor *t = list->u.list.items[i]->u.t;
+        for (int k = 0; k < first->ndim; k++)
+            if ((stack || k != d) && t->sizes[k] != first->sizes[k])
+                return 0;
+        along += stack ? 1 : t->sizes[d];
+    }
+    int64_t sizes[TENSOR_MAX_DIMS];
+    for (int k = 0; k < rank; k++)     /* stack: the items' dims around the new one */
+        sizes[k] = k == d ? along : first->sizes[stack && k > d ? k - 1 : k];
+    DevicePtr p;
+    Tensor *out = device_output(cb, first->dtype, rank, sizes, &p);
+    if (!out)
+        return device_failed(cb, "an output's device memory");
+    bool ok = true;
+    int64_t at = 0;
+    for (int i = 0; i < list->u.list.n && ok; i++) {
+        Tensor *t = list->u.list.items[i]->u.t;
+        int64_t len = stack ? 1 : t->sizes[d];
+        Tensor *part = tensor_narrow(out, d, at, len);
+        Tensor *from = part && stack ? tensor_unsqueeze(t, d) : part ? tensor_retain(t) : NULL;
+        ok = part && from && copy_on_device(cb, part, from);
+        tensor_release(part);
+        tensor_release(from);
+        at += len;
+    }
+    if (!ok) {
+        tensor_release(out);
+        return device_failed(cb, stack ? "aten::stack on the device" : "aten::cat on the device");
+    }
+    outs[0] = rt_tensor_take(out);
+    return 1;
+}
+
 /* ---------------------------------------------------------------- factories */
 
 /* The sizes of an int list value; false for anything else. */
@@ -957,8 +1025,9 @@ static int try_factory(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue
 }
 
 /* The executor's copy of a tensor (a loop's written result, planned as a
- * copy of its initial value): on the device when the data is current
- * there, else NULL (the host copies). */
+ * copy of its initial value, which the loop's steps then write into on
+ * the device): on the device when the data is current there, else NULL
+ * (the host copies). */
 static RtValue *clone_on_device(void *ctx, const RtValue *v)
 {
     CudaBackend *cb = ctx;
@@ -966,8 +1035,8 @@ static RtValue *clone_on_device(void *ctx, const RtValue *v)
         return NULL;
     const Tensor *t = v->u.t;
     Mirror *m = mirror_find(cb, t->storage);
-    if (!m || !m->device_valid[cb->cur] || m->host_valid || t->ndim > COPY_MAX_RANK)
-        return NULL;    /* current on the host: the host copy reads it there */
+    if (!m || !m->device_valid[cb->cur] || t->ndim > COPY_MAX_RANK)
+        return NULL;    /* only on the host: the host copies it there */
     DevicePtr p;
     Tensor *out = device_output(cb, t->dtype, t->ndim, t->sizes, &p);
     if (!out)
@@ -1004,6 +1073,9 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
         r = try_factory(cb, n, args, outs);
         if (r != 0)
             return r;
+        r = try_join(cb, n, args, outs);
+        if (r != 0)
+            return r;
         /* a view reads no data: it shares its input's storage, and mirror */
         OpAlias alias = op_info(n->op)->alias;
         if (alias == ALIAS_VIEW || alias == ALIAS_VIEWS)
@@ -1016,7 +1088,8 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     }
     /* shapes, dtypes and containers: the host runs it on what it has (the
      * data may stay on the device) */
-    if (op_reads_no_elements(n->op)) {
+    bool list_concat = n->op == OP_ATEN_ADD && n->ninputs == 2 && args[0] && args[0]->kind == RT_LIST;
+    if (op_reads_no_elements(n->op) || list_concat) {
         cb->stats.host_nodes++;
         cb->stats.host_nodes_by_op[n->op]++;
         return 0;

@@ -29,6 +29,8 @@ cases=(
   "long_rnn              0.67 5"
   "gru_loop              0.34 6"    # aten::addmm on cuBLAS with its bias
   "attention_heads       0.34 4"    # heads written into the output with immut::slice_rev
+  "fastrnns_lstm         1.67 -"    # 5 outputs; layer 2 reads torch.stack of layer 1's
+                                    # appended outputs, stacked on the device
   "seq2seq_greedy        0.67 -"    # each step's token embedded on the device (its first
   "seq2seq_greedy@seq2seq_greedy.ir 0.67 -"   # token, aten::full, is made on the host)
 )

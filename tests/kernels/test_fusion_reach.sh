@@ -6,9 +6,10 @@
 #                         ix[k] (aten::__getitem__ as slices): one kernel a step
 #   lstm_loop       1 0   the cell's gates, the biases of both products added
 #                         in the gate kernel (split_bias)
-#   fastrnns_lstm   1 -   layer 1's state carried as a (h, c) tuple, split into
-#                         its tensors, and x.unbind(0)[i] as a select: its
-#                         gates fuse (layer 2 reads a stacked list: not yet)
+#   fastrnns_lstm   2 1   each layer's state carried as a (h, c) tuple, split
+#                         into its tensors, and x.unbind(0)[i] as a select:
+#                         both layers' gates fuse (layer 2 reads the stack of
+#                         layer 1's appended outputs: 5 steps of [2, 4])
 #   seq2seq (torch 2.x graph) 3 0   GRUCell's Optional hx and raising branch
 #                         typed; the cell, the log_softmax and its argmax
 #   test_fusion_reach.sh TSSA_STREAM MODELS_DIR TORCH2_DIR
@@ -20,7 +21,7 @@ fail=0
 rows=(
   "nasrnn model.ir 1 0"
   "lstm_loop model.ir 1 0"
-  "fastrnns_lstm model.ir 1 -"
+  "fastrnns_lstm model.ir 2 1"
   "seq2seq_greedy $torch2/seq2seq_greedy.ir 3 0"
 )
 for row in "${rows[@]}"; do
