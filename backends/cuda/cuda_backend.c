@@ -216,8 +216,6 @@ static bool pool_alloc(CudaBackend *cb, int g, size_t bytes, DevicePtr *p)
         /* out of memory, perhaps only because of what the pool keeps */
         for (int i = 0; i < gpu->npool; i++)
             gpu->dev->ops->release(gpu->dev, gpu->pool[i].dptr);
-        if (gpu->gather_bad)
-            gpu->dev->ops->release(gpu->dev, gpu->gather_bad);
         gpu->npool = 0;
         if (!gpu->dev->ops->alloc(gpu->dev, bytes, p))
             return false;
@@ -779,6 +777,10 @@ static int try_write_region(CudaBackend *cb, const IrNode *n, RtValue **args, Rt
         return 0;
     const Tensor *base = tensor_arg(args, 0, nargs), *src = tensor_arg(args, 1, nargs);
     int64_t dim, a, b = 0, step = 1;
+    /* in place from a view of itself (x[1:] = x[:-1]): the copy's threads
+     * would read what others wrote; the host's copy takes care of it */
+    if (in_place && base && src && src->storage == base->storage)
+        return 0;
     if (!base || !src || src->dtype != base->dtype || base->ndim > COPY_MAX_RANK ||
         !static_index(args[2], 0, &dim) || !static_index(args[3], 0, &a) ||
         (!select && (!static_index(args[4], INT64_MAX, &b) || !static_index(args[5], 1, &step))))
