@@ -220,28 +220,24 @@ static bool getitem_to_view(LowerProgram *p, IrNode *get)
     int64_t i;
     if (get->ninputs != 2 || get->noutputs != 1 || !pieces_of(p, list, &pc))
         return false;
-    if (!static_int(p, get->inputs[1], &i)) {
+    IrValue *v;
+    if (static_int(p, get->inputs[1], &i)) {
+        if (i < -pc.n || i >= pc.n)
+            return false;
+        v = piece_view(p, &pc, (int)(i < 0 ? i + pc.n : i), get, NULL);
+    } else {
         /* unbind's piece at a run-time index: aten::select(x, dim, i), which
          * wraps a negative i as the list does (a loop's x[i]) */
-        const IrTensorType *t = shape_of(get->outputs[0]);
-        if (pc.src->op != OP_ATEN_UNBIND || !t)
+        if (pc.src->op != OP_ATEN_UNBIND || !shape_of(get->outputs[0]))
             return false;
         IrNode *sel = ir_node_new_op(get->graph, OP_ATEN_SELECT);
         ir_node_add_input(sel, pc.x);
         ir_node_add_input(sel, kernels_scalar_constant(p, get, pc.dim, false));
         ir_node_add_input(sel, get->inputs[1]);
-        IrValue *v = ir_node_add_output(sel, get->outputs[0]->type, NULL);
+        v = ir_node_add_output(sel, get->outputs[0]->type, NULL);
         sel->comment = get->comment;
         ir_insert_before(sel, get);
-        ir_replace_all_uses(get->outputs[0], v);
-        ir_node_destroy(get);
-        if (list->nuses == 0)
-            ir_node_destroy(pc.src);
-        return true;
     }
-    if (i < -pc.n || i >= pc.n)
-        return false;
-    IrValue *v = piece_view(p, &pc, (int)(i < 0 ? i + pc.n : i), get, NULL);
     ir_replace_all_uses(get->outputs[0], v);
     ir_node_destroy(get);
     if (list->nuses == 0)

@@ -1114,16 +1114,23 @@ static void install(void *ctx, NodeExec *values)
     node_exec_set_cloner(values, clone_on_device, ctx);
 }
 
-static bool items_to_host(void *ctx, RtValue *const *items, int n, FILE *err)
+/* move(cb, item) for each item; false after writing the device's failure
+ * to err. */
+static bool each_item(CudaBackend *cb, RtValue *const *items, int n, FILE *err,
+                      bool (*move)(CudaBackend *, const RtValue *))
 {
-    CudaBackend *cb = ctx;
     for (int i = 0; i < n; i++)
-        if (!value_to_host(cb, items[i])) {
+        if (!move(cb, items[i])) {
             Device *d = cb->gpus[cb->cur].dev;
             fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
             return false;
         }
     return true;
+}
+
+static bool items_to_host(void *ctx, RtValue *const *items, int n, FILE *err)
+{
+    return each_item(ctx, items, n, err, value_to_host);
 }
 
 static bool value_to_device(CudaBackend *cb, const RtValue *v)
@@ -1143,13 +1150,7 @@ static bool items_to_device(void *ctx, RtValue *const *items, int n, FILE *err)
 {
     CudaBackend *cb = ctx;
     cb->cur = cb->gpu_of[0];
-    for (int i = 0; i < n; i++)
-        if (!value_to_device(cb, items[i])) {
-            Device *d = cb->gpus[cb->cur].dev;
-            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
-            return false;
-        }
-    return true;
+    return each_item(cb, items, n, err, value_to_device);
 }
 
 static bool sync_devices(void *ctx, FILE *err)
