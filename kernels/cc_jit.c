@@ -2,16 +2,30 @@
  * and loaded with dlopen (the API and the cache are described in cc_jit.h).
  *
  * How a load goes:
- *   1. The compiler is resolved to a path (PATH search, no shell) and its
- *      identity (`CC -dumpfullversion -dumpmachine`) found, once per process
- *      and compiler.
- *   2. The key hashes the source, that identity, the host CPU and the flags.
- *   3. A hit is DIR/<key>.so beside a DIR/<key>.c equal to the source.
- *   4. A miss writes the .c (temporary name, then rename), compiles it into
- *      <key>.so.tmp.<pid>.<random> and renames that into place before
- *      loading it. Each process writes only files of its own until the
- *      rename, so concurrent ranks compiling the same source each end with
- *      a complete file, and the last rename wins with equal bytes.
+ *   1. The compiler command ($CC split into words as sh would, or
+ *      opts->compiler as one word) has its program resolved to a path (PATH
+ *      search, no shell) and its identity (`CC -dumpfullversion
+ *      -dumpmachine`) found, once per process and command.
+ *   2. The key hashes the source, the command, that identity, the host CPU
+ *      and the flags.
+ *   3. The cache folder must pass util/cache_trust.c's checks (ours alone);
+ *      otherwise a warning and a private temporary folder instead.
+ *   4. A hit is DIR/<key>.so beside a DIR/<key>.c equal to the source, both
+ *      trusted entries, with DIR/<key>.so.sum matching the .so's bytes and
+ *      every symbol the caller needs defined. Anything else is a miss.
+ *   5. A miss writes the .c (temporary name, then rename), compiles it into
+ *      <key>.so.tmp.<pid>.<random>, loads that, renames it into place and
+ *      writes the .sum after it. Each process writes only files of its own
+ *      until the rename, so concurrent ranks compiling the same source each
+ *      end with a complete file, and the last rename wins with equal bytes;
+ *      a stale entry (cut short, another program's object, planted) is
+ *      replaced the same way.
+ * An object is loaded through /proc/self/fd/N of the descriptor whose file
+ * was checked and hashed, so the bytes checked are the bytes mapped. The
+ * descriptor stays open while the object is loaded: glibc matches dlopen
+ * names against loaded objects, and a reused number would hand back an
+ * older object. (Debuggers and sanitizer reports show that name, not the
+ * cache path; stats->so_path has the cache path.)
  * The compiler runs under posix_spawn (vfork-like: safe in MPI processes
  * whose pinned memory does not survive fork) with its output in a pipe.
  */
@@ -42,6 +56,7 @@ extern char **environ;
 
 struct CcLibrary {
     void *handle;
+    int name_fd;                /* the descriptor of the /proc/self/fd name it was loaded under */
 };
 
 /* Set by CMakeLists.txt when the project is built with TSSA_SANITIZE: a
@@ -63,6 +78,8 @@ enum {
     IDENTITY_MAX = 1024,
     IDENTITY_SLOTS = 8,
 };
+/* The largest kernel object read back from the cache to check its sum. */
+#define OBJECT_LIMIT ((size_t)1 << 30)
 
 static double now_s(void)
 {
@@ -164,35 +181,109 @@ static bool resolve_program(const char *name, char *path, size_t cap)
     }
 }
 
+/* ---------------------------------------------------------------- the compiler */
+/* The compiler command: "gcc", "gcc -O0", "ccache gcc", a path. */
+typedef struct Compiler {
+    const char *text;           /* as the user gave it: messages and the key */
+    char **argv;                /* the resolved program, then the leading arguments; NULL-terminated */
+    int argc;
+    char *words;                /* the bytes argv points into */
+    char path[CC_JIT_PATH_MAX]; /* argv[0] */
+} Compiler;
+
+static bool is_blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n';
+}
+
+/* Splits text into words as sh does for a simple $CC (make passes $(CC) to
+ * sh the same way): blanks separate words; '...' quotes literally; "..."
+ * quotes with \ escaping " \ $ ` only; a \ elsewhere escapes the next
+ * character. Nothing is expanded; an unclosed quote runs to the end. */
+static void split_words(Compiler *cc, const char *text)
+{
+    size_t n = strlen(text);
+    /* the words and their NULs never outnumber the text's bytes and its NUL */
+    char *o = cc->words = xmalloc(n + 1);
+    cc->argv = xmallocn(n / 2 + 2, sizeof *cc->argv);
+    cc->argc = 0;
+    for (const char *p = text;;) {
+        while (is_blank(*p))
+            p++;
+        if (!*p)
+            break;
+        cc->argv[cc->argc++] = o;
+        while (*p && !is_blank(*p)) {
+            if (*p == '\'') {
+                for (p++; *p && *p != '\''; )
+                    *o++ = *p++;
+                p += *p != '\0';
+            } else if (*p == '"') {
+                for (p++; *p && *p != '"'; ) {
+                    if (*p == '\\' && p[1] && strchr("\"\\$`", p[1]))
+                        p++;
+                    *o++ = *p++;
+                }
+                p += *p != '\0';
+            } else {
+                if (*p == '\\' && p[1])
+                    p++;
+                *o++ = *p++;
+            }
+        }
+        *o++ = '\0';
+    }
+    cc->argv[cc->argc] = NULL;
+}
+
+static void compiler_release(Compiler *cc)
+{
+    free(cc->argv);
+    free(cc->words);
+}
+
 /* What identifies a compiler: its version and target, asked once per
- * process (a table of the last few compilers used), then its resolved path
+ * process (a table of the last few commands used), then its resolved path
  * with the file's size and time so an upgrade in place changes the key. */
 static pthread_mutex_t identity_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
-    char path[CC_JIT_PATH_MAX];
+    char command[CC_JIT_PATH_MAX + IDENTITY_MAX];
     char text[IDENTITY_MAX];
 } identity_table[IDENTITY_SLOTS];
 static int identity_count;
 
-/* Appends the identity of the compiler at cc_path to *id; returns the
- * posix_spawn error when it cannot be run, else 0. */
-static int compiler_identity(const char *cc_path, TextBuf *id)
+/* Runs the command with extra arguments appended. */
+static int run_compiler_with(const Compiler *cc, const char *a, const char *b, TextBuf *out, int *status)
 {
+    char **argv = xmallocn((size_t)cc->argc + 3, sizeof *argv);
+    memcpy(argv, cc->argv, (size_t)cc->argc * sizeof *argv);
+    argv[cc->argc] = (char *)a;
+    argv[cc->argc + 1] = (char *)b;
+    argv[cc->argc + 2] = NULL;
+    int rc = run_captured(argv, out, status);
+    free(argv);
+    return rc;
+}
+
+/* Appends the identity of the compiler command to *id; returns the
+ * posix_spawn error when it cannot be run, else 0. */
+static int compiler_identity(const Compiler *cc, TextBuf *id)
+{
+    char command[sizeof identity_table[0].command];
+    snprintf(command, sizeof command, "%s\n%s", cc->path, cc->text);
     pthread_mutex_lock(&identity_lock);
     int slot = -1;
     for (int i = 0; i < identity_count; i++)
-        if (strcmp(identity_table[i].path, cc_path) == 0)
+        if (strcmp(identity_table[i].command, command) == 0)
             slot = i;
     if (slot < 0) {
         TextBuf out = {0};
         int status = 0;
-        char *version[] = {(char *)cc_path, "-dumpfullversion", "-dumpmachine", NULL};
-        int rc = run_captured(version, &out, &status);
+        int rc = run_compiler_with(cc, "-dumpfullversion", "-dumpmachine", &out, &status);
         if (rc == 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
             /* clang before 16 and others: no -dumpfullversion */
-            char *longer[] = {(char *)cc_path, "--version", NULL};
             out.len = 0;
-            rc = run_captured(longer, &out, &status);
+            rc = run_compiler_with(cc, "--version", NULL, &out, &status);
         }
         if (rc != 0) {
             textbuf_release(&out);
@@ -200,7 +291,7 @@ static int compiler_identity(const char *cc_path, TextBuf *id)
             return rc;
         }
         slot = identity_count < IDENTITY_SLOTS ? identity_count++ : IDENTITY_SLOTS - 1;
-        snprintf(identity_table[slot].path, sizeof identity_table[slot].path, "%s", cc_path);
+        snprintf(identity_table[slot].command, sizeof identity_table[slot].command, "%s", command);
         snprintf(identity_table[slot].text, sizeof identity_table[slot].text, "%.*s",
                  (int)(out.len < IDENTITY_MAX ? out.len : IDENTITY_MAX - 1), out.data ? out.data : "");
         textbuf_release(&out);
@@ -210,9 +301,29 @@ static int compiler_identity(const char *cc_path, TextBuf *id)
 
     char real[PATH_MAX];
     struct stat st;
-    if (realpath(cc_path, real) && stat(real, &st) == 0)
+    if (realpath(cc->path, real) && stat(real, &st) == 0)
         textbuf_printf(id, "\n%s %lld %lld", real, (long long)st.st_size, (long long)st.st_mtime);
     return 0;
+}
+
+/* Splits (or, from opts->compiler, takes whole) the command, resolves its
+ * program and finds its identity: 0, or the error for put_cannot_run. */
+static int compiler_prepare(Compiler *cc, const char *text, bool split, TextBuf *identity)
+{
+    cc->text = text;
+    if (split)
+        split_words(cc, text);
+    else {
+        cc->words = xstrdup(text);
+        cc->argv = xmallocn(2, sizeof *cc->argv);
+        cc->argv[0] = cc->words;
+        cc->argv[1] = NULL;
+        cc->argc = 1;
+    }
+    if (cc->argc == 0 || !resolve_program(cc->argv[0], cc->path, sizeof cc->path))
+        return ENOENT;
+    cc->argv[0] = cc->path;
+    return compiler_identity(cc, identity);
 }
 
 /* The host CPU as -march=native sees it, hashed once: the model and flag
@@ -240,40 +351,32 @@ static void hash_cpu(void)
     fclose(f);
 }
 
-static char *make_temp_dir(void)
-{
-    const char *t = getenv("TMPDIR");
-    char *dir = xprintf("%s/tssa-stream-XXXXXX", t && *t ? t : "/tmp");
-    if (mkdtemp(dir))
-        return dir;
-    free(dir);
-    return NULL;
-}
-
 /* ---------------------------------------------------------------- compiling */
 /* Everything a compile of one source needs. */
 typedef struct Job {
     const char *source;
     size_t len;
-    const char *cc;             /* as the user named it, for messages */
-    const char *cc_path;
+    const Compiler *cc;
     char *flags;                /* the whole flag string (in the key) */
     char hex[33];               /* the key */
     bool cplusplus;
+    const char *const *symbols; /* what a cached object must define */
+    int nsymbols;
 } Job;
 
-/* The compiler's command line: cc_path, the flags split at blanks, -o out,
- * the source, -lm. NULL-terminated, in one malloc'd block with `words`
- * (a copy of the flags) that must also be freed. */
+/* The compiler's command line: the command's words, the flags split at
+ * blanks, -o out, the source, -lm. NULL-terminated, in one malloc'd block
+ * with `words` (a copy of the flags) that must also be freed. */
 static char **compile_argv(const Job *job, const char *out, const char *src, char **words)
 {
     *words = xstrdup(job->flags);
     size_t n = 0;
     for (char *s = *words; *s; s++)
         n += (s == *words || s[-1] == ' ' || s[-1] == '\t') && *s != ' ' && *s != '\t';
-    char **argv = xmallocn(n + 7, sizeof *argv);
+    char **argv = xmallocn(n + (size_t)job->cc->argc + 7, sizeof *argv);
     size_t i = 0;
-    argv[i++] = (char *)job->cc_path;
+    for (int w = 0; w < job->cc->argc; w++)
+        argv[i++] = job->cc->argv[w];
     char *state = NULL;
     for (char *s = strtok_r(*words, " \t", &state); s; s = strtok_r(NULL, " \t", &state))
         argv[i++] = s;
@@ -294,13 +397,13 @@ static void put_compile_failure(FILE *err, const Job *job, int status, const Tex
     if (!err)
         return;
     if (WIFEXITED(status))
-        put_error(err, "the kernel compiler '%s' failed (exit status %d) on the generated source:", job->cc,
+        put_error(err, "the kernel compiler '%s' failed (exit status %d) on the generated source:", job->cc->text,
                   WEXITSTATUS(status));
     else if (WIFSIGNALED(status))
-        put_error(err, "the kernel compiler '%s' was killed by signal %d on the generated source:", job->cc,
+        put_error(err, "the kernel compiler '%s' was killed by signal %d on the generated source:", job->cc->text,
                   WTERMSIG(status));
     else
-        put_error(err, "the kernel compiler '%s' did not finish on the generated source:", job->cc);
+        put_error(err, "the kernel compiler '%s' did not finish on the generated source:", job->cc->text);
     size_t at = 0, lines = 0, more = 0;
     while (at < out->len) {
         const char *nl = memchr(out->data + at, '\n', out->len - at);
@@ -343,6 +446,80 @@ static void pin_dependencies(void *handle)
     }
 }
 
+/* ---------------------------------------------------------------- loading */
+/* Loads the object open on fd through its /proc/self/fd name (the bytes
+ * the caller checked; see the top of this file). Where /proc is not
+ * mounted, through path: the cache folder is ours alone (cache_trust.c),
+ * so nobody else can swap the file in between. */
+static void *load_object(int fd, const char *path)
+{
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    return dlopen(access(name, R_OK) == 0 ? name : path, RTLD_NOW | RTLD_LOCAL);
+}
+
+/* Closes the descriptor a library was loaded under, unless its name is
+ * still loaded (dlclose does not always unload: C++ unique symbols, an
+ * object loaded twice): then the number stays taken, so that no later
+ * load gets that name and, from glibc, the old object. */
+static void release_name(int fd)
+{
+    if (fd < 0)
+        return;
+    char name[64];
+    snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
+    void *still = dlopen(name, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD);
+    if (still)
+        dlclose(still);
+    else
+        close(fd);
+}
+
+/* Whether the loaded object defines every symbol the job needs. */
+static bool has_symbols(void *handle, const Job *job)
+{
+    for (int i = 0; i < job->nsymbols; i++) {
+        dlerror();
+        if (!dlsym(handle, job->symbols[i]))
+            return false;
+    }
+    return true;
+}
+
+/* A cache hit: so_path is a trusted entry whose bytes match its sum and
+ * which defines the job's symbols. NULL (nothing loaded, fd closed) when
+ * any of that fails: the caller compiles it again. */
+static void *load_cached(const Job *job, const char *so_path, CcJitStats *stats, FILE *err, int *name_fd)
+{
+    char why[CACHE_WHY_MAX];
+    int fd;
+    CacheTrust t = cache_entry_open(so_path, &fd, why);
+    if (t == CACHE_UNTRUSTED)
+        cache_warn_untrusted(err, why, "compiling the kernels again");
+    if (t != CACHE_OK)
+        return NULL;
+    char *bytes = NULL;
+    size_t n = 0;
+    bool intact = fd_read_all(fd, OBJECT_LIMIT, &bytes, &n) && cache_sum_matches(so_path, bytes, n);
+    free(bytes);
+    void *handle = NULL;
+    if (intact) {
+        double t0 = now_s();
+        handle = load_object(fd, so_path);
+        stats->load_s = now_s() - t0;
+    }
+    if (handle && !has_symbols(handle, job)) {
+        dlclose(handle);    /* another program's object under this key */
+        handle = NULL;
+    }
+    if (!handle) {
+        release_name(fd);
+        return NULL;
+    }
+    *name_fd = fd;
+    return handle;
+}
+
 typedef enum { DONE, DIR_UNUSABLE } Outcome;
 
 /* Loads dir/<key>.so, compiling it first unless a cached copy is good
@@ -356,23 +533,20 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
     *lib = NULL;
     char *c_path = xprintf("%s/%s.%s", dir, job->hex, job->cplusplus ? "cpp" : "c");
     char *so_path = xprintf("%s/%s.so", dir, job->hex);
-    char *so_tmp = NULL, *words = NULL, **argv = NULL;
+    char *so_tmp = NULL, *words = NULL, **argv = NULL, *bytes = NULL;
     TextBuf out = {0};
     void *handle = NULL;
+    int name_fd = -1;
     bool keep_source = cached;
     Outcome outcome = DONE;
-    struct stat st;
 
-    bool source_there = file_holds_bytes(c_path, job->source, job->len);
-    if (cached && source_there && stat(so_path, &st) == 0 && S_ISREG(st.st_mode)) {
-        double t0 = now_s();
-        handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
-        stats->load_s = now_s() - t0;
+    bool source_there = cached && cache_entry_holds(c_path, job->source, job->len, err, "compiling the kernels again");
+    if (source_there) {
+        handle = load_cached(job, so_path, stats, err, &name_fd);
         if (handle) {
             stats->cache_hit = true;
             goto done;
         }
-        /* a damaged file: compiled again below */
     }
     if (!source_there && !file_write_atomic(c_path, job->source, job->len)) {
         outcome = DIR_UNUSABLE;
@@ -392,7 +566,7 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
     int rc = run_captured(argv, &out, &status);
     stats->compile_s = now_s() - t0;
     if (rc != 0) {
-        put_cannot_run(err, job->cc, rc);
+        put_cannot_run(err, job->cc->text, rc);
         goto done;
     }
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
@@ -401,29 +575,29 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
         goto done;
     }
 
-    /* Published before loading, so that the loaded object carries its
-     * lasting name (debuggers, sanitizer reports) -- unless this process
-     * already holds an older library of that name, which dlopen would hand
-     * back instead: then the new file is loaded under its temporary name. */
-    void *older = dlopen(so_path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
-    if (older)
-        dlclose(older);
+    /* Loaded through the descriptor of the file just written (a file of
+     * this process's own, in a folder nobody else writes), then published:
+     * the object under its lasting name, its sum after it. */
+    name_fd = open(so_tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (name_fd < 0) {
+        put_error(err, "cannot open the compiled kernels %s: %s", so_tmp, strerror(errno));
+        goto done;
+    }
     t0 = now_s();
-    if (older)
-        handle = dlopen(so_tmp, RTLD_NOW | RTLD_LOCAL);
-    if (rename(so_tmp, so_path) == 0) {
-        free(so_tmp);
-        so_tmp = NULL;
-        if (!older)
-            handle = dlopen(so_path, RTLD_NOW | RTLD_LOCAL);
-    } else if (!older)
-        handle = dlopen(so_tmp, RTLD_NOW | RTLD_LOCAL);
+    handle = load_object(name_fd, so_tmp);
     stats->load_s = now_s() - t0;
     if (!handle) {
         const char *why = dlerror();
         put_error(err, "cannot load the compiled kernels %s: %s", so_path, why ? why : "unknown error");
-        if (!so_tmp)
-            unlink(so_path);        /* a file that does not load is no cache entry */
+        close(name_fd);
+        name_fd = -1;
+        goto done;
+    }
+    size_t n = 0;
+    if (cached && fd_read_all(name_fd, OBJECT_LIMIT, &bytes, &n) && rename(so_tmp, so_path) == 0) {
+        free(so_tmp);
+        so_tmp = NULL;
+        cache_sum_write(so_path, bytes, n);     /* best effort: without it the next run compiles again */
     }
 
 done:;
@@ -431,7 +605,6 @@ done:;
     if (so_tmp)
         unlink(so_tmp);
     if (!cached) {
-        unlink(so_path);
         if (!keep_source) {
             unlink(c_path);
             rmdir(dir);
@@ -442,8 +615,10 @@ done:;
         snprintf(stats->so_path, sizeof stats->so_path, "%s", so_path);
         *lib = xmalloc(sizeof **lib);
         (*lib)->handle = handle;
+        (*lib)->name_fd = name_fd;
     }
     textbuf_release(&out);
+    free(bytes);
     free(argv);
     free(words);
     free(so_tmp);
@@ -451,6 +626,25 @@ done:;
     free(c_path);
     errno = saved_errno;
     return outcome;
+}
+
+static char *make_temp_dir(void)
+{
+    const char *t = getenv("TMPDIR");
+    char *dir = xprintf("%s/tssa-stream-XXXXXX", t && *t ? t : "/tmp");
+    if (mkdtemp(dir))
+        return dir;
+    free(dir);
+    return NULL;
+}
+
+/* Whether text has anything but blanks. */
+static bool has_word(const char *text)
+{
+    for (; text && *text; text++)
+        if (!is_blank(*text))
+            return true;
+    return false;
 }
 
 CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts, CcJitStats *stats, FILE *err)
@@ -469,22 +663,26 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
     if (!source)
         source = "";
 
-    const char *cc = opts->compiler;
-    if (!cc) {
-        cc = getenv(opts->cplusplus ? "CXX" : "CC");
-        if (!cc || !*cc)
-            cc = opts->cplusplus ? "c++" : "cc";
+    const char *cc_text = opts->compiler;
+    bool split = false;
+    if (!cc_text) {
+        cc_text = getenv(opts->cplusplus ? "CXX" : "CC");
+        split = has_word(cc_text);
+        if (!split)
+            cc_text = opts->cplusplus ? "c++" : "cc";
     }
-    char cc_path[CC_JIT_PATH_MAX];
+    Compiler cc = {0};
     TextBuf identity = {0};
-    int rc = resolve_program(cc, cc_path, sizeof cc_path) ? compiler_identity(cc_path, &identity) : ENOENT;
+    int rc = compiler_prepare(&cc, cc_text, split, &identity);
     if (rc != 0) {
         textbuf_release(&identity);
-        put_cannot_run(err, cc, rc);
+        compiler_release(&cc);
+        put_cannot_run(err, cc_text, rc);
         return NULL;
     }
 
-    Job job = {.source = source, .len = len, .cc = cc, .cc_path = cc_path, .cplusplus = opts->cplusplus};
+    Job job = {.source = source, .len = len, .cc = &cc, .cplusplus = opts->cplusplus,
+               .symbols = opts->symbols, .nsymbols = opts->symbols ? opts->nsymbols : 0};
     const char *san = TSSA_KERNEL_SANITIZE_FLAGS;
     const char *extra = opts->extra_flags ? opts->extra_flags : "";
     job.flags = xprintf("%s -std=%s%s%s%s%s", BASE_FLAGS, opts->cplusplus ? "c++17" : "c11", *san ? " " : "",
@@ -492,9 +690,10 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
 
     pthread_once(&cpu_once, hash_cpu);
     CacheKey h = cache_key_start();
-    static const char version[] = "tssa-stream cc_jit 1";
+    static const char version[] = "tssa-stream cc_jit 2";   /* 2: objects have sums */
     cache_key_add(&h, version, sizeof version - 1);
     cache_key_add(&h, source, len);
+    cache_key_add(&h, cc.text, strlen(cc.text));
     cache_key_add(&h, identity.data ? identity.data : "", identity.len);
     cache_key_add(&h, &cpu_hash, sizeof cpu_hash);
     cache_key_add(&h, job.flags, strlen(job.flags));
@@ -504,19 +703,23 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
     CcLibrary *lib = NULL;
     bool use_temp = opts->no_cache;
     if (!use_temp) {
-        char *dir = opts->cache_dir ? xstrdup(opts->cache_dir) : tssa_cache_dir();
-        const char *why = dir ? NULL : "no home directory";
-        if (dir && !mkdir_p(dir))
-            why = strerror(errno);
-        if (!why && compile_and_load(&job, dir, true, stats, err, &lib) == DIR_UNUSABLE)
-            why = strerror(errno);
-        if (why) {
-            if (err)
-                fprintf(err, "tssa-stream: warning: the kernel cache '%s' is not usable (%s); compiling in a temporary directory\n",
-                        dir ? dir : "~/.cache/tssa-stream", why);
-            use_temp = true;
+        char *named = opts->cache_dir ? xstrdup(opts->cache_dir) : tssa_cache_dir();
+        char *dir = NULL, why[CACHE_WHY_MAX];
+        CacheTrust t = named ? cache_dir_prepare(named, &dir, why) : CACHE_UNUSABLE;
+        if (!named)
+            snprintf(why, sizeof why, "no home directory");
+        if (t == CACHE_OK && compile_and_load(&job, dir, true, stats, err, &lib) == DIR_UNUSABLE) {
+            t = CACHE_UNUSABLE;
+            snprintf(why, sizeof why, "%s", strerror(errno));
         }
+        if (t == CACHE_UNTRUSTED)
+            cache_warn_untrusted(err, why, "compiling the kernels in a temporary directory");
+        else if (t != CACHE_OK && err)
+            fprintf(err, "tssa-stream: warning: the kernel cache '%s' is not usable (%s); compiling in a temporary directory\n",
+                    named ? named : "~/.cache/tssa-stream", why);
+        use_temp = t != CACHE_OK;
         free(dir);
+        free(named);
     }
     if (use_temp) {
         char *dir = make_temp_dir();
@@ -529,6 +732,7 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
         free(dir);
     }
     free(job.flags);
+    compiler_release(&cc);
     return lib;
 }
 
@@ -545,5 +749,6 @@ void cc_jit_close(CcLibrary *lib)
     if (!lib)
         return;
     dlclose(lib->handle);
+    release_name(lib->name_fd);
     free(lib);
 }

@@ -178,9 +178,14 @@ KernelProgram *kernels_compile(LowerProgram *p, bool compile, FILE *err, int *st
     source_text(&src, kp, KIR_TARGET_C);
     /* TSSA_KERNEL_CFLAGS: extra compiler flags (the tests use -Wall -Werror
      * so that every generated kernel is warning-free). */
-    CcJitOptions o = {.extra_flags = getenv("TSSA_KERNEL_CFLAGS")};
+    const char **names = xmallocn((size_t)kp->ngroups, sizeof *names);
+    for (int i = 0; i < kp->ngroups; i++)
+        names[i] = kp->groups[i].kernel->name;
+    /* the names: a cached object that lacks one is compiled again */
+    CcJitOptions o = {.extra_flags = getenv("TSSA_KERNEL_CFLAGS"), .symbols = names, .nsymbols = kp->ngroups};
     CcJitStats st = {0};
     kp->lib = cc_jit_load(src.data, src.len, &o, &st, err);
+    free(names);
     free(src.data);
     if (!kp->lib) {
         *status = 1;

@@ -12,7 +12,8 @@
  * each the best of 3 runs with `threads` threads, about 0.2 s in all. The
  * dispatch cost is not measured: it is the default unless a file gives it.
  * The cache is written to a temporary name and renamed, so ranks of one host
- * calibrating at once each leave a whole file.
+ * calibrating at once each leave a whole file; it is read only from a
+ * folder and file nobody else could have written (util/cache_trust.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -96,12 +97,31 @@ static int rate_key_index(const char *key)
 /* Sets the rates that the JSON file at path gives, keeping the others; on a
  * bad file leaves r alone and returns false after "PATH: error: WHAT" to err
  * (which may be NULL). */
+static bool parse_rates(DeviceRates *r, const char *path, char *text, size_t len, FILE *err);
+
 static bool read_rates_file(DeviceRates *r, const char *path, FILE *err)
 {
     char *text;
     size_t len;
     if (!file_read_all(path, RATES_FILE_LIMIT, &text, &len, err))
         return false;
+    return parse_rates(r, path, text, len, err);
+}
+
+/* The rates cached at path, a trusted entry (util/cache_trust.c: a file
+ * someone else could have written is reported and not read). */
+static bool read_rates_cache(DeviceRates *r, const char *path, FILE *err)
+{
+    char *text;
+    size_t len;
+    if (cache_entry_read(path, RATES_FILE_LIMIT, &text, &len, err, "calibrating again") != CACHE_OK)
+        return false;
+    return parse_rates(r, path, text, len, NULL);
+}
+
+/* read_rates_file's reading of text[0..len) (freed here). */
+static bool parse_rates(DeviceRates *r, const char *path, char *text, size_t len, FILE *err)
+{
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithLengthOpts(text, len, &end, false);
     DeviceRates read = *r;
@@ -137,10 +157,8 @@ static bool read_rates_file(DeviceRates *r, const char *path, FILE *err)
 
 /* Writes r to path through a temporary file and rename(); false with errno
  * set when any step fails. */
-static bool write_rates_file(DeviceRates r, const char *dir, const char *path)
+static bool write_rates_file(DeviceRates r, const char *path)
 {
-    if (!mkdir_p(dir))
-        return false;
     cJSON *root = cJSON_CreateObject();
     for (int k = 0; k < NRATE_KEYS; k++)
         if (!RATE_KEYS[k].link)
@@ -268,24 +286,32 @@ bool device_rates_get(DeviceRates *r, const char *override_path, const char *cac
         snprintf(r->source, sizeof r->source, "file");
         return true;
     }
-    char *cache_path = NULL;
-    if (cache_dir && *cache_dir) {
+    /* the cache folder: only one of ours alone is read or written */
+    char *cache_path = NULL, *dir = NULL, why[CACHE_WHY_MAX];
+    CacheTrust trust = cache_dir && *cache_dir ? cache_dir_prepare(cache_dir, &dir, why) : CACHE_ABSENT;
+    if (trust == CACHE_UNTRUSTED)
+        cache_warn_untrusted(err, why, "calibrating the device rates without it");
+    else if (trust == CACHE_UNUSABLE)
+        fprintf(err, "tssa-stream: warning: cannot write the device rates cache '%s' (%s)\n", cache_dir, why);
+    if (dir) {
         char host[64];
         host_file_name(host, sizeof host);
-        cache_path = xprintf("%s/device-rates-%s-%dt.json", cache_dir, host, threads);
-        if (read_rates_file(r, cache_path, NULL)) {
+        cache_path = xprintf("%s/device-rates-%s-%dt.json", dir, host, threads);
+        if (read_rates_cache(r, cache_path, err)) {
             snprintf(r->source, sizeof r->source, "cache");
             r->link_pinned = false;
             free(cache_path);
+            free(dir);
             return true;
         }
     }
     r->bytes_per_s = measure_triad_bytes_per_s(threads);
     r->flops_per_s = measure_gemm_flops_per_s(threads);
     snprintf(r->source, sizeof r->source, "calibrated");
-    if (cache_path && !write_rates_file(*r, cache_dir, cache_path))
+    if (cache_path && !write_rates_file(*r, cache_path))
         fprintf(err, "tssa-stream: warning: cannot write the device rates cache '%s' (%s)\n", cache_path,
                 strerror(errno));
     free(cache_path);
+    free(dir);
     return true;
 }

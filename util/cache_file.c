@@ -63,18 +63,15 @@ static bool write_all(int fd, const char *data, size_t len)
     return true;
 }
 
-/* Whether the file at path holds exactly data[0..len). */
-bool file_holds_bytes(const char *path, const char *data, size_t len)
+/* Whether the open file fd holds exactly data[0..len) (read from offset 0). */
+bool fd_holds_bytes(int fd, const char *data, size_t len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false;
     struct stat st;
     bool same = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == (uint64_t)len;
     char buf[1 << 16];
     size_t at = 0;
     while (same) {
-        ssize_t n = read(fd, buf, sizeof buf);
+        ssize_t n = pread(fd, buf, sizeof buf, (off_t)at);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0 || (size_t)n > len - at)
@@ -86,8 +83,39 @@ bool file_holds_bytes(const char *path, const char *data, size_t len)
             at += (size_t)n;
         }
     }
-    close(fd);
     return same && at == len;
+}
+
+bool fd_read_all(int fd, size_t limit, char **data, size_t *len)
+{
+    *data = NULL;
+    *len = 0;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > (uint64_t)limit)
+        return false;
+    size_t cap = (size_t)st.st_size + 1;    /* one byte more notices a file that grew */
+    char *buf = xmalloc(cap + 1);
+    size_t at = 0;
+    for (;;) {
+        ssize_t n = pread(fd, buf + at, cap - at, (off_t)at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0 || (n > 0 && at + (size_t)n > limit)) {
+            free(buf);
+            return false;
+        }
+        if (n == 0)
+            break;
+        at += (size_t)n;
+        if (at == cap) {
+            cap *= 2;
+            buf = xrealloc(buf, cap + 1);
+        }
+    }
+    buf[at] = '\0';
+    *data = buf;
+    *len = at;
+    return true;
 }
 
 /* Creates "<base>.tmp.<pid>.<random>" exclusively (mode 0600) and returns

@@ -431,19 +431,27 @@ done:
     return ok;
 }
 
-/* tssa_cache_dir()/cuda, created; NULL when there is none or it cannot be
- * made (then kernels are compiled every time). */
+/* tssa_cache_dir()/cuda, created and trusted (util/cache_trust.c), as its
+ * resolved path; NULL when there is none, it cannot be made, or someone
+ * else could write it (then kernels are compiled every time, after a
+ * warning in the last case). */
 static char *cache_dir(void)
 {
     char *base = tssa_cache_dir();
     if (!base)
         return NULL;
-    char *dir = xprintf("%s/cuda", base);
-    free(base);
-    if (!mkdir_p(dir)) {
-        free(dir);
-        return NULL;
+    char why[CACHE_WHY_MAX];
+    char *real = NULL, *dir = NULL;
+    CacheTrust t = cache_dir_prepare(base, &real, why);
+    if (t == CACHE_OK) {
+        char *sub = xprintf("%s/cuda", real);
+        t = cache_dir_prepare(sub, &dir, why);
+        free(sub);
     }
+    if (t == CACHE_UNTRUSTED)
+        cache_warn_untrusted(stderr, why, "compiling the CUDA kernels without it");
+    free(real);
+    free(base);
     return dir;
 }
 
@@ -458,9 +466,10 @@ static void keep_module(CudaImpl *impl, CUmodule m)
 
 /* A load: the key hashes the cache version, the source, NVRTC's version and
  * the options (which carry the architecture and CUBIN-or-PTX). A hit is
- * DIR/KEY.cubin (or .ptx) beside DIR/KEY.cu equal to the source; a miss
- * compiles and writes both (each atomically: processes loading the same
- * source at once each end with a whole file). */
+ * DIR/KEY.cubin (or .ptx) beside DIR/KEY.cu equal to the source, with
+ * DIR/KEY.cubin.sum matching the binary; a miss compiles and writes all
+ * three (each atomically: processes loading the same source at once each
+ * end with a whole file; the sum last). */
 static bool cuda_load(Device *d, const char *source, const char *const *names, int n, void **functions)
 {
     if (!source || n < 0 || (n > 0 && (!names || !functions)))
@@ -499,21 +508,26 @@ static bool cuda_load(Device *d, const char *source, const char *const *names, i
     CUmodule mod = NULL;
     bool ok = false;
 
-    if (dir && file_holds_bytes(src_path, source, len) &&
-        file_read_all(bin_path, BINARY_LIMIT, &image, &image_len, NULL)) {
+    /* a hit: trusted entries (cache_trust.c), the binary matching its sum */
+    static const char again[] = "compiling the CUDA kernels again";
+    bool source_there = dir && cache_entry_holds(src_path, source, len, stderr, again);
+    if (source_there &&
+        cache_entry_read(bin_path, BINARY_LIMIT, &image, &image_len, stderr, again) == CACHE_OK &&
+        cache_sum_matches(bin_path, image, image_len)) {
         if (p_cuModuleLoadData(&mod, image) != CUDA_SUCCESS)
             mod = NULL;     /* a damaged entry: compiled again below */
-        free(image);
-        image = NULL;
     }
+    free(image);
+    image = NULL;
     if (!mod) {
         /* the source is written first, so that a failing compile's message
          * can point at it */
-        bool cached = dir && (file_holds_bytes(src_path, source, len) || file_write_atomic(src_path, source, len));
+        bool cached = dir && (source_there || file_write_atomic(src_path, source, len));
         if (!compile(d, source, program, opts, nopts, cubin, cached ? src_path : program, &image, &image_len))
             goto done;
-        if (cached)
-            file_write_atomic(bin_path, image, image_len);  /* best effort: the next load compiles again */
+        /* best effort: without either file the next load compiles again */
+        if (cached && file_write_atomic(bin_path, image, image_len))
+            cache_sum_write(bin_path, image, image_len);
         if (!cu_ok(d, p_cuModuleLoadData(&mod, image), "cuModuleLoadData", cached ? bin_path : program))
             goto done;
     }

@@ -104,14 +104,20 @@ static bool emu_load(Device *d, const char *source, const char *const *names, in
     char *text = xmalloc(sizeof SHIM_HEADER + len);
     memcpy(text, SHIM_HEADER, sizeof SHIM_HEADER - 1);
     memcpy(text + sizeof SHIM_HEADER - 1, source, len + 1);
+    char **shim_names = xmallocn(n > 0 ? (size_t)n : 1, sizeof *shim_names);
+    for (int i = 0; i < n; i++)
+        shim_names[i] = xprintf("%s_shim", names[i]);
     /* TSSA_KERNEL_CFLAGS applies here too (the tests add -Wall -Werror) */
-    CcJitOptions o = {.cplusplus = true, .extra_flags = getenv("TSSA_KERNEL_CFLAGS")};
+    CcJitOptions o = {.cplusplus = true, .extra_flags = getenv("TSSA_KERNEL_CFLAGS"),
+                      .symbols = (const char *const *)shim_names, .nsymbols = n};
     char *log = NULL;
     size_t loglen = 0;
     FILE *msg = open_memstream(&log, &loglen);
     CcLibrary *lib = cc_jit_load(text, strlen(text), &o, NULL, msg);
     fclose(msg);
     free(text);
+    if (lib && log && *log)
+        fputs(log, stderr);     /* a warning (the cache not trusted): the run goes on */
     if (!lib) {
         /* the compiler's message, on one line for d->error */
         for (char *c = log; c && *c; c++)
@@ -120,21 +126,26 @@ static bool emu_load(Device *d, const char *source, const char *const *names, in
         snprintf(d->error, sizeof d->error, "compiling the kernels as C++ (CPU shim): %s",
                  log ? log : "failed");
         free(log);
+        for (int i = 0; i < n; i++)
+            free(shim_names[i]);
+        free(shim_names);
         return false;
     }
     free(log);
     e->libs = xrealloc(e->libs, (size_t)(e->nlibs + 1) * sizeof *e->libs);
     e->libs[e->nlibs++] = lib;
-    for (int i = 0; i < n; i++) {
-        char *sym = xprintf("%s_shim", names[i]);
-        functions[i] = cc_jit_symbol(lib, sym);
-        free(sym);
+    bool ok = true;
+    for (int i = 0; i < n && ok; i++) {
+        functions[i] = cc_jit_symbol(lib, shim_names[i]);
         if (!functions[i]) {
             snprintf(d->error, sizeof d->error, "the CPU shim's kernels lack %s", names[i]);
-            return false;
+            ok = false;
         }
     }
-    return true;
+    for (int i = 0; i < n; i++)
+        free(shim_names[i]);
+    free(shim_names);
+    return ok;
 }
 
 static bool emu_launch(Device *d, void *function, const char *name, int64_t blocks, int threads,

@@ -14,17 +14,24 @@
  * where [sanitizers] are the build's own (TSSA_SANITIZE) so that the object
  * can be loaded into an instrumented process.
  *
- * The cache: DIR/<key>.so and DIR/<key>.c (the source, for a reader to see
- * what ran), where <key> is a 128-bit FNV-1a hash, in hex, of the source, the
- * compiler's identity (resolved path, its -dumpfullversion -dumpmachine
+ * The cache: DIR/<key>.so, DIR/<key>.so.sum (its size and checksum) and
+ * DIR/<key>.c (the source, for a reader to see what ran), where <key> is a
+ * 128-bit FNV-1a hash, in hex, of the source, the compiler command as given,
+ * the compiler's identity (resolved path, its -dumpfullversion -dumpmachine
  * output, found once per process), the host CPU (/proc/cpuinfo, as
  * -march=native depends on it) and the whole flag string. A hit also needs
  * the stored .c to equal the source byte for byte (a guard against
- * collisions and edits); otherwise the source is compiled again. Files are
- * written under temporary names (<key>.so.tmp.<pid>.<random>) and renamed
- * into place, so processes compiling the same source at once (MPI ranks)
- * never see a partial file; a failure leaves no temporary file behind.
- * Deleting DIR (or any file in it) at any time is safe.
+ * collisions and edits), the .so to match its .sum (a file cut short or
+ * copied over is never loaded) and to define opts->symbols; otherwise the
+ * source is compiled again and the entry replaced. DIR and its entries are
+ * used only when they belong to the effective user and nobody else can
+ * write them (util/cache_trust.c; never through a symbolic link): an
+ * untrusted folder gets a warning (once per process) and a temporary folder
+ * instead, an untrusted entry a warning and a fresh compile that replaces
+ * it. Files are written under temporary names (<key>.so.tmp.<pid>.<random>)
+ * and renamed into place, so processes compiling the same source at once
+ * (MPI ranks) never see a partial file; a failure leaves no temporary file
+ * behind. Deleting DIR (or any file in it) at any time is safe.
  */
 #ifndef TSSA_CC_JIT_H
 #define TSSA_CC_JIT_H
@@ -35,8 +42,10 @@
 
 typedef struct CcJitOptions {
     /* The compiler: a path, or a name looked up in PATH (one word: it is
-     * never split at spaces, so paths with spaces work). NULL: $CC when set
-     * and not empty, else "cc". */
+     * never split at spaces, so paths with spaces work). NULL: $CC (or
+     * $CXX) when it has a word, split into words as sh does ("gcc -O0",
+     * "ccache gcc", quotes for a path with spaces; no expansion) with the
+     * first word looked up in PATH, else "cc" (or "c++"). */
     const char *compiler;
     /* Appended to the flags, split at spaces and tabs (no quoting), e.g.
      * "-Wall -Werror". NULL: none. Part of the cache key. */
@@ -52,6 +61,11 @@ typedef struct CcJitOptions {
     /* The source is C++ (-std=c++17; the compiler defaults to $CXX, else
      * "c++"; the cached source is <key>.cpp). */
     bool cplusplus;
+    /* Names the object must define: a cached object that lacks one (some
+     * other source's object under this key) is compiled again. NULL: none
+     * checked. Not part of the key. */
+    const char *const *symbols;
+    int nsymbols;
 } CcJitOptions;
 
 enum { CC_JIT_PATH_MAX = 4096 };

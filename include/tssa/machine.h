@@ -83,7 +83,10 @@ void device_rates_default(DeviceRates *r);
  *                  (missing keys keep the defaults; an unreadable or bad
  *                  file returns false after "FILE: error: WHAT" to err);
  *   the cache      <cache_dir>/device-rates-<host>-<threads>t.json, when
- *                  cache_dir is not NULL and the file parses;
+ *                  cache_dir is not NULL and the file parses; the folder
+ *                  and the file are used only when nobody but this user
+ *                  could have written them (util/cache_trust.c: otherwise
+ *                  a warning to err, once per process, and calibration);
  *   calibration    under 0.3 s, then written to the cache (a failed write is
  *                  a warning to err).
  * Returns true but for a bad override file. */

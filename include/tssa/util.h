@@ -184,13 +184,17 @@ char *tssa_cache_dir(void);
  * FNV-1a hash over fields, each added with its length first (so no two field
  * lists hash alike by moving bytes across a boundary); its 32 hex digits name
  * an entry. A collision is caught by storing the source beside the entry and
- * comparing it (file_holds_bytes). */
+ * comparing it (cache_entry_holds). */
 typedef unsigned __int128 CacheKey;
 CacheKey cache_key_start(void);
 void cache_key_add(CacheKey *k, const void *data, size_t n);
 void cache_key_hex(CacheKey k, char hex[33]);
-/* Whether the file at path holds exactly data[0..len). */
-bool file_holds_bytes(const char *path, const char *data, size_t len);
+/* Whether the open file fd holds exactly data[0..len) (read from offset 0). */
+bool fd_holds_bytes(int fd, const char *data, size_t len);
+/* The whole of the open regular file fd (from offset 0) in a malloc'd
+ * buffer with a NUL after it; false (nothing allocated) when it cannot be
+ * read or holds more than limit bytes. */
+bool fd_read_all(int fd, size_t limit, char **data, size_t *len);
 /* Creates "<base>.tmp.<pid>.<random>" exclusively (mode 0600) and returns
  * its path (malloc'd) with the open descriptor in *fd, or NULL with errno. */
 char *file_create_temp(const char *base, int *fd);
@@ -199,6 +203,45 @@ char *file_create_temp(const char *base, int *fd);
 bool file_write_atomic(const char *path, const void *data, size_t len);
 /* mkdir -p; new folders get mode 0700 (caches are private). False with errno. */
 bool mkdir_p(const char *dir);
+
+/* ---------------------------------------------------------------- cache trust */
+/* Whether what is on disk in a cache may be used (util/cache_trust.c, where
+ * the rules are explained): a cache folder must belong to the effective user
+ * and be writable by nobody else (its parents: by nobody else, or sticky),
+ * an entry must be a regular file (no symbolic link) with the same owner and
+ * mode rules, and an entry holding code must match its checksum sidecar. */
+typedef enum {
+    CACHE_OK,           /* trusted (an entry: *fd is open on it) */
+    CACHE_ABSENT,       /* no such entry */
+    CACHE_UNUSABLE,     /* cannot be made or opened (why[] says so); nobody else's doing */
+    CACHE_UNTRUSTED,    /* someone else could have written it (why[]: path, owner, mode) */
+} CacheTrust;
+enum { CACHE_WHY_MAX = 4096 + 160 };
+/* Makes dir (mkdir -p, new folders 0700) and checks it and the folders
+ * above it. CACHE_OK with *real its resolved path (malloc'd; use it, not
+ * dir, from then on: no symbolic link in it can be moved); else *real is
+ * NULL and why[] says what is wrong. */
+CacheTrust cache_dir_prepare(const char *dir, char **real, char why[CACHE_WHY_MAX]);
+/* Opens the entry at path without following a symbolic link and checks the
+ * open file (fstat): CACHE_OK with *fd open (close it), else *fd is -1. */
+CacheTrust cache_entry_open(const char *path, int *fd, char why[CACHE_WHY_MAX]);
+/* Reads a trusted entry whole (fd_read_all): CACHE_OK with *data malloc'd.
+ * An untrusted one is reported (cache_warn_untrusted, "instead" saying
+ * what is done about it) and not read. */
+CacheTrust cache_entry_read(const char *path, size_t limit, char **data, size_t *len, FILE *err,
+                            const char *instead);
+/* Whether the trusted entry at path holds exactly data[0..len) (an
+ * untrusted one is reported as above and holds nothing). */
+bool cache_entry_holds(const char *path, const void *data, size_t len, FILE *err, const char *instead);
+/* The first call with a non-NULL err in a process writes "tssa-stream:
+ * warning: not using the cache: WHY; INSTEAD" and the rule; later calls
+ * write nothing (one untrusted cache would otherwise warn per entry). */
+void cache_warn_untrusted(FILE *err, const char *why, const char *instead);
+/* ENTRY.sum: the size and checksum of data[0..len), the entry's bytes,
+ * written (atomically) after the entry itself; and whether a trusted
+ * ENTRY.sum exists and matches data[0..len). */
+bool cache_sum_write(const char *entry_path, const void *data, size_t len);
+bool cache_sum_matches(const char *entry_path, const void *data, size_t len);
 
 /* ---------------------------------------------------------------- trace log */
 /* Chrome trace events (util/trace_log.c), for --trace: one log per rank

@@ -5,6 +5,26 @@
 #            processes compiling one source at once, flags reaching the
 #            compiler, unusable cache folders (its cache is a mkdtemp folder)
 include(${CMAKE_CURRENT_LIST_DIR}/cc_jit.cmake)
+#   kernels.cache_trust  a kernel cache someone else could write (another
+#            user's 1777 folder, a 0666 entry, an entry linked outside) is
+#            never loaded: a planted object's constructor does not run, the
+#            run warns once and is right (root only: it chowns; else skipped)
+#   kernels.cache_repair  a cached object cut short, another program's
+#            object, one without its sum: the next run compiles again, is
+#            right, and the run after it hits
+#   kernels.cc_words  CC="cc -O0" and a quoted CC run; a missing program in
+#            CC is the "not found" error (exit 1)
+foreach(mode trust repair cc)
+  if(mode STREQUAL "cc")
+    set(name cc_words)
+  else()
+    set(name cache_${mode})
+  endif()
+  add_test(NAME kernels.${name}
+           COMMAND ${TSSA_TESTS_DIR}/kernels/test_cache_trust.sh ${mode} $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models)
+  set_tests_properties(kernels.${name} PROPERTIES SKIP_RETURN_CODE 77)
+endforeach()
 #   kernels.cuda_source  every fusing program of tests/models printed with
 #            --emit=cuda compiles with NVRTC and nvcc (skipped without NVRTC)
 add_executable(nvrtc_check ${TSSA_TESTS_DIR}/tools/nvrtc_check.c)
