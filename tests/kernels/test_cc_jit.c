@@ -3,6 +3,10 @@
  * Every case works in its own folder under one mkdtemp() root (never the
  * user's ~/.cache), removed at the end. Expected values are worked out by
  * hand next to each check. Prints the cold compile and warm load times.
+ * The trust cases (util/cache_trust.c) plant an object whose constructor
+ * creates a marker file and whose twice() triples, with a matching sum;
+ * the case of another user's folder chowns, so it needs root (else it is
+ * skipped with a line saying so).
  */
 #define _GNU_SOURCE
 #include "tssa/cc_jit.h"
@@ -17,6 +21,7 @@
 #include <unistd.h>
 
 #include "test_util.h"
+#include "tssa/util.h"
 
 static char root[4096];
 
@@ -430,6 +435,280 @@ static void test_fallbacks(void)
     CHECK(cc_jit_symbol(NULL, "twice") == NULL);
 }
 
+/* ---------------------------------------------------------------- trust and repair */
+/* OpenMP-free sources: the trust cases run in forked children (one process
+ * each, for the once-per-process warning), after the parent's OpenMP pool
+ * may exist. */
+static const char PLAIN_SRC[] = "int twice(int x) { return 2 * x; }\n";
+static char marker[4200];
+
+/* The number of times part occurs in text. */
+static int occurrences(const char *text, const char *part)
+{
+    int n = 0;
+    for (const char *at = text; at && (at = strstr(at, part)); at += strlen(part))
+        n++;
+    return n;
+}
+
+/* Builds the planted object -- twice() tripling, and a constructor that
+ * creates `marker` -- checks that loading it does create the marker (so the
+ * checks below can fail), and returns its path (static). */
+static const char *build_planted(void)
+{
+    static char so[4200 + 64];
+    char src[8400];
+    snprintf(marker, sizeof marker, "%s/marker", root);
+    snprintf(src, sizeof src,
+             "#include <stdio.h>\n"
+             "int twice(int x) { return 3 * x; }\n"
+             "__attribute__((constructor)) static void planted(void)\n"
+             "{\n    FILE *f = fopen(\"%s\", \"w\");\n    if (f)\n        fclose(f);\n}\n", marker);
+    CcJitOptions o = in_dir(case_dir("planted_build"));
+    CcJitStats st;
+    CcLibrary *lib = load(src, &o, &st, NULL);
+    CHECK(lib && exists(marker));
+    cc_jit_close(lib);
+    unlink(marker);
+    snprintf(so, sizeof so, "%s", st.so_path);
+    return so;
+}
+
+/* Puts a copy of `from` at `to` with a sum that matches it, so that only
+ * the trust rules can refuse it. */
+static void plant(const char *from, const char *to)
+{
+    size_t len = 0;
+    char *bytes = test_read_file(from, &len);
+    CHECK(bytes && copy_file(from, to) && cache_sum_write(to, bytes, len));
+    free(bytes);
+}
+
+/* Loads PLAIN_SRC from o's cache: right, the planted constructor not run;
+ * returns the messages (malloc'd). */
+static char *load_plain_checked(const CcJitOptions *o, CcJitStats *st)
+{
+    char *msg;
+    CcLibrary *lib = load(PLAIN_SRC, o, st, &msg);
+    IntFn twice = lib ? (IntFn)cc_jit_symbol(lib, "twice") : NULL;
+    CHECK(twice && twice(5) == 10);     /* 15: the planted object */
+    CHECK_MSG(!exists(marker), "the planted object's constructor ran");
+    cc_jit_close(lib);
+    return msg;
+}
+
+/* An entry of ours that others may write (0666), and one that is a
+ * symbolic link out of the cache: not loaded, one warning naming it, and
+ * replaced, so that the next load is a quiet hit. */
+static void untrusted_entry(bool linked)
+{
+    const char *planted = build_planted();
+    char dir[4200];     /* case_dir's buffer is reused */
+    snprintf(dir, sizeof dir, "%s", case_dir(linked ? "symlink_entry" : "writable_entry"));
+    CcJitOptions o = in_dir(dir);
+    CcJitStats st;
+    free(load_plain_checked(&o, &st));
+    if (!linked) {
+        plant(planted, st.so_path);
+        CHECK(chmod(st.so_path, 0666) == 0);
+    } else {
+        char outside[4200 + 80], outside_sum[4200 + 88], sum[CC_JIT_PATH_MAX + 8];
+        snprintf(outside, sizeof outside, "%s/outside.so", root);
+        snprintf(outside_sum, sizeof outside_sum, "%s.sum", outside);
+        snprintf(sum, sizeof sum, "%s.sum", st.so_path);
+        plant(planted, outside);
+        CHECK(unlink(st.so_path) == 0 && symlink(outside, st.so_path) == 0);
+        CHECK(copy_file(outside_sum, sum));
+    }
+    char *msg = load_plain_checked(&o, &st);
+    CHECK(!st.cache_hit);
+    CHECK_CONTAINS(msg, "tssa-stream: warning: not using the cache: ");
+    CHECK_CONTAINS(msg, st.so_path);
+    CHECK_CONTAINS(msg, linked ? "is a symbolic link" : "mode 0666");
+    free(msg);
+    struct stat lst;
+    CHECK(lstat(st.so_path, &lst) == 0 && S_ISREG(lst.st_mode) && (lst.st_mode & 022) == 0);
+    msg = load_plain_checked(&o, &st);
+    CHECK(st.cache_hit);
+    CHECK(msg && !*msg);
+    free(msg);
+    /* the warning is once per process: a second untrusted entry prints none */
+    if (!linked) {
+        CHECK(chmod(st.so_path, 0666) == 0);
+        msg = load_plain_checked(&o, &st);
+        CHECK(msg && !*msg);
+        free(msg);
+    }
+}
+
+static void child_writable_entry(void)
+{
+    untrusted_entry(false);
+}
+
+static void child_linked_entry(void)
+{
+    untrusted_entry(true);
+}
+
+/* A cache folder of another user, mode 1777, holding the planted object
+ * under the key: never loaded; two loads warn once, naming the folder, its
+ * owner and mode; the kernels are compiled in a temporary folder that is
+ * removed. Needs root (chown). */
+static void child_foreign_folder(void)
+{
+    const char *planted = build_planted();
+    CcJitOptions trusted = in_dir(case_dir("foreign_key"));
+    CcJitStats st;
+    free(load_plain_checked(&trusted, &st));
+    char foreign[4200], entry[4400], tmp[4200];
+    snprintf(foreign, sizeof foreign, "%s", case_dir("foreign"));
+    snprintf(tmp, sizeof tmp, "%s", case_dir("foreign_tmp"));
+    CHECK(mkdir(foreign, 0755) == 0 && mkdir(tmp, 0700) == 0);
+    setenv("TMPDIR", tmp, 1);
+    const char *key = strrchr(st.so_path, '/') + 1;
+    snprintf(entry, sizeof entry, "%s/%s", foreign, key);
+    plant(planted, entry);
+    char *c_from = source_path(st.so_path), *c_to = source_path(entry);
+    CHECK(copy_file(c_from, c_to));
+    char sum[4400 + 8];
+    snprintf(sum, sizeof sum, "%s.sum", entry);
+    CHECK(chown(entry, 65534, 65534) == 0 && chown(c_to, 65534, 65534) == 0 && chown(sum, 65534, 65534) == 0);
+    CHECK(chown(foreign, 65534, 65534) == 0 && chmod(foreign, 01777) == 0);
+    free(c_from);
+    free(c_to);
+
+    CcJitOptions o = in_dir(foreign);
+    char *first = load_plain_checked(&o, &st);
+    char *second = load_plain_checked(&o, &st);
+    CHECK_MSG(occurrences(first, "warning: not using the cache") == 1 && occurrences(second, "warning") == 0,
+              "one warning expected:\n%s---\n%s", first, second);
+    CHECK_CONTAINS(first, foreign);
+    CHECK_CONTAINS(first, "uid 65534");
+    CHECK_CONTAINS(first, "mode 1777");
+    CHECK_CONTAINS(first, "compiling the kernels in a temporary directory");
+    free(first);
+    free(second);
+    CHECK(!st.cache_hit && !exists(st.so_path));
+    CHECK(rmdir(tmp) == 0);     /* the temporary folders went */
+}
+
+/* Runs fn in a child process of its own. */
+static void in_child(void (*fn)(void), const char *name)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        test_failures = 0;
+        fn();
+        fflush(NULL);
+        _exit(test_failures ? 1 : 0);
+    }
+    int status = -1;
+    CHECK(pid > 0 && waitpid(pid, &status, 0) == pid);
+    CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: status %d", name, status);
+}
+
+static void test_untrusted(void)
+{
+    in_child(child_writable_entry, "an entry others may write");
+    in_child(child_linked_entry, "an entry linked out of the cache");
+    if (geteuid() == 0)
+        in_child(child_foreign_folder, "another user's folder");
+    else
+        printf("skipped: a cache folder of another user (needs root to chown)\n");
+}
+
+/* A cached object cut short, another source's object with its own sum, an
+ * object without its sum: each is compiled again (right values), and the
+ * next load hits. */
+static void expect_rebuilt(const CcJitOptions *o, const char *what)
+{
+    CcJitStats st;
+    CcLibrary *lib = load(TWICE_SRC, o, &st, NULL);
+    CHECK_MSG(lib && !st.cache_hit, "%s", what);
+    check_twice(lib);
+    cc_jit_close(lib);
+    lib = load(TWICE_SRC, o, &st, NULL);
+    CHECK_MSG(lib && st.cache_hit, "%s: not a hit after the repair", what);
+    cc_jit_close(lib);
+}
+
+static void test_repair(void)
+{
+    static const char *const symbols[] = {"twice", "scale", "team_size"};
+    char dir[4200];     /* case_dir's buffer is reused */
+    snprintf(dir, sizeof dir, "%s", case_dir("repair"));
+    CcJitOptions o = in_dir(dir);
+    o.symbols = symbols;
+    o.nsymbols = 3;
+    CcJitStats st, other;
+    CcLibrary *lib = load(TWICE_SRC, &o, &st, NULL);
+    CHECK(lib);
+    cc_jit_close(lib);
+    char sum[CC_JIT_PATH_MAX + 8];
+    snprintf(sum, sizeof sum, "%s.sum", st.so_path);
+    CHECK(exists(sum));
+
+    CHECK(truncate(st.so_path, 4096) == 0);
+    expect_rebuilt(&o, "cut short");
+
+    CcJitOptions elsewhere = in_dir(case_dir("repair_other"));
+    lib = load(PLAIN_SRC, &elsewhere, &other, NULL);
+    CHECK(lib);
+    cc_jit_close(lib);
+    char other_sum[CC_JIT_PATH_MAX + 8];
+    snprintf(other_sum, sizeof other_sum, "%s.sum", other.so_path);
+    CHECK(copy_file(other.so_path, st.so_path) && copy_file(other_sum, sum));
+    expect_rebuilt(&o, "another source's object");   /* it lacks scale() */
+
+    CHECK(unlink(sum) == 0);
+    expect_rebuilt(&o, "no sum");
+    CHECK(exists(sum));
+}
+
+/* $CC split into words: "cc -O0" compiles (another key than "cc"), a
+ * quoted path with a space works, a missing program is "not found". */
+static void test_cc_words(void)
+{
+    char *saved = getenv("CC") ? strdup(getenv("CC")) : NULL;
+    char dir[4200];     /* case_dir's buffer is reused */
+    snprintf(dir, sizeof dir, "%s", case_dir("cc_words"));
+    CcJitOptions o = in_dir(dir);
+    CcJitStats a, b;
+    setenv("CC", "cc", 1);
+    CcLibrary *lib = load(PLAIN_SRC, &o, &a, NULL);
+    CHECK(lib);
+    cc_jit_close(lib);
+    setenv("CC", " cc\t-O0 ", 1);
+    lib = load(PLAIN_SRC, &o, &b, NULL);
+    IntFn twice = lib ? (IntFn)cc_jit_symbol(lib, "twice") : NULL;
+    CHECK(twice && twice(4) == 8);
+    CHECK(!b.cache_hit && strcmp(a.so_path, b.so_path) != 0);
+    cc_jit_close(lib);
+
+    char spaced[4200 + 64], link[4200 + 80], cc[8600];
+    snprintf(spaced, sizeof spaced, "%s", case_dir("my cc"));
+    snprintf(link, sizeof link, "%s/cc", spaced);
+    CHECK(mkdir(spaced, 0700) == 0 && symlink("/usr/bin/cc", link) == 0);
+    snprintf(cc, sizeof cc, "'%s' -O1", link);
+    setenv("CC", cc, 1);
+    lib = load(PLAIN_SRC, &o, &b, NULL);
+    CHECK(lib && !b.cache_hit);
+    cc_jit_close(lib);
+
+    char *msg;
+    setenv("CC", "no-such-compiler-tssa -O0", 1);
+    CHECK(!load(PLAIN_SRC, &o, NULL, &msg));
+    CHECK_CONTAINS(msg, "the kernel compiler 'no-such-compiler-tssa -O0' was not found");
+    free(msg);
+    if (saved)
+        setenv("CC", saved, 1);
+    else
+        unsetenv("CC");
+    free(saved);
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove(path);
@@ -444,12 +723,15 @@ int main(void)
         return 1;
     }
     test_concurrent();          /* first: fork before any OpenMP pool runs */
+    test_untrusted();           /* forks too */
     test_compile_and_cache();
     test_collision_guard();
     test_syntax_error();
     test_missing_compiler();
     test_extra_flags();
     test_fallbacks();
+    test_repair();
+    test_cc_words();
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return test_report("cc_jit");
 }

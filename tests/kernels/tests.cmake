@@ -3,7 +3,9 @@
 #            values through dlsym (OpenMP too), cache hits and misses, the
 #            collision guard, compiler errors and a missing compiler, four
 #            processes compiling one source at once, flags reaching the
-#            compiler, unusable cache folders (its cache is a mkdtemp folder)
+#            compiler, unusable cache folders (its cache is a mkdtemp folder),
+#            untrusted entries and folders (a planted object never runs),
+#            damaged entries compiled again, $CC split into words
 include(${CMAKE_CURRENT_LIST_DIR}/cc_jit.cmake)
 #   kernels.cache_trust  a kernel cache someone else could write (another
 #            user's 1777 folder, a 0666 entry, an entry linked outside) is

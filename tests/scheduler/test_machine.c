@@ -7,7 +7,8 @@
  * one core) and binding the process to all of it must work or warn.
  * Device rates: an override file gives its numbers (the missing key its
  * default), a bad one is refused naming the file, and a calibration into an
- * empty cache folder writes the one file that the next call reads back.
+ * empty cache folder writes the one file that the next call reads back; a
+ * cached file someone else could have written is not read.
  */
 #define _GNU_SOURCE             /* nftw */
 #include <dirent.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "test_util.h"
 #include "tssa/machine.h"
@@ -218,6 +220,65 @@ static void test_calibration_cache(void)
           test_near(cached.firing_s, calibrated.firing_s, 1e-14, 0));
 }
 
+/* Writes rates of 1 flop/s and 1 B/s (no calibration gives them) to path. */
+static void write_slow_rates(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    CHECK(f && fputs("{\"flops_per_s\": 1, \"bytes_per_s\": 1}\n", f) >= 0);
+    if (f)
+        fclose(f);
+}
+
+/* A rates file someone else could have written is not used: planted in a
+ * folder of another user (mode 1777; root only, it chowns), or in our own
+ * folder but writable by others (0666). Calibration runs instead, with one
+ * warning naming the path, owner and mode. */
+static void test_untrusted_rates_cache(void)
+{
+    char mine[4200], name[256], path[4600];
+    snprintf(mine, sizeof mine, "%s/own-cache", root);
+    DeviceRates r;
+    CHECK(device_rates_get(&r, NULL, mine, 1, stderr));    /* the file's name for this host */
+    char *names = list_dir(mine);
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(names, "\n"), names);
+    free(names);
+
+    snprintf(path, sizeof path, "%s/%s", mine, name);
+    write_slow_rates(path);
+    CHECK(chmod(path, 0666) == 0);
+    FILE *err = test_capture_open();
+    CHECK(device_rates_get(&r, NULL, mine, 1, err));
+    char *msg = test_capture_close(err, NULL);
+    CHECK(strcmp(r.source, "calibrated") == 0 && r.flops_per_s > 1e6 && r.bytes_per_s > 1e6);
+    CHECK_CONTAINS(msg, "warning: not using the cache: ");
+    CHECK_CONTAINS(msg, path);
+    CHECK_CONTAINS(msg, "mode 0666");
+    free(msg);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 022) == 0);   /* replaced by the calibration's */
+
+    if (geteuid() != 0) {
+        printf("skipped: a rates file in another user's folder (needs root to chown)\n");
+        return;
+    }
+    char foreign[4200];
+    snprintf(foreign, sizeof foreign, "%s/foreign-cache", root);
+    snprintf(path, sizeof path, "%s/%s", foreign, name);
+    CHECK(mkdir(foreign, 0755) == 0);
+    write_slow_rates(path);
+    CHECK(chown(path, 65534, 65534) == 0 && chown(foreign, 65534, 65534) == 0 && chmod(foreign, 01777) == 0);
+    err = test_capture_open();
+    CHECK(device_rates_get(&r, NULL, foreign, 1, err));
+    msg = test_capture_close(err, NULL);
+    CHECK(strcmp(r.source, "calibrated") == 0 && r.flops_per_s > 1e6 && r.bytes_per_s > 1e6);
+    CHECK_MSG(msg && !strstr(msg, "warning"), "a second warning in one process:\n%s", msg);
+    free(msg);
+    size_t len = 0;
+    char *kept = test_read_file(path, &len);
+    CHECK(kept && strstr(kept, "\"flops_per_s\": 1,"));     /* the foreign file was left alone */
+    free(kept);
+}
+
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     return remove(path);
@@ -240,6 +301,7 @@ int main(void)
     test_this_host();
     test_override_file();
     test_calibration_cache();
+    test_untrusted_rates_cache();
     nftw(root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
     return test_report("machine");
 }
