@@ -88,6 +88,7 @@
  * item: the Unstack and the Stack read it from the program's constants.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,6 +405,31 @@ static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
     free(taken);
 }
 
+/* Values the nodes of b (and the blocks inside them) read or return: an
+ * upper bound on the items any one iteration of a loop with body b moves
+ * through one channel end (its items P and P', state slots, outputs). */
+static int64_t block_value_uses(const IrBlock *b)
+{
+    int64_t n = ir_block_nreturns(b);
+    IR_FOREACH_NODE(x, b) {
+        n += x->ninputs;
+        for (int i = 0; i < x->nblocks; i++)
+            n += block_value_uses(x->blocks[i]);
+    }
+    return n;
+}
+
+/* The most iterations a loop with this body lowers to static rates: every
+ * rate the loop's stream sets (lower_work_pop/push, the Iterations joiner's
+ * weights) is at most trips * (items per iteration) + (initial values),
+ * which then stays within STREAM_MAX_RATE (2^40), and the scheduler's
+ * products of rates and repetitions stay within int64 (it checks each one). */
+static int64_t max_static_trips(const IrBlock *body, int ncarried)
+{
+    int64_t per_iteration = 1 + 2 * (int64_t)ncarried + block_value_uses(body);
+    return (STREAM_MAX_RATE - ncarried) / per_iteration;
+}
+
 LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
 {
     int64_t trips, entry;
@@ -439,6 +465,24 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     }
     if (ncarried == 0) {
         *why = "the loop carries no value out";
+        return NULL;
+    }
+    if (trips > max_static_trips(body, ncarried)) {
+        /* The Unstack's, the Stack's and the Iterations joiner's rates are
+         * the trip count times the items of one iteration: past the
+         * largest rate a stream carries they overflow the scheduler's
+         * arithmetic (and a trip count of 2^63 - 1 is TorchScript's
+         * `while True`). Such a loop ends when its body says so, if ever:
+         * it runs as one filter, the way a while loop does. */
+        char text[256];
+        snprintf(text, sizeof text,
+                 "%lld iterations are too many for static rates (a stream carries at most "
+                 "2^40 items per firing; this loop's items per iteration allow %lld "
+                 "iterations): the loop runs as one filter, for as many iterations as it takes",
+                 (long long)trips, (long long)max_static_trips(body, ncarried));
+        char *copy = lower_alloc(p, strlen(text) + 1);
+        memcpy(copy, text, strlen(text) + 1);
+        *why = copy;
         return NULL;
     }
     LoopPlan *plan = lower_alloc(p, sizeof *plan);
