@@ -691,7 +691,8 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
         stream_splitjoin_add(sj, steps, 1, trips * npush);
         stream_pipeline_add(pipe, sj);
     }
-    stream_pipeline_add(steps, loop_filter(sg, "Unstack", plan, uw));
+    StreamNode *unstack = loop_filter(sg, "Unstack", plan, uw);
+    stream_pipeline_add(steps, unstack);
     if (pw) {
         StreamNode *pre = loop_filter(sg, "Pre", plan, pw);
         snprintf(comment, sizeof comment,
@@ -721,7 +722,42 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     } else {
         stream_pipeline_add(steps, bodyf);
     }
-    stream_pipeline_add(pipe, loop_filter(sg, "Stack", plan, sw));
+    StreamNode *stackf = loop_filter(sg, "Stack", plan, sw);
+    stream_pipeline_add(pipe, stackf);
+    /* A long loop's steady state runs in phases of `chunk` iterations:
+     * Unstack phase j, the body's firings of the phase, Stack phase j
+     * (and the Iterations joiner's phase j), then phase j + 1, so the
+     * channels hold one phase's items whatever the trip count. 1024
+     * iterations: the per-phase cost (a few schedule entries, one message
+     * per channel between ranks) is under a thousandth of the phase's
+     * firings, and one phase's items stay around half a megabyte.
+     * Loops with state only, for now: a data-parallel loop's body is what
+     * fission and --devices split, with split-join weights of all its
+     * firings per steady state, which a phase does not hold (fission.c
+     * leaves the filters of a phased loop alone). */
+    int64_t chunk = p->loop_chunk > 0 ? p->loop_chunk : LOWER_LOOP_CHUNK;
+    if (plan->feedback && trips > chunk) {
+        StreamPhasing *ph = lower_alloc(p, 4 * sizeof *ph);
+        for (int i = 0; i < 4; i++)
+            ph[i] = (StreamPhasing){.trips = trips, .chunk = chunk};
+        ph[0].out_per = plan->nstep_items + (plan->feedback ? plan->nstate : 0);  /* Unstack */
+        ph[1].in_per[0] = npush;                                                /* Stack */
+        ph[1].emit_last = true;
+        ph[2].in_per[1] = npush;                                    /* Iterations joiner */
+        ph[2].out_per = npush;
+        pipe->phasing = &ph[3];                                     /* the region */
+        unstack->phasing = &ph[0];
+        stackf->phasing = &ph[1];
+        if (steps != pipe)
+            steps->parent->phasing = &ph[2];
+        char phased[1024];
+        snprintf(phased, sizeof phased,
+                 "%s\nphased: %lld phases of %lld iterations (the last %lld): Unstack, Body and "
+                 "Stack advance one phase at a time", pipe->comment ? pipe->comment : "",
+                 (long long)((trips + chunk - 1) / chunk), (long long)chunk,
+                 (long long)(trips - (trips - 1) / chunk * chunk));
+        stream_node_set_comment(pipe, phased);
+    }
     if (plan->feedback)
         p->stats.loops_feedback++;
     else
