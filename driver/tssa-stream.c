@@ -73,6 +73,7 @@ typedef struct Options {
     Backend backend;
     bool json;
     int fission;            /* --fission=K: copies per eligible filter; 1 = off */
+    long loop_chunk;        /* --loop-chunk=C: iterations per phase of a long loop; 0 = default */
     int devices;            /* --devices N: CUDA devices to place on; 0: not given (1) */
     bool no_fuse;           /* --no-fuse: every node its own filter, interpreted */
     bool keep_loops;        /* --keep-loops: no horizontal fusion of data-parallel loops */
@@ -151,6 +152,10 @@ static const char usage_text[] =
     "                      every data-parallel filter becomes N copies, copy j\n"
     "                      on device j (cuda:j in --emit=schedule); with fewer\n"
     "                      GPUs than N, GPUs stand in for several devices\n"
+    "  --loop-chunk=C      a loop of more than C iterations (default 1024, 1 to\n"
+    "                      2^30) runs its steady state in phases of C iterations,\n"
+    "                      so its channels hold one phase's items, whatever the\n"
+    "                      trip count (--emit=schedule shows the phases)\n"
     "  --keep-loops        keep data-parallel loops as loops, their iterations\n"
     "                      the firings that --fission, --devices and the ranks\n"
     "                      spread (by default a loop whose body fuses becomes\n"
@@ -369,7 +374,7 @@ static void print_version(void)
  * exit status. */
 static int parse_args(int argc, char **argv, Options *o)
 {
-    enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION,
+    enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION, OPT_LOOP_CHUNK,
            OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE,
            OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES };
     static const struct option longopts[] = {
@@ -379,6 +384,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"backend", required_argument, NULL, OPT_BACKEND},
         {"json", no_argument, NULL, OPT_JSON},
         {"fission", required_argument, NULL, OPT_FISSION},
+        {"loop-chunk", required_argument, NULL, OPT_LOOP_CHUNK},
         {"devices", required_argument, NULL, OPT_DEVICES},
         {"fuse", no_argument, NULL, OPT_FUSE},
         {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
@@ -409,6 +415,11 @@ static int parse_args(int argc, char **argv, Options *o)
                 return status;
             break;
         case OPT_JSON: o->json = true; break;
+        case OPT_LOOP_CHUNK:
+            if (!parse_whole(optarg, 1, 1L << 30, &o->loop_chunk))
+                return usage_error("--loop-chunk=%s: C must be a whole number of iterations from 1 "
+                                   "to 1073741824", optarg);
+            break;
         case OPT_FISSION:
             if ((status = parse_fission(optarg, o)) != EXIT_OK)
                 return status;
@@ -790,6 +801,8 @@ static bool specialize(Run *r)                  /* streamit: compile-time values
 {
     int status = EXIT_OK;
     r->program = lower_specialize(r->graph, r->inputs, r->ninputs, r->weights, stderr, &status);
+    if (r->program)
+        lower_set_loop_chunk(r->program, r->o->loop_chunk);
     return r->program ? true : stop(r, status);
 }
 

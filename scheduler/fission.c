@@ -25,7 +25,8 @@
  * items), not stateful, peek == pop (a peeking filter's copies would need
  * the items of their neighbours' windows: StreamIt duplicates them; not
  * done here), moving items (pop or push > 0), firing N >= 2 times, not
- * inside a feedback loop, and with o*N and u*N within STREAM_MAX_RATE (the
+ * inside a feedback loop nor a phased loop (a long loop run in phases of
+ * its iterations: the split-join would wait for all of them at once), and with o*N and u*N within STREAM_MAX_RATE (the
  * splitter's and joiner's weights). Inside a feedback loop a split-join's
  * splitter would wait for the items of N firings at once where the filter
  * could fire as each item came around the loop path: with few enqueued
@@ -51,6 +52,17 @@ static bool inside_feedback_loop(const StreamNode *n)
     return false;
 }
 
+/* Inside a phased loop (StreamPhasing) the filter fires a phase's worth
+ * of times per phase; a split-join weighted by its firings per steady
+ * state would wait for all of them at once. */
+static bool inside_phased_loop(const StreamNode *n)
+{
+    for (const StreamNode *p = n->parent; p; p = p->parent)
+        if (p->phasing)
+            return true;
+    return false;
+}
+
 bool sched_fission_eligible(const StreamNode *filter, int64_t reps)
 {
     if (filter->kind != STREAM_FILTER)
@@ -58,7 +70,7 @@ bool sched_fission_eligible(const StreamNode *filter, int64_t reps)
     const StreamFilter *f = &filter->filter;
     int64_t items_in, items_out;
     return (f->role == FILTER_WORK || f->role == FILTER_IDENTITY) && !f->stateful && f->peek == f->pop &&
-           (f->pop > 0 || f->push > 0) && reps >= 2 && !inside_feedback_loop(filter) &&
+           (f->pop > 0 || f->push > 0) && reps >= 2 && !inside_feedback_loop(filter) && !inside_phased_loop(filter) &&
            mul64(f->pop, reps, &items_in) && items_in <= STREAM_MAX_RATE && mul64(f->push, reps, &items_out) &&
            items_out <= STREAM_MAX_RATE;
 }

@@ -55,8 +55,12 @@ typedef struct PhaseList {
  * in place; raises max_fill[c] to the most items channel c holds; appends
  * the phases to out. On SIM_STUCK or SIM_TOO_LONG, *culprit is an actor
  * where it happened (remaining[] tells which actors could not finish). */
+/* A phased actor (stream.h: StreamPhasing) counts phases in remaining[]
+ * (its firings times its phases) and fires one phase per entry step;
+ * phase_done[a] counts the phases it fired so far (kept by the caller
+ * across the init and steady phases), which says which phase comes next. */
 SimResult sched_simulate(const StreamFlat *f, int64_t *remaining, int64_t *fill, int64_t *max_fill,
-                         int max_phases, PhaseList *out, int *culprit);
+                         int64_t *phase_done, int max_phases, PhaseList *out, int *culprit);
 
 /* The innermost feedback loop around actor a (or the loop a splitter or
  * joiner belongs to), or NULL. */

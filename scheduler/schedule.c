@@ -119,10 +119,15 @@ Schedule *sched_build(StreamNode *root, FILE *err)
     PhaseList lists[2] = {{0}, {0}};
     int max_phases = f->nactors > MAX_PHASES / 8 ? 8 * f->nactors : MAX_PHASES;
     bool ok = true;
+    int64_t *phase_done = xcalloc(nactors + 1, sizeof(int64_t));
     for (int phase = 0; phase < 2 && ok; phase++) {
-        memcpy(remaining, targets[phase], nactors * sizeof(int64_t));
+        /* A phased actor counts phases (at most 2^40 of them: a loop's
+         * trip count, per firing that fires once per steady state). */
+        for (size_t a = 0; a < nactors; a++)
+            remaining[a] = targets[phase][a] * stream_actor_phases(&f->actors[a]);
         int culprit = -1;
-        SimResult result = sched_simulate(f, remaining, fill, s->buffer_size, max_phases, &lists[phase], &culprit);
+        SimResult result = sched_simulate(f, remaining, fill, s->buffer_size, phase_done, max_phases,
+                                          &lists[phase], &culprit);
         if (result == SIM_STUCK)
             report_stuck(f, remaining, fill, phase_names[phase], culprit, err);
         else if (result == SIM_TOO_LONG)
@@ -141,6 +146,7 @@ Schedule *sched_build(StreamNode *root, FILE *err)
                      (long long)fill[c], (long long)s->fill_after_init[c]);
     free(fill);
     free(remaining);
+    free(phase_done);
     if (!ok)
         goto fail;
     sched_rates_free(&rates);

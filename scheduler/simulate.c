@@ -26,6 +26,18 @@
  * enqueued items that turns once per item would cost entries (and time) in
  * proportion to its firings.
  *
+ * Phased actors (a long loop's Unstack, Stack and Iterations joiner: see
+ * StreamPhasing in stream.h) fire one phase at a time, at that phase's
+ * rates. Within a phased region (the loop's pipeline) a phased actor does
+ * not start phase n before every later phased actor of the region has done
+ * phase n - 1: the Unstack hands out phase n's items once the Stack has
+ * taken phase n - 1's, so the region's channels hold one phase's items.
+ * The region folds like a feedback loop, its turns starting at its first
+ * phased actor: a turn of middle phases (not the first, which takes the
+ * loop's inputs, nor the last, which is shorter and gives the results)
+ * that leaves the region's channels as it found them is repeated, so a
+ * loop of a million iterations in phases of 1024 costs a few entries.
+ *
  * Cost: O(actors + entries log actors), plus the size of a loop for each
  * turn started. The caller bounds the entries.
  * Precondition: no channel can exceed INT64_MAX items (sched_build checks
@@ -108,6 +120,7 @@ typedef struct Turn {
  * `newest`). */
 typedef struct Loop {
     int first, last;
+    bool region;            /* a phased region, its turns started by its first phased actor */
     int *channels;          /* channels with an end among the loop's actors */
     int nchannels;
     Turn turns[TURNS_REMEMBERED];
@@ -123,8 +136,21 @@ typedef struct Sim {
     int merge_floor;        /* entries before this index are never merged into */
     Loop *loops;
     int nloops;
-    int *loop_of;           /* by actor: the loop whose joiner it is, or -1 */
+    int *loop_of;           /* by actor: the loop whose joiner (or region lead) it is, or -1 */
+    int64_t *phase_done;    /* phases fired so far, by actor */
+    int64_t *nphases;       /* phases per firing, by actor (1: not phased) */
+    int *region_end;        /* phased actors: the last actor of their region */
 } Sim;
+
+static bool phased(const Sim *s, int a)
+{
+    return s->nphases[a] > 1;
+}
+
+static int64_t phase_now(const Sim *s, int a)
+{
+    return s->phase_done[a] % s->nphases[a];
+}
 
 static bool inside(const Loop *l, int a)
 {
@@ -136,20 +162,52 @@ static void setup_loops(Sim *s)
     const StreamFlat *f = s->f;
     s->loop_of = xmalloc((size_t)f->nactors * sizeof *s->loop_of);
     int count = 0;
+    s->nphases = xmalloc((size_t)f->nactors * sizeof *s->nphases);
+    s->region_end = xmalloc((size_t)f->nactors * sizeof *s->region_end);
+    bool *lead = xcalloc((size_t)f->nactors + 1, sizeof *lead);
     for (int a = 0; a < f->nactors; a++) {
         s->loop_of[a] = -1;
+        s->nphases[a] = stream_actor_phases(&f->actors[a]);
+        s->region_end[a] = a;
         count += f->actors[a].kind == ACTOR_JOINER && f->actors[a].node->kind == STREAM_FEEDBACKLOOP;
     }
-    s->loops = xmalloc((size_t)count * sizeof *s->loops);
+    /* A phased actor's region: the innermost enclosing stream marked as
+     * one; its first phased actor leads it. */
+    for (int a = 0; a < f->nactors; a++) {
+        if (!phased(s, a))
+            continue;
+        const StreamNode *r = f->actors[a].node;
+        while (r && !(r->kind == STREAM_PIPELINE && r->phasing))
+            r = r->parent;
+        if (!r || f->first_actor[r->id] < 0)
+            continue;
+        s->region_end[a] = f->last_actor[r->id];
+        bool first = true;
+        for (int b = f->first_actor[r->id]; b < a; b++)
+            first = first && !phased(s, b);
+        lead[a] = first;
+        count += first;
+    }
+    s->loops = xmalloc(((size_t)count + 1) * sizeof *s->loops);
     s->nloops = 0;
     for (int a = 0; a < f->nactors; a++) {
         const StreamActor *actor = &f->actors[a];
-        if (actor->kind != ACTOR_JOINER || actor->node->kind != STREAM_FEEDBACKLOOP)
+        bool is_region = lead[a];
+        if (!is_region && (actor->kind != ACTOR_JOINER || actor->node->kind != STREAM_FEEDBACKLOOP))
             continue;
         Loop *l = &s->loops[s->nloops];
-        l->first = f->first_actor[actor->node->id];
-        l->last = f->last_actor[actor->node->id];
-        if (l->first != a)
+        l->region = is_region;
+        if (is_region) {
+            const StreamNode *r = actor->node;
+            while (!(r->kind == STREAM_PIPELINE && r->phasing))
+                r = r->parent;
+            l->first = f->first_actor[r->id];
+            l->last = f->last_actor[r->id];
+        } else {
+            l->first = f->first_actor[actor->node->id];
+            l->last = f->last_actor[actor->node->id];
+        }
+        if (!is_region && l->first != a)
             diag_die("scheduler: a feedback loop's actors do not start with its joiner");
         /* Out-channels of the loop's actors, and in-channels from outside. */
         int n = 0;
@@ -175,6 +233,7 @@ static void setup_loops(Sim *s)
         l->newest = 0;
         s->loop_of[a] = s->nloops++;
     }
+    free(lead);
 }
 
 static void free_loops(Sim *s)
@@ -188,6 +247,8 @@ static void free_loops(Sim *s)
     }
     free(s->loops);
     free(s->loop_of);
+    free(s->nphases);
+    free(s->region_end);
 }
 
 static void append_entry(Sim *s, SchedPhase e)
@@ -257,14 +318,25 @@ static bool fold_since(Sim *s, Loop *l, const Turn *t)
         if (per_span > 0) {
             fired = true;
             int64_t can = s->remaining[a] / per_span;
+            if (phased(s, a)) {
+                /* Only middle phases repeat: the span began after phase 0
+                 * and the repeats end before the last phase. */
+                int64_t now = phase_now(s, a);
+                if (now - per_span < 1)
+                    return false;
+                can = (s->nphases[a] - 1 - now) / per_span;
+            }
             if (can < turns)
                 turns = can;
         }
     }
     if (!fired || turns <= 0)
         return false;
-    for (int a = l->first; a <= l->last; a++)
-        s->remaining[a] -= turns * (t->remaining[a - l->first] - s->remaining[a]);
+    for (int a = l->first; a <= l->last; a++) {
+        int64_t per_span = t->remaining[a - l->first] - s->remaining[a];
+        s->remaining[a] -= turns * per_span;
+        s->phase_done[a] += phased(s, a) ? turns * per_span : 0;
+    }
     for (int i = 0; i < l->nchannels; i++) {
         int c = l->channels[i];
         const StreamChannel *ch = &f->channels[c];
@@ -304,6 +376,18 @@ static int64_t ready_firings(const Sim *s, int a)
 {
     const StreamActor *actor = &s->f->actors[a];
     int64_t k = s->remaining[a];
+    if (phased(s, a) && k > 0) {
+        /* One phase, at its rates, once the later phased actors of the
+         * region have caught up. */
+        for (int b = a + 1; b <= s->region_end[a]; b++)
+            if (phased(s, b) && s->phase_done[b] < s->phase_done[a])
+                return 0;
+        int64_t j = phase_now(s, a);
+        for (int p = 0; p < actor->nin; p++)
+            if (s->fill[actor->in[p]] < stream_channel_pop_at(s->f, actor->in[p], j))
+                return 0;
+        return 1;
+    }
     for (int p = 0; p < actor->nin && k > 0; p++) {
         const StreamChannel *c = &s->f->channels[actor->in[p]];
         if (c->pop == 0)
@@ -316,34 +400,58 @@ static int64_t ready_firings(const Sim *s, int a)
     return k;
 }
 
+static void wake(Sim *s, int b)
+{
+    if (s->remaining[b] > 0 && !s->queued[b]) {
+        s->queued[b] = true;
+        heap_push(&s->heap, b);
+    }
+}
+
+/* k firings of a, or (phased) its next phase, k = 1. */
 static void fire(Sim *s, int a, int64_t k)
 {
     const StreamFlat *f = s->f;
     const StreamActor *actor = &f->actors[a];
+    bool phases = phased(s, a);
+    int64_t j = phases ? phase_now(s, a) : 0;
     for (int p = 0; p < actor->nin; p++)
-        s->fill[actor->in[p]] -= k * f->channels[actor->in[p]].pop;
+        s->fill[actor->in[p]] -= phases ? stream_channel_pop_at(f, actor->in[p], j)
+                                        : k * f->channels[actor->in[p]].pop;
     for (int p = 0; p < actor->nout; p++) {
         int c = actor->out[p];
-        s->fill[c] += k * f->channels[c].push;
+        int64_t pushed = phases ? stream_channel_push_at(f, c, j) : k * f->channels[c].push;
+        s->fill[c] += pushed;
         if (s->fill[c] > s->max_fill[c])
             s->max_fill[c] = s->fill[c];
-        int b = f->channels[c].dst;
-        if (f->channels[c].push > 0 && s->remaining[b] > 0 && !s->queued[b]) {
-            s->queued[b] = true;
-            heap_push(&s->heap, b);
-        }
+        if (pushed > 0)
+            wake(s, f->channels[c].dst);
     }
     s->remaining[a] -= k;
+    if (phases) {
+        s->phase_done[a]++;
+        /* The earlier phased actors of the region may go on now; this one
+         * may have its next phase's items already. */
+        const StreamNode *r = actor->node;
+        while (r && !(r->kind == STREAM_PIPELINE && r->phasing))
+            r = r->parent;
+        for (int b = r ? f->first_actor[r->id] : a; b < a; b++)
+            if (phased(s, b))
+                wake(s, b);
+    }
     append_entry(s, (SchedPhase){a, 0, k});
+    if (phases)
+        wake(s, a);
 }
 
 SimResult sched_simulate(const StreamFlat *f, int64_t *remaining, int64_t *fill, int64_t *max_fill,
-                         int max_phases, PhaseList *out, int *culprit)
+                         int64_t *phase_done, int max_phases, PhaseList *out, int *culprit)
 {
     int n = f->nactors;
     int *initial = xmalloc((size_t)n * sizeof *initial);
     Sim s = {f, remaining, fill, max_fill, xmalloc((size_t)n * sizeof(bool)),
-             {xmalloc((size_t)n * sizeof(int)), 0, initial, 0, 0}, out, out->n, NULL, 0, NULL};
+             {xmalloc((size_t)n * sizeof(int)), 0, initial, 0, 0}, out, out->n, NULL, 0, NULL,
+             phase_done, NULL, NULL};
     setup_loops(&s);
     for (int a = 0; a < n; a++) {
         s.queued[a] = remaining[a] > 0;

@@ -101,6 +101,11 @@ LowerProgram *lower_specialize(IrGraph *g, RtValue **inputs, int ninputs,
     return p;
 }
 
+void lower_set_loop_chunk(LowerProgram *p, int64_t chunk)
+{
+    p->loop_chunk = chunk;
+}
+
 bool lower_build(LowerProgram *p, FILE *err)
 {
     if (!lower_build_stream(p, err))

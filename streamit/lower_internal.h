@@ -17,6 +17,7 @@ struct LowerProgram {
     int *in_map, nin;       /* stream input k is graph input in_map[k] */
     LowerStats stats;
     int *loop_lines, nloop_lines;  /* source lines of the loops planned so far */
+    int64_t loop_chunk;            /* iterations per phase of a long loop (lower_set_loop_chunk) */
 };
 
 /* lower_specialize.c: evaluates the scalar slice on the bound inputs and

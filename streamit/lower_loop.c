@@ -88,6 +88,7 @@
  * item: the Unstack and the Stack read it from the program's constants.
  */
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,6 +405,31 @@ static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
     free(taken);
 }
 
+/* Values the nodes of b (and the blocks inside them) read or return: an
+ * upper bound on the items any one iteration of a loop with body b moves
+ * through one channel end (its items P and P', state slots, outputs). */
+static int64_t block_value_uses(const IrBlock *b)
+{
+    int64_t n = ir_block_nreturns(b);
+    IR_FOREACH_NODE(x, b) {
+        n += x->ninputs;
+        for (int i = 0; i < x->nblocks; i++)
+            n += block_value_uses(x->blocks[i]);
+    }
+    return n;
+}
+
+/* The most iterations a loop with this body lowers to static rates: every
+ * rate the loop's stream sets (lower_work_pop/push, the Iterations joiner's
+ * weights) is at most trips * (items per iteration) + (initial values),
+ * which then stays within STREAM_MAX_RATE (2^40), and the scheduler's
+ * products of rates and repetitions stay within int64 (it checks each one). */
+static int64_t max_static_trips(const IrBlock *body, int ncarried)
+{
+    int64_t per_iteration = 1 + 2 * (int64_t)ncarried + block_value_uses(body);
+    return (STREAM_MAX_RATE - ncarried) / per_iteration;
+}
+
 LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
 {
     int64_t trips, entry;
@@ -439,6 +465,24 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     }
     if (ncarried == 0) {
         *why = "the loop carries no value out";
+        return NULL;
+    }
+    if (trips > max_static_trips(body, ncarried)) {
+        /* The Unstack's, the Stack's and the Iterations joiner's rates are
+         * the trip count times the items of one iteration: past the
+         * largest rate a stream carries they overflow the scheduler's
+         * arithmetic (and a trip count of 2^63 - 1 is TorchScript's
+         * `while True`). Such a loop ends when its body says so, if ever:
+         * it runs as one filter, the way a while loop does. */
+        char text[256];
+        snprintf(text, sizeof text,
+                 "%lld iterations are too many for static rates (a stream carries at most "
+                 "2^40 items per firing; this loop's items per iteration allow %lld "
+                 "iterations): the loop runs as one filter, for as many iterations as it takes",
+                 (long long)trips, (long long)max_static_trips(body, ncarried));
+        char *copy = lower_alloc(p, strlen(text) + 1);
+        memcpy(copy, text, strlen(text) + 1);
+        *why = copy;
         return NULL;
     }
     LoopPlan *plan = lower_alloc(p, sizeof *plan);
@@ -647,7 +691,8 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
         stream_splitjoin_add(sj, steps, 1, trips * npush);
         stream_pipeline_add(pipe, sj);
     }
-    stream_pipeline_add(steps, loop_filter(sg, "Unstack", plan, uw));
+    StreamNode *unstack = loop_filter(sg, "Unstack", plan, uw);
+    stream_pipeline_add(steps, unstack);
     if (pw) {
         StreamNode *pre = loop_filter(sg, "Pre", plan, pw);
         snprintf(comment, sizeof comment,
@@ -677,7 +722,42 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     } else {
         stream_pipeline_add(steps, bodyf);
     }
-    stream_pipeline_add(pipe, loop_filter(sg, "Stack", plan, sw));
+    StreamNode *stackf = loop_filter(sg, "Stack", plan, sw);
+    stream_pipeline_add(pipe, stackf);
+    /* A long loop's steady state runs in phases of `chunk` iterations:
+     * Unstack phase j, the body's firings of the phase, Stack phase j
+     * (and the Iterations joiner's phase j), then phase j + 1, so the
+     * channels hold one phase's items whatever the trip count. 1024
+     * iterations: the per-phase cost (a few schedule entries, one message
+     * per channel between ranks) is under a thousandth of the phase's
+     * firings, and one phase's items stay around half a megabyte.
+     * Loops with state only, for now: a data-parallel loop's body is what
+     * fission and --devices split, with split-join weights of all its
+     * firings per steady state, which a phase does not hold (fission.c
+     * leaves the filters of a phased loop alone). */
+    int64_t chunk = p->loop_chunk > 0 ? p->loop_chunk : LOWER_LOOP_CHUNK;
+    if (plan->feedback && trips > chunk) {
+        StreamPhasing *ph = lower_alloc(p, 4 * sizeof *ph);
+        for (int i = 0; i < 4; i++)
+            ph[i] = (StreamPhasing){.trips = trips, .chunk = chunk};
+        ph[0].out_per = plan->nstep_items + (plan->feedback ? plan->nstate : 0);  /* Unstack */
+        ph[1].in_per[0] = npush;                                                /* Stack */
+        ph[1].emit_last = true;
+        ph[2].in_per[1] = npush;                                    /* Iterations joiner */
+        ph[2].out_per = npush;
+        pipe->phasing = &ph[3];                                     /* the region */
+        unstack->phasing = &ph[0];
+        stackf->phasing = &ph[1];
+        if (steps != pipe)
+            steps->parent->phasing = &ph[2];
+        char phased[1024];
+        snprintf(phased, sizeof phased,
+                 "%s\nphased: %lld phases of %lld iterations (the last %lld): Unstack, Body and "
+                 "Stack advance one phase at a time", pipe->comment ? pipe->comment : "",
+                 (long long)((trips + chunk - 1) / chunk), (long long)chunk,
+                 (long long)(trips - (trips - 1) / chunk * chunk));
+        stream_node_set_comment(pipe, phased);
+    }
     if (plan->feedback)
         p->stats.loops_feedback++;
     else

@@ -296,3 +296,46 @@ void stream_actor_print_path(FILE *out, const StreamActor *a)
         return;
     }
 }
+
+const StreamPhasing *stream_actor_phasing(const StreamActor *a)
+{
+    if (a->kind == ACTOR_FILTER && a->node->kind == STREAM_FILTER)
+        return a->node->phasing;
+    if (a->kind == ACTOR_JOINER && a->node->kind == STREAM_SPLITJOIN)
+        return a->node->phasing;
+    return NULL;
+}
+
+int64_t stream_actor_phases(const StreamActor *a)
+{
+    const StreamPhasing *ph = stream_actor_phasing(a);
+    return ph ? (ph->trips + ph->chunk - 1) / ph->chunk : 1;
+}
+
+int64_t stream_phasing_iterations(const StreamPhasing *ph, int64_t j)
+{
+    int64_t start = j * ph->chunk, end = start + ph->chunk;
+    return (end < ph->trips ? end : ph->trips) - start;
+}
+
+int64_t stream_channel_push_at(const StreamFlat *f, int c, int64_t j)
+{
+    const StreamChannel *ch = &f->channels[c];
+    const StreamActor *a = &f->actors[ch->src];
+    const StreamPhasing *ph = stream_actor_phasing(a);
+    if (!ph)
+        return ch->push;
+    int64_t once = ch->push - ph->out_per * ph->trips;
+    int64_t once_at = ph->emit_last ? stream_actor_phases(a) - 1 : 0;
+    return ph->out_per * stream_phasing_iterations(ph, j) + (j == once_at ? once : 0);
+}
+
+int64_t stream_channel_pop_at(const StreamFlat *f, int c, int64_t j)
+{
+    const StreamChannel *ch = &f->channels[c];
+    const StreamPhasing *ph = stream_actor_phasing(&f->actors[ch->dst]);
+    if (!ph)
+        return ch->pop;
+    int64_t per = ch->dst_port < 2 ? ph->in_per[ch->dst_port] : 0;
+    return per * stream_phasing_iterations(ph, j) + (j == 0 ? ch->pop - per * ph->trips : 0);
+}

@@ -45,4 +45,19 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
  * left in pushed). */
 bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed, FILE *err);
 
+/* One phase of a phased loop Unstack or Stack (StreamPhasing in stream.h):
+ * the iterations [first, first + count), `last` when it is the firing's
+ * last phase; *state is what the filter keeps between its phases (NULL
+ * before phase 0 and after the last; cpu_phase_state_free releases what a
+ * failed run left). Other work ignores the phase. Pushes npush items. */
+typedef struct CpuPhaseState CpuPhaseState;
+typedef struct CpuLoopPhase {
+    int64_t first, count;
+    bool last;
+    CpuPhaseState **state;
+} CpuLoopPhase;
+bool cpu_fire_phase(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, int64_t npush,
+                    RtValue **popped, RtValue **pushed, FILE *err);
+void cpu_phase_state_free(CpuPhaseState *st);
+
 #endif

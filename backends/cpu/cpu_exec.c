@@ -64,7 +64,27 @@ typedef struct Exec {
     const StreamActor *failed_actor;
     int *holes;             /* deferred outputs: their channels, or NULL */
     int nholes;
+    /* Phased actors (a long loop's Unstack, Stack, Iterations joiner):
+     * phases fired so far, and what a phased filter keeps between them. */
+    int64_t *phase_done;
+    CpuPhaseState **phase_state;
 } Exec;
+
+/* The phase the actor's next firing runs (0 when it is not phased). */
+static int64_t next_phase(const Exec *x, int a)
+{
+    return x->phase_done[a] % stream_actor_phases(&x->flat->actors[a]);
+}
+
+static int64_t pop_at(const Exec *x, int c)
+{
+    return stream_channel_pop_at(x->flat, c, next_phase(x, x->flat->channels[c].dst));
+}
+
+static int64_t push_at(const Exec *x, int c)
+{
+    return stream_channel_push_at(x->flat, c, next_phase(x, x->flat->channels[c].src));
+}
 
 static bool fifo_push(Exec *x, int ch, RtValue *v)
 {
@@ -182,7 +202,9 @@ static bool fire_filter(Exec *x, const StreamActor *a)
                           f->work_op ? f->work_op : "");
         return false;
     }
-    for (int64_t i = 0; i < f->pop; i++)
+    int self = (int)(a - x->flat->actors);
+    int64_t npop = in >= 0 ? pop_at(x, in) : f->pop, npush = out >= 0 ? push_at(x, out) : f->push;
+    for (int64_t i = 0; i < npop; i++)
         if (!(x->popped[i] = fifo_pop(x, in))) {
             for (int64_t j = 0; j < i; j++)
                 rt_release(x->popped[j]);
@@ -195,14 +217,23 @@ static bool fire_filter(Exec *x, const StreamActor *a)
     /* A loop's stack (fire.c) copies its kept initial values and writes
      * every iteration's items into the copies through the evaluator, whose
      * device hooks (node runner, cloner) do both where the data is */
-    bool ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
-    for (int64_t i = 0; i < f->pop; i++)
+    const StreamPhasing *ph = stream_actor_phasing(a);
+    bool ok;
+    if (ph) {
+        int64_t j = next_phase(x, self);
+        CpuLoopPhase phase = {j * ph->chunk, stream_phasing_iterations(ph, j),
+                              j == stream_actor_phases(a) - 1, &x->phase_state[self]};
+        ok = cpu_fire_phase(x->values, w, &phase, npush, x->popped, x->pushed, x->err);
+    } else {
+        ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
+    }
+    for (int64_t i = 0; i < npop; i++)
         rt_release(x->popped[i]);
     /* On a failed push the items not yet pushed are still ours to release. */
     int64_t i = 0;
-    for (; ok && i < f->push; i++)
+    for (; ok && i < npush; i++)
         ok = fifo_push(x, out, x->pushed[i]);
-    for (; !ok && i < f->push; i++)
+    for (; !ok && i < npush; i++)
         rt_release(x->pushed[i]);
     return ok;
 }
@@ -252,7 +283,7 @@ static bool fire_once(Exec *x, const StreamActor *a)
         return true;
     case ACTOR_JOINER:
         for (int k = 0; k < a->nin; k++)
-            if (!move_items(x, a->in[k], a->out[0], ch[a->in[k]].pop))
+            if (!move_items(x, a->in[k], a->out[0], pop_at(x, a->in[k])))
                 return false;
         return true;
     case ACTOR_FILTER:
@@ -322,6 +353,7 @@ static void fire(int actor, int64_t firings, void *ctx)
     for (int64_t i = 0; i < firings && !x->failed; i++) {
         if (!fire_once(x, a))
             x->failed = true;
+        x->phase_done[actor]++;
         for (int p = 0; p < a->nout && !x->failed; p++)
             if (x->send_to[a->out[p]] >= 0 && !send_pushed(x, a->out[p]))
                 x->failed = true;
@@ -381,11 +413,27 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
         for (int64_t i = 0; i < flat->channels[c].initial && i < x.fifos[c].cap; i++)
             x.fifos[c].items[x.fifos[c].count++] = rt_none();
     }
+    x.phase_done = xcalloc((size_t)flat->nactors + 1, sizeof *x.phase_done);
+    x.phase_state = xcalloc((size_t)flat->nactors + 1, sizeof *x.phase_state);
     for (int i = 0; i < flat->nactors; i++)
         if (flat->actors[i].kind == ACTOR_FILTER) {
-            const StreamFilter *f = &flat->actors[i].node->filter;
-            most = f->pop > most ? f->pop : most;
-            most = f->push > most ? f->push : most;
+            const StreamActor *a = &flat->actors[i];
+            const StreamFilter *f = &a->node->filter;
+            int64_t pop = f->pop, push = f->push;
+            if (stream_actor_phasing(a)) {
+                /* The largest phase: the first (with the once-only items)
+                 * or a full one, or the last (with the results). */
+                int64_t last = stream_actor_phases(a) - 1, phases[3] = {0, last > 1 ? 1 : 0, last};
+                pop = push = 0;
+                for (int k = 0; k < 3; k++) {
+                    int64_t po = a->nin ? stream_channel_pop_at(flat, a->in[0], phases[k]) : 0;
+                    int64_t pu = a->nout ? stream_channel_push_at(flat, a->out[0], phases[k]) : 0;
+                    pop = po > pop ? po : pop;
+                    push = pu > push ? pu : push;
+                }
+            }
+            most = pop > most ? pop : most;
+            most = push > most ? push : most;
         }
     x.popped = xcalloc((size_t)most, sizeof *x.popped);
     x.pushed = xcalloc((size_t)most, sizeof *x.pushed);
@@ -415,6 +463,10 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     if (!deferred || x.failed)      /* a deferred run hands recv_from over */
         free(x.recv_from);
     free(x.messages);
+    for (int a = 0; a < flat->nactors; a++)
+        cpu_phase_state_free(x.phase_state[a]);
+    free(x.phase_state);
+    free(x.phase_done);
     free(x.popped);
     free(x.pushed);
     if (x.failed) {

@@ -83,24 +83,98 @@ static IrValue *carried_param(const LoopPlan *plan, int k)
     return ir_block_param(plan->loop->blocks[0], 1 + k);
 }
 
+/* What a phased loop's Unstack or Stack keeps between its phases (see
+ * StreamPhasing in stream.h): the Unstack the values its slicers read (the
+ * loop unit's items, invariant carried values, the hoisted nodes'
+ * results), the Stack its results so far. */
+struct CpuPhaseState {
+    IrValue **values;       /* Unstack: bound again in every phase */
+    RtValue **saved;
+    int nvalues;
+    RtValue **results;      /* Stack: per carried value */
+    struct Elems *lists;
+    int ncarried;
+};
+
+/* Elements of list value v appended to a growing array. */
+typedef struct Elems {
+    RtValue **items;
+    int64_t n, cap;
+} Elems;
+
+void cpu_phase_state_free(CpuPhaseState *st)
+{
+    if (!st)
+        return;
+    for (int i = 0; i < st->nvalues; i++)
+        rt_release(st->saved[i]);
+    free(st->values);
+    free(st->saved);
+    for (int k = 0; k < st->ncarried; k++) {
+        if (st->results)
+            rt_release(st->results[k]);
+        if (st->lists)
+            free(st->lists[k].items);
+    }
+    free(st->results);
+    free(st->lists);
+    free(st);
+}
+
+/* The Unstack's bound values after phase 0: kept for its later phases. */
+static CpuPhaseState *unstack_save(NodeExec *x, const LoopPlan *plan)
+{
+    int ncarried = plan->loop->ninputs - 2;
+    int cap = plan->nunit_pops + ncarried;
+    for (int i = 0; i < plan->nhoisted; i++)
+        cap += plan->hoisted[i]->noutputs;
+    CpuPhaseState *st = xcalloc(1, sizeof *st);
+    st->values = xcalloc((size_t)cap + 1, sizeof *st->values);
+    st->saved = xcalloc((size_t)cap + 1, sizeof *st->saved);
+    for (int i = 0; i < plan->nunit_pops; i++)
+        st->values[st->nvalues++] = plan->unit_pops[i];
+    for (int k = 0; k < ncarried; k++)
+        if (plan->carried[k] == LOOP_CARRIED_INVARIANT)
+            st->values[st->nvalues++] = carried_param(plan, k);
+    for (int i = 0; i < plan->nhoisted; i++)
+        for (int o = 0; o < plan->hoisted[i]->noutputs; o++)
+            st->values[st->nvalues++] = plan->hoisted[i]->outputs[o];
+    for (int i = 0; i < st->nvalues; i++) {
+        RtValue *v = node_exec_get(x, st->values[i]);
+        st->saved[i] = v ? rt_retain(v) : NULL;
+    }
+    return st;
+}
+
 /* Pops U; runs the hoisted nodes once; per iteration t binds the counter,
  * runs the slicers and pushes the iteration's items, then (with state) the
- * initial-state slots: the initial values at t = 0, None later. */
-static bool fire_unstack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
-                         FILE *err)
+ * initial-state slots: the initial values at t = 0, None later. A phased
+ * Unstack does this for the phase's iterations; phase 0 pops U and runs the
+ * hoisted nodes, the later phases bind what phase 0 kept. */
+static bool fire_unstack(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, RtValue **popped,
+                         RtValue **pushed, FILE *err)
 {
     const LoopPlan *plan = w->plan;
     int ncarried = plan->loop->ninputs - 2;
-    bind_values(x, plan->unit_pops, plan->nunit_pops, popped);
-    for (int k = 0; k < ncarried; k++)
-        if (plan->carried[k] == LOOP_CARRIED_INVARIANT) {
-            RtValue *v = loop_initial(x, plan, popped, k);
-            if (v)
-                node_exec_set(x, carried_param(plan, k), rt_retain(v));
-        }
-    bool ok = run_nodes(x, plan->hoisted, plan->nhoisted);
+    CpuPhaseState *st = *ph->state;
+    if (ph->first == 0) {
+        bind_values(x, plan->unit_pops, plan->nunit_pops, popped);
+        for (int k = 0; k < ncarried; k++)
+            if (plan->carried[k] == LOOP_CARRIED_INVARIANT) {
+                RtValue *v = loop_initial(x, plan, popped, k);
+                if (v)
+                    node_exec_set(x, carried_param(plan, k), rt_retain(v));
+            }
+    } else {
+        for (int i = 0; st && i < st->nvalues; i++)
+            if (st->saved[i])
+                node_exec_set(x, st->values[i], rt_retain(st->saved[i]));
+    }
+    bool ok = ph->first == 0 ? run_nodes(x, plan->hoisted, plan->nhoisted) : st != NULL;
+    if (ok && ph->first == 0 && !ph->last)
+        *ph->state = unstack_save(x, plan);
     int64_t at = 0;
-    for (int64_t t = 0; ok && t < plan->trips; t++) {
+    for (int64_t t = ph->first; ok && t < ph->first + ph->count; t++) {
         node_exec_set(x, plan->counter, rt_int(t));
         ok = run_nodes(x, w->nodes, w->nnodes) &&
              push_values(x, plan->step_items, plan->nstep_items, pushed + at, err);
@@ -122,6 +196,10 @@ static bool fire_unstack(NodeExec *x, const LowerWork *w, RtValue **popped, RtVa
     for (int k = 0; k < ncarried; k++)
         node_exec_clear(x, carried_param(plan, k));
     clear_values(x, plan->unit_pops, plan->nunit_pops);
+    if (ph->last || !ok) {
+        cpu_phase_state_free(*ph->state);
+        *ph->state = NULL;
+    }
     return ok;
 }
 
@@ -176,12 +254,6 @@ static void unit_free(RtValue **unit, RtValue *small[UNIT_SMALL])
         free(unit);
 }
 
-/* Elements of list value v appended to a growing array. */
-typedef struct Elems {
-    RtValue **items;
-    int64_t n, cap;
-} Elems;
-
 static bool elems_add_list(Elems *e, const RtValue *v)
 {
     if (!v || v->kind != RT_LIST)
@@ -200,65 +272,86 @@ static bool elems_add_list(Elems *e, const RtValue *v)
  * pushes the loop's results in carried order: invariants as they came, the
  * final state from the last iteration, each written tensor as one copy of
  * its initial value with every iteration's write applied in place, in
- * iteration order, and each appended list joined in order. */
-static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
-                       FILE *err)
+ * iteration order, and each appended list joined in order. A phased Stack
+ * pops K in phase 0, each phase's iterations' items in every phase, keeps
+ * the results so far (the state of the phase's last iteration only) and
+ * pushes them in the last phase. */
+static bool fire_stack(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, RtValue **popped,
+                       RtValue **pushed, FILE *err)
 {
     const LoopPlan *plan = w->plan;
     int ncarried = plan->loop->ninputs - 2;
-    RtValue *unit_small[UNIT_SMALL];
-    RtValue **unit = unit_from_kept(plan, popped, unit_small);
     int64_t per = plan->nstate + plan->nouts;
-    RtValue **items = popped + plan->nkept;
-    Elems *lists = xcalloc((size_t)ncarried + 1, sizeof *lists);
+    RtValue **items = popped;
     bool ok = true;
-    for (int k = 0, s = 0; ok && k < ncarried; k++) {
-        RtValue *init = loop_initial(x, plan, unit, k);
-        switch (plan->carried[k]) {
-        case LOOP_CARRIED_INVARIANT:
-            pushed[k] = init ? rt_retain(init) : NULL;
-            break;
-        case LOOP_CARRIED_STATE:
-            pushed[k] = rt_retain(items[(plan->trips - 1) * per + s++]);
-            break;
-        case LOOP_CARRIED_WRITTEN:
-            /* The destination, planned once: a copy of the initial value
-             * that only this firing holds, so the writes go in place. */
-            if (init && init->kind == RT_TENSOR)
-                pushed[k] = node_exec_clone_tensor(x, init);    /* on the device where it is */
-            else if (init && init->kind == RT_LIST)     /* xs[i] = v */
-                pushed[k] = rt_list(RT_LIST, init->u.list.n, init->u.list.items);
-            break;
-        case LOOP_CARRIED_APPENDED:
-            pushed[k] = NULL;
-            ok = elems_add_list(&lists[k], init);
-            if (!ok && err)
-                fprintf(err, "error: internal: appended loop value %d does not start as a list\n", k);
-            break;
+    CpuPhaseState *st = *ph->state;
+    if (ph->first == 0) {
+        st = *ph->state = xcalloc(1, sizeof *st);
+        st->ncarried = ncarried;
+        st->results = xcalloc((size_t)ncarried + 1, sizeof *st->results);
+        st->lists = xcalloc((size_t)ncarried + 1, sizeof *st->lists);
+        RtValue *unit_small[UNIT_SMALL];
+        RtValue **unit = unit_from_kept(plan, popped, unit_small);
+        items = popped + plan->nkept;
+        for (int k = 0; ok && k < ncarried; k++) {
+            RtValue *init = loop_initial(x, plan, unit, k);
+            RtValue **res = &st->results[k];
+            switch (plan->carried[k]) {
+            case LOOP_CARRIED_INVARIANT:
+                *res = init ? rt_retain(init) : NULL;
+                break;
+            case LOOP_CARRIED_STATE:
+                *res = rt_none();       /* set from the phases' last iterations */
+                break;
+            case LOOP_CARRIED_WRITTEN:
+                /* The destination, planned once: a copy of the initial value
+                 * that only this firing holds, so the writes go in place. */
+                if (init && init->kind == RT_TENSOR)
+                    *res = node_exec_clone_tensor(x, init);    /* on the device where it is */
+                else if (init && init->kind == RT_LIST)     /* xs[i] = v */
+                    *res = rt_list(RT_LIST, init->u.list.n, init->u.list.items);
+                break;
+            case LOOP_CARRIED_APPENDED:
+                ok = elems_add_list(&st->lists[k], init);
+                if (!ok && err)
+                    fprintf(err, "error: internal: appended loop value %d does not start as a list\n", k);
+                break;
+            }
+            if (ok && plan->carried[k] != LOOP_CARRIED_APPENDED && !*res) {
+                if (err)
+                    fprintf(err, "error: internal: carried value %d of a loop has no value\n", k);
+                ok = false;
+            }
         }
-        if (ok && plan->carried[k] != LOOP_CARRIED_APPENDED && !pushed[k]) {
-            if (err)
-                fprintf(err, "error: internal: carried value %d of a loop has no value\n", k);
-            ok = false;
-        }
+        unit_free(unit, unit_small);
     }
-    for (int64_t t = 0; ok && plan->nouts > 0 && t < plan->trips; t++) {
+    if (ok && !st) {
+        if (err)
+            fprintf(err, "error: internal: a loop's Stack lost its results between phases\n");
+        ok = false;
+    }
+    for (int k = 0, s = 0; ok && k < ncarried; k++)
+        if (plan->carried[k] == LOOP_CARRIED_STATE) {
+            rt_release(st->results[k]);
+            st->results[k] = rt_retain(items[(ph->count - 1) * per + s++]);
+        }
+    for (int64_t t = ph->first; ok && plan->nouts > 0 && t < ph->first + ph->count; t++) {
         node_exec_set(x, plan->counter, rt_int(t));
         ok = run_nodes(x, w->nodes, w->nnodes);
-        RtValue **outs = items + t * per + plan->nstate;
+        RtValue **outs = items + (t - ph->first) * per + plan->nstate;
         for (int k = 0, j = 0; ok && k < ncarried; k++) {
             IrNode *write = plan->writes[k];
             if (!write)
                 continue;
             RtValue *src = outs[j++];
             if (plan->carried[k] == LOOP_CARRIED_APPENDED) {
-                ok = elems_add_list(&lists[k], src);
+                ok = elems_add_list(&st->lists[k], src);
                 if (!ok && err)
                     fprintf(err, "error: internal: a loop appended something that is not a list\n");
                 continue;
             }
             IrValue *src_value = write->inputs[lower_write_source(write)];
-            node_exec_set(x, write->inputs[0], rt_retain(pushed[k]));
+            node_exec_set(x, write->inputs[0], rt_retain(st->results[k]));
             node_exec_set(x, src_value, rt_retain(src));
             ok = node_exec_node_in_place(x, write);
             node_exec_clear(x, write->inputs[0]);
@@ -268,20 +361,34 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, RtValue **popped, RtValu
         clear_nodes(x, w->nodes, w->nnodes);
         node_exec_clear(x, plan->counter);
     }
-    for (int k = 0; k < ncarried; k++) {
-        if (ok && plan->carried[k] == LOOP_CARRIED_APPENDED)
-            pushed[k] = rt_list(RT_LIST, (int)lists[k].n, lists[k].items);
-        free(lists[k].items);
+    if (ok && ph->last)
+        for (int k = 0; k < ncarried; k++) {
+            if (plan->carried[k] == LOOP_CARRIED_APPENDED) {
+                pushed[k] = rt_list(RT_LIST, (int)st->lists[k].n, st->lists[k].items);
+            } else {
+                pushed[k] = st->results[k];
+                st->results[k] = NULL;
+            }
+        }
+    if (ph->last || !ok) {
+        cpu_phase_state_free(*ph->state);
+        *ph->state = NULL;
     }
-    free(lists);
-    unit_free(unit, unit_small);
     return ok;
 }
 
 bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed, FILE *err)
 {
+    CpuPhaseState *state = NULL;
+    int64_t trips = w->plan ? w->plan->trips : 0;
+    CpuLoopPhase whole = {0, trips, true, &state};
+    return cpu_fire_phase(x, w, &whole, lower_work_push(w), popped, pushed, err);
+}
+
+bool cpu_fire_phase(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, int64_t npush,
+                    RtValue **popped, RtValue **pushed, FILE *err)
+{
     node_exec_set_err(x, err);
-    int64_t npush = lower_work_push(w);
     for (int64_t k = 0; k < npush; k++)
         pushed[k] = NULL;
     bool ok;
@@ -294,13 +401,13 @@ bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushe
         ok = fire_region(x, w, popped, pushed, err);
         break;
     case LOWER_WORK_UNSTACK:
-        ok = fire_unstack(x, w, popped, pushed, err);
+        ok = fire_unstack(x, w, ph, popped, pushed, err);
         break;
     case LOWER_WORK_LOOP_BODY:
         ok = fire_loop_body(x, w, popped, pushed, err);
         break;
     case LOWER_WORK_LOOP_STACK:
-        ok = fire_stack(x, w, popped, pushed, err);
+        ok = fire_stack(x, w, ph, popped, pushed, err);
         break;
     default:
         ok = false;

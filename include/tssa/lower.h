@@ -164,6 +164,11 @@ LowerProgram *lower_specialize(IrGraph *g, RtValue **inputs, int ninputs,
                                const Safetensors *weights, FILE *err, int *status);
 /* Builds the specialized program's stream graph (and its statistics). False
  * after writing an internal error to err. */
+/* A loop of more than `chunk` iterations runs its steady state in phases
+ * of `chunk` iterations (streamit/lower_loop.c); before lower_build. 0:
+ * LOWER_LOOP_CHUNK. */
+#define LOWER_LOOP_CHUNK 1024
+void lower_set_loop_chunk(LowerProgram *p, int64_t chunk);
 bool lower_build(LowerProgram *p, FILE *err);
 void lower_program_free(LowerProgram *p);
 /* A pass between specialization and lowering added nodes and values to the

@@ -88,6 +88,24 @@ typedef struct StreamFilter {
     double bytes_in_shared;     /* popped items that are the same every firing */
 } StreamFilter;
 
+/* A phased actor (cyclo-static, as in StreamIt's phased scheduling): one
+ * firing of it in the SDF sense, over `trips` iterations of a loop, runs as
+ * ceil(trips / chunk) phases, phase j covering the iterations [j*chunk,
+ * min(trips, (j+1)*chunk)). Its aggregate rates (the filter's pop and push,
+ * the joiner's weights) stay what the balance equations see; per phase an
+ * input port p takes in_per[p] items per iteration of the phase plus, in
+ * phase 0, the rest of its rate, and the output gives out_per per
+ * iteration plus the rest in phase 0 (or in the last phase with
+ * emit_last). Set on a loop's Unstack and Stack filters, on the splitjoin
+ * whose joiner is phased, and on the loop's pipeline (the region whose
+ * phased actors advance together; streamit/lower_loop.c). */
+typedef struct StreamPhasing {
+    int64_t trips, chunk;       /* trips > chunk >= 1 */
+    int64_t in_per[2];
+    int64_t out_per;
+    bool emit_last;
+} StreamPhasing;
+
 struct StreamNode {
     StreamKind kind;
     int id;                     /* dense per graph, in creation order */
@@ -99,6 +117,7 @@ struct StreamNode {
      * it so, its source line); NULL for none. The reader skips comments, so
      * a graph read back has none. */
     const char *comment;
+    const StreamPhasing *phasing;   /* NULL: not phased (see StreamPhasing) */
     StreamGraph *graph;
     union {
         StreamFilter filter;    /* STREAM_FILTER */
@@ -271,6 +290,15 @@ typedef struct StreamFlat {
 } StreamFlat;
 
 StreamFlat *stream_flatten(const StreamNode *root);
+/* Phases (streamit/stream_flat.c): the phases of one firing of a phased
+ * actor (1 when it is not), its iterations in phase j, and the items a
+ * channel takes from its producer's phase j / gives its consumer's phase j
+ * (the channel's push and pop when that end is not phased). */
+const StreamPhasing *stream_actor_phasing(const StreamActor *a);
+int64_t stream_actor_phases(const StreamActor *a);
+int64_t stream_phasing_iterations(const StreamPhasing *ph, int64_t j);
+int64_t stream_channel_push_at(const StreamFlat *f, int c, int64_t j);
+int64_t stream_channel_pop_at(const StreamFlat *f, int c, int64_t j);
 void stream_flat_free(StreamFlat *f);
 const char *stream_actor_kind_name(StreamActorKind k);  /* "filter", "split", ... */
 /* The actor's path: a filter's path, "PATH/split" or "PATH/join" for a

@@ -72,3 +72,27 @@ foreach(args10 ${TSSA_TRIP_CASES})
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_trip_invariance.sh $<TARGET_FILE:tssa-stream> ${case_dir})
   set_tests_properties(lower.tripcount.${case_name} PROPERTIES LABELS lower)
 endforeach()
+
+# Loops too long for static rates, or without end (tests/streamit/long_loops,
+# expected values derived by hand in its README.md): the cases with expected/
+# run on the ref and cpu backends; lower.long_loops checks that a 10^12-trip
+# `for` is emitted (it aborted before) and that `while True:` runs until
+# interrupted with flat memory (tests/streamit/test_long_loops.sh).
+tssa_case_dirs(TSSA_LONG_LOOP_CASES ${TSSA_TESTS_DIR}/streamit/long_loops)
+foreach(case_dir ${TSSA_LONG_LOOP_CASES})
+  if(EXISTS ${case_dir}/expected)
+    get_filename_component(case_name ${case_dir} NAME)
+    add_test(NAME lower.long_loops.ref.${case_name}
+             COMMAND ${TSSA_TESTS_DIR}/backends/ref/run_case.sh $<TARGET_FILE:tssa-stream>
+                     $<TARGET_FILE:npy_compare> ${case_dir} --backend=ref)
+    add_test(NAME lower.long_loops.cpu.${case_name}
+             COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
+                     $<TARGET_FILE:npy_compare> ${case_dir})
+    set_tests_properties(lower.long_loops.ref.${case_name} lower.long_loops.cpu.${case_name}
+                         PROPERTIES LABELS lower)
+  endif()
+endforeach()
+add_test(NAME lower.long_loops
+         COMMAND ${TSSA_TESTS_DIR}/streamit/test_long_loops.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/streamit/long_loops)
+set_tests_properties(lower.long_loops PROPERTIES LABELS lower)

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Loops too long for static rates, and loops that never end
+# (tests/streamit/long_loops; README.md there derives the expected values).
+#   test_long_loops.sh TSSA_STREAM CASES_DIR
+#   1. huge_for_static: `for` over 10^12 iterations with a constant-true
+#      condition. --emit=stream and --emit=schedule succeed (they used to
+#      abort: "filter rate out of range", exit 134) and say the loop is one
+#      filter because its trip count is too large for static rates.
+#   2. forever: `while True:` without a break (trip count 2^63 - 1, constant
+#      true condition) runs until it is interrupted (timeout: status 124),
+#      its memory flat: its resident size after 3 s is within 1.5x of that
+#      after 1 s.
+#   3. tests/models/scalar_steps (acc = acc * decay + x[i], carried state)
+#      at 10^5 and 10^6 steps: the peak resident size at 10^6 is at most
+#      1.5x that at 10^5 (before phased loops: 54 MB and 465 MB). x is 10^6
+#      float32 zeros written here (a .npy header, then /dev/zero).
+set -uo pipefail
+tssa="$1" cases="$2"
+fail=0
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+export TSSA_CACHE_DIR="$(cd "$(dirname "$tssa")" && pwd)/kernel-cache"
+
+cd "$cases/huge_for_static" || exit 2
+for emit in stream schedule; do
+  "$tssa" model.ir x=inputs/x.npy --emit=$emit >"$out/$emit" 2>"$out/$emit.err"
+  status=$?
+  if [[ $status != 0 ]]; then
+    echo "FAIL: --emit=$emit exits $status: $(head -c 300 "$out/$emit.err")"
+    fail=1
+  fi
+done
+grep -q "// the loop is one filter: 1000000000000 iterations are too many for static rates" "$out/stream" ||
+  { echo "FAIL: --emit=stream does not say why the loop is one filter:"; cat "$out/stream"; fail=1; }
+grep -q "Program/Loop_acc  *filter" "$out/schedule" ||
+  { echo "FAIL: the schedule has no Loop_acc filter:"; cat "$out/schedule"; fail=1; }
+
+cd "$cases/forever" || exit 2
+"$tssa" model.ir x=inputs/x.npy -o "$out/forever" 2>"$out/forever.err" &
+pid=$!
+sleep 1
+rss1=$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null)
+sleep 2
+rss3=$(awk '/VmRSS/ {print $2}' /proc/$pid/status 2>/dev/null)
+if kill -0 $pid 2>/dev/null; then
+  kill $pid
+  wait $pid 2>/dev/null
+  if [[ -z "$rss1" || -z "$rss3" ]] || (( rss3 * 2 > rss1 * 3 )); then
+    echo "FAIL: while True: resident size $rss1 KB after 1 s, $rss3 KB after 3 s"
+    fail=1
+  fi
+else
+  wait $pid
+  echo "FAIL: while True ended by itself (status $?): $(head -c 300 "$out/forever.err")"
+  fail=1
+fi
+[[ -e "$out/forever/out0.npy" ]] && { echo "FAIL: an interrupted run wrote outputs"; fail=1; }
+cd "$cases/../../models/scalar_steps" || exit 2
+header="{'descr': '<f4', 'fortran_order': False, 'shape': (1000000,), }"
+while (( (${#header} + 11) % 64 != 0 )); do header+=" "; done
+{ printf '\x93NUMPY\x01\x00'; printf "\\x$(printf %02x $(( (${#header} + 1) % 256 )))\\x$(printf %02x $(( (${#header} + 1) / 256 )))";
+  printf '%s\n' "$header"; head -c 4000000 /dev/zero; } >"$out/x.npy"
+for n in 100000 1000000; do
+  /usr/bin/time -f %M -o "$out/rss$n" "$tssa" model.ir x="$out/x.npy" decay=0.999 n=$n -o "$out/steps$n" 2>"$out/steps$n.err" ||
+    { echo "FAIL: scalar_steps n=$n: $(head -c 300 "$out/steps$n.err")"; fail=1; }
+done
+small=$(tail -1 "$out/rss100000") big=$(tail -1 "$out/rss1000000")
+if (( big * 2 > small * 3 )); then
+  echo "FAIL: scalar_steps peak resident size $small KB at 10^5 steps, $big KB at 10^6"
+  fail=1
+fi
+exit $fail
