@@ -535,6 +535,7 @@ typedef struct Run {
     DeviceRates alone_rates;    /* rank 0 with all its host's cores (placement's one-rank case) */
     TraceLog *trace;            /* --trace: this rank's events */
     double trace_epoch;
+    StoragePoolStats pool;      /* the plan's buffer pool, after its runs */
     RtValue **outputs;
     int noutputs;
     /* --inputs DIR: the sets (names, and on rank 0 their bound inputs; set
@@ -1300,9 +1301,14 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
 #ifdef TSSA_USE_CUDA
     plan.device = r->cuda ? cuda_backend_device(r->cuda) : NULL;
 #endif
+    /* The runs reuse their tensors' buffers (the first run allocates them);
+     * the pool's memory goes back to the system after the last run. */
+    plan.storage_pool = storage_pool_new(storage_pool_default_cap(kernels_plan_memory(r->program).bytes_planned));
     eval_tally_reset();     /* the ops run, not those specialization ran */
     if (r->nsets > 0) {
         int status = run_sets(r, &plan) ? EXIT_OK : r->status;
+        r->pool = storage_pool_stats(plan.storage_pool);
+        storage_pool_free(plan.storage_pool);
         if (status != EXIT_OK && world_size() > 1)
             world_abort(status);
         return status == EXIT_OK;
@@ -1314,6 +1320,8 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
         status = r->status;
     if (pristine)
         free_outputs(pristine, r->ninputs);
+    r->pool = storage_pool_stats(plan.storage_pool);
+    storage_pool_free(plan.storage_pool);
     if (status != EXIT_OK && world_size() > 1)
         world_abort(status);
     return status == EXIT_OK ? true : stop(r, status);
@@ -1421,6 +1429,13 @@ static bool print_stats(Run *r)
     fprintf(e, "tssa-stream: stats: %sbytes_without_reuse %lld\n", tag, (long long)mem.bytes_naive);
     fprintf(e, "tssa-stream: stats: %stensors_planned %d\n", tag, mem.values_planned);
     fprintf(e, "tssa-stream: stats: %stensors_of_unknown_shape %d\n", tag, mem.values_unknown);
+    /* tensor buffers malloc'd by the first run and by the last (0 once the
+     * pool serves every tensor from the buffers earlier runs gave back) */
+    fprintf(e, "tssa-stream: stats: %sallocations_first_run %lld\n", tag,
+            (long long)r->pool.first_run_allocations);
+    fprintf(e, "tssa-stream: stats: %sallocations_last_run %lld\n", tag, (long long)r->pool.last_run_allocations);
+    fprintf(e, "tssa-stream: stats: %spool_bytes_held %lld\n", tag, (long long)r->pool.peak_bytes_held);
+    fprintf(e, "tssa-stream: stats: %spool_bytes_cap %lld\n", tag, (long long)r->pool.cap_bytes);
     return true;
 }
 
