@@ -204,7 +204,9 @@ static const char usage_text[] =
     "  --trace FILE.json   write what ran, per rank, as a Chrome trace (open it\n"
     "                      in Perfetto or chrome://tracing): every firing, each\n"
     "                      OpenMP thread's share of its parallel loops, and\n"
-    "                      every message between ranks\n"
+    "                      every message between ranks; it records the first\n"
+    "                      100 runs and at most 64 MiB of events per rank, and\n"
+    "                      says in the trace and on stderr what it left out\n"
     "  --emit=topology     print the machine (cores, caches, NUMA, GPUs) and the\n"
     "                      cores each rank on it is bound to; needs no MODEL\n"
     "  -h, --help          this text\n"
@@ -1333,6 +1335,13 @@ static bool write_trace(Run *r)                 /* util: Chrome trace */
     if (!r->trace)
         return true;
     size_t len = 0, all_len = 0;
+    char note[256];
+    if (trace_log_limit_note(r->trace, note, sizeof note)) {
+        if (world_size() > 1)
+            fprintf(stderr, "tssa-stream: rank %d: %s\n", world_rank(), note);
+        else
+            fprintf(stderr, "tssa-stream: %s\n", note);
+    }
     const char *events = trace_log_events(r->trace, &len);
     char *all = world_gather_bytes(events, len, 0, &all_len);
     bool ok = world_rank() != 0 || trace_log_write(r->o->trace, all, all_len, stderr);

@@ -43,6 +43,7 @@ static bool run_once(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValu
         stream_inputs[k] = inputs[in_map[k]];
     }
     storage_pool_begin_run(plan->storage_pool);
+    trace_log_begin_run(plan->trace);
     NodeExec *values = node_exec_clone(lower_static_values(program));
     kernels_install(plan->kernels, values);
     node_exec_set_backend(values, plan->device ? "cuda" : "cpu");
