@@ -181,7 +181,10 @@ static const char usage_text[] =
     "                      placement is planned for the N + 1 runs (with\n"
     "                      --emit=schedule it only plans)\n"
     "  --stats             print to stderr what the run did: fused groups,\n"
-    "                      kernels launched per run, fallbacks, compile time;\n"
+    "                      kernels launched per run, fallbacks, compile time,\n"
+    "                      tensor buffers malloc'd in the first and the last\n"
+    "                      run (later runs reuse the earlier runs' buffers;\n"
+    "                      TSSA_STORAGE_POOL=0 turns that off);\n"
     "                      on --backend=cuda also GEMMs, bytes and copies each\n"
     "                      way, and host_ops_per_run: the ops that left the\n"
     "                      device (each waits for it and copies its inputs back)\n"
@@ -209,7 +212,9 @@ static const char usage_text[] =
     "  --trace FILE.json   write what ran, per rank, as a Chrome trace (open it\n"
     "                      in Perfetto or chrome://tracing): every firing, each\n"
     "                      OpenMP thread's share of its parallel loops, and\n"
-    "                      every message between ranks\n"
+    "                      every message between ranks; it records the first\n"
+    "                      100 runs and at most 64 MiB of events per rank, and\n"
+    "                      says in the trace and on stderr what it left out\n"
     "  --emit=topology     print the machine (cores, caches, NUMA, GPUs) and the\n"
     "                      cores each rank on it is bound to; needs no MODEL\n"
     "  -h, --help          this text\n"
@@ -546,6 +551,7 @@ typedef struct Run {
     DeviceRates alone_rates;    /* rank 0 with all its host's cores (placement's one-rank case) */
     TraceLog *trace;            /* --trace: this rank's events */
     double trace_epoch;
+    StoragePoolStats pool;      /* the plan's buffer pool, after its runs */
     RtValue **outputs;
     int noutputs;
     /* --inputs DIR: the sets (names, and on rank 0 their bound inputs; set
@@ -1313,9 +1319,14 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
 #ifdef TSSA_USE_CUDA
     plan.device = r->cuda ? cuda_backend_device(r->cuda) : NULL;
 #endif
+    /* The runs reuse their tensors' buffers (the first run allocates them);
+     * the pool's memory goes back to the system after the last run. */
+    plan.storage_pool = storage_pool_new(storage_pool_default_cap(kernels_plan_memory(r->program).bytes_planned));
     eval_tally_reset();     /* the ops run, not those specialization ran */
     if (r->nsets > 0) {
         int status = run_sets(r, &plan) ? EXIT_OK : r->status;
+        r->pool = storage_pool_stats(plan.storage_pool);
+        storage_pool_free(plan.storage_pool);
         if (status != EXIT_OK && world_size() > 1)
             world_abort(status);
         return status == EXIT_OK;
@@ -1327,6 +1338,8 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
         status = r->status;
     if (pristine)
         free_outputs(pristine, r->ninputs);
+    r->pool = storage_pool_stats(plan.storage_pool);
+    storage_pool_free(plan.storage_pool);
     if (status != EXIT_OK && world_size() > 1)
         world_abort(status);
     return status == EXIT_OK ? true : stop(r, status);
@@ -1338,6 +1351,13 @@ static bool write_trace(Run *r)                 /* util: Chrome trace */
     if (!r->trace)
         return true;
     size_t len = 0, all_len = 0;
+    char note[256];
+    if (trace_log_limit_note(r->trace, note, sizeof note)) {
+        if (world_size() > 1)
+            fprintf(stderr, "tssa-stream: rank %d: %s\n", world_rank(), note);
+        else
+            fprintf(stderr, "tssa-stream: %s\n", note);
+    }
     const char *events = trace_log_events(r->trace, &len);
     char *all = world_gather_bytes(events, len, 0, &all_len);
     bool ok = world_rank() != 0 || trace_log_write(r->o->trace, all, all_len, stderr);
@@ -1434,6 +1454,13 @@ static bool print_stats(Run *r)
     fprintf(e, "tssa-stream: stats: %sbytes_without_reuse %lld\n", tag, (long long)mem.bytes_naive);
     fprintf(e, "tssa-stream: stats: %stensors_planned %d\n", tag, mem.values_planned);
     fprintf(e, "tssa-stream: stats: %stensors_of_unknown_shape %d\n", tag, mem.values_unknown);
+    /* tensor buffers malloc'd by the first run and by the last (0 once the
+     * pool serves every tensor from the buffers earlier runs gave back) */
+    fprintf(e, "tssa-stream: stats: %sallocations_first_run %lld\n", tag,
+            (long long)r->pool.first_run_allocations);
+    fprintf(e, "tssa-stream: stats: %sallocations_last_run %lld\n", tag, (long long)r->pool.last_run_allocations);
+    fprintf(e, "tssa-stream: stats: %spool_bytes_held %lld\n", tag, (long long)r->pool.peak_bytes_held);
+    fprintf(e, "tssa-stream: stats: %spool_bytes_cap %lld\n", tag, (long long)r->pool.cap_bytes);
     return true;
 }
 

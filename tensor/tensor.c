@@ -7,6 +7,9 @@
  * view. Counts are plain ints: tensors are not shared between threads
  * without the caller's own synchronisation.
  *
+ * Buffers come from the installed StoragePool when there is one
+ * (storage_pool.c) and go back to it with their storage.
+ *
  * Fresh tensors from tensor_empty are filled with a poison value (NaN,
  * 0x5A bytes, true) so a kernel that forgets to write an element shows up in
  * tests instead of reading as a plausible zero.
@@ -29,24 +32,33 @@ static Storage *storage_new(size_t nbytes)
         return NULL;
     }
     Storage *s = malloc(sizeof *s);
-    /* malloc(0) may return NULL: keep one byte so data is always valid. */
-    void *data = malloc(nbytes ? nbytes : 1);
-    if (!s || !data) {
+    if (!s) {
+        tensor_set_error("out of memory allocating a tensor of %zu bytes", nbytes);
+        return NULL;
+    }
+    /* The installed pool's buffer of this size, else malloc (of at least
+     * one byte, so data is always valid). */
+    StoragePool *pool = NULL;
+    void *data = storage_pool_take(nbytes, &pool);
+    if (!data) {
         free(s);
-        free(data);
         tensor_set_error("out of memory allocating a tensor of %zu bytes", nbytes);
         return NULL;
     }
     s->refcount = 1;
     s->nbytes = nbytes;
     s->data = data;
+    s->pool = pool;
     return s;
 }
 
 static void storage_release(Storage *s)
 {
     if (s && --s->refcount == 0) {
-        free(s->data);
+        if (s->pool)
+            storage_pool_give(s->pool, s->data, s->nbytes);
+        else
+            free(s->data);
         free(s);
     }
 }

@@ -28,6 +28,14 @@
 
 #include "tssa/tensor.h"
 
+/* ---------------------------------------------------------------- storage buffers */
+
+/* A buffer of nbytes (at least 1 byte) from the installed StoragePool or
+ * malloc, NULL when memory runs out; *from is the pool it must go back to
+ * (storage_pool_give), or NULL: free it (storage_pool.c). */
+void *storage_pool_take(size_t nbytes, StoragePool **from);
+void storage_pool_give(StoragePool *p, void *data, size_t nbytes);
+
 /* ---------------------------------------------------------------- elements */
 
 /* Converts a double to an integer dtype the way PyTorch's CPU casts behave on

@@ -10,9 +10,14 @@
  * temporary name and rename(), so a failed run leaves no half trace.
  * Every event ends with ",\n", so the ranks' texts concatenate; the writer
  * drops the last comma.
- * A rank keeps at most TRACE_MAX_EVENTS events (a loop that fires millions
- * of times would make a file no viewer opens); the rest are counted, and
- * the count is the name of an extra track.
+ * Bounds: a trace of --repeat 1000000 would need tens of GB, and a loop
+ * that fires millions of times a file no viewer opens. A rank records the
+ * first TRACE_MAX_RUNS runs (the executor calls trace_log_begin_run) and at
+ * most TRACE_MAX_BYTES of events, whichever ends first; after that events
+ * are only counted. What was left out is said in the trace itself (the
+ * name of an extra track, "trace limit: ...") and, through
+ * trace_log_limit_note, by the driver on stderr. Track names are always
+ * kept (a few, written before the runs).
  */
 #include <pthread.h>
 #include <stdarg.h>
@@ -24,19 +29,43 @@
 
 #include "tssa/util.h"
 
-enum { TRACE_MAX_EVENTS = 1000000 };
-
 struct TraceLog {
     TextBuf events;         /* comma-separated event objects */
     int pid;
-    int64_t count, dropped;
+    int64_t max_runs;
+    size_t max_bytes;
+    int64_t runs;           /* trace_log_begin_run calls */
+    int64_t runs_recorded;  /* runs begun before recording stopped */
+    bool stopped;           /* a limit was reached: events are only counted */
+    bool stopped_in_run;    /* by the byte limit, part way through a run */
+    int64_t dropped;        /* events counted, not recorded */
+    bool noted;             /* the limit's track name is written */
 };
 
 TraceLog *trace_log_new(int pid)
 {
     TraceLog *log = xcalloc(1, sizeof *log);
     log->pid = pid;
+    log->max_runs = TRACE_MAX_RUNS;
+    log->max_bytes = TRACE_MAX_BYTES;
     return log;
+}
+
+void trace_log_set_limits(TraceLog *log, int64_t max_runs, size_t max_bytes)
+{
+    log->max_runs = max_runs;
+    log->max_bytes = max_bytes;
+}
+
+void trace_log_begin_run(TraceLog *log)
+{
+    if (!log)
+        return;
+    log->runs++;
+    if (!log->stopped && log->runs > log->max_runs)
+        log->stopped = true;
+    if (!log->stopped)
+        log->runs_recorded = log->runs;
 }
 
 void trace_log_free(TraceLog *log)
@@ -49,11 +78,37 @@ void trace_log_free(TraceLog *log)
 
 static bool room(TraceLog *log)
 {
-    if (log->count >= TRACE_MAX_EVENTS) {
+    if (!log->stopped && log->events.len >= log->max_bytes) {
+        log->stopped = true;
+        log->stopped_in_run = log->runs > 0;
+    }
+    if (log->stopped) {
         log->dropped++;
         return false;
     }
-    log->count++;
+    return true;
+}
+
+bool trace_log_limit_note(const TraceLog *log, char *buf, size_t n)
+{
+    if (!log->stopped)
+        return false;
+    char recorded[96];
+    if (log->runs == 0)
+        snprintf(recorded, sizeof recorded, "recorded %zu bytes of events", log->events.len);
+    else if (log->stopped_in_run)
+        snprintf(recorded, sizeof recorded, "recorded run%s 1-%lld (the last in part)",
+                 log->runs_recorded > 1 ? "s" : "", (long long)log->runs_recorded);
+    else
+        snprintf(recorded, sizeof recorded, "recorded run%s 1-%lld", log->runs_recorded > 1 ? "s" : "",
+                 (long long)log->runs_recorded);
+    char bytes[32];
+    if (log->max_bytes >= (1u << 20))
+        snprintf(bytes, sizeof bytes, "%zu MiB", log->max_bytes >> 20);
+    else
+        snprintf(bytes, sizeof bytes, "%zu bytes", log->max_bytes);
+    snprintf(buf, n, "trace limit: %s of %lld; %lld later events not recorded (limits: %lld runs, %s)",
+             recorded, (long long)log->runs, (long long)log->dropped, (long long)log->max_runs, bytes);
     return true;
 }
 
@@ -105,7 +160,6 @@ void trace_log_track_name(TraceLog *log, int tid, const char *name)
 {
     if (!log)
         return;
-    log->count++;
     TextBuf *b = &log->events;
     if (tid < 0)
         textbuf_printf(b, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%d,\"args\":{\"name\":",
@@ -119,12 +173,10 @@ void trace_log_track_name(TraceLog *log, int tid, const char *name)
 
 const char *trace_log_events(TraceLog *log, size_t *len)
 {
-    if (log->dropped > 0) {
-        char note[96];
-        snprintf(note, sizeof note, "%lld events not recorded (limit %d)", (long long)log->dropped,
-                 (int)TRACE_MAX_EVENTS);
-        trace_log_track_name(log, 999999, note);
-        log->dropped = 0;
+    char note[256];
+    if (!log->noted && trace_log_limit_note(log, note, sizeof note)) {
+        trace_log_track_name(log, TRACE_LIMIT_TRACK, note);
+        log->noted = true;
     }
     *len = log->events.len;
     return log->events.data ? log->events.data : "";

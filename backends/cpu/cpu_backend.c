@@ -42,6 +42,8 @@ static bool run_once(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValu
         }
         stream_inputs[k] = inputs[in_map[k]];
     }
+    storage_pool_begin_run(plan->storage_pool);
+    trace_log_begin_run(plan->trace);
     NodeExec *values = node_exec_clone(lower_static_values(program));
     kernels_install(plan->kernels, values);
     node_exec_set_backend(values, plan->device ? "cuda" : "cpu");
@@ -173,6 +175,9 @@ int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *input
      * transport is flushed after the last) and rank 0 takes the outputs
      * other ranks produce one set late; a single run is as it always was. */
     bool defer = nsets > 1 && plan->transport;
+    /* The runs' tensors take their buffers from the plan's pool (and give
+     * them back to it, even when dropped after this call). */
+    StoragePool *outer_pool = plan->storage_pool ? storage_pool_install(plan->storage_pool) : NULL;
     RtValue **prev = NULL;
     int nprev = 0;
     CpuDeferred prev_deferred = {0}, deferred = {0};
@@ -212,5 +217,7 @@ int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *input
     free(arrived);
     if (ok && plan->transport && nsets > 1 && !plan->transport->flush(err))
         ok = false;
+    if (plan->storage_pool)
+        storage_pool_install(outer_pool);
     return ok ? 0 : 1;
 }

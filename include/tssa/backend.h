@@ -89,6 +89,10 @@ typedef struct ExecPlan {
     /* A timed run whose outputs are dropped (--repeat): with a device, the
      * outputs are not copied back; the run ends when the device is done. */
     bool outputs_dropped;
+    /* Tensor buffers reused across the plan's runs (storage_pool_new; the
+     * plan's owner frees it after its last run), or NULL: plain malloc.
+     * The cpu backend installs it while it runs the plan. */
+    StoragePool *storage_pool;
 } ExecPlan;
 
 /* Runs the plan once on the bound inputs of the graph it was compiled from

@@ -49,10 +49,13 @@ int64_t dtype_to_scalar_type(TensorDType dt);
 int dtype_from_ts_name(const char *name);
 const char *dtype_ts_name(TensorDType dt);
 
+typedef struct StoragePool StoragePool;
+
 typedef struct Storage {
     int refcount;
     size_t nbytes;
     void *data;
+    StoragePool *pool;          /* where data goes back to, or NULL: free it */
 } Storage;
 
 typedef struct Tensor {
@@ -74,6 +77,44 @@ typedef struct Tensor {
 void tensor_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 const char *tensor_last_error(void);
 void tensor_clear_error(void);
+
+/* ---------------------------------------------------------------- storage pool
+ * Buffers kept for reuse across a plan's runs (tensor/storage_pool.c): while
+ * a pool is installed, new storages take a free buffer of their exact size
+ * from it before calling malloc, and every storage made then gives its
+ * buffer back to that pool when its last reference goes. Thread-safe. */
+enum {
+    STORAGE_POOL_MIN_CAP = 64 << 20,        /* default cap: at least 64 MiB ... */
+    STORAGE_POOL_PLANNED_FACTOR = 4,        /* ... or 4x the plan's bytes_planned */
+    STORAGE_POOL_MAX_HELD = 4096,           /* free buffers held, at most */
+};
+typedef struct StoragePoolStats {
+    int64_t allocations;            /* buffers malloc'd for storages made under the pool */
+    int64_t reuses;                 /* buffers handed out again from the free lists */
+    int64_t over_cap;               /* buffers freed because the pool was full */
+    int64_t runs;                   /* storage_pool_begin_run calls */
+    int64_t first_run_allocations;  /* allocations during run 1 (-1: no run yet) */
+    int64_t last_run_allocations;   /* allocations since the last begin_run */
+    int64_t bytes_held, peak_bytes_held, cap_bytes;
+    int buffers_held;
+} StoragePoolStats;
+/* A pool holding at most cap_bytes of free buffers (0: it keeps none). */
+StoragePool *storage_pool_new(size_t cap_bytes);
+/* The cap for a plan whose memory plan needs bytes_planned: the larger of
+ * STORAGE_POOL_MIN_CAP and STORAGE_POOL_PLANNED_FACTOR x bytes_planned, at
+ * most a quarter of the machine's memory; 0 (no reuse, so use-after-free
+ * stays visible) under AddressSanitizer or valgrind, or when the
+ * environment sets TSSA_STORAGE_POOL=0. */
+size_t storage_pool_default_cap(int64_t bytes_planned);
+/* Makes p the pool new storages use (NULL: none); returns the previous one. */
+StoragePool *storage_pool_install(StoragePool *p);
+/* Marks the start of a run, for the per-run allocation counts (NULL is fine). */
+void storage_pool_begin_run(StoragePool *p);
+StoragePoolStats storage_pool_stats(StoragePool *p);
+/* Closes p (uninstalling it if installed): its free buffers are freed and
+ * the memory returned to the system; buffers still in use are freed when
+ * their storages are. NULL is fine. */
+void storage_pool_free(StoragePool *p);
 
 /* ---------------------------------------------------------------- core */
 

@@ -247,8 +247,19 @@ bool cache_sum_matches(const char *entry_path, const void *data, size_t len);
 /* Chrome trace events (util/trace_log.c), for --trace: one log per rank
  * (pid = rank), tracks by tid, times in seconds. */
 typedef struct TraceLog TraceLog;
+/* A log records the first TRACE_MAX_RUNS runs and at most TRACE_MAX_BYTES of
+ * events, whichever ends first; later events are counted, not recorded, and
+ * the trace gets a track named "trace limit: ..." (TRACE_LIMIT_TRACK). */
+enum { TRACE_MAX_RUNS = 100, TRACE_MAX_BYTES = 64 << 20, TRACE_LIMIT_TRACK = 999999 };
 TraceLog *trace_log_new(int pid);
 void trace_log_free(TraceLog *log);                 /* NULL is fine */
+/* Other limits than the defaults (tests). */
+void trace_log_set_limits(TraceLog *log, int64_t max_runs, size_t max_bytes);
+/* A run of the plan starts (the executor calls it; NULL is fine). */
+void trace_log_begin_run(TraceLog *log);
+/* When a limit left events out: true, and what was recorded and what was
+ * not, in one line, in buf. */
+bool trace_log_limit_note(const TraceLog *log, char *buf, size_t n);
 /* A finished piece of work on track tid; args_json is an object or NULL.
  * Every recorder is a no-op on a NULL log. */
 void trace_log_slice(TraceLog *log, int tid, const char *name, const char *category, double start_s,
@@ -257,7 +268,8 @@ void trace_log_slice(TraceLog *log, int tid, const char *name, const char *categ
 void trace_log_flow(TraceLog *log, bool start, uint64_t id, int tid, double at_s);
 /* Names track tid, or the whole process (the rank) when tid < 0. */
 void trace_log_track_name(TraceLog *log, int tid, const char *name);
-/* The events so far, comma-separated (to be gathered on rank 0). */
+/* The events so far, comma-separated (to be gathered on rank 0), with the
+ * limit's track name when events were left out. */
 const char *trace_log_events(TraceLog *log, size_t *len);
 /* Writes a trace file from gathered events, atomically. */
 bool trace_log_write(const char *path, const char *events, size_t len, FILE *err);

@@ -11,6 +11,10 @@
 tssa_unit_test(tensor_core_basics ${TSSA_TESTS_DIR}/tensor/test_core.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(tensor_core_views ${TSSA_TESTS_DIR}/tensor/test_views.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(tensor_core_torch ${TSSA_TESTS_DIR}/tensor/test_torch_cases.c ${TSSA_TESTS_DIR}/test_util.c)
+# The buffer pool a plan's runs reuse tensors from (tensor/storage_pool.c):
+# reuse, the byte and count bounds, buffers outliving the pool, poison on
+# reuse; counts derived by hand in the test.
+tssa_unit_test(tensor_storage_pool ${TSSA_TESTS_DIR}/tensor/test_storage_pool.c ${TSSA_TESTS_DIR}/test_util.c)
 
 # Kernels: reductions, sorting, indexing, linalg, nn and shape kernels called
 # through the C API and compared with PyTorch's values and error messages.
