@@ -1095,8 +1095,12 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* NULL-safe: a set whose inputs were never bound (--inputs stopped at an
+ * earlier bad set) has none. */
 static void free_outputs(RtValue **outputs, int n)
 {
+    if (!outputs)
+        return;
     for (int i = 0; i < n; i++)
         rt_release(outputs[i]);
     free(outputs);
