@@ -504,9 +504,11 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error("%s", "--devices applies to the stream graph: --emit=stream, schedule or dot, or a run");
     if (o->backend == BACKEND_CUDA && o->emit == EMIT_NONE && !cuda_usable())
         return EXIT_USAGE;
-    /* An output directory that cannot be used is refused before any work
-     * (by rank 0, which writes it). */
+    /* An output directory or trace file that cannot be used is refused
+     * before any work (by rank 0, which writes them). */
     if (o->out_dir && world_rank() == 0 && !outputs_check_dir(o->out_dir, stderr))
+        return EXIT_USAGE;
+    if (o->trace && world_rank() == 0 && !trace_log_check_path(o->trace, stderr))
         return EXIT_USAGE;
     return -1;
 }
