@@ -520,9 +520,11 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error("%s", "--devices applies to the stream graph: --emit=stream, schedule or dot, or a run");
     if (o->backend == BACKEND_CUDA && o->emit == EMIT_NONE && !cuda_usable())
         return EXIT_USAGE;
-    /* An output directory that cannot be used is refused before any work
-     * (by rank 0, which writes it). */
+    /* An output directory or trace file that cannot be used is refused
+     * before any work (by rank 0, which writes them). */
     if (o->out_dir && world_rank() == 0 && !outputs_check_dir(o->out_dir, stderr))
+        return EXIT_USAGE;
+    if (o->trace && world_rank() == 0 && !trace_log_check_path(o->trace, stderr))
         return EXIT_USAGE;
     return -1;
 }
@@ -1114,8 +1116,12 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* NULL-safe: a set whose inputs were never bound (--inputs stopped at an
+ * earlier bad set) has none. */
 static void free_outputs(RtValue **outputs, int n)
 {
+    if (!outputs)
+        return;
     for (int i = 0; i < n; i++)
         rt_release(outputs[i]);
     free(outputs);

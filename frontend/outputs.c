@@ -7,13 +7,36 @@
  * written, and the files are written all or nothing (outputs_write), so a
  * failed run leaves no partial result behind. Python numbers become 0-d
  * arrays: int -> int64, float -> float64, bool -> bool.
+ *
+ * The commit, as far as POSIX allows a set of files to be replaced at once:
+ * every file is written into a staging directory inside DIR
+ * (.tssa-stream-HOST-PID-XXXXXX); when all are there, each is renamed over
+ * its outN.npy (one rename(2) each, so no reader ever sees a half-written
+ * file); then every outN.npy of an earlier run with more outputs (N >= this
+ * run's count; only names of that exact form, out0.npy, out12.npy, never
+ * other files) is removed, and so are staging directories that earlier runs
+ * left behind when they were killed while writing. A reader looking during
+ * the commit may see some files of the new set beside some of the old one,
+ * and stale outN.npy past the new count until the last step; once the run
+ * has exited, DIR holds exactly its outputs.
+ *
+ * A staging directory is stale when the run that made it is dead: one of
+ * this host whose PID no process has (kill(pid, 0) says ESRCH). A live
+ * run's directory is never removed (a PID reused by another process keeps
+ * a dead run's directory until that process ends too). Directories of
+ * another host (a shared file system), and those named by tssa-stream
+ * before the host and PID were part of the name, are removed once they
+ * have not changed for STALE_STAGE_AGE_S (a day).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tssa/diag.h"
@@ -94,6 +117,22 @@ static void remove_made_dirs(char **made, int nmade, bool remove)
     free(made);
 }
 
+static char *stage_template(const char *dir);
+
+/* Whether a staging directory can be made in dir: made and removed again
+ * (access(2) says yes to root, and on /proc or a read-only mount). */
+static bool stage_probe(const char *dir, FILE *err)
+{
+    char *probe = stage_template(dir);
+    bool ok = mkdtemp(probe) != NULL;
+    if (ok)
+        rmdir(probe);
+    else
+        diag_error(err, dir, "cannot write into the output directory: %s", strerror(errno));
+    free(probe);
+    return ok;
+}
+
 bool outputs_check_dir(const char *dir, FILE *err)
 {
     if (!dir || !*dir) {
@@ -110,7 +149,7 @@ bool outputs_check_dir(const char *dir, FILE *err)
             diag_error(err, dir, "cannot write into the output directory: %s", strerror(errno));
             return false;
         }
-        return true;
+        return stage_probe(dir, err);
     }
     /* It will be made: the nearest existing ancestor must be a writable
      * directory. dirname ends at "." or "/", which exist. */
@@ -140,6 +179,15 @@ bool outputs_check_dir(const char *dir, FILE *err)
         free(copy);
     }
     free(path);
+    if (!ok)
+        return false;
+    /* The directories are made, tried and taken away again, so that a
+     * file system that refuses them (/proc, a read-only mount) is found
+     * now. */
+    char **made = NULL;
+    int nmade = 0;
+    ok = make_dirs(dir, &made, &nmade, err) && stage_probe(dir, err);
+    remove_made_dirs(made, nmade, true);
     return ok;
 }
 
@@ -163,10 +211,118 @@ static char *join(const char *dir, const char *name, int index)
     return path.data;
 }
 
+/* ---------------------------------------------------------------- staging and stale files */
+
+#define STAGE_PREFIX ".tssa-stream-"
+enum { STALE_STAGE_AGE_S = 24 * 60 * 60 };
+
+static void this_host(char host[65])
+{
+    if (gethostname(host, 64) != 0 || !host[0])
+        strcpy(host, "localhost");
+    host[64] = '\0';
+    for (char *c = host; *c; c++)      /* one field of a file name */
+        if (*c == '/' || *c == '-')
+            *c = '_';
+}
+
+/* DIR/.tssa-stream-HOST-PID-XXXXXX, for mkdtemp. */
+static char *stage_template(const char *dir)
+{
+    char host[65];
+    this_host(host);
+    return xprintf("%s/" STAGE_PREFIX "%s-%ld-XXXXXX", dir, host, (long)getpid());
+}
+
+/* n of a file named out<n>.npy exactly as join() writes it (no sign, no
+ * leading zero), else -1. */
+static long output_index(const char *name)
+{
+    if (strncmp(name, "out", 3) != 0)
+        return -1;
+    const char *digits = name + 3, *end = digits;
+    while (*end >= '0' && *end <= '9')
+        end++;
+    if (end == digits || end - digits > 9 || (digits[0] == '0' && end - digits > 1) ||
+        strcmp(end, ".npy") != 0)
+        return -1;
+    return strtol(digits, NULL, 10);
+}
+
+/* Whether the staging directory `name` in dir belongs to a run that is
+ * gone (the rule in the header). */
+static bool stage_is_stale(const char *dir, const char *name)
+{
+    char host[65];
+    this_host(host);
+    const char *rest = name + strlen(STAGE_PREFIX);
+    size_t host_len = strlen(host);
+    if (strncmp(rest, host, host_len) == 0 && rest[host_len] == '-') {
+        char *end;
+        long pid = strtol(rest + host_len + 1, &end, 10);
+        if (end != rest + host_len + 1 && *end == '-' && strlen(end + 1) == 6 && pid > 0)
+            return pid != (long)getpid() && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+    }
+    char *path = xprintf("%s/%s", dir, name);
+    struct stat st;
+    bool old = lstat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+               difftime(time(NULL), st.st_mtime) > STALE_STAGE_AGE_S;
+    free(path);
+    return old;
+}
+
+/* Removes a dead run's staging directory: the out<n>.npy files it holds,
+ * then the directory (left alone if anything else is in it). */
+static void remove_stage(const char *dir, const char *name)
+{
+    char *stage = xprintf("%s/%s", dir, name);
+    struct stat st;
+    DIR *d = lstat(stage, &st) == 0 && S_ISDIR(st.st_mode) ? opendir(stage) : NULL;
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)) != NULL)
+            if (output_index(e->d_name) >= 0) {
+                char *path = xprintf("%s/%s", stage, e->d_name);
+                unlink(path);
+                free(path);
+            }
+        closedir(d);
+        rmdir(stage);
+    }
+    free(stage);
+}
+
+/* After a commit of n outputs: removes DIR's out<k>.npy files for k >= n
+ * (an earlier run's with more outputs) and dead runs' staging directories. */
+static void remove_stale(const char *dir, int n)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        long k = output_index(e->d_name);
+        if (k >= n) {
+            char *path = xprintf("%s/%s", dir, e->d_name);
+            struct stat st;
+            if (lstat(path, &st) == 0 && !S_ISDIR(st.st_mode))
+                unlink(path);
+            free(path);
+        } else if (strncmp(e->d_name, STAGE_PREFIX, strlen(STAGE_PREFIX)) == 0 &&
+                   stage_is_stale(dir, e->d_name)) {
+            remove_stage(dir, e->d_name);
+        }
+    }
+    closedir(d);
+}
+
+/* ---------------------------------------------------------------- writing */
+
 /* Every output is written into a staging directory inside DIR first; only
  * when all of them are there are they renamed into place, so a run that
  * fails while writing (a full disk, an output that cannot be made) leaves
- * DIR as it was, directories it had to create included. */
+ * DIR as it was, directories it had to create included. A run that
+ * succeeds then removes what earlier runs left (remove_stale). */
 bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err)
 {
     Leaves l = leaves_of(outputs, noutputs);
@@ -182,10 +338,7 @@ bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err)
     ok = ok && make_dirs(dir, &made, &nmade, err);
     char *stage = NULL;
     if (ok) {
-        TextBuf t = {0};
-        textbuf_printf(&t, "%s/.tssa-stream-XXXXXX", dir);
-        textbuf_cstr(&t);
-        stage = t.data;
+        stage = stage_template(dir);
         if (!mkdtemp(stage)) {
             diag_error(err, dir, "cannot write into the output directory: %s", strerror(errno));
             free(stage);
@@ -234,6 +387,8 @@ bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err)
         rmdir(stage);
         free(stage);
     }
+    if (ok)
+        remove_stale(dir, l.n);
     remove_made_dirs(made, nmade, !ok);
     free(l.items);
     return ok;

@@ -18,6 +18,11 @@
  * `is None` and the If nodes `and`/`or` become. An op there cannot fail
  * this run.
  *
+ * Every node, dead branches included, must have at least as many inputs
+ * as its op's schema needs (op_min_args; the Tensor overloads' count when
+ * its first input is a Tensor): the passes after this check index a node's
+ * inputs by position, as its schema lays them out.
+ *
  * The type check is deliberately one-sided: only ops that make nothing but
  * tensors are checked (op_returns_tensors_only), and only that their
  * results are tensor-like. Ops that double as Python builtins on numbers,
@@ -221,6 +226,25 @@ static void check_node(OpCheck *c, IrNode *n)
     }
 }
 
+/* Too few inputs for any overload of the op: refused with the schema. */
+static void check_arity_block(OpCheck *c, IrBlock *b)
+{
+    DiagSource src = {.file = c->g->file ? c->g->file : "<graph>"};
+    IR_FOREACH_NODE(n, b) {
+        const char *schema = NULL;
+        const IrType *first = n->ninputs > 0 ? n->inputs[0]->type : NULL;
+        int need = op_min_args(n->op, first && first->kind == TY_TENSOR, &schema);
+        if (n->ninputs < need) {
+            diag_error_line(c->err, &src, n->line, n->col,
+                            "%s takes at least %d argument%s, got %d: %s", n->kind, need,
+                            need == 1 ? "" : "s", n->ninputs, schema);
+            c->ok = false;
+        }
+        for (int i = 0; i < n->nblocks; i++)
+            check_arity_block(c, n->blocks[i]);
+    }
+}
+
 static void check_block(OpCheck *c, IrBlock *b)
 {
     IR_FOREACH_NODE(n, b) {
@@ -237,7 +261,9 @@ bool ir_check_ops(const IrGraph *g, const int *input_ranks, int ninput_ranks, FI
     OpCheck c = {.g = g, .input_ranks = input_ranks, .ninput_ranks = input_ranks ? ninput_ranks : 0,
                  .known = xcalloc((size_t)g->nvalues + 1, sizeof(Known)),
                  .known_done = xcalloc((size_t)g->nvalues + 1, sizeof(bool)), .err = err, .ok = true};
-    check_block(&c, g->top);
+    check_arity_block(&c, g->top);
+    if (c.ok)       /* the walk below reads inputs the arity check vouched for */
+        check_block(&c, g->top);
     free(c.known);
     free(c.known_done);
     return c.ok;

@@ -884,7 +884,12 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
         int64_t dim;
         if (!static_int(bd->p, bd->group, n->inputs[1], &dim))
             return fail(bd, "softmax over a run-time dim");
+        /* A 0-d x is one row of one element: dim -1 or 0, extent 1. */
+        int64_t row_rank = in->rank > 0 ? in->rank : 1;
+        if (dim < -row_rank || dim >= row_rank)
+            return fail(bd, "softmax over a dim out of range");
         dim = norm_dim(dim, in->rank);
+        int64_t row_extent = in->rank > 0 ? in->sizes[dim] : 1;
         reduced[dim] = true;
         const KExpr *x = value_at(bd, n->inputs[0], idx);
         if (!x)
@@ -904,7 +909,7 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
         const KExpr *sum = reduce_find(bd, &key);
         if (!sum) {
             int var = kir_new_var(b);
-            kir_set_extent(b, var, in->sizes[dim]);
+            kir_set_extent(b, var, row_extent);
             const KIdx *rsub[KIR_MAX_RANK];
             for (int d = 0; d < in->rank; d++)
                 rsub[d] = d == dim ? kidx_var(b, var) : idx[d];
@@ -914,7 +919,7 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
             const KExpr *row_args[3] = {kx_cast(b, xr, dtype), mx, one};
             const KExpr *row_shift = kx_op(b, OP_ATEN_SUB, dtype, dtype, row_args, 3);
             const KExpr *row_exp = kx_op(b, OP_ATEN_EXP, dtype, dtype, &row_shift, 1);
-            sum = reduce_keep(bd, &key, kx_reduce(b, KR_SUM, var, in->sizes[dim], row_exp, dtype));
+            sum = reduce_keep(bd, &key, kx_reduce(b, KR_SUM, var, row_extent, row_exp, dtype));
         }
         if (n->op == OP_ATEN_SOFTMAX) {
             const KExpr *e = kx_op(b, OP_ATEN_EXP, dtype, dtype, &shifted, 1);

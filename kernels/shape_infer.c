@@ -588,6 +588,12 @@ static bool infer_reduce(Infer *in, const IrNode *n, Shape *out, Shape *out2)
     *out = x;
     int64_t d;
     if (n->op == OP_ATEN_SOFTMAX || n->op == OP_ATEN_LOG_SOFTMAX || n->op == OP_ATEN_CUMSUM) {
+        /* The dim must name one of x's dims (of a 0-d x: -1 or 0). One out
+         * of range leaves the value unknown, so the node runs on the
+         * reference kernel and fails there with PyTorch's message; a
+         * run-time dim is the kernel builder's to refuse. */
+        if (n->ninputs < 2 || (sint(in, n->inputs[1], &d) && !norm(&d, x.rank)))
+            return contradiction(n, "dimension out of range");
         out->dtype = n->ninputs > 2 ? sdtype(in, n->inputs[2], x.dtype) : x.dtype;
         if (n->op == OP_ATEN_CUMSUM && !dtype_is_float((TensorDType)x.dtype) &&
             (n->ninputs <= 2 || snone(in, n->inputs[2])))

@@ -19,14 +19,18 @@
  * trace_log_limit_note, by the driver on stderr. Track names are always
  * kept (a few, written before the runs).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "tssa/diag.h"
 #include "tssa/util.h"
 
 struct TraceLog {
@@ -182,11 +186,41 @@ const char *trace_log_events(TraceLog *log, size_t *len)
     return log->events.data ? log->events.data : "";
 }
 
+/* The temporary name the trace is written under before rename(). */
+static char *trace_tmp_path(const char *path)
+{
+    return xprintf("%s.tmp.%ld", path, (long)getpid());
+}
+
+bool trace_log_check_path(const char *path, FILE *err)
+{
+    struct stat st;
+    if (!*path) {
+        diag_error(err, "--trace", "the trace file name is empty");
+        return false;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        diag_error(err, path, "cannot write the trace: is a directory");
+        return false;
+    }
+    /* The file is written as trace_tmp_path and renamed over path: make
+     * that file and take it away again. */
+    char *tmp = trace_tmp_path(path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    bool ok = fd >= 0;
+    if (ok) {
+        close(fd);
+        unlink(tmp);
+    } else {
+        diag_error(err, path, "cannot write the trace: %s", strerror(errno));
+    }
+    free(tmp);
+    return ok;
+}
+
 bool trace_log_write(const char *path, const char *events, size_t len, FILE *err)
 {
-    size_t n = strlen(path) + 32;
-    char *tmp = xcalloc(n, 1);
-    snprintf(tmp, n, "%s.tmp.%ld", path, (long)getpid());
+    char *tmp = trace_tmp_path(path);
     FILE *f = fopen(tmp, "w");
     bool ok = f != NULL;
     if (ok) {
@@ -200,7 +234,7 @@ bool trace_log_write(const char *path, const char *events, size_t len, FILE *err
     if (ok && rename(tmp, path) != 0)
         ok = false;
     if (!ok) {
-        fprintf(err, "tssa-stream: error: %s: cannot write the trace\n", path);
+        diag_error(err, path, "cannot write the trace: %s", strerror(errno));
         remove(tmp);
     }
     free(tmp);

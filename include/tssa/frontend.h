@@ -49,11 +49,15 @@ bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_pa
  * written into a staging directory inside DIR and renamed into place only
  * when every one was written, so a failure (an output that is a string,
  * None or a module; a full disk) leaves DIR as it was, and removes DIR
- * again if this call made it. Returns false after writing a message to err. */
+ * again if this call made it. A successful write then removes DIR's
+ * out<N>.npy files it did not write and dead runs' staging directories
+ * (outputs.c's header says which). Returns false after writing a message
+ * to err. */
 bool outputs_write(const char *dir, RtValue **outputs, int noutputs, FILE *err);
 /* Checks, before any work, that dir can hold the outputs: not empty, a
- * writable directory or a path one can be made at. False after writing why
- * to err (the driver exits 2). */
+ * writable directory or a path one can be made at (tried: a staging
+ * directory is made in it and removed, and directories made for the try
+ * are removed again). False after writing why to err (the driver exits 2). */
 bool outputs_check_dir(const char *dir, FILE *err);
 /* Prints a one-line summary per flattened output (no -o). */
 void outputs_summarize(FILE *out, RtValue **outputs, int noutputs);

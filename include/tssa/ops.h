@@ -911,5 +911,10 @@ OpId op_functional_variant(OpId op);
 /* Ops that only make tensors (their class says so and they have no builtin
  * form): every result is a Tensor, a list, tuple or Optional of them. */
 bool op_returns_tensors_only(OpId op);
+/* The fewest arguments op accepts (over its TorchScript overloads, those
+ * without a default; with tensor_first, over the overloads whose first
+ * argument is a Tensor), and in *schema (when not NULL) the overload that
+ * takes them; 0 and NULL for an op with no row (ir/op_arity.c). */
+int op_min_args(OpId op, bool tensor_first, const char **schema);
 
 #endif

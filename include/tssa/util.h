@@ -271,6 +271,9 @@ void trace_log_track_name(TraceLog *log, int tid, const char *name);
 /* The events so far, comma-separated (to be gathered on rank 0), with the
  * limit's track name when events were left out. */
 const char *trace_log_events(TraceLog *log, size_t *len);
+/* Checks, before any work, that a trace can be written at path (its
+ * temporary file made and removed again); false after saying why on err. */
+bool trace_log_check_path(const char *path, FILE *err);
 /* Writes a trace file from gathered events, atomically. */
 bool trace_log_write(const char *path, const char *events, size_t len, FILE *err);
 

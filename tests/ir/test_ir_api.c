@@ -434,6 +434,25 @@ static void test_ops(void)
             test_failures++;
         }
     }
+    /* Every op has an arity row (ir/gen_op_arity.py regenerates them when
+     * an op is added); the counts below are PyTorch's schemas'. */
+    for (int op = 1; op < OP_COUNT; op++) {
+        const char *schema = NULL;
+        op_min_args((OpId)op, false, &schema);
+        if (!schema) {
+            fprintf(stderr, "FAIL: %s has no row in ir/op_arity_table.inc (rerun ir/gen_op_arity.py)\n",
+                    op_table[op].name);
+            test_failures++;
+        }
+    }
+    CHECK(op_min_args(OP_ATEN_MM, false, NULL) == 2);
+    CHECK(op_min_args(OP_ATEN_SOFTMAX, false, NULL) == 2);      /* dtype has a default */
+    CHECK(op_min_args(OP_ATEN_ADD, false, NULL) == 2);          /* alpha has a default */
+    CHECK(op_min_args(OP_PRIM_LISTCONSTRUCT, false, NULL) == 0);
+    CHECK(op_min_args(OP_IMMUT_SELECT_REV, false, NULL) == 4);  /* root, src, dim, index */
+    CHECK(op_min_args(OP_UNKNOWN, false, NULL) == 0);
+    CHECK(op_min_args(OP_ATEN_SELECT, false, NULL) == 2);    /* select(t[] list, int idx) */
+    CHECK(op_min_args(OP_ATEN_SELECT, true, NULL) == 3);     /* select(Tensor self, int dim, int index) */
     IrGraph *g = ir_graph_new();
     IrNode *n = ir_node_new(g, "aten::sigmoid_");
     CHECK(n->op == OP_ATEN_SIGMOID_);

@@ -57,7 +57,8 @@ report is sorted by entry name, so it does not depend on the finishing order.
 
     run_opinfo.py                      full run, table to stdout
     run_opinfo.py --out docs/ops.md    full run, table written for committing
-    run_opinfo.py --quick              the ctest subset (QUICK_OPS), checked
+    run_opinfo.py --quick              the ctest subset (QUICK_OPS: first
+                                       samples plus edge shapes), checked
                                        against quick_expected.txt
     run_opinfo.py --ops add,cat --keep-cases /tmp/cases
 
@@ -115,6 +116,9 @@ QUICK_OPS = [
     "max.reduction_with_dim", "mean", "nn.functional.conv2d", "nn.functional.layer_norm",
     "nn.functional.linear", "nn.functional.pad.reflect", "nn.functional.relu", "permute",
     "reshape", "softmax", "stack", "sum", "transpose", "where",
+    # the softmax family: one fused row-reduction template (issue 27: 0-d rows)
+    "softmax.with_dtype", "log_softmax", "log_softmax.dtype", "nn.functional.softmin",
+    "nn.functional.softmin.with_dtype",
     # one or two entries of each op family added for issue 11
     "special.i0e", "polygamma.polygamma_n_1", "isclose", "logaddexp", "nn.functional.mish",
     "nn.functional.max_pool1d", "nn.functional.adaptive_avg_pool3d", "nn.functional.instance_norm",
@@ -509,14 +513,39 @@ def run_sample(op, sample, case_dir, module_name, options):
             "cpu": run_backend(options.tssa, options.compare, case_dir, "cpu")}
 
 
-def first_samples(op, dtype, count):
+def sample_tensors(value):
+    """Every tensor in a sample's input, args or kwargs (inside lists, tuples
+    and dicts too)."""
+    if isinstance(value, torch.Tensor):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from sample_tensors(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from sample_tensors(item)
+
+
+def has_edge_shape(sample):
+    """Whether a tensor of the sample is 0-d or has no elements: the shapes
+    where a compiled kernel's loop bounds go wrong (a softmax's row of a 0-d
+    tensor, an empty reduction)."""
+    return any(t.dim() == 0 or t.numel() == 0
+               for t in sample_tensors([sample.input, sample.args, sample.kwargs]))
+
+
+def first_samples(op, dtype, count, edge_shapes_from=0):
     """The op's first `count` samples (seeded, so every run makes the same
-    ones), and why the generator stopped early (None if it did not)."""
+    ones), and why the generator stopped early (None if it did not). With
+    edge_shapes_from > count, every sample with an edge shape (has_edge_shape)
+    among the first edge_shapes_from is taken too, in order."""
     torch.manual_seed(0)
     samples = []
     try:
-        for sample in itertools.islice(op.sample_inputs("cpu", dtype, requires_grad=False), count):
-            samples.append(sample)
+        generated = op.sample_inputs("cpu", dtype, requires_grad=False)
+        for i, sample in enumerate(itertools.islice(generated, max(count, edge_shapes_from))):
+            if i < count or has_edge_shape(sample):
+                samples.append(sample)
     except Exception as err:  # OpInfo's own generator failed
         return samples, f"sample_inputs failed: {type(err).__name__}: {first_line(err)}"
     return samples, None
@@ -527,7 +556,7 @@ def run_unit(unit):
     A tssa-stream binary that cannot be started fails the whole run."""
     index, dtype, options = unit
     op = op_db[index]
-    samples, failure = first_samples(op, dtype, options.samples)
+    samples, failure = first_samples(op, dtype, options.samples, options.edge_shapes_from)
     base = tempfile.mkdtemp(prefix="opinfo_")
     records = []
     try:
@@ -732,7 +761,10 @@ def header(options):
         flags, what, dtypes = "--out docs/ops.md", "every entry of `op_db`", four
     return (f"Written by `/usr/bin/python3 tests/opinfo/run_opinfo.py {flags}` "
             f"(torch {torch.__version__}): {what}, dtypes {dtypes} where the entry supports "
-            f"them, the first {options.samples} samples of each, exported with "
+            f"them, the first {options.samples} samples of each"
+            + (f" and those with a 0-d or empty tensor among the first {options.edge_shapes_from}"
+               if options.edge_shapes_from > options.samples else "")
+            + ", exported with "
             "`frontend/export.py` and run with `tssa-stream --backend=ref` and `--backend=cpu` "
             "against PyTorch's eager outputs. The docstring of `tests/opinfo/run_opinfo.py` "
             "says how a sample becomes a case and how it is classified. Do not edit by hand: "
@@ -849,7 +881,8 @@ def parse_args(argv):
                     "and report which ops match PyTorch.")
     parser.add_argument("--quick", action="store_true",
                         help=f"the ctest subset: {len(QUICK_OPS)} ops, first {QUICK_SAMPLES} "
-                             "samples, float32 only; checked against quick_expected.txt")
+                             f"samples and the 0-d or empty ones among the first {SAMPLES_PER_DTYPE}, "
+                             "float32 only; checked against quick_expected.txt")
     parser.add_argument("--ops", metavar="NAME,...",
                         help="only these entries (name, or name.variant)")
     parser.add_argument("--out", metavar="FILE.md", help="write the report here (else stdout)")
@@ -861,6 +894,9 @@ def parse_args(argv):
     parser.add_argument("--samples", type=int, default=None,
                         help=f"samples per entry and dtype (default {SAMPLES_PER_DTYPE}, "
                              f"{QUICK_SAMPLES} with --quick)")
+    parser.add_argument("--edge-shapes", action="store_true",
+                        help=f"also run every sample with a 0-d or empty tensor among the first "
+                             f"{SAMPLES_PER_DTYPE} (always on with --quick)")
     parser.add_argument("--expect", metavar="FILE",
                         help="entries (one a line) that must match; exit 1 if one does not "
                              "(default with --quick: tests/opinfo/quick_expected.txt)")
@@ -868,6 +904,10 @@ def parse_args(argv):
     options = parser.parse_args(argv)
     if options.samples is None:
         options.samples = QUICK_SAMPLES if options.quick else SAMPLES_PER_DTYPE
+    # The quick subset's first samples are ordinary shapes; its edge-shape
+    # samples among the full run's first SAMPLES_PER_DTYPE run too, so a
+    # kernel that breaks only on them fails ctest, not just the full sweep.
+    options.edge_shapes_from = SAMPLES_PER_DTYPE if options.quick or options.edge_shapes else 0
     if options.expect is None and options.quick:
         options.expect = os.path.join(HERE, "quick_expected.txt")
     for what in ("tssa", "compare"):

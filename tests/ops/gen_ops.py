@@ -590,6 +590,22 @@ R("softmax", "large_values", "x", "torch.softmax(x * 100.0, 1)", x=F(2, 5))
 R("softmax", "functional", "x", "F.softmax(x, dim=1)", x=F(2, 3))
 R("log_softmax", "last", "x", "torch.log_softmax(x, -1)", x=F(3, 4))
 R("log_softmax", "functional", "x", "F.log_softmax(x, dim=0)", x=F(3, 4))
+# A 0-d tensor is one row of one element (OpInfo's sample 5 of the softmax
+# family): softmax 1, log_softmax 0, with and without a dtype.
+R("softmax", "zero_dim", "x, y",
+  "torch.softmax(x, 0), torch.softmax(y, -1), torch.softmax(x, 0, dtype=torch.float64)",
+  x=T(0.75), y=T(-2.5, torch.float64))
+R("log_softmax", "zero_dim", "x, y",
+  "torch.log_softmax(x, 0), torch.log_softmax(y, -1), torch.log_softmax(x, -1, dtype=torch.float64)",
+  x=T(0.75), y=T(-2.5, torch.float64))
+R("softmin", "zero_dim", "x, y", "F.softmin(x, 0), F.softmin(y, -1), F.softmin(x, 0, dtype=torch.float64)",
+  x=T(0.75), y=T(-2.5, torch.float64))
+E("softmax", "dim_out_of_range", "x", "torch.softmax(x, 5)",
+  (1, "Dimension out of range (expected to be in range of [-2, 1], but got 5)"), x=F(2, 3))
+E("softmax", "zero_dim_dim_out_of_range", "x", "torch.softmax(x * 2.0, 1)",
+  (1, "Dimension out of range (expected to be in range of [-1, 0], but got 1)"), x=T(0.5))
+E("log_softmax", "negative_dim_out_of_range", "x", "torch.log_softmax(x, -3)",
+  (1, "Dimension out of range (expected to be in range of [-2, 1], but got -3)"), x=F(2, 3))
 R("cumsum", "dim0", "x", "x.cumsum(0)", x=F(3, 4))
 R("cumsum", "dim1", "x", "torch.cumsum(x, 1)", x=F(3, 4))
 R("cumsum", "int", "x", "x.cumsum(0)", x=L(6))
