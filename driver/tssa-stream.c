@@ -573,6 +573,13 @@ static bool stop(Run *r, int status)
     return false;
 }
 
+/* Under mpirun (the end of this file): standard error of the ranks other
+ * than 0 held back, and every rank's agreement after a step that may fail
+ * on some ranks only. */
+static void hold_stderr(void);
+static void speak_again(bool show_captured);
+static bool ranks_agree(Run *r, bool ok);
+
 static StreamNode *stream_root(const Run *r)
 {
     return r->stream_text ? r->stream_text->root : lower_stream_graph(r->program)->root;
@@ -766,10 +773,14 @@ static bool bind_inputs(Run *r)                 /* frontend: bindings */
                                                    &r->ninputs, &r->weights, stderr));
         if (!world_share_int(ok, 0))
             return stop(r, EXIT_USAGE);
-        if (world_rank() != 0 && o->weights && !(r->weights = safetensors_open(o->weights, stderr)))
-            return stop(r, EXIT_RUNTIME);
-        if (!world_share_values(&r->inputs, &r->ninputs, 0, stderr))
-            return stop(r, EXIT_RUNTIME);
+        /* Each host's file may be missing or bad where rank 0's is not. */
+        bool opened = world_rank() == 0 || !o->weights ||
+                      ((r->weights = safetensors_open(o->weights, stderr)) &&
+                       bindings_check_weights(r->graph, r->weights, stderr));
+        if (!ranks_agree(r, opened || stop(r, EXIT_USAGE)))
+            return false;
+        if (!ranks_agree(r, world_share_values(&r->inputs, &r->ninputs, 0, stderr) || stop(r, EXIT_RUNTIME)))
+            return false;
         r->nsets = world_share_int(r->nsets, 0);    /* the others run as many runs */
         r->bound = true;
     } else if (o->weights && !(r->weights = safetensors_open(o->weights, stderr))) {
@@ -855,23 +866,27 @@ static bool fuse(Run *r)                        /* kernels: vertical, horizontal
 }
 
 /* The kernels are compiled for a run and generated for --emit=c|cuda; the
- * other stops after this one show the fused graph and need no code. */
-static bool compile_kernels(Run *r)             /* kernels: generate, compile, load */
+ * other stops after this one show the fused graph and need no code.
+ * Every rank calls it, `reached` false where the stages before it stopped
+ * (a failure, or an --emit stop) so that the ranks agree on going on. */
+static bool compile_kernels(Run *r, bool reached) /* kernels: generate, compile, load */
 {
     bool emit_source = r->o->emit == EMIT_C || r->o->emit == EMIT_CUDA;
-    if (r->o->no_fuse || (r->o->emit != EMIT_NONE && !emit_source))
-        return true;
-    /* Under mpirun rank 0 compiles first and the others then find the
-     * kernels in the cache (when it is shared) instead of all compiling. */
-    if (world_rank() != 0)
-        world_barrier();
+    bool wanted = reached && !r->o->no_fuse && (r->o->emit == EMIT_NONE || emit_source);
     int status = EXIT_OK;
     /* the cuda backend compiles the CUDA text itself (open_device) */
     bool compile_c = !emit_source && r->o->backend != BACKEND_CUDA;
-    r->kernels = kernels_compile(r->program, compile_c, stderr, &status);
-    if (world_rank() == 0)
-        world_barrier();
-    return r->kernels ? true : stop(r, status);
+    /* Under mpirun rank 0 compiles first and the others then find the
+     * kernels in the cache (when it is shared) instead of all compiling:
+     * the agreement between is where they wait, and where a rank that
+     * failed before (its own --weights) stops every rank. */
+    if (wanted && world_rank() == 0 && !(r->kernels = kernels_compile(r->program, compile_c, stderr, &status)))
+        stop(r, status);
+    if (!ranks_agree(r, r->status == EXIT_OK))
+        return false;
+    if (wanted && world_rank() != 0 && !(r->kernels = kernels_compile(r->program, compile_c, stderr, &status)))
+        return stop(r, status);
+    return reached;
 }
 
 static bool lower(Run *r)                       /* streamit: stream graph */
@@ -942,14 +957,14 @@ static bool bind_cores(Run *r)                  /* scheduler: topology */
                                    .threads = cpus > 0 ? (int)cpus : 1};
         gethostname(r->machine.host, sizeof r->machine.host - 1);
     } else {
-        if (!machine_topology_read(&r->machine, stderr))
-            return stop(r, EXIT_RUNTIME);
+        if (!machine_topology_read(&r->machine, stderr))   /* this host's, on every rank */
+            return ranks_agree(r, stop(r, EXIT_RUNTIME));
         r->binding = machine_binding_plan(&r->machine, world_local_rank(), world_local_size());
     }
     cap_threads(&r->binding);
     if (world_launched_by_mpirun())
         machine_bind(&r->binding, stderr);      /* a failed bind only warns */
-    return true;
+    return ranks_agree(r, true);
 }
 
 /* --emit=topology: the machine and the binding of every rank on it. */
@@ -1069,16 +1084,21 @@ static void rebind_to_busy_ranks(Run *r)
     machine_bind(&r->binding, stderr);
 }
 
-/* Where rank 0 reports and the others keep quiet: the stages after agree()
- * that every rank runs alike. */
-static FILE *rank0_err(void)
+/* What every rank must have planned alike to send and expect the same
+ * messages: the actors (names, firings) and their ranks. Plans differ when
+ * the ranks' files do (a --weights or --place file not the same on every
+ * host). */
+static uint64_t plan_fingerprint(const Schedule *s)
 {
-    static FILE *devnull;
-    if (world_rank() == 0)
-        return stderr;
-    if (!devnull && !(devnull = fopen("/dev/null", "w")))
-        return stderr;
-    return devnull;
+    CacheKey key = cache_key_start();
+    for (int a = 0; a < s->flat->nactors; a++) {
+        const char *name = s->flat->actors[a].node->name ? s->flat->actors[a].node->name : "";
+        int rank = s->actor_rank ? s->actor_rank[a] : 0;
+        cache_key_add(&key, name, strlen(name));
+        cache_key_add(&key, &s->repetitions[a], sizeof s->repetitions[a]);
+        cache_key_add(&key, &rank, sizeof rank);
+    }
+    return (uint64_t)key ^ (uint64_t)(key >> 64);
 }
 
 /* Every filter gets a rank: pinned by --place, else the partitioner's. */
@@ -1094,13 +1114,24 @@ static bool place(Run *r)                       /* scheduler: partition */
     bool bad_file = false;
     Schedule *s = r->schedule;
     r->schedule = NULL;
-    r->schedule = r->o->place ? sched_place_file(s, r->o->place, &po, rank0_err(), &bad_file)
-                              : sched_partition(s, &po, rank0_err());
-    if (r->schedule) {
-        rebind_to_busy_ranks(r);
-        return true;
+    /* Every rank places alike and rank 0 reports; the others hold their
+     * messages back until the agreement, which shows them where a rank
+     * failed alone (its host's --place file). */
+    hold_stderr();
+    r->schedule = r->o->place ? sched_place_file(s, r->o->place, &po, stderr, &bad_file)
+                              : sched_partition(s, &po, stderr);
+    bool ok = r->schedule || stop(r, bad_file || r->stream_text ? EXIT_USAGE : EXIT_RUNTIME);
+    uint64_t mine = r->schedule ? plan_fingerprint(r->schedule) : 0;
+    if (world_share_u64(mine, 0) != mine && ok) {
+        fprintf(stderr, "tssa-stream: error: rank %d planned another program or placement than rank 0: every "
+                        "rank needs the same --weights and --place files\n", world_rank());
+        ok = stop(r, EXIT_USAGE);
     }
-    return stop(r, bad_file || r->stream_text ? EXIT_USAGE : EXIT_RUNTIME);
+    if (!ranks_agree(r, ok))
+        return false;
+    speak_again(false);
+    rebind_to_busy_ranks(r);
+    return true;
 }
 
 static double seconds_now(void)
@@ -1306,16 +1337,16 @@ static bool open_device(Run *r)                 /* backends/cuda */
                       .emulate = cuda_emulated()};
     r->cuda = cuda_backend_open(r->kernels, &co, stderr);
     if (r->cuda)
-        return true;
+        return ranks_agree(r, true);
 #endif
-    if (world_size() > 1)
-        world_abort(EXIT_RUNTIME);
-    return stop(r, EXIT_RUNTIME);
+    return ranks_agree(r, stop(r, EXIT_RUNTIME));        /* each rank its own device */
 }
 
 /* Every rank fires the actors placed on it; a runtime failure on any rank
  * ends the whole job (its message names the rank, the filter and the
- * source line), so no rank waits forever for a message. */
+ * source line), so no rank waits forever for a message. The others then
+ * end while they wait for messages or in the agreement after the runs:
+ * nothing is written before every rank's runs went well. */
 static bool execute(Run *r)                     /* backends/cpu (+ mpi channels) */
 {
     start_trace(r);
@@ -1335,7 +1366,7 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
         storage_pool_free(plan.storage_pool);
         if (status != EXIT_OK && world_size() > 1)
             world_abort(status);
-        return status == EXIT_OK;
+        return status == EXIT_OK && ranks_agree(r, true);
     }
     RtValue **pristine = r->o->repeat ? clone_inputs(r->inputs, r->ninputs) : NULL;
     int status = r->o->repeat && !pristine ? EXIT_RUNTIME
@@ -1348,7 +1379,7 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
     storage_pool_free(plan.storage_pool);
     if (status != EXIT_OK && world_size() > 1)
         world_abort(status);
-    return status == EXIT_OK ? true : stop(r, status);
+    return status == EXIT_OK ? ranks_agree(r, true) : stop(r, status);
 }
 
 /* --trace: rank 0 gathers every rank's events and writes one file. */
@@ -1536,21 +1567,28 @@ static struct {
     FILE *captured;
 } quiet = {-1, NULL};
 
+static void hold_stderr(void)
+{
+    if (world_rank() == 0 || quiet.captured)
+        return;
+    fflush(stderr);
+    if ((quiet.captured = tmpfile()) != NULL) {
+        quiet.saved_stderr = dup(STDERR_FILENO);
+        dup2(fileno(quiet.captured), STDERR_FILENO);
+    }
+}
+
 static void quiet_other_ranks(void)
 {
     if (world_rank() == 0)
         return;
     fflush(stdout);
-    fflush(stderr);
     int devnull = open("/dev/null", O_WRONLY);
     if (devnull >= 0) {
         dup2(devnull, STDOUT_FILENO);
         close(devnull);
     }
-    if ((quiet.captured = tmpfile()) != NULL) {
-        quiet.saved_stderr = dup(STDERR_FILENO);
-        dup2(fileno(quiet.captured), STDERR_FILENO);
-    }
+    hold_stderr();
 }
 
 static void speak_again(bool show_captured)
@@ -1569,22 +1607,41 @@ static void speak_again(bool show_captured)
     quiet.captured = NULL;
 }
 
-/* Under mpirun: whether every rank compiled and goes on to run. When rank
- * 0 stopped with an error, every rank exits with its status (rank 0 said
- * why, once); a rank that failed alone shows its own message. */
+/* Under mpirun, the end of a step that may fail on some ranks and not on
+ * others (a file missing on one host, a compiler broken on one): every
+ * rank calls it, whatever its step did, before any other collective call,
+ * so that no rank waits in a call that a failed rank skipped. A failed
+ * rank passes false after setting r->status (stop()). True when every
+ * rank got through; else every rank takes the job's status (rank 0's when
+ * it failed: it said why, once, for all; else the worst), a rank that
+ * failed where rank 0 did not shows the messages it held back, and every
+ * rank stops. */
+static bool ranks_agree(Run *r, bool ok)
+{
+    if (world_size() == 1)
+        return ok;
+    int mine = ok ? EXIT_OK : r->status != EXIT_OK ? r->status : EXIT_RUNTIME;
+    int worst = world_max_int(mine);    /* first: it waits for the slowest rank without spinning */
+    int root_status = world_share_int(mine, 0);
+    if (worst == EXIT_OK)
+        return true;
+    speak_again(mine != EXIT_OK && root_status == EXIT_OK);
+    r->status = root_status != EXIT_OK ? root_status : worst;
+    return false;
+}
+
+/* Under mpirun: whether every rank compiled and goes on to run (the ranks
+ * speak again from here on). When rank 0 stopped with an error, every rank
+ * exits with its status (rank 0 said why, once); a rank that failed alone
+ * shows its own message. */
 static bool agree(Run *r, bool go)
 {
     if (world_size() == 1)
         return go;
-    int root_status = world_share_int(r->status, 0);
-    int worst = world_max_int(r->status);
+    bool all_ok = ranks_agree(r, r->status == EXIT_OK);
+    speak_again(false);
     int any_stopped = world_max_int(!go);
-    speak_again(r->status != EXIT_OK && root_status == EXIT_OK);
-    if (worst != EXIT_OK) {
-        r->status = root_status != EXIT_OK ? root_status : worst;
-        return false;
-    }
-    return !any_stopped;
+    return all_ok && !any_stopped;
 }
 
 /* The whole compiler, in order. Each stage is one call into its layer and
@@ -1593,7 +1650,9 @@ static bool agree(Run *r, bool go)
  * printed form, one --emit value in emit_stop. Under mpirun every rank
  * runs every stage up to the schedule alike (rank 0 reads the files and
  * shares them); agree() then checks they all got there before any rank
- * places, runs and exchanges messages. */
+ * places, runs and exchanges messages. A stage where ranks may part ways
+ * (each rank's own files, compiler, device, runs) ends in ranks_agree(),
+ * which every rank reaches, so all of them stop together. */
 static int run_pipeline(const Options *o)
 {
     Run r = {.o = o, .status = EXIT_OK};
@@ -1603,19 +1662,20 @@ static int run_pipeline(const Options *o)
     } else if (o->model_is_stream) {            /* a hand-written stream graph */
         go = read_stream_text(&r) && fission(&r) && schedule(&r);
     } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r) && verify_ops(&r)) {
-        if (o->backend == BACKEND_REF && o->emit == EMIT_NONE)
+        if (o->backend == BACKEND_REF && o->emit == EMIT_NONE) {
             (void)(run_reference(&r) && write_outputs(&r));
-        else
+        } else {
             go = prepare_functionalize(&r)      && emit_stop(&r, EMIT_ALIAS)
                  && functionalize(&r)           && (r.bound || emit_stop(&r, EMIT_TSSA))
                  && specialize(&r)
                  && infer_shapes(&r)            && emit_stop(&r, EMIT_TSSA)
-                 && fuse(&r)                    && emit_stop(&r, EMIT_FUSED)
-                 && compile_kernels(&r)         && emit_stop(&r, EMIT_C)
+                 && fuse(&r)                    && emit_stop(&r, EMIT_FUSED);
+            go = compile_kernels(&r, go)        && emit_stop(&r, EMIT_C)       /* every rank: agrees */
                                                 && emit_stop(&r, EMIT_CUDA)
                  && lower(&r)
                  && fission(&r)
                  && schedule(&r);
+        }
     }
     if (agree(&r, go))
         (void)(bind_cores(&r)
@@ -1665,7 +1725,14 @@ int main(int argc, char **argv)
         world_finish();
         return EXIT_RUNTIME;
     }
-    int status = world_share_int(parse_args(argc, argv, &o), 0);
+    /* Rank 0's verdict on the arguments, unless another rank's (a launcher
+     * script's own) do not parse where rank 0's do: it says why. */
+    int parsed = parse_args(argc, argv, &o);
+    int status = world_share_int(parsed, 0), worst = world_max_int(parsed);
+    if (status < 0 && worst >= 0) {
+        speak_again(parsed >= 0);
+        status = worst;
+    }
     if (status < 0)
         status = run_pipeline(&o);
     speak_again(false);

@@ -250,6 +250,12 @@ static bool check_module_attributes(const Binder *b, IrGraph *g, const Safetenso
     return c.ok;
 }
 
+bool bindings_check_weights(IrGraph *g, const Safetensors *weights, FILE *err)
+{
+    Binder b = {g, err};
+    return check_module_attributes(&b, g, weights);
+}
+
 bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_path,
                       RtValue ***inputs, int *ninputs, Safetensors **weights, FILE *err)
 {

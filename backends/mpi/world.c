@@ -159,11 +159,24 @@ double world_share_double(double value, int root)
     return value;
 }
 
+uint64_t world_share_u64(uint64_t value, int root)
+{
+    if (world.started)
+        MPI_Bcast(&value, 1, MPI_UINT64_T, root, MPI_COMM_WORLD);
+    return value;
+}
+
+/* Nonblocking and waited for without spinning: the driver's agreements
+ * (every rank's status after a step) find some ranks waiting long for the
+ * others, as world_barrier does. */
 int world_max_int(int value)
 {
     int most = value;
-    if (world.started)
-        MPI_Allreduce(&value, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (world.started) {
+        MPI_Request done;
+        MPI_Iallreduce(&value, &most, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD, &done);
+        wait_for(&done);
+    }
     return most;
 }
 
@@ -196,6 +209,22 @@ static void share_into(void *data, size_t len, int root)
     }
 }
 
+/* Receives root's len bytes (share_into) without keeping them: a rank that
+ * cannot take them still makes every broadcast the others make. */
+static void share_into_nowhere(size_t len, int root)
+{
+    char *scratch = len ? xmalloc(len < PIECE ? len : PIECE) : NULL;
+    for (size_t at = 0; at < len; at += PIECE) {
+        size_t piece = len - at < PIECE ? len - at : PIECE;
+        MPI_Bcast(scratch, (int)piece, MPI_BYTE, root, MPI_COMM_WORLD);
+    }
+    free(scratch);
+}
+
+/* Root sends the spans' sizes ahead of them, so that a rank that cannot
+ * read the description (out of memory for the spans) still receives every
+ * span with the others: the calls stay the same on every rank whatever
+ * fails, and the caller's agreement ends the job. */
 bool world_share_values(RtValue ***values, int *n, int root, FILE *err)
 {
     if (!world.started)
@@ -212,6 +241,13 @@ bool world_share_values(RtValue ***values, int *n, int root, FILE *err)
         void *meta = out.meta;
         size_t bytes = out.meta_words * sizeof(int64_t);
         world_share_bytes(&meta, &bytes, root);
+        uint64_t *sizes = xcalloc((size_t)out.nspans + 1, sizeof *sizes);
+        for (int s = 0; s < out.nspans; s++)
+            sizes[s] = out.span_bytes[s];
+        void *sizes_data = sizes;
+        size_t sizes_bytes = (size_t)out.nspans * sizeof *sizes;
+        world_share_bytes(&sizes_data, &sizes_bytes, root);
+        free(sizes);
         for (int s = 0; s < out.nspans; s++)
             share_into((void *)out.span_data[s], out.span_bytes[s], root);
         rt_wire_out_free(&out);
@@ -219,15 +255,27 @@ bool world_share_values(RtValue ***values, int *n, int root, FILE *err)
     }
     if (!world_share_int(ok, root))
         return false;
-    void *meta = NULL;
-    size_t bytes = 0;
+    void *meta = NULL, *sizes_data = NULL;
+    size_t bytes = 0, sizes_bytes = 0;
     world_share_bytes(&meta, &bytes, root);
+    world_share_bytes(&sizes_data, &sizes_bytes, root);
+    const uint64_t *sizes = sizes_data;
+    size_t nspans = sizes_bytes / sizeof *sizes;
     RtWireIn in;
-    if (!rt_wire_begin(meta, bytes, &in)) {
+    bool readable = rt_wire_begin(meta, bytes, &in);
+    if (readable && (size_t)in.nspans != nspans) {
+        rt_wire_in_free(&in);
+        readable = false;
+    }
+    if (!readable) {
+        for (size_t s = 0; s < nspans; s++)
+            share_into_nowhere(sizes[s], root);
+        free(sizes_data);
         free(meta);
         fputs("tssa-stream: error: the inputs rank 0 sent do not read back\n", err);
         return false;
     }
+    free(sizes_data);
     for (int s = 0; s < in.nspans; s++)
         share_into(in.span_data[s], in.span_bytes[s], root);
     *values = rt_wire_finish(&in, n);
@@ -345,6 +393,7 @@ void world_barrier(void) {}
 int world_share_int(int value, int root) { (void)root; return value; }
 double world_share_double(double value, int root) { (void)root; return value; }
 int world_max_int(int value) { return value; }
+uint64_t world_share_u64(uint64_t value, int root) { (void)root; return value; }
 void world_share_bytes(void **data, size_t *len, int root)
 {
     (void)data;

@@ -40,6 +40,10 @@ void ir_print_double(FILE *out, double v);
  * input to err and returns false (the driver exits 2). */
 bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_path,
                       RtValue ***inputs, int *ninputs, Safetensors **weights, FILE *err);
+/* bindings_resolve's check of the weights alone, for a rank that opens its
+ * own --weights file (under mpirun): every module attribute the graph reads
+ * is in it, as the type the graph declares. False after writing why to err. */
+bool bindings_check_weights(IrGraph *g, const Safetensors *weights, FILE *err);
 
 /* ---------------------------------------------------------------- outputs */
 

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "tssa/backend.h"
@@ -49,6 +50,7 @@ bool world_share_values(RtValue ***values, int *n, int root, FILE *err);
 /* Every rank's bytes, concatenated in rank order on root (a new buffer
  * there, *all_len its length; NULL elsewhere). */
 char *world_gather_bytes(const void *data, size_t len, int root, size_t *all_len);
+uint64_t world_share_u64(uint64_t value, int root);
 /* The largest of every rank's value, everywhere. */
 int world_max_int(int value);
 

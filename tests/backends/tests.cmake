@@ -21,6 +21,10 @@
 #   mpi_failures       bad input and runtime failures under mpirun: one
 #                      message, the right status, no hang, no outputs
 #                      (tests/backends/mpi/test_mpi_failures.sh)
+#   mpi_rank_faults    a failure on rank 1 alone (its --weights, --place,
+#                      arguments, compiler, device): the job ends within
+#                      seconds with rank 1's message, no outputs
+#                      (tests/backends/mpi/test_mpi_rank_faults.sh)
 #   cpu.fission2.<group>.<case>, cpu.fission3.<group>.<case>
 #                      the same with --fission=2 and 3 for the programs
 #                      (tests/models) and the loop cases: the split graph
@@ -72,6 +76,10 @@ add_test(NAME mpi_failures
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_failures.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models)
 set_tests_properties(mpi_failures PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 600)
+add_test(NAME mpi_rank_faults
+         COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_rank_faults.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models)
+set_tests_properties(mpi_rank_faults PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 600)
 # The partitioner's placements for a few programs at 2 and 4 ranks, with
 # fixed rates (no mpirun needed): golden tables and the decisive facts.
 add_test(NAME placement_golden
