@@ -25,12 +25,23 @@
  * items), not stateful, peek == pop (a peeking filter's copies would need
  * the items of their neighbours' windows: StreamIt duplicates them; not
  * done here), moving items (pop or push > 0), firing N >= 2 times, not
- * inside a feedback loop nor a phased loop (a long loop run in phases of
- * its iterations: the split-join would wait for all of them at once), and with o*N and u*N within STREAM_MAX_RATE (the
+ * inside a feedback loop, and with o*N and u*N within STREAM_MAX_RATE (the
  * splitter's and joiner's weights). Inside a feedback loop a split-join's
  * splitter would wait for the items of N firings at once where the filter
  * could fire as each item came around the loop path: with few enqueued
  * items the loop deadlocks.
+ *
+ * A filter inside a phased loop (StreamPhasing in stream.h: a long loop run
+ * in phases of C iterations) fires C times per phase, but the split-join's
+ * weights hand out all N firings per steady state: its splitter would wait
+ * for every phase's items at once while the loop's Unstack waits for the
+ * Stack to finish the phase before it. Splitting such a filter first makes
+ * its loop unphased again (every node of the loop's region loses its
+ * phasing): the loop then holds all its iterations' items at once, as
+ * before phases, and its body runs on k copies. Every splitting (--fission,
+ * --devices, --place, the rank partitioner) comes through
+ * sched_fission_split, so a loop stays phased exactly when nothing in it is
+ * split.
  *
  * Copies share the filter's work (the lowering's LowerWork, the nodes it
  * runs): lowered work is stateless, every firing sees only the items it
@@ -52,15 +63,31 @@ static bool inside_feedback_loop(const StreamNode *n)
     return false;
 }
 
-/* Inside a phased loop (StreamPhasing) the filter fires a phase's worth
- * of times per phase; a split-join weighted by its firings per steady
- * state would wait for all of them at once. */
-static bool inside_phased_loop(const StreamNode *n)
+/* The phased loop region (a pipeline with phasing) around n, or NULL. */
+static StreamNode *phased_region(const StreamNode *n)
 {
-    for (const StreamNode *p = n->parent; p; p = p->parent)
-        if (p->phasing)
-            return true;
-    return false;
+    for (StreamNode *p = n->parent; p; p = p->parent)
+        if (p->kind == STREAM_PIPELINE && p->phasing)
+            return p;
+    return NULL;
+}
+
+static void clear_phasing(StreamNode *n)
+{
+    n->phasing = NULL;
+    if (n->kind != STREAM_FILTER)
+        for (int i = 0; i < n->nchildren; i++)
+            clear_phasing(n->children[i]);
+}
+
+/* The loop around a filter about to be split runs unphased (see above). */
+static void unphase_region(StreamNode *region)
+{
+    clear_phasing(region);
+    char text[1024];
+    snprintf(text, sizeof text, "%s\nunphased: a filter of the loop is split into data-parallel copies",
+             region->comment ? region->comment : "");
+    stream_node_set_comment(region, text);
 }
 
 bool sched_fission_eligible(const StreamNode *filter, int64_t reps)
@@ -70,7 +97,7 @@ bool sched_fission_eligible(const StreamNode *filter, int64_t reps)
     const StreamFilter *f = &filter->filter;
     int64_t items_in, items_out;
     return (f->role == FILTER_WORK || f->role == FILTER_IDENTITY) && !f->stateful && f->peek == f->pop &&
-           (f->pop > 0 || f->push > 0) && reps >= 2 && !inside_feedback_loop(filter) && !inside_phased_loop(filter) &&
+           (f->pop > 0 || f->push > 0) && reps >= 2 && !inside_feedback_loop(filter) &&
            mul64(f->pop, reps, &items_in) && items_in <= STREAM_MAX_RATE && mul64(f->push, reps, &items_out) &&
            items_out <= STREAM_MAX_RATE;
 }
@@ -85,6 +112,9 @@ StreamNode *sched_fission_split(StreamNode *filter, int64_t reps, int k)
 {
     if (k < 2 || !sched_fission_eligible(filter, reps))
         return NULL;
+    StreamNode *region = phased_region(filter);
+    if (region)
+        unphase_region(region);
     int copies = reps < k ? (int)reps : k;
     StreamGraph *g = filter->graph;
     char name[STREAM_MAX_NAME + 32];

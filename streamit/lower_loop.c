@@ -731,12 +731,15 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
      * iterations: the per-phase cost (a few schedule entries, one message
      * per channel between ranks) is under a thousandth of the phase's
      * firings, and one phase's items stay around half a megabyte.
-     * Loops with state only, for now: a data-parallel loop's body is what
-     * fission and --devices split, with split-join weights of all its
-     * firings per steady state, which a phase does not hold (fission.c
-     * leaves the filters of a phased loop alone). */
+     * Data-parallel loops too (kept per iteration by --keep-loops or a
+     * body that does not fuse): while nothing splits their body. Fission,
+     * --devices, --place and the rank partitioner split a filter with
+     * split-join weights of all its firings per steady state, which a
+     * phase does not hold, so splitting a filter of a phased loop makes the
+     * loop unphased again (sched_fission_split, scheduler/fission.c): a
+     * split loop holds all its iterations' items, as before phases. */
     int64_t chunk = p->loop_chunk > 0 ? p->loop_chunk : LOWER_LOOP_CHUNK;
-    if (plan->feedback && trips > chunk) {
+    if (trips > chunk) {
         StreamPhasing *ph = lower_alloc(p, 4 * sizeof *ph);
         for (int i = 0; i < 4; i++)
             ph[i] = (StreamPhasing){.trips = trips, .chunk = chunk};

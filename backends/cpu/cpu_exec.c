@@ -67,23 +67,28 @@ typedef struct Exec {
     /* Phased actors (a long loop's Unstack, Stack, Iterations joiner):
      * phases fired so far, and what a phased filter keeps between them. */
     int64_t *phase_done;
+    int64_t *nphases;       /* phases per firing, by actor (1: not phased) */
     CpuPhaseState **phase_state;
 } Exec;
 
-/* The phase the actor's next firing runs (0 when it is not phased). */
+/* The phase the actor's next firing runs (0 when it is not phased). The
+ * rates of an unphased end are the channel's own, looked up without the
+ * phase arithmetic: these run for every firing. */
 static int64_t next_phase(const Exec *x, int a)
 {
-    return x->phase_done[a] % stream_actor_phases(&x->flat->actors[a]);
+    return x->nphases[a] > 1 ? x->phase_done[a] % x->nphases[a] : 0;
 }
 
 static int64_t pop_at(const Exec *x, int c)
 {
-    return stream_channel_pop_at(x->flat, c, next_phase(x, x->flat->channels[c].dst));
+    const StreamChannel *ch = &x->flat->channels[c];
+    return x->nphases[ch->dst] > 1 ? stream_channel_pop_at(x->flat, c, next_phase(x, ch->dst)) : ch->pop;
 }
 
 static int64_t push_at(const Exec *x, int c)
 {
-    return stream_channel_push_at(x->flat, c, next_phase(x, x->flat->channels[c].src));
+    const StreamChannel *ch = &x->flat->channels[c];
+    return x->nphases[ch->src] > 1 ? stream_channel_push_at(x->flat, c, next_phase(x, ch->src)) : ch->push;
 }
 
 static bool fifo_push(Exec *x, int ch, RtValue *v)
@@ -217,12 +222,12 @@ static bool fire_filter(Exec *x, const StreamActor *a)
     /* A loop's stack (fire.c) copies its kept initial values and writes
      * every iteration's items into the copies through the evaluator, whose
      * device hooks (node runner, cloner) do both where the data is */
-    const StreamPhasing *ph = stream_actor_phasing(a);
+    const StreamPhasing *ph = x->nphases[self] > 1 ? stream_actor_phasing(a) : NULL;
     bool ok;
     if (ph) {
         int64_t j = next_phase(x, self);
         CpuLoopPhase phase = {j * ph->chunk, stream_phasing_iterations(ph, j),
-                              j == stream_actor_phases(a) - 1, &x->phase_state[self]};
+                              j == x->nphases[self] - 1, &x->phase_state[self]};
         ok = cpu_fire_phase(x->values, w, &phase, npush, x->popped, x->pushed, x->err);
     } else {
         ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
@@ -415,6 +420,9 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     }
     x.phase_done = xcalloc((size_t)flat->nactors + 1, sizeof *x.phase_done);
     x.phase_state = xcalloc((size_t)flat->nactors + 1, sizeof *x.phase_state);
+    x.nphases = xcalloc((size_t)flat->nactors + 1, sizeof *x.nphases);
+    for (int i = 0; i < flat->nactors; i++)
+        x.nphases[i] = stream_actor_phases(&flat->actors[i]);
     for (int i = 0; i < flat->nactors; i++)
         if (flat->actors[i].kind == ACTOR_FILTER) {
             const StreamActor *a = &flat->actors[i];
@@ -467,6 +475,7 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
         cpu_phase_state_free(x.phase_state[a]);
     free(x.phase_state);
     free(x.phase_done);
+    free(x.nphases);
     free(x.popped);
     free(x.pushed);
     if (x.failed) {

@@ -98,7 +98,11 @@ typedef struct StreamFilter {
  * iteration plus the rest in phase 0 (or in the last phase with
  * emit_last). Set on a loop's Unstack and Stack filters, on the splitjoin
  * whose joiner is phased, and on the loop's pipeline (the region whose
- * phased actors advance together; streamit/lower_loop.c). */
+ * phased actors advance together; streamit/lower_loop.c), for loops with
+ * state and data-parallel ones alike. Splitting a filter of the region
+ * (fission, --devices, the rank partitioner: sched_fission_split) clears
+ * the phasing of the whole region first: the split-join's weights cover
+ * all the filter's firings per steady state, not one phase's. */
 typedef struct StreamPhasing {
     int64_t trips, chunk;       /* trips > chunk >= 1 */
     int64_t in_per[2];

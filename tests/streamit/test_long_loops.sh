@@ -14,6 +14,15 @@
 #      at 10^5 and 10^6 steps: the peak resident size at 10^6 is at most
 #      1.5x that at 10^5 (before phased loops: 54 MB and 465 MB). x is 10^6
 #      float32 zeros written here (a .npy header, then /dev/zero).
+#   4. row_map (out[i] = x[i] * 2 + 1, data-parallel, kept per iteration by
+#      --keep-loops): at 3000 rows it is phased (3 phases of 1024) and
+#      equals the hand-derived expected/out0.npy bitwise phased, in phases
+#      of 7, unphased (--loop-chunk=2^30), and with --fission=2, which
+#      splits the body and so runs the loop unphased (--emit=stream says
+#      which). On the 10^6 zeros: the peak resident size at 10^6 rows is at
+#      most 1.5x that at 10^5 (data-parallel loops unphased: 56 MB and
+#      449 MB), every output is 1.0, and at 10^5 the phased output equals
+#      the unphased one bitwise.
 set -uo pipefail
 tssa="$1" cases="$2"
 fail=0
@@ -67,6 +76,40 @@ done
 small=$(tail -1 "$out/rss100000") big=$(tail -1 "$out/rss1000000")
 if (( big * 2 > small * 3 )); then
   echo "FAIL: scalar_steps peak resident size $small KB at 10^5 steps, $big KB at 10^6"
+  fail=1
+fi
+
+cd "$cases/row_map" || exit 2
+for opts in "" "--loop-chunk=7" "--loop-chunk=1073741824" "--fission=2"; do
+  rm -rf "$out/row_map"
+  if ! "$tssa" model.ir x=inputs/x.npy n=3000 --keep-loops $opts -o "$out/row_map" 2>"$out/row_map.err"; then
+    echo "FAIL: row_map --keep-loops $opts: $(head -c 300 "$out/row_map.err")"
+    fail=1
+  elif ! cmp -s "$out/row_map/out0.npy" expected/out0.npy; then
+    echo "FAIL: row_map --keep-loops $opts: out0 differs from expected/out0.npy"
+    fail=1
+  fi
+done
+"$tssa" model.ir x=inputs/x.npy n=3000 --keep-loops --emit=stream >"$out/row_map.str" 2>&1
+grep -q "// phased: 3 phases of 1024 iterations (the last 952)" "$out/row_map.str" ||
+  { echo "FAIL: the kept data-parallel loop is not phased:"; cat "$out/row_map.str"; fail=1; }
+"$tssa" model.ir x=inputs/x.npy n=3000 --keep-loops --fission=2 --emit=stream >"$out/row_map.str" 2>&1
+grep -q "// unphased: a filter of the loop is split into data-parallel copies" "$out/row_map.str" ||
+  { echo "FAIL: the split loop does not say it runs unphased:"; cat "$out/row_map.str"; fail=1; }
+for run in 100000:1024 100000:1073741824 1000000:1024; do
+  n=${run%:*} chunk=${run#*:}
+  /usr/bin/time -f %M -o "$out/rss.$n.$chunk" "$tssa" model.ir x="$out/x.npy" n=$n --keep-loops \
+    --loop-chunk=$chunk -o "$out/map.$n.$chunk" 2>"$out/map.err" ||
+    { echo "FAIL: row_map n=$n --loop-chunk=$chunk: $(head -c 300 "$out/map.err")"; fail=1; }
+done
+cmp -s "$out/map.100000.1024/out0.npy" "$out/map.100000.1073741824/out0.npy" ||
+  { echo "FAIL: row_map at 10^5 rows: the phased output differs from the unphased one"; fail=1; }
+ones=$(tail -c 4000000 "$out/map.1000000.1024/out0.npy" | od -An -tx4 | sort -u | tr -s ' ' | tr '\n' ';')
+[[ "$ones" == " 3f800000 3f800000 3f800000 3f800000;*;" ]] ||
+  { echo "FAIL: row_map at 10^6 rows: not every output is 1.0: $ones"; fail=1; }
+small=$(tail -1 "$out/rss.100000.1024") big=$(tail -1 "$out/rss.1000000.1024")
+if (( big * 2 > small * 3 )); then
+  echo "FAIL: row_map --keep-loops peak resident size $small KB at 10^5 rows, $big KB at 10^6"
   fail=1
 fi
 exit $fail
