@@ -28,6 +28,7 @@
 
 #include "tssa/diag.h"
 #include "tssa/machine.h"
+#include "tssa/tensor.h"
 #include "tssa/util.h"
 
 #ifdef TSSA_USE_BLAS
@@ -244,10 +245,8 @@ static void gemm_loops(const float *a, const float *b, float *c, int threads)
 
 static double measure_gemm_flops_per_s(int threads)
 {
-#ifdef TSSA_USE_BLAS
-    int blas_threads = openblas_get_num_threads();
-    openblas_set_num_threads(threads);
-#endif
+    int blas_threads = tensor_blas_threads();
+    tensor_blas_set_threads(threads);
     size_t n2 = (size_t)GEMM_N * GEMM_N;
     float *a = xmallocn(n2, sizeof *a), *b = xmallocn(n2, sizeof *b), *c = xmallocn(n2, sizeof *c);
     for (size_t i = 0; i < n2; i++) {
@@ -269,9 +268,7 @@ static double measure_gemm_flops_per_s(int threads)
     free(a);
     free(b);
     free(c);
-#ifdef TSSA_USE_BLAS
-    openblas_set_num_threads(blas_threads);
-#endif
+    tensor_blas_set_threads(blas_threads);
     return 2.0 * GEMM_N * GEMM_N * GEMM_N / best;
 }
 

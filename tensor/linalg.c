@@ -121,10 +121,46 @@ static int thread_number(void)
 #endif
 }
 
+/* OpenBLAS's pthread build starts its worker threads when it is loaded,
+ * and an idle worker spins on sched_yield for its timeout (about 0.1-0.3 s
+ * after the library starts or after each threaded call) before it sleeps.
+ * Setting one thread does not stop them. Beside two OpenMP threads on two
+ * cores such a spinner takes a core's time slices: each kernel's OpenMP
+ * barrier then waits a scheduler tick (~4 ms) for the thread it preempted,
+ * and a process's first ~100 ms of runs took 7-8 ms instead of 0.15 ms
+ * (experiments/bench_stability.py: medians 50x apart between processes).
+ * blas_thread_shutdown_ (exported by the pthread build for its fork
+ * handlers) ends them; OpenBLAS starts them again by itself if a later
+ * call asks for more than one thread. The serial and OpenMP builds have no
+ * such threads and no such symbol: hence the weak reference. */
+#ifdef TSSA_USE_BLAS
+extern int blas_thread_shutdown_(void) __attribute__((weak));
+#endif
+
+void tensor_blas_set_threads(int threads)
+{
+#ifdef TSSA_USE_BLAS
+    openblas_set_num_threads(threads);
+    if (threads == 1 && blas_thread_shutdown_)
+        blas_thread_shutdown_();
+#else
+    (void)threads;
+#endif
+}
+
+int tensor_blas_threads(void)
+{
+#ifdef TSSA_USE_BLAS
+    return openblas_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
 void tensor_products_independent_of_threads(void)
 {
     independent_of_threads = true;
-    openblas_set_num_threads(1);
+    tensor_blas_set_threads(1);
 }
 
 static void gemm_call(TensorDType dt, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int64_t m, int64_t n, int64_t k,

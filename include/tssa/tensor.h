@@ -902,4 +902,10 @@ Tensor *tensor_istft(const Tensor *self, int64_t n_fft, int64_t hop_length, bool
  * threaded): under mpirun, where a rank's threads depend on the ranks. */
 void tensor_products_independent_of_threads(void);
 
+/* OpenBLAS's own thread count (1 without OpenBLAS). Setting 1 also ends
+ * OpenBLAS's idle worker threads, which would otherwise spin beside
+ * OpenMP's on the same cores (tensor/linalg.c says why). */
+void tensor_blas_set_threads(int threads);
+int tensor_blas_threads(void);
+
 #endif
