@@ -73,7 +73,13 @@ static const char *math_names[] = {
     q " int8_t invert_i8(int8_t x) { return (int8_t)~x; }\n" \
     q " int16_t invert_i16(int16_t x) { return (int16_t)~x; }\n" \
     q " int32_t invert_i32(int32_t x) { return ~x; }\n" \
-    q " int64_t invert_i64(int64_t x) { return ~x; }\n"
+    q " int64_t invert_i64(int64_t x) { return ~x; }\n" \
+    /* c10's powi (tensor/binary.c's int_pow): repeated squaring, wrapping; \
+     * a negative exponent gives 0 but for bases 1 and -1. Through double, \
+     * 0 ** -1 was inf converted to int64 (INT64_MIN) and results past 2^53 \
+     * lost their low bits. */ \
+    q " int64_t pow_i(int64_t b, int64_t e) { if (e < 0) return b == 1 ? 1 : b == -1 ? ((e & 1) ? -1 : 1) : 0; " \
+    "unsigned long long r = 1, x = (unsigned long long)b; while (e) { if (e & 1) r *= x; e >>= 1; x *= x; } return (int64_t)r; }\n"
 
 static void prelude(TextBuf *t, KirTarget target)
 {
@@ -103,7 +109,7 @@ static void prelude(TextBuf *t, KirTarget target)
             textbuf_printf(t, "#define %s(x) _Generic((x), float: %sf, default: %s)(x)\n",
                            math_names[i], lower, lower);
         }
-        textbuf_puts(t, "#define POW(x, y) _Generic((x) + (y), float: powf, default: pow)(x, y)\n"
+        textbuf_puts(t, "#define POW(x, y) _Generic((x) + (y), float: powf, double: pow, default: pow_i)(x, y)\n"
                         "#define ATAN2(x, y) _Generic((x) + (y), float: atan2f, default: atan2)(x, y)\n"
                         "#define ABS(x) ((x) < 0 ? -(x) : (x))\n"
                         "#define ISNAN(x) ((x) != (x))\n"
@@ -153,14 +159,14 @@ static void prelude(TextBuf *t, KirTarget target)
     }
     textbuf_puts(t, "__device__ __forceinline__ float POW(float x, float y) { return powf(x, y); }\n"
                     "__device__ __forceinline__ double POW(double x, double y) { return pow(x, y); }\n"
-                    /* integers as the C target's pow: in double, converted back */
-                    "__device__ __forceinline__ double POW(int64_t x, int64_t y) { return pow((double)x, (double)y); }\n"
-                    "__device__ __forceinline__ double POW(int32_t x, int32_t y) { return pow((double)x, (double)y); }\n"
                     "__device__ __forceinline__ float ATAN2(float x, float y) { return atan2f(x, y); }\n"
                     "__device__ __forceinline__ double ATAN2(double x, double y) { return atan2(x, y); }\n"
                     "#define ABS(x) ((x) < 0 ? -(x) : (x))\n"
                     "#define ISNAN(x) ((x) != (x))\n"
                     C_INT_HELPERS("__device__ __forceinline__")
+                    /* integers as the C target's pow_i (32-bit results are its low bits) */
+                    "__device__ __forceinline__ int64_t POW(int64_t x, int64_t y) { return pow_i(x, y); }\n"
+                    "__device__ __forceinline__ int32_t POW(int32_t x, int32_t y) { return (int32_t)pow_i(x, y); }\n"
                     "__device__ __forceinline__ float FLOORDIV(float a, float b) { return floordiv_f(a, b); }\n"
                     "__device__ __forceinline__ double FLOORDIV(double a, double b) { return floordiv_d(a, b); }\n"
                     "__device__ __forceinline__ int64_t FLOORDIV(int64_t a, int64_t b) { return floordiv_i(a, b); }\n"

@@ -464,6 +464,10 @@ R("pow", "tensor_exponent", "x, y", "x.pow(y)", x=POS(4), y=F(4))
 R("pow", "scalar_base", "x", "torch.pow(2.0, x)", x=F(3))
 R("pow", "int", "x", "x ** 2", x=L(4))
 R("pow", "negative_exponent", "x", "x ** -1.0", x=POS(3))
+# integer pow as c10's powi: a negative exponent gives 0 but for bases 1 and -1
+# (0 ** -1 too), exact past 2^53 (3 ** 39) and wrapping past 2^63 (3 ** 41)
+R("pow", "int_negative_exponent", "x, y", "x ** y, 2 ** y, torch.pow(x, 3)",
+  x=T([0, 1, -1, -1, 2, -3, 0, 5, 3, 3], torch.int64), y=T([-1, -2, -3, -2, -1, 0, 2, 3, 39, 41], torch.int64))
 R("sin", "basic", "x", "torch.sin(x)", x=F(4))
 R("cos", "basic", "x", "torch.cos(x)", x=F(4))
 R("tan", "basic", "x", "torch.tan(x)", x=F(3))
