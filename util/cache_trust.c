@@ -156,16 +156,23 @@ CacheTrust cache_entry_open(const char *path, int *fd, char why[CACHE_WHY_MAX])
     return verdict;
 }
 
+/* cache_entry_open, with the warning an untrusted entry gets. */
+static CacheTrust open_or_warn(const char *path, int *fd, FILE *err, const char *instead)
+{
+    char why[CACHE_WHY_MAX];
+    CacheTrust t = cache_entry_open(path, fd, why);
+    if (t == CACHE_UNTRUSTED)
+        cache_warn_untrusted(err, why, instead);
+    return t;
+}
+
 CacheTrust cache_entry_read(const char *path, size_t limit, char **data, size_t *len, FILE *err,
                             const char *instead)
 {
     *data = NULL;
     *len = 0;
-    char why[CACHE_WHY_MAX];
     int fd;
-    CacheTrust t = cache_entry_open(path, &fd, why);
-    if (t == CACHE_UNTRUSTED)
-        cache_warn_untrusted(err, why, instead);
+    CacheTrust t = open_or_warn(path, &fd, err, instead);
     if (t != CACHE_OK)
         return t;
     bool ok = fd_read_all(fd, limit, data, len);
@@ -175,12 +182,8 @@ CacheTrust cache_entry_read(const char *path, size_t limit, char **data, size_t 
 
 bool cache_entry_holds(const char *path, const void *data, size_t len, FILE *err, const char *instead)
 {
-    char why[CACHE_WHY_MAX];
     int fd;
-    CacheTrust t = cache_entry_open(path, &fd, why);
-    if (t == CACHE_UNTRUSTED)
-        cache_warn_untrusted(err, why, instead);
-    if (t != CACHE_OK)
+    if (open_or_warn(path, &fd, err, instead) != CACHE_OK)
         return false;
     bool same = fd_holds_bytes(fd, data, len);
     close(fd);
