@@ -4,6 +4,7 @@
  * track name) and in trace_log_limit_note. Counts derived by hand below.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_util.h"
@@ -15,6 +16,14 @@ static void feed_run(TraceLog *log, int slices)
     trace_log_begin_run(log);
     for (int i = 0; i < slices; i++)
         trace_log_slice(log, 0, "filter", "work", i * 1e-6, (i + 1) * 1e-6, NULL);
+}
+
+/* The log's events as a string: trace_log_events gives bytes and a length,
+ * not a NUL-terminated text. */
+static char *events_text(TraceLog *log, size_t *len)
+{
+    const char *events = trace_log_events(log, len);
+    return strndup(events ? events : "", *len);
 }
 
 static int64_t count_slices(const char *events)
@@ -38,7 +47,7 @@ static void test_run_limit(void)
     CHECK(trace_log_limit_note(log, note, sizeof note));
     CHECK_CONTAINS(note, "recorded runs 1-3 of 5; 20 later events not recorded (limits: 3 runs, 1 MiB)");
     size_t len = 0;
-    const char *events = trace_log_events(log, &len);
+    char *events = events_text(log, &len);
     CHECK_MSG(count_slices(events) == 30, "%lld", (long long)count_slices(events));
     CHECK_CONTAINS(events, "\"name\":\"trace limit: recorded runs 1-3 of 5");
     CHECK_CONTAINS(events, "\"name\":\"filters\"");        /* track names stay */
@@ -46,6 +55,7 @@ static void test_run_limit(void)
     size_t again = 0;
     trace_log_events(log, &again);
     CHECK(again == len);
+    free(events);
     trace_log_free(log);
 }
 
@@ -59,7 +69,7 @@ static void test_byte_limit(void)
     for (int r = 0; r < RUNS; r++)
         feed_run(log, SLICES);
     size_t len = 0;
-    const char *events = trace_log_events(log, &len);
+    char *events = events_text(log, &len);
     char note[256];
     CHECK(trace_log_limit_note(log, note, sizeof note));
     int64_t kept = count_slices(events);
@@ -71,6 +81,7 @@ static void test_byte_limit(void)
     CHECK_CONTAINS(note, expect);
     CHECK_CONTAINS(note, "(the last in part) of 1000");
     CHECK_CONTAINS(note, "(limits: 1000000 runs, 65536 bytes)");
+    free(events);
     trace_log_free(log);
 }
 
@@ -90,7 +101,9 @@ static void test_defaults(void)
     feed_run(log, 2);
     CHECK(!trace_log_limit_note(log, note, sizeof note));
     size_t len = 0;
-    CHECK(!strstr(trace_log_events(log, &len), "trace limit"));
+    char *events = events_text(log, &len);
+    CHECK(!strstr(events, "trace limit"));
+    free(events);
     trace_log_free(log);
 }
 
