@@ -77,6 +77,7 @@ typedef struct Options {
     int devices;            /* --devices N: CUDA devices to place on; 0: not given (1) */
     bool no_fuse;           /* --no-fuse: every node its own filter, interpreted */
     bool keep_loops;        /* --keep-loops: no horizontal fusion of data-parallel loops */
+    const char *print_after;/* --print-after=PASS: the graph after that kernels pass */
     int repeat;             /* --repeat N: timed runs after the first; 0 = off */
     bool stats;             /* --stats: counts and times to stderr */
     int ranks;              /* --ranks N: place for N ranks (inspection); 0 = the world's */
@@ -142,6 +143,16 @@ static const char usage_text[] =
     "                      for graph text, tssa, stream, schedule and dot are\n"
     "                      specialized to the bindings given (shapes, trip counts);\n"
     "                      fused, stream, schedule, dot, c and cuda need them all\n"
+    "  --print-after=PASS  print the graph (as --emit=fused does) after the\n"
+    "                      kernels pass PASS and stop; the passes, in order:\n"
+    "                      split_loop_tuples, shape_infer, fold_decided,\n"
+    "                      decompose_cells, fold_embedding_linear,\n"
+    "                      hoist_input_products, split_bias, unpack_views, fuse,\n"
+    "                      horizontal (a pass left out, such as horizontal with\n"
+    "                      --keep-loops, prints the graph as it was before it);\n"
+    "                      TSSA_VERIFY_PASSES=1 checks the graph (ir_verify)\n"
+    "                      after every one of them (on in Debug and sanitizer\n"
+    "                      builds; =0 turns it off)\n"
     "  --json              with --emit=schedule: JSON instead of a table\n"
     "  --fission=K         split every stateless filter that fires N >= 2 times\n"
     "                      per steady state into min(K, N) data-parallel copies\n"
@@ -376,6 +387,20 @@ static void print_version(void)
     );
 }
 
+/* --print-after=PASS: PASS one of the kernels passes (kernels/passes.c). */
+static int parse_print_after(const char *arg, Options *o)
+{
+    if (kernels_pass_find(arg) >= 0) {
+        o->print_after = arg;
+        return EXIT_OK;
+    }
+    fprintf(stderr, "tssa-stream: error: unknown pass in --print-after=%s (the kernels passes, in order:", arg);
+    for (int i = 0; i < kernels_pass_count(); i++)
+        fprintf(stderr, "%s %s", i ? "," : "", kernels_pass_name(i));
+    fprintf(stderr, ")\ntry 'tssa-stream --help'\n");
+    return EXIT_USAGE;
+}
+
 /* GNU-style: options may stand anywhere; the first non-option argument is
  * MODEL, the rest are NAME=VALUE bindings. Returns -1 to go on, else the
  * exit status. */
@@ -383,7 +408,7 @@ static int parse_args(int argc, char **argv, Options *o)
 {
     enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION, OPT_LOOP_CHUNK,
            OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE,
-           OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES };
+           OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES, OPT_PRINT_AFTER };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
@@ -396,6 +421,7 @@ static int parse_args(int argc, char **argv, Options *o)
         {"fuse", no_argument, NULL, OPT_FUSE},
         {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
         {"keep-loops", no_argument, NULL, OPT_KEEP_LOOPS},
+        {"print-after", required_argument, NULL, OPT_PRINT_AFTER},
         {"repeat", required_argument, NULL, OPT_REPEAT},
         {"stats", no_argument, NULL, OPT_STATS},
         {"ranks", required_argument, NULL, OPT_RANKS},
@@ -438,6 +464,10 @@ static int parse_args(int argc, char **argv, Options *o)
         case OPT_FUSE: o->no_fuse = false; break;
         case OPT_NO_FUSE: o->no_fuse = true; break;
         case OPT_KEEP_LOOPS: o->keep_loops = true; break;
+        case OPT_PRINT_AFTER:
+            if ((status = parse_print_after(optarg, o)) != EXIT_OK)
+                return status;
+            break;
         case OPT_REPEAT:
             if ((status = parse_repeat(optarg, o)) != EXIT_OK)
                 return status;
@@ -466,6 +496,12 @@ static int parse_args(int argc, char **argv, Options *o)
             return usage_error("'%s' is not a NAME=VALUE binding (only one MODEL is read)", argv[i]);
         o->bind[o->nbind++] = argv[i];
     }
+    /* --print-after=PASS is the --emit=fused stop, moved to after PASS. */
+    if (o->print_after && o->emit != EMIT_NONE && o->emit != EMIT_FUSED)
+        return usage_error("--print-after=%s prints the graph after a kernels pass and stops: it takes no "
+                           "other --emit", o->print_after);
+    if (o->print_after)
+        o->emit = EMIT_FUSED;
     if (o->emit == EMIT_TOPOLOGY)
         return o->model || o->nbind ? usage_error("%s", "--emit=topology reads no MODEL and no bindings") : -1;
     if (o->backend == BACKEND_DEFAULT)
@@ -491,7 +527,8 @@ static int parse_args(int argc, char **argv, Options *o)
         return usage_error("%s", "--repeat and --stats time and count a run on the cpu or cuda backend, not "
                                  "--backend=ref");
     if (o->no_fuse && (o->emit == EMIT_C || o->emit == EMIT_CUDA || o->emit == EMIT_FUSED))
-        return usage_error("%s", "--emit=fused, --emit=c and --emit=cuda show the fusion: drop --no-fuse");
+        return usage_error("%s", "--emit=fused, --emit=c, --emit=cuda and --print-after show the fusion: drop "
+                                 "--no-fuse");
     if (o->model_is_stream) {
         if (o->emit != EMIT_STREAM && o->emit != EMIT_SCHEDULE && o->emit != EMIT_DOT)
             return usage_error("%s: a stream graph (.str) is inspected with --emit=stream, "
@@ -827,14 +864,6 @@ static bool specialize(Run *r)                  /* streamit: compile-time values
     return r->program ? true : stop(r, status);
 }
 
-static bool infer_shapes(Run *r)                /* kernels: static shapes and dtypes */
-{
-    int status = EXIT_OK;
-    kernels_split_loop_tuples(r->program);      /* tuple state: its tensors, to be typed */
-    return shape_infer(r->program, r->inputs, r->ninputs, stderr, &status) ? true
-                                                                          : stop(r, status);
-}
-
 /* A data-parallel loop becomes one kernel over all its iterations (one
  * launch on a GPU; on a CPU one loop nest whose outer loop OpenMP shares out
  * over the rank's cores, where each iteration alone is too little work to
@@ -851,20 +880,33 @@ static bool horizontal_wanted(const Options *o)
     return world_local_size() == world_size();
 }
 
+/* One stage of the kernels passes (kernels/passes.c lists them, in order);
+ * --print-after=PASS stops after PASS with the --emit=fused printer. */
+static bool run_kernels_passes(Run *r, KernelsStage stage)
+{
+    KernelsPassOptions po;
+    kernels_pass_options_default(&po);          /* verify: debug builds, TSSA_VERIFY_PASSES */
+    po.inputs = r->inputs;
+    po.ninputs = r->ninputs;
+    po.horizontal = horizontal_wanted(r->o);
+    po.stop_after = r->o->print_after;
+    int status = EXIT_OK;
+    switch (kernels_run_passes(r->program, stage, &po, stderr, &status)) {
+    case KERNELS_PASSES_DONE:    return true;
+    case KERNELS_PASSES_STOPPED: return emit_stop(r, EMIT_FUSED);
+    case KERNELS_PASSES_FAILED:  break;
+    }
+    return stop(r, status);
+}
+
+static bool infer_shapes(Run *r)                /* kernels: static shapes and dtypes */
+{
+    return run_kernels_passes(r, KERNELS_STAGE_SHAPES);
+}
+
 static bool fuse(Run *r)                        /* kernels: vertical, horizontal fusion */
 {
-    if (!r->o->no_fuse) {
-        kernels_fold_decided(r->program);
-        kernels_decompose_cells(r->program);
-        kernels_fold_embedding_linear(r->program);
-        kernels_hoist_input_products(r->program);
-        kernels_split_bias(r->program);
-        kernels_unpack_views(r->program);
-        kernels_fuse(r->program);
-        if (horizontal_wanted(r->o))
-            kernels_horizontal(r->program);
-    }
-    return true;
+    return r->o->no_fuse || run_kernels_passes(r, KERNELS_STAGE_FUSION);
 }
 
 /* The kernels are compiled for a run and generated for --emit=c|cuda; the

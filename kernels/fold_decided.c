@@ -7,16 +7,8 @@
  * the same way and whose joined results have no static shape: nothing
  * around them fuses. Once shape_infer has typed the body, they are known.
  *
- * kernels_decide_scalar is the rule, shared with shape_infer (which follows
- * decided Ifs into their taken branch only, so the types flow through them):
- *   aten::dim(x), aten::size(x, d), aten::len(x), aten::numel(x)
- *                          of a tensor of static shape;
- *   aten::__contains__(list, v), eq / ne / lt / le / gt / ge, __not__
- *                          of decided ints and bools;
- *   aten::__is__(x, None), aten::__isnot__(x, None)
- *                          of a tensor of static shape (an Optional[Tensor]
- *                          the caller passed a tensor: torch 2.x's GRUCell
- *                          tests `hx is not None` before checking its rank).
+ * The rule that decides a scalar is kernels_decide_scalar
+ * (kernels/decide_scalar.c), which shape_infer follows too.
  *
  * kernels_fold_decided is the pass. Preconditions: shape_infer ran, the
  * graph is functional. Result, in program order (nested blocks included):
@@ -37,95 +29,6 @@
 
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
-
-static bool lookup_int(const ScalarLookup *lk, const IrValue *v, int64_t *out)
-{
-    if (v->type && v->type->kind == TY_TENSOR)
-        return false;
-    const RtValue *r = lower_static_value(lk->p, v);
-    if (r) {
-        if (r->kind != RT_INT && r->kind != RT_BOOL)
-            return false;
-        *out = r->u.i;
-        return true;
-    }
-    return lk->decided && lk->decided(lk->ctx, v, out);
-}
-
-bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out)
-{
-    if (n->noutputs != 1 || n->nblocks > 0 || n->ninputs < 1)
-        return false;
-    const IrTensorType *t = shape_of(n->inputs[0]);
-    int64_t a, b;
-    switch (n->op) {
-    case OP_ATEN_DIM:
-        if (!t || n->ninputs != 1)
-            return false;
-        *out = t->rank;
-        return true;
-    case OP_ATEN_LEN:
-        if (!t || n->ninputs != 1 || t->rank < 1)
-            return false;
-        *out = t->sizes[0];
-        return true;
-    case OP_ATEN_NUMEL:
-        if (!t || n->ninputs != 1)
-            return false;
-        *out = 1;
-        for (int i = 0; i < t->rank; i++)
-            *out *= t->sizes[i];
-        return true;
-    case OP_ATEN_SIZE:
-        if (!t || n->ninputs != 2 || !lookup_int(lk, n->inputs[1], &a))
-            return false;
-        if (a < 0)
-            a += t->rank;
-        if (a < 0 || a >= t->rank)
-            return false;       /* left to fail at run time, with PyTorch's message */
-        *out = t->sizes[a];
-        return true;
-    case OP_ATEN_NOT:
-        if (n->ninputs != 1 || !lookup_int(lk, n->inputs[0], &a))
-            return false;
-        *out = !a;
-        return true;
-    case OP_ATEN_CONTAINS: {
-        const RtValue *list = lower_static_value(lk->p, n->inputs[0]);
-        if (n->ninputs != 2 || !list || list->kind != RT_LIST || !lookup_int(lk, n->inputs[1], &a))
-            return false;
-        *out = 0;
-        for (int i = 0; i < list->u.list.n; i++) {
-            const RtValue *item = list->u.list.items[i];
-            if (item->kind != RT_INT && item->kind != RT_BOOL)
-                return false;
-            *out |= item->u.i == a;
-        }
-        return true;
-    }
-    case OP_ATEN_IS: case OP_ATEN_ISNOT: {
-        if (n->ninputs != 2)
-            return false;
-        const RtValue *none = lower_static_value(lk->p, n->inputs[1]);
-        if (!t || !none || none->kind != RT_NONE)
-            return false;
-        *out = n->op == OP_ATEN_ISNOT;      /* a tensor is not None */
-        return true;
-    }
-    case OP_ATEN_EQ: case OP_ATEN_NE: case OP_ATEN_LT: case OP_ATEN_LE: case OP_ATEN_GT:
-    case OP_ATEN_GE:
-        if (n->ninputs != 2 || !lookup_int(lk, n->inputs[0], &a) || !lookup_int(lk, n->inputs[1], &b))
-            return false;
-        *out = n->op == OP_ATEN_EQ ? a == b : n->op == OP_ATEN_NE ? a != b
-             : n->op == OP_ATEN_LT ? a < b  : n->op == OP_ATEN_LE ? a <= b
-             : n->op == OP_ATEN_GT ? a > b  : a >= b;
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* ---------------------------------------------------------------- the pass */
 
 typedef struct Fold {
     LowerProgram *p;
@@ -157,9 +60,6 @@ static bool decided_in_fold(void *ctx, const IrValue *v, int64_t *out)
     return true;
 }
 
-
-
-
 static void fold_block(Fold *f, IrBlock *b);
 
 /* Returns the node the walk goes on with. */
@@ -169,7 +69,7 @@ static IrNode *fold_node(Fold *f, IrNode *n)
     ScalarLookup lk = {.p = f->p, .decided = decided_in_fold, .ctx = f};
     int64_t v;
     if (n->op == OP_PRIM_IF && n->nblocks == 2 && n->ninputs == 1 &&
-        lookup_int(&lk, n->inputs[0], &v)) {
+        kernels_lookup_scalar(&lk, n->inputs[0], &v)) {
         f->folded++;
         return lower_fold_if(f->p, n, v != 0);
     }

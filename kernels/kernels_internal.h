@@ -26,7 +26,7 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n);
 KKernel *kir_build_kernel(KirBuilder *b, const LowerProgram *p, const IrNode *group,
                           const char *name, const char **why);
 
-/* Scalars that static shapes decide (kernels/fold_decided.c). A lookup
+/* Scalars that static shapes decide (kernels/decide_scalar.c). A lookup
  * gives the value of an int or bool: the program's compile-time values,
  * then what its pass decided so far (decided may be NULL). */
 typedef struct ScalarLookup {
@@ -38,6 +38,9 @@ typedef struct ScalarLookup {
  * decided scalars fix it: dim, size, len, numel of a tensor of static
  * shape; __contains__, comparisons, __not__ of decided numbers. */
 bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out);
+/* The int or bool v holds by the lookup (a compile-time value, or one its
+ * pass decided), never a tensor. */
+bool kernels_lookup_scalar(const ScalarLookup *lk, const IrValue *v, int64_t *out);
 /* A graph rewrite offered one node (after the nodes of its blocks): the
  * number of rewrites it made there (0: node left as it was). It may
  * replace or remove node, and add nodes before it or before its loop. */
@@ -56,6 +59,23 @@ IrNode *kernels_top_anchor(IrNode *n);
 /* A new int (bool when as_bool) prim::Constant at the top level before the
  * top-level node holding `at`, a compile-time value of p. */
 IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as_bool);
+
+/* One entry of the pass table (kernels/passes.c): a pass that rewrites
+ * (its count is not needed), or one that may fail (run: false after a
+ * message to err, *status set), and when it runs (wanted NULL: always).
+ * kernels_run_pass_table runs the entries of `stage` in order, as
+ * kernels_run_passes does with the kernels' own table (a test runs one of
+ * its own). */
+typedef struct KernelsPass {
+    const char *name;
+    KernelsStage stage;
+    bool (*wanted)(const KernelsPassOptions *o);
+    int (*rewrite)(LowerProgram *p);
+    bool (*run)(LowerProgram *p, const KernelsPassOptions *o, FILE *err, int *status);
+} KernelsPass;
+KernelsPassResult kernels_run_pass_table(LowerProgram *p, const KernelsPass *table, int npasses,
+                                         KernelsStage stage, const KernelsPassOptions *o,
+                                         FILE *err, int *status);
 
 void kir_print_prelude(TextBuf *t, KirTarget target);
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target);

@@ -67,19 +67,6 @@ typedef struct Affine {
     int64_t k, c, last;
 } Affine;
 
-const IrTensorType *shape_of(const IrValue *v)
-{
-    if (!v->type || v->type->kind != TY_TENSOR)
-        return NULL;
-    const IrTensorType *t = &v->type->tensor;
-    if (t->dtype < 0 || t->rank < 0 || t->rank > MAXR)
-        return NULL;
-    for (int i = 0; i < t->rank; i++)
-        if (t->sizes[i] < 0)
-            return NULL;
-    return t;
-}
-
 static bool get(const IrValue *v, Shape *s)
 {
     const IrTensorType *t = shape_of(v);
@@ -999,13 +986,6 @@ static void infer_getitem(Infer *in, IrNode *n)
 
 static void infer_block(Infer *in, IrBlock *b);
 
-bool shape_same(const IrValue *a, const IrValue *b)
-{
-    const IrTensorType *x = shape_of(a), *y = shape_of(b);
-    return x && y && x->dtype == y->dtype && x->rank == y->rank &&
-           memcmp(x->sizes, y->sizes, (size_t)x->rank * sizeof *x->sizes) == 0;
-}
-
 /* Both unknown, or both the same static type. */
 static bool same_type(const IrValue *a, const IrValue *b)
 {
@@ -1298,24 +1278,4 @@ bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int 
     free(in.affine);
     free(in.optional);
     return true;
-}
-
-static void count_block(const IrBlock *b, int *refined, int *unknown)
-{
-    for (int i = 0; i < ir_block_nparams(b); i++)
-        if (is_tensor(ir_block_param(b, i)))
-            (shape_of(ir_block_param(b, i)) ? (*refined)++ : (*unknown)++);
-    IR_FOREACH_NODE(n, b) {
-        for (int k = 0; k < n->noutputs; k++)
-            if (is_tensor(n->outputs[k]))
-                (shape_of(n->outputs[k]) ? (*refined)++ : (*unknown)++);
-        for (int k = 0; k < n->nblocks; k++)
-            count_block(n->blocks[k], refined, unknown);
-    }
-}
-
-void shape_count(const IrGraph *g, int *refined, int *unknown)
-{
-    *refined = *unknown = 0;
-    count_block(g->top, refined, unknown);
 }

@@ -53,6 +53,38 @@ typedef struct KernelsMemory {
 } KernelsMemory;
 KernelsMemory kernels_plan_memory(const LowerProgram *p);
 
+/* The kernels layer's passes over a specialized program, run in order from
+ * one table (kernels/passes.c, which lists them with what each needs and
+ * makes). They run in two stages: `shapes` (split_loop_tuples,
+ * shape_infer) right after lower_specialize, and `fusion` (fold_decided ...
+ * fuse, horizontal), which --no-fuse leaves out. The functions below them
+ * are the passes themselves, for the table. */
+typedef enum KernelsStage { KERNELS_STAGE_SHAPES, KERNELS_STAGE_FUSION } KernelsStage;
+typedef struct KernelsPassOptions {
+    RtValue **inputs;           /* the bound graph inputs (shape_infer types them) */
+    int ninputs;
+    bool horizontal;            /* run `horizontal` (the caller decides when it is wanted) */
+    /* ir_verify before the first pass and after every pass; a broken graph
+     * is an internal error naming the pass. kernels_pass_options_default
+     * sets it in builds with TSSA_VERIFY_PASSES (Debug, sanitizer builds)
+     * and from the environment: TSSA_VERIFY_PASSES=1 on, =0 off. */
+    bool verify;
+    const char *stop_after;     /* a pass name: stop after it (run or left out) */
+} KernelsPassOptions;
+typedef enum KernelsPassResult {
+    KERNELS_PASSES_DONE,        /* every pass of the stage ran */
+    KERNELS_PASSES_STOPPED,     /* stopped after stop_after: the caller prints the graph */
+    KERNELS_PASSES_FAILED,      /* after a message to err; *status the exit status (1) */
+} KernelsPassResult;
+void kernels_pass_options_default(KernelsPassOptions *o);
+KernelsPassResult kernels_run_passes(LowerProgram *p, KernelsStage stage, const KernelsPassOptions *o,
+                                     FILE *err, int *status);
+/* The passes' names, in the order they run; kernels_pass_find: the index
+ * of a name, or -1. */
+int kernels_pass_count(void);
+const char *kernels_pass_name(int index);
+int kernels_pass_find(const char *name);
+
 /* A loop's state carried as one tuple (unpacked at the top of each
  * iteration, constructed at the bottom) becomes its elements, carried one
  * by one, so shape inference sees them (kernels/split_loop_tuples.c).

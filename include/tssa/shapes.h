@@ -1,5 +1,6 @@
 /* shapes.h — static shape and dtype inference on a specialized program
- * (kernels/shape_infer.c).
+ * (kernels/shape_infer.c; the queries shape_of, shape_same and shape_count
+ * read its types back: kernels/shape_query.c).
  *
  * After lower_specialize every scalar the program computes from its bound
  * inputs' sizes is a compile-time value, so most tensors have a shape and a

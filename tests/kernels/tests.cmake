@@ -59,6 +59,24 @@ add_test(NAME kernels.shape_infer COMMAND test_shape_infer ${TSSA_CORPUS_CASES})
 add_test(NAME kernels.fusion_reach
          COMMAND ${TSSA_TESTS_DIR}/kernels/test_fusion_reach.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models ${TSSA_TESTS_DIR}/kernels/torch2)
+#   kernels.pass_table  the passes' runner (kernels/passes.c): the real
+#            table verified between passes on recurrent, data-parallel and
+#            torch 2.x programs; a test pass that breaks the graph is an
+#            internal error naming it; stops after a named pass; the names
+#            in order; TSSA_VERIFY_PASSES in the environment
+add_executable(test_pass_table ${TSSA_TESTS_DIR}/kernels/test_pass_table.c ${TSSA_TESTS_DIR}/test_util.c)
+target_link_libraries(test_pass_table PRIVATE tssa)
+target_include_directories(test_pass_table PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+add_test(NAME kernels.pass_table
+         COMMAND test_pass_table ${TSSA_TESTS_DIR}/models/lstm_loop ${TSSA_TESTS_DIR}/models/batch_loop
+                 ${TSSA_TESTS_DIR}/models/fastrnns_lstm ${TSSA_TESTS_DIR}/models/chunk_split_unbind
+                 ${TSSA_TESTS_DIR}/models/rnn_cells_loop ${TSSA_TESTS_DIR}/models/long_batch_map)
+#   kernels.print_after  --print-after=PASS for every pass (exit 2 and the
+#            list for an unknown one) and TSSA_VERIFY_PASSES=1 over the
+#            models corpus (tests/kernels/test_print_after.sh)
+add_test(NAME kernels.print_after
+         COMMAND ${TSSA_TESTS_DIR}/kernels/test_print_after.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models ${TSSA_TESTS_DIR}/kernels/torch2)
 #   kernels.fuse_random  60 random programs (elementwise ops, broadcasts,
 #            reductions, softmax, transposes, reshapes, slice and row
 #            assigns, where) fused against the reference interpreter
