@@ -1736,6 +1736,67 @@ static int run_pipeline(const Options *o)
     return r.status;
 }
 
+/* Under mpirun the options decide which collective calls a rank makes and
+ * in what order (--trace gathers every rank's events, --repeat N runs N
+ * times, --fission and --loop-chunk shape the plan, --inputs runs one set
+ * after another): a rank started with other values than rank 0's (its own
+ * launcher script) would wait in a call the others never make, or take
+ * another call's message. So every rank compares them with rank 0's before
+ * any work. File paths may differ from host to host (each rank checks its
+ * own files, and rank 0 alone reads the inputs and writes the outputs), so
+ * only whether one is given is compared; --stats and -o change no call. */
+static bool options_agree(const Options *o)
+{
+    if (world_size() == 1)
+        return true;
+    const struct {
+        const char *name;
+        long long value;
+        bool presence;          /* a file's option: given or not */
+    } steering[] = {
+        {"the model's kind (.ir or .str)", o->model_is_stream, false},
+        {"--weights", o->weights != NULL, true},
+        {"--emit", o->emit, false},
+        {"--backend", o->backend, false},
+        {"--json", o->json, false},
+        {"--fission", o->fission, false},
+        {"--loop-chunk", o->loop_chunk, false},
+        {"--devices", o->devices, false},
+        {"--no-fuse", o->no_fuse, false},
+        {"--keep-loops", o->keep_loops, false},
+        {"--repeat", o->repeat, false},
+        {"--ranks", o->ranks, false},
+        {"--place", o->place != NULL, true},
+        {"--rates", o->rates != NULL, true},
+        {"--trace", o->trace != NULL, true},
+        {"--inputs", o->inputs_dir != NULL, true},
+        {"NAME=VALUE bindings", o->nbind > 0, true},
+    };
+    int differs = -1;
+    long long root_value = 0;
+    for (int i = 0; i < (int)(sizeof steering / sizeof steering[0]); i++) {
+        long long root = (long long)world_share_u64((uint64_t)steering[i].value, 0);
+        if (root != steering[i].value && differs < 0) {
+            differs = i;
+            root_value = root;
+        }
+    }
+    if (world_max_int(differs >= 0) == 0)
+        return true;
+    if (differs >= 0) {
+        speak_again(true);
+        fprintf(stderr, "tssa-stream: error: rank %d was started ", world_rank());
+        if (steering[differs].presence)
+            fprintf(stderr, "%s %s where rank 0 was started %s it", steering[differs].value ? "with" : "without",
+                    steering[differs].name, steering[differs].value ? "without" : "with");
+        else
+            fprintf(stderr, "with %s %lld where rank 0 has %lld", steering[differs].name, steering[differs].value,
+                    root_value);
+        fputs(": every rank needs the same options (only file paths may differ)\n", stderr);
+    }
+    return false;
+}
+
 /* A build without MPI started by mpirun would run the whole program in
  * every process, each writing the outputs: refused (by the first). */
 static bool mpi_missing(void)
@@ -1777,6 +1838,8 @@ int main(int argc, char **argv)
         speak_again(parsed >= 0);
         status = worst;
     }
+    if (status < 0 && !options_agree(&o))
+        status = EXIT_USAGE;
     if (status < 0)
         status = run_pipeline(&o);
     speak_again(false);

@@ -45,6 +45,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -522,13 +523,30 @@ static void *load_cached(const Job *job, const char *so_path, CcJitStats *stats,
 
 typedef enum { DONE, DIR_UNUSABLE } Outcome;
 
+/* Whether a compile that failed in the folder dir failed for want of room
+ * there (a full file system or quota: the linker's "No space left on
+ * device"), judged by the compiler's words, in C's and this locale's
+ * language, and by the space left. */
+static bool out_of_room(const char *dir, const TextBuf *out)
+{
+    const char *said[] = {"No space left on device", "Disk quota exceeded", strerror(ENOSPC), strerror(EDQUOT)};
+    for (size_t i = 0; i < sizeof said / sizeof said[0] && out->data; i++)
+        if (memmem(out->data, out->len, said[i], strlen(said[i])))
+            return true;
+    struct statvfs fs;
+    return statvfs(dir, &fs) == 0 && ((unsigned long long)fs.f_bavail * fs.f_frsize < (1u << 20) ||
+                                      (fs.f_files > 0 && fs.f_favail == 0));
+}
+
 /* Loads dir/<key>.so, compiling it first unless a cached copy is good
  * (cached: dir is the cache; else a temporary folder removed afterwards,
- * except for the source when the compiler fails). DIR_UNUSABLE when nothing
- * could be written into dir (the caller then tries a temporary folder and
- * has printed nothing); DONE otherwise, with *lib NULL after a message. */
+ * except for the source when the compiler fails). DIR_UNUSABLE, with why,
+ * when the cache could not serve: nothing could be written into it, the
+ * compile ran out of room there, or the object compiled there does not load
+ * (a file system mounted noexec); the caller then tries a temporary folder
+ * and has printed nothing. DONE otherwise, with *lib NULL after a message. */
 static Outcome compile_and_load(const Job *job, const char *dir, bool cached, CcJitStats *stats, FILE *err,
-                                CcLibrary **lib)
+                                CcLibrary **lib, char why[CACHE_WHY_MAX])
 {
     *lib = NULL;
     char *c_path = xprintf("%s/%s.%s", dir, job->hex, job->cplusplus ? "cpp" : "c");
@@ -549,12 +567,14 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
         }
     }
     if (!source_there && !file_write_atomic(c_path, job->source, job->len)) {
+        snprintf(why, CACHE_WHY_MAX, "%s", strerror(errno));
         outcome = DIR_UNUSABLE;
         goto done;
     }
     int fd;
     so_tmp = file_create_temp(so_path, &fd);
     if (!so_tmp) {
+        snprintf(why, CACHE_WHY_MAX, "%s", strerror(errno));
         outcome = DIR_UNUSABLE;
         goto done;
     }
@@ -570,6 +590,11 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
         goto done;
     }
     if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0)) {
+        if (cached && out_of_room(dir, &out)) {
+            snprintf(why, CACHE_WHY_MAX, "no room left there to compile the kernels");
+            outcome = DIR_UNUSABLE;
+            goto done;
+        }
         put_compile_failure(err, job, status, &out, c_path);
         keep_source = true;
         goto done;
@@ -587,8 +612,13 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
     handle = load_object(name_fd, so_tmp);
     stats->load_s = now_s() - t0;
     if (!handle) {
-        const char *why = dlerror();
-        put_error(err, "cannot load the compiled kernels %s: %s", so_path, why ? why : "unknown error");
+        const char *dl_why = dlerror();
+        if (cached)     /* a file system mounted noexec, say: a temporary folder may do */
+            snprintf(why, CACHE_WHY_MAX, "the kernels compiled there do not load: %s",
+                     dl_why ? dl_why : "unknown error");
+        else
+            put_error(err, "cannot load the compiled kernels %s: %s", so_path, dl_why ? dl_why : "unknown error");
+        outcome = cached ? DIR_UNUSABLE : DONE;
         close(name_fd);
         name_fd = -1;
         goto done;
@@ -600,8 +630,7 @@ static Outcome compile_and_load(const Job *job, const char *dir, bool cached, Cc
         cache_sum_write(so_path, bytes, n);     /* best effort: without it the next run compiles again */
     }
 
-done:;
-    int saved_errno = errno;    /* why dir is unusable */
+done:
     if (so_tmp)
         unlink(so_tmp);
     if (!cached) {
@@ -624,7 +653,6 @@ done:;
     free(so_tmp);
     free(so_path);
     free(c_path);
-    errno = saved_errno;
     return outcome;
 }
 
@@ -708,10 +736,8 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
         CacheTrust t = named ? cache_dir_prepare(named, &dir, why) : CACHE_UNUSABLE;
         if (!named)
             snprintf(why, sizeof why, "no home directory");
-        if (t == CACHE_OK && compile_and_load(&job, dir, true, stats, err, &lib) == DIR_UNUSABLE) {
+        if (t == CACHE_OK && compile_and_load(&job, dir, true, stats, err, &lib, why) == DIR_UNUSABLE)
             t = CACHE_UNUSABLE;
-            snprintf(why, sizeof why, "%s", strerror(errno));
-        }
         if (t == CACHE_UNTRUSTED)
             cache_warn_untrusted(err, why, "compiling the kernels in a temporary directory");
         else if (t != CACHE_OK && err)
@@ -722,11 +748,13 @@ CcLibrary *cc_jit_load(const char *source, size_t len, const CcJitOptions *opts,
         free(named);
     }
     if (use_temp) {
-        char *dir = make_temp_dir();
-        if (!dir)
-            put_error(err, "cannot make a temporary directory for the kernels: %s", strerror(errno));
-        else if (compile_and_load(&job, dir, false, stats, err, &lib) == DIR_UNUSABLE) {
-            put_error(err, "cannot write into the temporary directory %s: %s", dir, strerror(errno));
+        char *dir = make_temp_dir(), why[CACHE_WHY_MAX];
+        if (!dir) {
+            const char *t = getenv("TMPDIR");
+            put_error(err, "cannot make a temporary directory for the kernels in %s: %s (set TMPDIR to a folder "
+                      "you can write)", t && *t ? t : "/tmp", strerror(errno));
+        } else if (compile_and_load(&job, dir, false, stats, err, &lib, why) == DIR_UNUSABLE) {
+            put_error(err, "cannot write into the temporary directory %s: %s", dir, why);
             rmdir(dir);
         }
         free(dir);

@@ -19,13 +19,19 @@
 #   cc      CC with arguments: "cc -O0" runs (a separate cache entry from
 #           plain cc), a quoted path with a space works, a CC naming a
 #           missing program is the clear "not found" error (exit 1).
+#   full    (root only: it mounts tmpfs; else exit 77) a cache on a file
+#           system with no room for the object (12 KiB tmpfs: the linker
+#           fails "No space left on device") and one mounted noexec (the
+#           object compiled there does not dlopen): each run succeeds with
+#           PyTorch's outputs, compiling in a temporary folder after a
+#           warning that names the cache and why (before: exit 1).
 #   test_cache_trust.sh MODE TSSA_STREAM NPY_COMPARE MODELS_DIR
 set -uo pipefail
 mode="$1" tssa=$(realpath "$2") compare=$(realpath "$3") models=$(realpath "$4")
 case_dir="$models/linear_sin"
 other_case="$models/llama_rmsnorm"
-if [[ "$mode" == trust && "$(id -u)" != 0 ]]; then
-  echo "skipped: the trust cases chown files to another user (needs root)"
+if [[ ( "$mode" == trust || "$mode" == full ) && "$(id -u)" != 0 ]]; then
+  echo "skipped: the $mode cases chown files or mount file systems (needs root)"
   exit 77
 fi
 work=$(mktemp -d)
@@ -257,8 +263,28 @@ cc)
   grep -qF "the kernel compiler 'no-such-compiler-tssa -O0' was not found" "$work/missing.err" ||
     { echo "FAIL: missing: no clear message:"; cat "$work/missing.err"; fail=1; }
   ;;
+full)
+  mounted=()
+  trap 'for m in "${mounted[@]}"; do umount "$m"; done; chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+  mkdir "$work/full" "$work/noexec"
+  if ! mount -t tmpfs -o size=12k,mode=0700 tmpfs "$work/full" 2>/dev/null; then
+    echo "skipped: cannot mount a tmpfs here"; exit 77
+  fi
+  mounted+=("$work/full")
+  mount -t tmpfs -o size=1m,mode=0700,noexec tmpfs "$work/noexec" && mounted+=("$work/noexec")
+  run "$work/full" full_cache
+  expect_ok full_cache
+  grep -qF "warning: the kernel cache '$work/full' is not usable (no room left there" "$work/full_cache.err" ||
+    { echo "FAIL: full_cache: no warning naming the cache:"; cat "$work/full_cache.err"; fail=1; }
+  expect_no_temp full_cache
+  run "$work/noexec" noexec_cache
+  expect_ok noexec_cache
+  grep -qF "warning: the kernel cache '$work/noexec' is not usable (the kernels compiled there do not load" \
+    "$work/noexec_cache.err" || { echo "FAIL: noexec_cache: no warning naming the cache:"; cat "$work/noexec_cache.err"; fail=1; }
+  expect_no_temp noexec_cache
+  ;;
 *)
-  echo "usage: test_cache_trust.sh trust|repair|cc TSSA_STREAM NPY_COMPARE MODELS_DIR"; exit 2
+  echo "usage: test_cache_trust.sh trust|repair|cc|full TSSA_STREAM NPY_COMPARE MODELS_DIR"; exit 2
   ;;
 esac
 if ((fail == 0)); then echo "ok: $mode"; fi

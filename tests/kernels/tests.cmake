@@ -16,7 +16,10 @@ include(${CMAKE_CURRENT_LIST_DIR}/cc_jit.cmake)
 #            right, and the run after it hits
 #   kernels.cc_words  CC="cc -O0" and a quoted CC run; a missing program in
 #            CC is the "not found" error (exit 1)
-foreach(mode trust repair cc)
+#   kernels.cache_full  a cache on a full file system or one mounted noexec:
+#            the run warns, compiles in a temporary folder and is right
+#            (root only: it mounts tmpfs; else skipped)
+foreach(mode trust repair cc full)
   if(mode STREQUAL "cc")
     set(name cc_words)
   else()

@@ -11,6 +11,11 @@
 #   options_bad       rank 1's arguments do not parse             exit 2
 #   place_missing     rank 1's --place does not exist             exit 2
 #   place_differs     rank 1's --place pins another placement     exit 2
+#   trace_lacking     rank 1 runs without --trace (before, rank 0's
+#                     gather of the events met rank 1's other
+#                     messages: an MPI_ERR_TRUNCATE abort)          exit 2
+#   repeat_differs    rank 1's --repeat is another count (before,
+#                     the job hung in the timed runs)               exit 2
 #   compile_fails     rank 1's $CC fails (its own kernel cache)   exit 1
 #   device_fails      --backend=cuda on the CPU shim: rank 1's $CXX fails
 #                     when rank 0 has already run (before, rank 0 wrote
@@ -113,6 +118,11 @@ RANK1_FROM="$work/all_on_0.json" RANK1_TO="$work/missing.json" \
 RANK1_FROM="$work/all_on_0.json" RANK1_TO="$work/linear_on_1.json" \
   expect place_differs 2 "rank 1 planned another program or placement than rank 0" -- \
   "${base[@]}" --place "$work/all_on_0.json"
+RANK1_FROM="--trace=$work/trace.json" RANK1_TO=--stats \
+  expect trace_lacking 2 "rank 1 was started without --trace where rank 0 was started with it" -- \
+  "${base[@]}" "--trace=$work/trace.json"
+RANK1_FROM=--repeat=3 RANK1_TO=--repeat=4 \
+  expect repeat_differs 2 "rank 1 was started with --repeat 4 where rank 0 has 3" -- "${base[@]}" --repeat=3
 RANK1_ENV="CC=$work/broken_cc.sh TSSA_CACHE_DIR=$work/cache1" \
   expect compile_fails 1 "this host's compiler is broken" -- "${base[@]}"
 if [[ "$version" == *" cuda"* ]]; then
