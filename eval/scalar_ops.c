@@ -17,6 +17,7 @@
  * Strings and lists support what TorchScript programs use: +, comparisons,
  * `in`, indexing with negative indices, slicing, len, list * int, append.
  */
+#include <inttypes.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -1043,6 +1044,11 @@ bool eval_op_size(EvalCall *c)
     int64_t dim;
     if (!eval_arg_int(c, 1, &dim))
         return false;
+    /* A 0-d tensor has no size to give (PyTorch: "dimension specified as 0
+     * but tensor has no dimensions"), though tensor_wrap_dim takes 0 and -1
+     * for it as a reduction's dim. */
+    if (t->ndim == 0)
+        return eval_fail(c, "dimension specified as %" PRId64 " but tensor has no dimensions", dim);
     int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return eval_fail_kernel(c, "dimension out of range");

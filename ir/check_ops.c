@@ -21,7 +21,9 @@
  * Every node, dead branches included, must have at least as many inputs
  * as its op's schema needs (op_min_args; the Tensor overloads' count when
  * its first input is a Tensor): the passes after this check index a node's
- * inputs by position, as its schema lays them out.
+ * inputs by position, as its schema lays them out. Nor may it have more
+ * than any overload takes (op_max_args): the fused backends read the
+ * inputs they know and would run such a node with the rest ignored.
  *
  * The type check is deliberately one-sided: only ops that make nothing but
  * tensors are checked (op_returns_tensors_only), and only that their
@@ -226,7 +228,8 @@ static void check_node(OpCheck *c, IrNode *n)
     }
 }
 
-/* Too few inputs for any overload of the op: refused with the schema. */
+/* Too few or too many inputs for any overload of the op: refused with the
+ * schema. */
 static void check_arity_block(OpCheck *c, IrBlock *b)
 {
     DiagSource src = {.file = c->g->file ? c->g->file : "<graph>"};
@@ -238,6 +241,13 @@ static void check_arity_block(OpCheck *c, IrBlock *b)
             diag_error_line(c->err, &src, n->line, n->col,
                             "%s takes at least %d argument%s, got %d: %s", n->kind, need,
                             need == 1 ? "" : "s", n->ninputs, schema);
+            c->ok = false;
+        }
+        int most = op_max_args(n->op, &schema);
+        if (most >= 0 && n->ninputs > most) {
+            diag_error_line(c->err, &src, n->line, n->col,
+                            "%s takes at most %d argument%s, got %d: %s", n->kind, most,
+                            most == 1 ? "" : "s", n->ninputs, schema);
             c->ok = false;
         }
         for (int i = 0; i < n->nblocks; i++)

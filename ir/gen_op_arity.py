@@ -2,7 +2,10 @@
 """gen_op_arity.py — writes ir/op_arity_table.inc: for every op of the op table
 (include/tssa/ops.h), the fewest arguments any of its TorchScript schemas
 accepts, and that schema, so that ir_check_ops can refuse a node called with
-too few (`aten::mm()`) before a pass indexes inputs it does not have.
+too few (`aten::mm()`) before a pass indexes inputs it does not have, and
+the most arguments any of them takes, so that it refuses a node called with
+too many (`aten::softmax(%x, %dim, %none, %one, %one)`), which the fused
+backends used to run with the extra arguments ignored.
 
 The fewest arguments of an op is the minimum, over its overloads in PyTorch's
 registry (torch._C._jit_get_all_schemas()), of the number of arguments
@@ -82,6 +85,21 @@ def fewest_by_name(tensor_self_only=False):
     return best
 
 
+def most_by_name():
+    """op name -> (most arguments any overload takes, that schema), -1 when
+    an overload takes a variable number (`...`, aten::einsum, prim::Print).
+    The out= overloads count: TorchScript's inliner leaves them in the dead
+    branches of torch/functional.py (torch.norm's `out is not None` path)."""
+    most = {}
+    for schema in torch._C._jit_get_all_schemas():
+        text = str(schema)
+        n = -1 if "..." in text.split("->")[0] else len(schema.arguments)
+        if schema.name in most and (most[schema.name][0] == -1 or (n != -1 and n <= most[schema.name][0])):
+            continue
+        most[schema.name] = (n, text)
+    return most
+
+
 def c_string(text):
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -89,6 +107,7 @@ def c_string(text):
 def main():
     best = fewest_by_name()
     views = fewest_by_name(tensor_self_only=True)
+    most = most_by_name()
     rows, missing = {}, []
     # (fewest, schema) over every overload, and over the Tensor-first ones
     # (None when that is the same or there are none).
@@ -120,8 +139,12 @@ def main():
             tensor_n, tensor_schema = views.get(name, (n, schema)) if name in best else (n, schema)
             if tensor_n <= n:
                 tensor_n, tensor_schema = n, schema
+            # The most arguments: only for ops of PyTorch's registry; the
+            # project's own ops (OWN_OPS, immut::) are not limited.
+            max_n, max_schema = most[name] if name in best and name not in OWN_OPS else (-1, None)
             f.write(f"{{{c_string(name)}, {n}, {c_string(schema)}, {tensor_n}, "
-                    f"{c_string(tensor_schema)}}},\n")
+                    f"{c_string(tensor_schema)}, {max_n}, "
+                    f"{c_string(max_schema) if max_schema else 'NULL'}}},\n")
     print(f"gen_op_arity.py: {len(rows)} ops written to {os.path.relpath(out, REPO)}")
 
 

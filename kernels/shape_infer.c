@@ -453,12 +453,14 @@ static bool infer_view(Infer *in, const IrNode *n, Shape *out)
         return true;
     }
     case OP_ATEN_NARROW: case OP_IMMUT_NARROW:
-        if (!sint(in, n->inputs[1], &d) || !norm(&d, x.rank) || !sint(in, n->inputs[3], &b))
+        /* norm takes dim 0 of a 0-d tensor (a reduction's); neither op
+         * does: left to the evaluator, which refuses it. */
+        if (x.rank == 0 || !sint(in, n->inputs[1], &d) || !norm(&d, x.rank) || !sint(in, n->inputs[3], &b))
             return false;
         out->sizes[d] = b;
         return true;
     case OP_ATEN_SELECT: case OP_IMMUT_SELECT:
-        if (!sint(in, n->inputs[1], &d) || !norm(&d, x.rank))
+        if (x.rank == 0 || !sint(in, n->inputs[1], &d) || !norm(&d, x.rank))
             return false;
         if (sint(in, n->inputs[2], &a) && (a < -x.sizes[d] || a >= x.sizes[d]))
             return contradiction(n, "index out of range");
@@ -538,7 +540,9 @@ static bool infer_view(Infer *in, const IrNode *n, Shape *out)
             return false;
         if (n->ninputs > 2 && !sint(in, n->inputs[2], &e))
             return false;
-        if (x.rank == 0) {
+        if (x.rank == 0) {      /* [1], for start and end dims in [-1, 0] */
+            if (!norm(&s, 1) || !norm(&e, 1))
+                return false;
             out->rank = 1;
             out->sizes[0] = 1;
             return true;

@@ -96,7 +96,9 @@ struct CpuPhaseState {
     int ncarried;
 };
 
-/* Elements of list value v appended to a growing array. */
+/* Elements of list values appended to a growing array, each a reference
+ * the array holds: a phased Stack keeps them past the phase whose popped
+ * lists they came from, and those lists are released when the phase ends. */
 typedef struct Elems {
     RtValue **items;
     int64_t n, cap;
@@ -113,8 +115,11 @@ void cpu_phase_state_free(CpuPhaseState *st)
     for (int k = 0; k < st->ncarried; k++) {
         if (st->results)
             rt_release(st->results[k]);
-        if (st->lists)
+        if (st->lists) {
+            for (int64_t i = 0; i < st->lists[k].n; i++)
+                rt_release(st->lists[k].items[i]);
             free(st->lists[k].items);
+        }
     }
     free(st->results);
     free(st->lists);
@@ -254,16 +259,26 @@ static void unit_free(RtValue **unit, RtValue *small[UNIT_SMALL])
         free(unit);
 }
 
-static bool elems_add_list(Elems *e, const RtValue *v)
+/* Appends list v's items to e; `what` names v in the message when v is not
+ * a list. */
+static bool elems_add_list(Elems *e, const RtValue *v, const char *what, FILE *err)
 {
-    if (!v || v->kind != RT_LIST)
+    if (!v || v->kind != RT_LIST) {
+        if (err)
+            fprintf(err, "error: internal: %s is not a list\n", what);
         return false;
+    }
+    if (e->n + v->u.list.n > RT_LIST_MAX_ITEMS) {
+        if (err)
+            fprintf(err, "error: a loop appended more than %d items to a list\n", RT_LIST_MAX_ITEMS);
+        return false;
+    }
     for (int i = 0; i < v->u.list.n; i++) {
         if (e->n == e->cap) {
             e->cap = e->cap ? 2 * e->cap : 16;
             e->items = xrealloc(e->items, (size_t)e->cap * sizeof *e->items);
         }
-        e->items[e->n++] = v->u.list.items[i];
+        e->items[e->n++] = rt_retain(v->u.list.items[i]);
     }
     return true;
 }
@@ -312,9 +327,7 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, 
                     *res = rt_list(RT_LIST, init->u.list.n, init->u.list.items);
                 break;
             case LOOP_CARRIED_APPENDED:
-                ok = elems_add_list(&st->lists[k], init);
-                if (!ok && err)
-                    fprintf(err, "error: internal: appended loop value %d does not start as a list\n", k);
+                ok = elems_add_list(&st->lists[k], init, "the initial value of an appended loop value", err);
                 break;
             }
             if (ok && plan->carried[k] != LOOP_CARRIED_APPENDED && !*res) {
@@ -345,9 +358,7 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, 
                 continue;
             RtValue *src = outs[j++];
             if (plan->carried[k] == LOOP_CARRIED_APPENDED) {
-                ok = elems_add_list(&st->lists[k], src);
-                if (!ok && err)
-                    fprintf(err, "error: internal: a loop appended something that is not a list\n");
+                ok = elems_add_list(&st->lists[k], src, "what a loop iteration appended", err);
                 continue;
             }
             IrValue *src_value = write->inputs[lower_write_source(write)];

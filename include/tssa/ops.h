@@ -916,5 +916,10 @@ bool op_returns_tensors_only(OpId op);
  * argument is a Tensor), and in *schema (when not NULL) the overload that
  * takes them; 0 and NULL for an op with no row (ir/op_arity.c). */
 int op_min_args(OpId op, bool tensor_first, const char **schema);
+/* The most arguments op accepts (over its TorchScript overloads but the
+ * out= ones), and in *schema the overload that takes them; -1 and NULL when
+ * it is not limited (a variadic overload, the project's own ops, an op with
+ * no row). */
+int op_max_args(OpId op, const char **schema);
 
 #endif
