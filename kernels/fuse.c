@@ -22,7 +22,8 @@
  * A group of views and casts only would copy what a view gives for free:
  * such groups are dissolved.
  *
- * Result: each group is one node in its block, where its last member was;
+ * Result: each group is one node in its block, where its last member was
+ * (a node outside it that read a member's value before then follows it);
  * its block's params are the values its members read from outside (in first
  * use order), its outputs the members' values used after it, and its
  * comment lists the absorbed nodes with their source lines.
@@ -511,6 +512,11 @@ int kernels_fuse(LowerProgram *p)
                 f.group_of[gr->nodes[i]->id] = 0;
         }
     }
+    /* A node outside a group that stood between its members and read one
+     * of them (chunk's pieces written back with slice_rev between the
+     * clone and the add that fused with it) now stands before the group
+     * node that defines what it reads: it moves after it. */
+    kernels_restore_def_order(g->top);
     for (int gid = 0; gid < f.ngroups; gid++)
         free(f.groups[gid].nodes);
     free(f.groups);

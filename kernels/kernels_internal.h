@@ -51,6 +51,11 @@ typedef int (*KernelsRewrite)(LowerProgram *p, IrNode *node);
 int kernels_rewrite_each(LowerProgram *p, KernelsRewrite rewrite);
 /* Whether v is defined outside `loop` (before it, or in an outer block). */
 bool kernels_outside_loop(const IrValue *v, const IrNode *loop);
+/* Puts every node of b (and of its nested blocks) after the nodes whose
+ * values it reads, keeping the order of nodes that need no move: a stable
+ * repair of program order after a rewrite moved a definition past a use.
+ * The graph must be acyclic. */
+void kernels_restore_def_order(IrBlock *b);
 /* The top-level node that holds n (the loop around it, or n itself): where
  * a pass puts the compile-time values it makes, with the program's other
  * constants (inside a loop's body the lowering would take them for the

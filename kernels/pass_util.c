@@ -58,3 +58,37 @@ IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as
     lower_add_static(p, out, as_bool ? rt_bool(v != 0) : rt_int(v));
     return out;
 }
+
+/* The latest node of block b, after `after`, that defines a value n or a
+ * node nested in n reads (or a nested block returns); NULL if none. */
+static IrNode *latest_def_after(const IrBlock *b, const IrNode *n, const IrNode *after, IrNode *latest)
+{
+    for (int i = 0; i < n->ninputs; i++) {
+        IrNode *d = n->inputs[i]->def;
+        if (d->owner == b && d != b->param && ir_node_is_before(after, d) &&
+            (!latest || ir_node_is_before(latest, d)))
+            latest = d;
+    }
+    for (int k = 0; k < n->nblocks; k++) {
+        const IrBlock *inner = n->blocks[k];
+        for (IrNode *m = ir_block_first(inner);; m = m->next) {
+            latest = latest_def_after(b, m, after, latest);
+            if (ir_node_is_end(m))
+                break;
+        }
+    }
+    return latest;
+}
+
+void kernels_restore_def_order(IrBlock *b)
+{
+    for (IrNode *n = ir_block_first(b), *next; !ir_node_is_end(n); n = next) {
+        next = n->next;
+        IrNode *d = latest_def_after(b, n, n, NULL);
+        if (d)
+            ir_move_after(n, d);    /* visited again there, after what it needs */
+    }
+    IR_FOREACH_NODE(n, b)
+        for (int k = 0; k < n->nblocks; k++)
+            kernels_restore_def_order(n->blocks[k]);
+}
