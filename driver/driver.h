@@ -28,6 +28,12 @@
 
 enum { EXIT_OK = 0, EXIT_RUNTIME = 1, EXIT_USAGE = 2 };
 
+/* The whole command: what `tssa-stream ARGS...` does, returning its exit
+ * status (driver/main.c is only this call). A process runs it once: it
+ * starts and ends MPI under mpirun, and the conformance runner
+ * (tests/conformance) calls it in a forked child per case. */
+int tssa_stream_main(int argc, char **argv);
+
 typedef enum Emit {
     EMIT_NONE,
     EMIT_IR,        /* parsed graph */

@@ -946,7 +946,7 @@ static int run_pipeline(const Options *o)
     return r.status;
 }
 
-int main(int argc, char **argv)
+int tssa_stream_main(int argc, char **argv)
 {
     if (mpi_missing())
         return EXIT_USAGE;
