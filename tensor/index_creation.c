@@ -1,8 +1,9 @@
 /* index_creation.c — ops that enumerate positions: tril_indices and
  * triu_indices (the coordinates of a triangle, row-major), combinations and
  * cartesian_prod (tuples of elements, in lexicographic order of their
- * positions), argwhere (nonzero), and repeat_interleave (which repeats
- * positions, then selects them).
+ * positions), argwhere (nonzero), repeat_interleave (which repeats
+ * positions, then selects them), and one_hot (a class index to the
+ * position of its 1).
  */
 #include "tensor/tensor_impl.h"
 
@@ -249,5 +250,54 @@ Tensor *tensor_repeat_interleave(const Tensor *t, const Tensor *repeats, bool ha
     tensor_release(index);
     tensor_release(reps);
     tensor_release(input);
+    return out;
+}
+
+/* ---------------------------------------------------------------- one_hot */
+
+/* F.one_hot: position v[i] of row i set, for class indices v. */
+Tensor *tensor_one_hot(const Tensor *indices, int64_t num_classes)
+{
+    if (indices->dtype != DT_I64) {
+        tensor_set_error("one_hot is only applicable to index tensor.");
+        return NULL;
+    }
+    int64_t n = tensor_numel(indices);
+    int64_t *v = kern_read_all_i64(indices);
+    if (!v)
+        return NULL;
+    int64_t lo = 0, hi = -1;
+    for (int64_t i = 0; i < n; i++) {
+        if (i == 0 || v[i] < lo)
+            lo = v[i];
+        if (i == 0 || v[i] > hi)
+            hi = v[i];
+    }
+    if (num_classes == -1) {
+        if (n == 0) {
+            free(v);
+            tensor_set_error("Can not infer total number of classes from empty tensor.");
+            return NULL;
+        }
+        num_classes = hi + 1;
+    }
+    if (n > 0 && lo < 0) {
+        free(v);
+        tensor_set_error("Class values must be non-negative.");
+        return NULL;
+    }
+    if (n > 0 && hi >= num_classes) {
+        free(v);
+        tensor_set_error("Class values must be smaller than num_classes.");
+        return NULL;
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim);
+    shape[indices->ndim] = num_classes;
+    Tensor *out = tensor_zeros(DT_I64, indices->ndim + 1, shape);
+    if (out)
+        for (int64_t i = 0; i < n; i++)
+            tensor_write_i64(out, out->offset + i * num_classes + v[i], 1);
+    free(v);
     return out;
 }

@@ -1,7 +1,8 @@
 /* linalg_products.c — products built on the GEMM kernels of linalg.c:
  * mv, addmv, addr, baddbmm, addbmm, inner, vdot, linalg.vecdot, kron,
  * tensordot, cross, block_diag, linalg.multi_dot, linalg.matrix_power,
- * linalg.vander, trace and the matrix transposes mT / mH / H.
+ * linalg.vander, trace, the matrix transposes mT / mH / H, and bilinear
+ * (x1 . W . x2 per output feature).
  *
  * Where PyTorch defines an op as a composition of other ops (inner is a
  * tensordot, tensordot a permute + reshape + mm, kron a broadcast multiply
@@ -792,5 +793,114 @@ Tensor *tensor_linalg_vander(const Tensor *x, bool has_n, int64_t n)
     tensor_release(rep);
     tensor_release(powers);
     tensor_release(ones);
+    return out;
+}
+
+/* ---------------------------------------------------------------- bilinear */
+
+/* F.bilinear: out[i, o] = x1[i] . W[o] . x2[i] + b[o], one row i per batch position. */
+Tensor *tensor_bilinear(const Tensor *input1, const Tensor *input2, const Tensor *weight, const Tensor *bias)
+{
+    if (input1->ndim != input2->ndim) {
+        tensor_set_error("bilinear(): input dimensions do not match: got %d and %d", input1->ndim, input2->ndim);
+        return NULL;
+    }
+    if (input1->ndim < 1 || weight->ndim != 3) {
+        tensor_set_error("bilinear(): expected inputs with at least one dim and a 3-d weight, got %dD and %dD",
+                         input1->ndim, weight->ndim);
+        return NULL;
+    }
+    int nd = input1->ndim;
+    for (int d = 0; d < nd - 1; d++)
+        if (input1->sizes[d] != input2->sizes[d]) {
+            tensor_set_error("bilinear(): input batch dimensions do not match: got %" PRId64 " and %" PRId64,
+                             input1->sizes[d], input2->sizes[d]);
+            return NULL;
+        }
+    int64_t in1 = input1->sizes[nd - 1], in2 = input2->sizes[nd - 1], outf = weight->sizes[0];
+    if (in1 != weight->sizes[1]) {
+        tensor_set_error("bilinear(): input1 size does not match weight size: got %" PRId64 " but expected %" PRId64,
+                         in1, weight->sizes[1]);
+        return NULL;
+    }
+    if (in2 != weight->sizes[2]) {
+        tensor_set_error("bilinear(): input2 size does not match weight size: got %" PRId64 " but expected %" PRId64,
+                         in2, weight->sizes[2]);
+        return NULL;
+    }
+    if (bias && (bias->ndim != 1 || bias->sizes[0] != outf)) {
+        tensor_set_error("bilinear(): bias size does not match weight size: got %" PRId64 " but expected %" PRId64,
+                         bias->ndim ? bias->sizes[0] : (int64_t)1, outf);
+        return NULL;
+    }
+    const Tensor *all[4] = {input1, input2, weight, bias};
+    TensorDType dt = tensor_result_type(all, bias ? 4 : 3);
+    for (int k = 0; k < (bias ? 4 : 3); k++)
+        if (all[k]->dtype != dt) {
+            tensor_set_error("expected scalar type %s but found %s", dtype_ts_name(dt),
+                             dtype_ts_name(all[k]->dtype));
+            return NULL;
+        }
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, input1->sizes, sizeof(int64_t) * (size_t)nd);
+    shape[nd - 1] = outf;
+    int64_t rows = 1;
+    for (int d = 0; d < nd - 1; d++)
+        rows *= input1->sizes[d];
+    Tensor *out = tensor_empty(dt, nd, shape);
+    if (!out)
+        return NULL;
+    size_t cells = (size_t)(rows * outf > 0 ? rows * outf : 1);
+    bool ok;
+    if (dtype_is_float(dt)) {
+        double *a = kern_read_all_f64(input1), *b = kern_read_all_f64(input2), *w = kern_read_all_f64(weight);
+        double *bb = bias ? kern_read_all_f64(bias) : NULL, *r = kern_malloc(cells, sizeof *r);
+        ok = a && b && w && (!bias || bb) && r;
+        for (int64_t i = 0; ok && i < rows; i++)
+            for (int64_t o = 0; o < outf; o++) {
+                double sum = 0;
+                for (int64_t j = 0; j < in1; j++) {
+                    double inner = 0;
+                    for (int64_t k = 0; k < in2; k++)
+                        inner += w[(o * in1 + j) * in2 + k] * b[i * in2 + k];
+                    sum += a[i * in1 + j] * inner;
+                }
+                r[i * outf + o] = sum + (bb ? bb[o] : 0.0);
+            }
+        if (ok)
+            kern_write_all_f64(out, r);
+        free(a);
+        free(b);
+        free(w);
+        free(bb);
+        free(r);
+    } else {
+        /* Integers: exact, wrapping modulo 2^64 as ATen's int64 loops do. */
+        int64_t *a = kern_read_all_i64(input1), *b = kern_read_all_i64(input2), *w = kern_read_all_i64(weight);
+        int64_t *bb = bias ? kern_read_all_i64(bias) : NULL, *r = kern_malloc(cells, sizeof *r);
+        ok = a && b && w && (!bias || bb) && r;
+        for (int64_t i = 0; ok && i < rows; i++)
+            for (int64_t o = 0; o < outf; o++) {
+                uint64_t sum = 0;
+                for (int64_t j = 0; j < in1; j++) {
+                    uint64_t inner = 0;
+                    for (int64_t k = 0; k < in2; k++)
+                        inner += (uint64_t)w[(o * in1 + j) * in2 + k] * (uint64_t)b[i * in2 + k];
+                    sum += (uint64_t)a[i * in1 + j] * inner;
+                }
+                r[i * outf + o] = (int64_t)(sum + (bb ? (uint64_t)bb[o] : 0));
+            }
+        if (ok)
+            kern_write_all_i64(out, r);
+        free(a);
+        free(b);
+        free(w);
+        free(bb);
+        free(r);
+    }
+    if (!ok) {
+        tensor_release(out);
+        return NULL;
+    }
     return out;
 }

@@ -1,9 +1,9 @@
-/* loss.c — loss functions and distances with PyTorch's (1.13, CPU)
- * semantics: broadcast_tensors, the regression losses (l1, mse, smooth l1,
- * huber), kl_div, the binary and class-index losses (binary cross entropy,
- * nll, cross entropy, the margin losses, ctc), log_sigmoid, and the
- * distances (cosine similarity, pairwise, pdist, cdist, dist), one_hot and
- * bilinear.
+/* loss.c — loss functions with PyTorch's (1.13, CPU) semantics:
+ * broadcast_tensors, the regression losses (l1, mse, smooth l1, huber),
+ * kl_div, the binary and class-index losses (binary cross entropy, nll,
+ * cross entropy, the margin losses, ctc), log_sigmoid and the embedding
+ * losses. The distances the embedding losses use (cosine similarity,
+ * pairwise distance) are in distance.c.
  *
  * Where ATen composes a loss from other ops (l1_loss, kl_div, cross entropy
  * with label smoothing, the margin and embedding losses, poisson_nll_loss)
@@ -11,13 +11,14 @@
  * (an int64 input of margin_ranking_loss gives float32), the broadcasting
  * and the messages are those of the ops involved. Where ATen has a kernel
  * of its own (mse, smooth l1, huber, binary cross entropy, nll, multi
- * margin, ctc, the distances), the kernel here evaluates ATen's formula per
- * element in double and rounds once to the result dtype.
+ * margin, ctc), the kernel here evaluates ATen's formula per element in
+ * double and rounds once to the result dtype.
  *
  * Reductions arrive as TorchScript passes them (_Reduction.get_enum): 0
  * none, 1 mean, 2 sum; ATen's apply_loss_reduction is loss.mean() or
  * loss.sum() over every element.
  */
+#include "tensor/scratch.h"
 #include "tensor/tensor_impl.h"
 
 #include <inttypes.h>
@@ -26,49 +27,6 @@
 #include <string.h>
 
 enum { REDUCTION_NONE = 0, REDUCTION_MEAN = 1, REDUCTION_SUM = 2 };
-
-/* ---------------------------------------------------------------- temporaries */
-
-/* The intermediate tensors of a composite loss, released together. */
-#define SCRATCH_CAP 64
-typedef struct Scratch {
-    Tensor *items[SCRATCH_CAP];
-    int n;
-} Scratch;
-
-/* Keeps t (a new reference, or NULL after a failed kernel) for release. */
-static Tensor *keep(Scratch *s, Tensor *t)
-{
-    if (t && s->n < SCRATCH_CAP)
-        s->items[s->n++] = t;
-    else if (t) {
-        tensor_release(t);
-        tensor_set_error("loss: too many intermediate tensors");
-        return NULL;
-    }
-    return t;
-}
-
-static void scratch_free(Scratch *s)
-{
-    for (int i = 0; i < s->n; i++)
-        tensor_release(s->items[i]);
-    s->n = 0;
-}
-
-/* A new reference to result (NULL stays NULL), the temporaries released. */
-static Tensor *scratch_finish(Scratch *s, Tensor *result)
-{
-    if (result)
-        tensor_retain(result);
-    scratch_free(s);
-    return result;
-}
-
-static Tensor *number(Scratch *s, double v)
-{
-    return keep(s, tensor_wrapped_float(v));
-}
 
 /* ---------------------------------------------------------------- reductions */
 
@@ -197,9 +155,9 @@ Tensor *tensor_l1_loss(const Tensor *input, const Tensor *target, int64_t reduct
     if (!check_reduction(reduction))
         return NULL;
     Scratch s = {0};
-    Tensor *d = keep(&s, tensor_sub(input, target, 1.0));
-    Tensor *a = d ? keep(&s, tensor_unary(UN_ABS, d, 0, 0)) : NULL;
-    Tensor *r = a ? keep(&s, reduce_loss(a, reduction)) : NULL;
+    Tensor *d = scratch_keep(&s, tensor_sub(input, target, 1.0));
+    Tensor *a = d ? scratch_keep(&s, tensor_unary(UN_ABS, d, 0, 0)) : NULL;
+    Tensor *r = a ? scratch_keep(&s, reduce_loss(a, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -343,10 +301,10 @@ Tensor *tensor_binary_cross_entropy_with_logits(const Tensor *input, const Tenso
         return NULL;
     double has_pos_weight = pos_weight != NULL;
     Scratch s = {0};
-    Tensor *loss = keep(&s, loss_map(ins, 3, dt, bce_logits_elem, &has_pos_weight));
+    Tensor *loss = scratch_keep(&s, loss_map(ins, 3, dt, bce_logits_elem, &has_pos_weight));
     if (loss && weight)
-        loss = keep(&s, tensor_binary(BIN_MUL, loss, weight));
-    Tensor *r = loss ? keep(&s, reduce_loss(loss, reduction)) : NULL;
+        loss = scratch_keep(&s, tensor_binary(BIN_MUL, loss, weight));
+    Tensor *r = loss ? scratch_keep(&s, reduce_loss(loss, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -476,7 +434,7 @@ static Tensor *class_weight_view(Scratch *s, const Tensor *weight, int ndim, int
     int64_t shape[TENSOR_MAX_DIMS];
     for (int d = 0; d < ndim; d++)
         shape[d] = d == class_dim ? weight->sizes[0] : 1;
-    return keep(s, tensor_reshape((Tensor *)weight, ndim, shape));
+    return scratch_keep(s, tensor_reshape((Tensor *)weight, ndim, shape));
 }
 
 /* Class probabilities: -(log_softmax(input) * target [* weight]) summed
@@ -487,33 +445,33 @@ static Tensor *cross_entropy_prob_target(Scratch *s, const Tensor *logp, const T
 {
     const Tensor *target = target_;
     if (label_smoothing > 0) {
-        Tensor *scaled = keep(s, tensor_binary(BIN_MUL, target_, number(s, 1 - label_smoothing)));
+        Tensor *scaled = scratch_keep(s, tensor_binary(BIN_MUL, target_, scratch_number(s, 1 - label_smoothing)));
         if (!scaled)
             return NULL;
-        target = keep(s, tensor_add(scaled, number(s, label_smoothing / (double)classes), 1.0));
+        target = scratch_keep(s, tensor_add(scaled, scratch_number(s, label_smoothing / (double)classes), 1.0));
         if (!target)
             return NULL;
     }
-    Tensor *prod = keep(s, tensor_binary(BIN_MUL, logp, target));
+    Tensor *prod = scratch_keep(s, tensor_binary(BIN_MUL, logp, target));
     if (prod && weight) {
         Tensor *wv = class_weight_view(s, weight, logp->ndim, class_dim);
-        prod = wv ? keep(s, tensor_binary(BIN_MUL, prod, wv)) : NULL;
+        prod = wv ? scratch_keep(s, tensor_binary(BIN_MUL, prod, wv)) : NULL;
     }
     if (!prod)
         return NULL;
     if (reduction == REDUCTION_NONE) {
         int64_t dim = class_dim;
-        Tensor *sum = keep(s, tensor_sum(prod, &dim, 1, false, -1));
-        return sum ? keep(s, tensor_unary(UN_NEG, sum, 0, 0)) : NULL;
+        Tensor *sum = scratch_keep(s, tensor_sum(prod, &dim, 1, false, -1));
+        return sum ? scratch_keep(s, tensor_unary(UN_NEG, sum, 0, 0)) : NULL;
     }
-    Tensor *sum = keep(s, tensor_sum(prod, NULL, 0, false, -1));
-    Tensor *neg = sum ? keep(s, tensor_unary(UN_NEG, sum, 0, 0)) : NULL;
+    Tensor *sum = scratch_keep(s, tensor_sum(prod, NULL, 0, false, -1));
+    Tensor *neg = sum ? scratch_keep(s, tensor_unary(UN_NEG, sum, 0, 0)) : NULL;
     if (!neg || reduction == REDUCTION_SUM)
         return neg;
     int64_t n = tensor_numel(logp);
     if (n == 0)
-        return keep(s, tensor_full(neg->dtype, 0, NULL, NAN));
-    return keep(s, tensor_binary(BIN_DIV, neg, keep(s, tensor_wrapped_int(n / classes))));
+        return scratch_keep(s, tensor_full(neg->dtype, 0, NULL, NAN));
+    return scratch_keep(s, tensor_binary(BIN_DIV, neg, scratch_keep(s, tensor_wrapped_int(n / classes))));
 }
 
 /* Class indices with label smoothing: (1 - ls) * nll + ls / C * smooth,
@@ -523,50 +481,50 @@ static Tensor *cross_entropy_label_smoothing(Scratch *s, const Tensor *logp, con
                                              const Tensor *weight, int64_t reduction, int64_t ignore_index,
                                              double label_smoothing, int class_dim, int64_t classes)
 {
-    Tensor *nll = keep(s, tensor_nll_loss(logp, target, weight, reduction, ignore_index));
-    Tensor *ignore_mask = nll ? keep(s, tensor_binary(BIN_EQ, target, keep(s, tensor_wrapped_int(ignore_index))))
+    Tensor *nll = scratch_keep(s, tensor_nll_loss(logp, target, weight, reduction, ignore_index));
+    Tensor *ignore_mask = nll ? scratch_keep(s, tensor_binary(BIN_EQ, target, scratch_keep(s, tensor_wrapped_int(ignore_index))))
                               : NULL;
     if (!ignore_mask)
         return NULL;
     const Tensor *terms = logp;
     if (weight) {
         Tensor *wv = class_weight_view(s, weight, logp->ndim, class_dim);
-        terms = wv ? keep(s, tensor_binary(BIN_MUL, logp, wv)) : NULL;
+        terms = wv ? scratch_keep(s, tensor_binary(BIN_MUL, logp, wv)) : NULL;
         if (!terms)
             return NULL;
     }
     int64_t dim = class_dim;
-    Tensor *sum = keep(s, tensor_sum(terms, &dim, 1, false, -1));
-    Tensor *smooth = sum ? keep(s, tensor_unary(UN_NEG, sum, 0, 0)) : NULL;
-    if (!smooth || !tensor_masked_fill_(smooth, ignore_mask, number(s, 0.0)))
+    Tensor *sum = scratch_keep(s, tensor_sum(terms, &dim, 1, false, -1));
+    Tensor *smooth = sum ? scratch_keep(s, tensor_unary(UN_NEG, sum, 0, 0)) : NULL;
+    if (!smooth || !tensor_masked_fill_(smooth, ignore_mask, scratch_number(s, 0.0)))
         return NULL;
     Tensor *ret = NULL;
     if (reduction == REDUCTION_NONE) {
         ret = smooth;
     } else {
-        Tensor *total = keep(s, tensor_sum(smooth, NULL, 0, false, -1));
+        Tensor *total = scratch_keep(s, tensor_sum(smooth, NULL, 0, false, -1));
         if (!total)
             return NULL;
         if (reduction == REDUCTION_SUM) {
             ret = total;
         } else {
-            Tensor *keep_mask = keep(s, tensor_unary(UN_LOGICAL_NOT, ignore_mask, 0, 0));
+            Tensor *keep_mask = scratch_keep(s, tensor_unary(UN_LOGICAL_NOT, ignore_mask, 0, 0));
             Tensor *denom = NULL;
             if (keep_mask && weight) {
-                Tensor *kept = keep(s, tensor_masked_select(target, keep_mask));
-                Tensor *wsel = kept ? keep(s, tensor_index_select(weight, 0, kept)) : NULL;
-                denom = wsel ? keep(s, tensor_sum(wsel, NULL, 0, false, -1)) : NULL;
+                Tensor *kept = scratch_keep(s, tensor_masked_select(target, keep_mask));
+                Tensor *wsel = kept ? scratch_keep(s, tensor_index_select(weight, 0, kept)) : NULL;
+                denom = wsel ? scratch_keep(s, tensor_sum(wsel, NULL, 0, false, -1)) : NULL;
             } else if (keep_mask) {
-                denom = keep(s, tensor_sum(keep_mask, NULL, 0, false, -1));
+                denom = scratch_keep(s, tensor_sum(keep_mask, NULL, 0, false, -1));
             }
-            ret = denom ? keep(s, tensor_binary(BIN_DIV, total, denom)) : NULL;
+            ret = denom ? scratch_keep(s, tensor_binary(BIN_DIV, total, denom)) : NULL;
         }
     }
     if (!ret)
         return NULL;
-    Tensor *a = keep(s, tensor_binary(BIN_MUL, number(s, 1 - label_smoothing), nll));
-    Tensor *b = a ? keep(s, tensor_binary(BIN_MUL, ret, number(s, label_smoothing / (double)classes))) : NULL;
-    return b ? keep(s, tensor_add(a, b, 1.0)) : NULL;
+    Tensor *a = scratch_keep(s, tensor_binary(BIN_MUL, scratch_number(s, 1 - label_smoothing), nll));
+    Tensor *b = a ? scratch_keep(s, tensor_binary(BIN_MUL, ret, scratch_number(s, label_smoothing / (double)classes))) : NULL;
+    return b ? scratch_keep(s, tensor_add(a, b, 1.0)) : NULL;
 }
 
 Tensor *tensor_cross_entropy_loss(const Tensor *input, const Tensor *target, const Tensor *weight,
@@ -576,7 +534,7 @@ Tensor *tensor_cross_entropy_loss(const Tensor *input, const Tensor *target, con
         return NULL;
     int class_dim = input->ndim == 1 ? 0 : 1;
     Scratch s = {0};
-    Tensor *logp = keep(&s, tensor_log_softmax(input, class_dim, -1));
+    Tensor *logp = scratch_keep(&s, tensor_log_softmax(input, class_dim, -1));
     if (!logp)
         return scratch_finish(&s, NULL);
     int64_t classes = input->sizes[class_dim];
@@ -606,7 +564,7 @@ Tensor *tensor_cross_entropy_loss(const Tensor *input, const Tensor *target, con
         r = cross_entropy_label_smoothing(&s, logp, target, weight, reduction, ignore_index, label_smoothing,
                                           class_dim, classes);
     } else {
-        r = keep(&s, tensor_nll_loss(logp, target, weight, reduction, ignore_index));
+        r = scratch_keep(&s, tensor_nll_loss(logp, target, weight, reduction, ignore_index));
     }
     return scratch_finish(&s, r);
 }
@@ -620,12 +578,12 @@ Tensor *tensor_margin_ranking_loss(const Tensor *input1, const Tensor *input2, c
     if (!check_reduction(reduction))
         return NULL;
     Scratch s = {0};
-    Tensor *neg = keep(&s, tensor_unary(UN_NEG, target, 0, 0));
-    Tensor *diff = neg ? keep(&s, tensor_sub(input1, input2, 1.0)) : NULL;
-    Tensor *prod = diff ? keep(&s, tensor_binary(BIN_MUL, neg, diff)) : NULL;
-    Tensor *shifted = prod ? keep(&s, tensor_add(prod, number(&s, margin), 1.0)) : NULL;
-    Tensor *out = shifted ? keep(&s, tensor_clamp(shifted, keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
-    Tensor *r = out ? keep(&s, reduce_loss(out, reduction)) : NULL;
+    Tensor *neg = scratch_keep(&s, tensor_unary(UN_NEG, target, 0, 0));
+    Tensor *diff = neg ? scratch_keep(&s, tensor_sub(input1, input2, 1.0)) : NULL;
+    Tensor *prod = diff ? scratch_keep(&s, tensor_binary(BIN_MUL, neg, diff)) : NULL;
+    Tensor *shifted = prod ? scratch_keep(&s, tensor_add(prod, scratch_number(&s, margin), 1.0)) : NULL;
+    Tensor *out = shifted ? scratch_keep(&s, tensor_clamp(shifted, scratch_keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
+    Tensor *r = out ? scratch_keep(&s, reduce_loss(out, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -637,15 +595,15 @@ Tensor *tensor_hinge_embedding_loss(const Tensor *input, const Tensor *target, d
     if (!check_reduction(reduction))
         return NULL;
     Scratch s = {0};
-    Tensor *zeros = keep(&s, tensor_zeros(input->dtype, input->ndim, input->sizes));
-    Tensor *gap = zeros ? keep(&s, tensor_sub(number(&s, margin), input, 1.0)) : NULL;
-    Tensor *clamped = gap ? keep(&s, tensor_clamp(gap, keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
-    Tensor *not_pos = clamped ? keep(&s, tensor_binary(BIN_NE, target, keep(&s, tensor_wrapped_int(1)))) : NULL;
-    Tensor *not_neg = not_pos ? keep(&s, tensor_binary(BIN_NE, target, keep(&s, tensor_wrapped_int(-1)))) : NULL;
-    Tensor *out_margin = not_neg ? keep(&s, tensor_where(not_pos, clamped, zeros)) : NULL;
-    Tensor *out_self = out_margin ? keep(&s, tensor_where(not_neg, input, zeros)) : NULL;
-    Tensor *out = out_self ? keep(&s, tensor_add(out_margin, out_self, 1.0)) : NULL;
-    Tensor *r = out ? keep(&s, reduce_loss(out, reduction)) : NULL;
+    Tensor *zeros = scratch_keep(&s, tensor_zeros(input->dtype, input->ndim, input->sizes));
+    Tensor *gap = zeros ? scratch_keep(&s, tensor_sub(scratch_number(&s, margin), input, 1.0)) : NULL;
+    Tensor *clamped = gap ? scratch_keep(&s, tensor_clamp(gap, scratch_keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
+    Tensor *not_pos = clamped ? scratch_keep(&s, tensor_binary(BIN_NE, target, scratch_keep(&s, tensor_wrapped_int(1)))) : NULL;
+    Tensor *not_neg = not_pos ? scratch_keep(&s, tensor_binary(BIN_NE, target, scratch_keep(&s, tensor_wrapped_int(-1)))) : NULL;
+    Tensor *out_margin = not_neg ? scratch_keep(&s, tensor_where(not_pos, clamped, zeros)) : NULL;
+    Tensor *out_self = out_margin ? scratch_keep(&s, tensor_where(not_neg, input, zeros)) : NULL;
+    Tensor *out = out_self ? scratch_keep(&s, tensor_add(out_margin, out_self, 1.0)) : NULL;
+    Tensor *r = out ? scratch_keep(&s, reduce_loss(out, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -655,11 +613,11 @@ Tensor *tensor_soft_margin_loss(const Tensor *input, const Tensor *target, int64
     if (!check_reduction(reduction))
         return NULL;
     Scratch s = {0};
-    Tensor *neg = keep(&s, tensor_unary(UN_NEG, input, 0, 0));
-    Tensor *prod = neg ? keep(&s, tensor_binary(BIN_MUL, neg, target)) : NULL;
-    Tensor *e = prod ? keep(&s, tensor_unary(UN_EXP, prod, 0, 0)) : NULL;
-    Tensor *out = e ? keep(&s, tensor_unary(UN_LOG1P, e, 0, 0)) : NULL;
-    Tensor *r = out ? keep(&s, reduce_loss(out, reduction)) : NULL;
+    Tensor *neg = scratch_keep(&s, tensor_unary(UN_NEG, input, 0, 0));
+    Tensor *prod = neg ? scratch_keep(&s, tensor_binary(BIN_MUL, neg, target)) : NULL;
+    Tensor *e = prod ? scratch_keep(&s, tensor_unary(UN_EXP, prod, 0, 0)) : NULL;
+    Tensor *out = e ? scratch_keep(&s, tensor_unary(UN_LOG1P, e, 0, 0)) : NULL;
+    Tensor *r = out ? scratch_keep(&s, reduce_loss(out, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -866,27 +824,27 @@ Tensor *tensor_cosine_embedding_loss(const Tensor *input1, const Tensor *input2,
      * loss = where(target == 1, 1 - cos, 0) + where(target == -1, (cos - margin).clamp_min_(0), 0) */
     const double epsilon = 1e-12;
     Scratch s = {0};
-    Tensor *p12 = keep(&s, tensor_binary(BIN_MUL, input1, input2));
-    Tensor *p11 = p12 ? keep(&s, tensor_binary(BIN_MUL, input1, input1)) : NULL;
-    Tensor *p22 = p11 ? keep(&s, tensor_binary(BIN_MUL, input2, input2)) : NULL;
-    Tensor *prod_sum = p22 ? keep(&s, tensor_sum(p12, &targ_dim, 1, false, -1)) : NULL;
-    Tensor *s11 = prod_sum ? keep(&s, tensor_sum(p11, &targ_dim, 1, false, -1)) : NULL;
-    Tensor *s22 = s11 ? keep(&s, tensor_sum(p22, &targ_dim, 1, false, -1)) : NULL;
-    Tensor *mag1 = s22 ? keep(&s, tensor_add(s11, number(&s, epsilon), 1.0)) : NULL;
-    Tensor *mag2 = mag1 ? keep(&s, tensor_add(s22, number(&s, epsilon), 1.0)) : NULL;
-    Tensor *mags = mag2 ? keep(&s, tensor_binary(BIN_MUL, mag1, mag2)) : NULL;
-    Tensor *denom = mags ? keep(&s, tensor_unary(UN_SQRT, mags, 0, 0)) : NULL;
-    Tensor *cos = denom ? keep(&s, tensor_binary(BIN_DIV, prod_sum, denom)) : NULL;
-    Tensor *zeros = cos ? keep(&s, tensor_zeros(cos->dtype, cos->ndim, cos->sizes)) : NULL;
-    Tensor *pos = zeros ? keep(&s, tensor_sub(number(&s, 1.0), cos, 1.0)) : NULL;
-    Tensor *shifted = pos ? keep(&s, tensor_sub(cos, number(&s, margin), 1.0)) : NULL;
-    Tensor *neg = shifted ? keep(&s, tensor_clamp(shifted, keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
-    Tensor *is_pos = neg ? keep(&s, tensor_binary(BIN_EQ, target, keep(&s, tensor_wrapped_int(1)))) : NULL;
-    Tensor *is_neg = is_pos ? keep(&s, tensor_binary(BIN_EQ, target, keep(&s, tensor_wrapped_int(-1)))) : NULL;
-    Tensor *out_pos = is_neg ? keep(&s, tensor_where(is_pos, pos, zeros)) : NULL;
-    Tensor *out_neg = out_pos ? keep(&s, tensor_where(is_neg, neg, zeros)) : NULL;
-    Tensor *out = out_neg ? keep(&s, tensor_add(out_pos, out_neg, 1.0)) : NULL;
-    Tensor *r = out ? keep(&s, reduce_loss(out, reduction)) : NULL;
+    Tensor *p12 = scratch_keep(&s, tensor_binary(BIN_MUL, input1, input2));
+    Tensor *p11 = p12 ? scratch_keep(&s, tensor_binary(BIN_MUL, input1, input1)) : NULL;
+    Tensor *p22 = p11 ? scratch_keep(&s, tensor_binary(BIN_MUL, input2, input2)) : NULL;
+    Tensor *prod_sum = p22 ? scratch_keep(&s, tensor_sum(p12, &targ_dim, 1, false, -1)) : NULL;
+    Tensor *s11 = prod_sum ? scratch_keep(&s, tensor_sum(p11, &targ_dim, 1, false, -1)) : NULL;
+    Tensor *s22 = s11 ? scratch_keep(&s, tensor_sum(p22, &targ_dim, 1, false, -1)) : NULL;
+    Tensor *mag1 = s22 ? scratch_keep(&s, tensor_add(s11, scratch_number(&s, epsilon), 1.0)) : NULL;
+    Tensor *mag2 = mag1 ? scratch_keep(&s, tensor_add(s22, scratch_number(&s, epsilon), 1.0)) : NULL;
+    Tensor *mags = mag2 ? scratch_keep(&s, tensor_binary(BIN_MUL, mag1, mag2)) : NULL;
+    Tensor *denom = mags ? scratch_keep(&s, tensor_unary(UN_SQRT, mags, 0, 0)) : NULL;
+    Tensor *cos = denom ? scratch_keep(&s, tensor_binary(BIN_DIV, prod_sum, denom)) : NULL;
+    Tensor *zeros = cos ? scratch_keep(&s, tensor_zeros(cos->dtype, cos->ndim, cos->sizes)) : NULL;
+    Tensor *pos = zeros ? scratch_keep(&s, tensor_sub(scratch_number(&s, 1.0), cos, 1.0)) : NULL;
+    Tensor *shifted = pos ? scratch_keep(&s, tensor_sub(cos, scratch_number(&s, margin), 1.0)) : NULL;
+    Tensor *neg = shifted ? scratch_keep(&s, tensor_clamp(shifted, scratch_keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
+    Tensor *is_pos = neg ? scratch_keep(&s, tensor_binary(BIN_EQ, target, scratch_keep(&s, tensor_wrapped_int(1)))) : NULL;
+    Tensor *is_neg = is_pos ? scratch_keep(&s, tensor_binary(BIN_EQ, target, scratch_keep(&s, tensor_wrapped_int(-1)))) : NULL;
+    Tensor *out_pos = is_neg ? scratch_keep(&s, tensor_where(is_pos, pos, zeros)) : NULL;
+    Tensor *out_neg = out_pos ? scratch_keep(&s, tensor_where(is_neg, neg, zeros)) : NULL;
+    Tensor *out = out_neg ? scratch_keep(&s, tensor_add(out_pos, out_neg, 1.0)) : NULL;
+    Tensor *r = out ? scratch_keep(&s, reduce_loss(out, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -904,16 +862,16 @@ Tensor *tensor_triplet_margin_loss(const Tensor *anchor, const Tensor *positive,
     /* ATen: clamp_min(margin + d(a, p) - d(a, n), 0), d(a, n) replaced by
      * min(d(a, n), d(p, n)) with swap. */
     Scratch s = {0};
-    Tensor *dist_pos = keep(&s, tensor_pairwise_distance(anchor, positive, p, eps, false));
-    Tensor *dist_neg = dist_pos ? keep(&s, tensor_pairwise_distance(anchor, negative, p, eps, false)) : NULL;
+    Tensor *dist_pos = scratch_keep(&s, tensor_pairwise_distance(anchor, positive, p, eps, false));
+    Tensor *dist_neg = dist_pos ? scratch_keep(&s, tensor_pairwise_distance(anchor, negative, p, eps, false)) : NULL;
     if (dist_neg && swap) {
-        Tensor *dist_swap = keep(&s, tensor_pairwise_distance(positive, negative, p, eps, false));
-        dist_neg = dist_swap ? keep(&s, tensor_binary(BIN_MINIMUM, dist_neg, dist_swap)) : NULL;
+        Tensor *dist_swap = scratch_keep(&s, tensor_pairwise_distance(positive, negative, p, eps, false));
+        dist_neg = dist_swap ? scratch_keep(&s, tensor_binary(BIN_MINIMUM, dist_neg, dist_swap)) : NULL;
     }
-    Tensor *sum = dist_neg ? keep(&s, tensor_add(number(&s, margin), dist_pos, 1.0)) : NULL;
-    Tensor *gap = sum ? keep(&s, tensor_sub(sum, dist_neg, 1.0)) : NULL;
-    Tensor *out = gap ? keep(&s, tensor_clamp(gap, keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
-    Tensor *r = out ? keep(&s, reduce_loss(out, reduction)) : NULL;
+    Tensor *sum = dist_neg ? scratch_keep(&s, tensor_add(scratch_number(&s, margin), dist_pos, 1.0)) : NULL;
+    Tensor *gap = sum ? scratch_keep(&s, tensor_sub(sum, dist_neg, 1.0)) : NULL;
+    Tensor *out = gap ? scratch_keep(&s, tensor_clamp(gap, scratch_keep(&s, tensor_wrapped_int(0)), NULL)) : NULL;
+    Tensor *r = out ? scratch_keep(&s, reduce_loss(out, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -926,33 +884,33 @@ Tensor *tensor_poisson_nll_loss(const Tensor *input, const Tensor *target, bool 
     Tensor *loss;
     if (log_input) {
         /* exp(input) - target * input */
-        Tensor *e = keep(&s, tensor_unary(UN_EXP, input, 0, 0));
-        Tensor *ti = e ? keep(&s, tensor_binary(BIN_MUL, target, input)) : NULL;
-        loss = ti ? keep(&s, tensor_sub(e, ti, 1.0)) : NULL;
+        Tensor *e = scratch_keep(&s, tensor_unary(UN_EXP, input, 0, 0));
+        Tensor *ti = e ? scratch_keep(&s, tensor_binary(BIN_MUL, target, input)) : NULL;
+        loss = ti ? scratch_keep(&s, tensor_sub(e, ti, 1.0)) : NULL;
     } else {
         /* input - target * log(input + eps) */
-        Tensor *shifted = keep(&s, tensor_add(input, number(&s, eps), 1.0));
-        Tensor *lg = shifted ? keep(&s, tensor_unary(UN_LOG, shifted, 0, 0)) : NULL;
-        Tensor *tl = lg ? keep(&s, tensor_binary(BIN_MUL, target, lg)) : NULL;
-        loss = tl ? keep(&s, tensor_sub(input, tl, 1.0)) : NULL;
+        Tensor *shifted = scratch_keep(&s, tensor_add(input, scratch_number(&s, eps), 1.0));
+        Tensor *lg = shifted ? scratch_keep(&s, tensor_unary(UN_LOG, shifted, 0, 0)) : NULL;
+        Tensor *tl = lg ? scratch_keep(&s, tensor_binary(BIN_MUL, target, lg)) : NULL;
+        loss = tl ? scratch_keep(&s, tensor_sub(input, tl, 1.0)) : NULL;
     }
     if (loss && full) {
         /* Stirling's term target * log(target) - target + 0.5 * log(2 pi target),
          * zero where target <= 1. */
-        Tensor *lt = keep(&s, tensor_unary(UN_LOG, target, 0, 0));
-        Tensor *tlt = lt ? keep(&s, tensor_binary(BIN_MUL, target, lt)) : NULL;
-        Tensor *a = tlt ? keep(&s, tensor_sub(tlt, target, 1.0)) : NULL;
-        Tensor *scaled = a ? keep(&s, tensor_binary(BIN_MUL, number(&s, 2 * M_PI), target)) : NULL;
-        Tensor *ls = scaled ? keep(&s, tensor_unary(UN_LOG, scaled, 0, 0)) : NULL;
-        Tensor *half = ls ? keep(&s, tensor_binary(BIN_MUL, number(&s, 0.5), ls)) : NULL;
-        Tensor *stirling = half ? keep(&s, tensor_add(a, half, 1.0)) : NULL;
-        Tensor *small = stirling ? keep(&s, tensor_binary(BIN_LE, target, keep(&s, tensor_wrapped_int(1)))) : NULL;
-        if (!small || !tensor_masked_fill_(stirling, small, number(&s, 0.0)))
+        Tensor *lt = scratch_keep(&s, tensor_unary(UN_LOG, target, 0, 0));
+        Tensor *tlt = lt ? scratch_keep(&s, tensor_binary(BIN_MUL, target, lt)) : NULL;
+        Tensor *a = tlt ? scratch_keep(&s, tensor_sub(tlt, target, 1.0)) : NULL;
+        Tensor *scaled = a ? scratch_keep(&s, tensor_binary(BIN_MUL, scratch_number(&s, 2 * M_PI), target)) : NULL;
+        Tensor *ls = scaled ? scratch_keep(&s, tensor_unary(UN_LOG, scaled, 0, 0)) : NULL;
+        Tensor *half = ls ? scratch_keep(&s, tensor_binary(BIN_MUL, scratch_number(&s, 0.5), ls)) : NULL;
+        Tensor *stirling = half ? scratch_keep(&s, tensor_add(a, half, 1.0)) : NULL;
+        Tensor *small = stirling ? scratch_keep(&s, tensor_binary(BIN_LE, target, scratch_keep(&s, tensor_wrapped_int(1)))) : NULL;
+        if (!small || !tensor_masked_fill_(stirling, small, scratch_number(&s, 0.0)))
             loss = NULL;
         else
-            loss = keep(&s, tensor_add(loss, stirling, 1.0));
+            loss = scratch_keep(&s, tensor_add(loss, stirling, 1.0));
     }
-    Tensor *r = loss ? keep(&s, reduce_loss(loss, reduction)) : NULL;
+    Tensor *r = loss ? scratch_keep(&s, reduce_loss(loss, reduction)) : NULL;
     return scratch_finish(&s, r);
 }
 
@@ -1116,398 +1074,12 @@ Tensor *tensor_ctc_loss(const Tensor *log_probs, const Tensor *targets, const in
     }
     /* mean: (loss / target_lengths.clamp_min(1)).mean() */
     Scratch s = {0};
-    keep(&s, res);
-    Tensor *lengths = keep(&s, tensor_empty(DT_I64, 1, &batch));
+    scratch_keep(&s, res);
+    Tensor *lengths = scratch_keep(&s, tensor_empty(DT_I64, 1, &batch));
     if (lengths)
         for (int64_t b = 0; b < batch; b++)
             tensor_write_i64(lengths, b, target_lengths[b] > 1 ? target_lengths[b] : 1);
-    Tensor *per = lengths ? keep(&s, tensor_binary(BIN_DIV, res, lengths)) : NULL;
-    Tensor *r = per ? keep(&s, tensor_mean(per, NULL, 0, false, -1)) : NULL;
+    Tensor *per = lengths ? scratch_keep(&s, tensor_binary(BIN_DIV, res, lengths)) : NULL;
+    Tensor *r = per ? scratch_keep(&s, tensor_mean(per, NULL, 0, false, -1)) : NULL;
     return scratch_finish(&s, r);
-}
-
-/* ---------------------------------------------------------------- distances */
-
-Tensor *tensor_cosine_similarity(const Tensor *x1, const Tensor *x2, int64_t dim, double eps)
-{
-    const Tensor *ins[2] = {x1, x2};
-    TensorDType dt = tensor_result_type(ins, 2);
-    if (!dtype_is_float(dt)) {
-        tensor_set_error("expected common dtype to be floating point, yet common dtype is %s", dtype_ts_name(dt));
-        return NULL;
-    }
-    int64_t shape[TENSOR_MAX_DIMS];
-    int nd = tensor_broadcast_shape(x1->ndim, x1->sizes, x2->ndim, x2->sizes, shape);
-    if (nd < 0)
-        return NULL;
-    int d = tensor_wrap_dim(dim, nd > 0 ? nd : 1);
-    if (d < 0)
-        return NULL;
-    /* sum(x1 * x2) / (max(|x1|, eps) * max(|x2|, eps)) along dim, each
-     * norm clamped on its own as ATen does. */
-    Scratch s = {0};
-    Tensor *a = keep(&s, tensor_expand((Tensor *)x1, nd, shape));
-    Tensor *b = a ? keep(&s, tensor_expand((Tensor *)x2, nd, shape)) : NULL;
-    Tensor *al = b ? keep(&s, kern_dim_last_view(a, nd > 0 ? d : 0)) : NULL;
-    Tensor *bl = al ? keep(&s, kern_dim_last_view(b, nd > 0 ? d : 0)) : NULL;
-    if (!bl)
-        return scratch_finish(&s, NULL);
-    int64_t len = nd > 0 ? shape[d] : 1;
-    int64_t out_shape[TENSOR_MAX_DIMS];
-    int on = 0;
-    for (int k = 0; k < nd; k++)
-        if (k != d)
-            out_shape[on++] = shape[k];
-    Tensor *out = keep(&s, tensor_empty(dt, on, out_shape));
-    double *va = kern_read_all_f64(al), *vb = kern_read_all_f64(bl);
-    int64_t rows = len > 0 ? tensor_numel(al) / len : tensor_numel(out);
-    double *r = kern_malloc((size_t)rows, sizeof *r);
-    if (out && va && vb && r) {
-        for (int64_t i = 0; i < rows; i++) {
-            double dot = 0, n1 = 0, n2 = 0;
-            for (int64_t j = 0; j < len; j++) {
-                double p = va[i * len + j], q = vb[i * len + j];
-                dot += p * q;
-                n1 += p * p;
-                n2 += q * q;
-            }
-            r[i] = dot / (fmax(sqrt(n1), eps) * fmax(sqrt(n2), eps));
-        }
-        kern_write_all_f64(out, r);
-    } else {
-        out = NULL;
-    }
-    free(va);
-    free(vb);
-    free(r);
-    return scratch_finish(&s, out);
-}
-
-Tensor *tensor_pairwise_distance(const Tensor *x1, const Tensor *x2, double p, double eps, bool keepdim)
-{
-    /* ATen: norm(x1 - x2 + eps, p, last dim of the broadcast, keepdim) */
-    int output_dim = x1->ndim > x2->ndim ? x1->ndim : x2->ndim;
-    int64_t innermost = output_dim - 1;
-    Scratch s = {0};
-    Tensor *d = keep(&s, tensor_sub(x1, x2, 1.0));
-    Tensor *shifted = d ? keep(&s, tensor_add(d, number(&s, eps), 1.0)) : NULL;
-    Tensor *r = shifted ? keep(&s, tensor_norm(shifted, p, &innermost, 1, keepdim)) : NULL;
-    return scratch_finish(&s, r);
-}
-
-/* The p-norm of the difference of two rows of length m. */
-static double row_distance(const double *a, const double *b, int64_t m, double p)
-{
-    if (p == 0) {
-        double c = 0;
-        for (int64_t k = 0; k < m; k++)
-            c += a[k] != b[k];
-        return c;
-    }
-    if (isinf(p)) {
-        double mx = 0;
-        for (int64_t k = 0; k < m; k++) {
-            double v = fabs(a[k] - b[k]);
-            if (v > mx || isnan(v))
-                mx = v;
-        }
-        return mx;
-    }
-    double sum = 0;
-    for (int64_t k = 0; k < m; k++) {
-        double v = fabs(a[k] - b[k]);
-        sum += p == 1 ? v : p == 2 ? v * v : pow(v, p);
-    }
-    return p == 1 ? sum : p == 2 ? sqrt(sum) : pow(sum, 1.0 / p);
-}
-
-Tensor *tensor_pdist(const Tensor *x, double p)
-{
-    if (x->ndim != 2) {
-        tensor_set_error("pdist only supports 2D tensors, got: %dD", x->ndim);
-        return NULL;
-    }
-    if (!dtype_is_float(x->dtype)) {
-        tensor_set_error("pdist only supports floating-point dtypes");
-        return NULL;
-    }
-    if (!(p >= 0)) {
-        tensor_set_error("pdist only supports non-negative p values");
-        return NULL;
-    }
-    int64_t n = x->sizes[0], m = x->sizes[1];
-    int64_t count = n > 1 ? n * (n - 1) / 2 : 0;
-    Tensor *out = tensor_empty(x->dtype, 1, &count);
-    double *v = kern_read_all_f64(x);
-    double *r = kern_malloc((size_t)count, sizeof *r);
-    if (!out || !v || !r) {
-        tensor_release(out);
-        free(v);
-        free(r);
-        return NULL;
-    }
-    int64_t k = 0;
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t j = i + 1; j < n; j++)
-            r[k++] = row_distance(v + i * m, v + j * m, m, p);
-    kern_write_all_f64(out, r);
-    free(v);
-    free(r);
-    return out;
-}
-
-Tensor *tensor_cdist(const Tensor *x1, const Tensor *x2, double p, int64_t compute_mode)
-{
-    if (!dtype_is_float(x1->dtype) || !dtype_is_float(x2->dtype)) {
-        const Tensor *bad = dtype_is_float(x1->dtype) ? x2 : x1;
-        tensor_set_error("cdist only supports floating-point dtypes, %s got: %s", bad == x1 ? "X1" : "X2",
-                         dtype_ts_name(bad->dtype));
-        return NULL;
-    }
-    if (x1->ndim < 2 || x2->ndim < 2) {
-        const Tensor *bad = x1->ndim < 2 ? x1 : x2;
-        tensor_set_error("cdist only supports at least 2D tensors, %s got: %dD", bad == x1 ? "X1" : "X2",
-                         bad->ndim);
-        return NULL;
-    }
-    int64_t m = x1->sizes[x1->ndim - 1];
-    if (m != x2->sizes[x2->ndim - 1]) {
-        tensor_set_error("X1 and X2 must have the same number of columns. X1: %" PRId64 " X2: %" PRId64, m,
-                         x2->sizes[x2->ndim - 1]);
-        return NULL;
-    }
-    if (!(p >= 0)) {
-        tensor_set_error("cdist only supports non-negative p values");
-        return NULL;
-    }
-    if (compute_mode < -1 || compute_mode > 2) {
-        tensor_set_error("%" PRId64 " is not a valid value for compute_mode", compute_mode);
-        return NULL;
-    }
-    if (x1->dtype != x2->dtype) {
-        tensor_set_error("X1 and X2 must have the same dtype, but got %s and %s", dtype_ts_name(x1->dtype),
-                         dtype_ts_name(x2->dtype));
-        return NULL;
-    }
-    int64_t P = x1->sizes[x1->ndim - 2], R = x2->sizes[x2->ndim - 2];
-    int64_t batch_shape[TENSOR_MAX_DIMS];
-    int nb = tensor_broadcast_shape(x1->ndim - 2, x1->sizes, x2->ndim - 2, x2->sizes, batch_shape);
-    if (nb < 0)
-        return NULL;
-    int64_t shape1[TENSOR_MAX_DIMS], shape2[TENSOR_MAX_DIMS], out_shape[TENSOR_MAX_DIMS];
-    memcpy(shape1, batch_shape, sizeof(int64_t) * (size_t)nb);
-    memcpy(shape2, batch_shape, sizeof(int64_t) * (size_t)nb);
-    memcpy(out_shape, batch_shape, sizeof(int64_t) * (size_t)nb);
-    shape1[nb] = P;
-    shape1[nb + 1] = m;
-    shape2[nb] = R;
-    shape2[nb + 1] = m;
-    out_shape[nb] = P;
-    out_shape[nb + 1] = R;
-    /* p = 2 through |a|^2 + |b|^2 - 2 a.b (ATen's _euclidean_dist, clamped
-     * at 1e-30 before the root) when compute_mode asks for it. */
-    bool use_mm = p == 2 && (compute_mode == 1 || (compute_mode <= 0 && (P > 25 || R > 25)));
-    Scratch s = {0};
-    Tensor *a = keep(&s, tensor_expand((Tensor *)x1, nb + 2, shape1));
-    Tensor *b = a ? keep(&s, tensor_expand((Tensor *)x2, nb + 2, shape2)) : NULL;
-    Tensor *out = b ? keep(&s, tensor_empty(x1->dtype, nb + 2, out_shape)) : NULL;
-    if (!out)
-        return scratch_finish(&s, NULL);
-    int64_t batches = 1;
-    for (int d = 0; d < nb; d++)
-        batches *= batch_shape[d];
-    double *va = kern_read_all_f64(a), *vb = kern_read_all_f64(b);
-    double *r = kern_malloc((size_t)(batches * P * R), sizeof *r);
-    if (!va || !vb || !r) {
-        out = NULL;
-    } else {
-        for (int64_t bi = 0; bi < batches; bi++)
-            for (int64_t i = 0; i < P; i++)
-                for (int64_t j = 0; j < R; j++) {
-                    const double *ra = va + (bi * P + i) * m, *rb = vb + (bi * R + j) * m;
-                    double d;
-                    if (use_mm) {
-                        double na = 0, nbb = 0, dot = 0;
-                        for (int64_t k = 0; k < m; k++) {
-                            na += ra[k] * ra[k];
-                            nbb += rb[k] * rb[k];
-                            dot += ra[k] * rb[k];
-                        }
-                        d = sqrt(fmax(na + nbb - 2 * dot, 1e-30));
-                    } else {
-                        d = row_distance(ra, rb, m, p);
-                    }
-                    r[(bi * P + i) * R + j] = d;
-                }
-        kern_write_all_f64(out, r);
-    }
-    free(va);
-    free(vb);
-    free(r);
-    return scratch_finish(&s, out);
-}
-
-Tensor *tensor_dist(const Tensor *a, const Tensor *b, double p)
-{
-    /* ATen: norm(a - b, p) */
-    Tensor *d = tensor_sub(a, b, 1.0);
-    if (!d)
-        return NULL;
-    Tensor *r = tensor_norm(d, p, NULL, 0, false);
-    tensor_release(d);
-    return r;
-}
-
-/* ---------------------------------------------------------------- one_hot, bilinear */
-
-Tensor *tensor_one_hot(const Tensor *indices, int64_t num_classes)
-{
-    if (indices->dtype != DT_I64) {
-        tensor_set_error("one_hot is only applicable to index tensor.");
-        return NULL;
-    }
-    int64_t n = tensor_numel(indices);
-    int64_t *v = kern_read_all_i64(indices);
-    if (!v)
-        return NULL;
-    int64_t lo = 0, hi = -1;
-    for (int64_t i = 0; i < n; i++) {
-        if (i == 0 || v[i] < lo)
-            lo = v[i];
-        if (i == 0 || v[i] > hi)
-            hi = v[i];
-    }
-    if (num_classes == -1) {
-        if (n == 0) {
-            free(v);
-            tensor_set_error("Can not infer total number of classes from empty tensor.");
-            return NULL;
-        }
-        num_classes = hi + 1;
-    }
-    if (n > 0 && lo < 0) {
-        free(v);
-        tensor_set_error("Class values must be non-negative.");
-        return NULL;
-    }
-    if (n > 0 && hi >= num_classes) {
-        free(v);
-        tensor_set_error("Class values must be smaller than num_classes.");
-        return NULL;
-    }
-    int64_t shape[TENSOR_MAX_DIMS];
-    memcpy(shape, indices->sizes, sizeof(int64_t) * (size_t)indices->ndim);
-    shape[indices->ndim] = num_classes;
-    Tensor *out = tensor_zeros(DT_I64, indices->ndim + 1, shape);
-    if (out)
-        for (int64_t i = 0; i < n; i++)
-            tensor_write_i64(out, out->offset + i * num_classes + v[i], 1);
-    free(v);
-    return out;
-}
-
-Tensor *tensor_bilinear(const Tensor *input1, const Tensor *input2, const Tensor *weight, const Tensor *bias)
-{
-    if (input1->ndim != input2->ndim) {
-        tensor_set_error("bilinear(): input dimensions do not match: got %d and %d", input1->ndim, input2->ndim);
-        return NULL;
-    }
-    if (input1->ndim < 1 || weight->ndim != 3) {
-        tensor_set_error("bilinear(): expected inputs with at least one dim and a 3-d weight, got %dD and %dD",
-                         input1->ndim, weight->ndim);
-        return NULL;
-    }
-    int nd = input1->ndim;
-    for (int d = 0; d < nd - 1; d++)
-        if (input1->sizes[d] != input2->sizes[d]) {
-            tensor_set_error("bilinear(): input batch dimensions do not match: got %" PRId64 " and %" PRId64,
-                             input1->sizes[d], input2->sizes[d]);
-            return NULL;
-        }
-    int64_t in1 = input1->sizes[nd - 1], in2 = input2->sizes[nd - 1], outf = weight->sizes[0];
-    if (in1 != weight->sizes[1]) {
-        tensor_set_error("bilinear(): input1 size does not match weight size: got %" PRId64 " but expected %" PRId64,
-                         in1, weight->sizes[1]);
-        return NULL;
-    }
-    if (in2 != weight->sizes[2]) {
-        tensor_set_error("bilinear(): input2 size does not match weight size: got %" PRId64 " but expected %" PRId64,
-                         in2, weight->sizes[2]);
-        return NULL;
-    }
-    if (bias && (bias->ndim != 1 || bias->sizes[0] != outf)) {
-        tensor_set_error("bilinear(): bias size does not match weight size: got %" PRId64 " but expected %" PRId64,
-                         bias->ndim ? bias->sizes[0] : (int64_t)1, outf);
-        return NULL;
-    }
-    const Tensor *all[4] = {input1, input2, weight, bias};
-    TensorDType dt = tensor_result_type(all, bias ? 4 : 3);
-    for (int k = 0; k < (bias ? 4 : 3); k++)
-        if (all[k]->dtype != dt) {
-            tensor_set_error("expected scalar type %s but found %s", dtype_ts_name(dt),
-                             dtype_ts_name(all[k]->dtype));
-            return NULL;
-        }
-    int64_t shape[TENSOR_MAX_DIMS];
-    memcpy(shape, input1->sizes, sizeof(int64_t) * (size_t)nd);
-    shape[nd - 1] = outf;
-    int64_t rows = 1;
-    for (int d = 0; d < nd - 1; d++)
-        rows *= input1->sizes[d];
-    Tensor *out = tensor_empty(dt, nd, shape);
-    if (!out)
-        return NULL;
-    size_t cells = (size_t)(rows * outf > 0 ? rows * outf : 1);
-    bool ok;
-    if (dtype_is_float(dt)) {
-        double *a = kern_read_all_f64(input1), *b = kern_read_all_f64(input2), *w = kern_read_all_f64(weight);
-        double *bb = bias ? kern_read_all_f64(bias) : NULL, *r = kern_malloc(cells, sizeof *r);
-        ok = a && b && w && (!bias || bb) && r;
-        for (int64_t i = 0; ok && i < rows; i++)
-            for (int64_t o = 0; o < outf; o++) {
-                double sum = 0;
-                for (int64_t j = 0; j < in1; j++) {
-                    double inner = 0;
-                    for (int64_t k = 0; k < in2; k++)
-                        inner += w[(o * in1 + j) * in2 + k] * b[i * in2 + k];
-                    sum += a[i * in1 + j] * inner;
-                }
-                r[i * outf + o] = sum + (bb ? bb[o] : 0.0);
-            }
-        if (ok)
-            kern_write_all_f64(out, r);
-        free(a);
-        free(b);
-        free(w);
-        free(bb);
-        free(r);
-    } else {
-        /* Integers: exact, wrapping modulo 2^64 as ATen's int64 loops do. */
-        int64_t *a = kern_read_all_i64(input1), *b = kern_read_all_i64(input2), *w = kern_read_all_i64(weight);
-        int64_t *bb = bias ? kern_read_all_i64(bias) : NULL, *r = kern_malloc(cells, sizeof *r);
-        ok = a && b && w && (!bias || bb) && r;
-        for (int64_t i = 0; ok && i < rows; i++)
-            for (int64_t o = 0; o < outf; o++) {
-                uint64_t sum = 0;
-                for (int64_t j = 0; j < in1; j++) {
-                    uint64_t inner = 0;
-                    for (int64_t k = 0; k < in2; k++)
-                        inner += (uint64_t)w[(o * in1 + j) * in2 + k] * (uint64_t)b[i * in2 + k];
-                    sum += (uint64_t)a[i * in1 + j] * inner;
-                }
-                r[i * outf + o] = (int64_t)(sum + (bb ? (uint64_t)bb[o] : 0));
-            }
-        if (ok)
-            kern_write_all_i64(out, r);
-        free(a);
-        free(b);
-        free(w);
-        free(bb);
-        free(r);
-    }
-    if (!ok) {
-        tensor_release(out);
-        return NULL;
-    }
-    return out;
 }

@@ -624,13 +624,16 @@ Tensor *tensor_poisson_nll_loss(const Tensor *input, const Tensor *target, bool 
 Tensor *tensor_ctc_loss(const Tensor *log_probs, const Tensor *targets, const int64_t *input_lengths,
                         int n_input_lengths, const int64_t *target_lengths, int n_target_lengths,
                         int64_t blank, int64_t reduction, bool zero_infinity);
+/* Distances (tensor/distance.c). */
 Tensor *tensor_cosine_similarity(const Tensor *x1, const Tensor *x2, int64_t dim, double eps);
 Tensor *tensor_pairwise_distance(const Tensor *x1, const Tensor *x2, double p, double eps, bool keepdim);
 Tensor *tensor_pdist(const Tensor *x, double p);
 /* compute_mode: -1 (None) or 0 use mm for p = 2 beyond 25 rows, 1 always, 2 never. */
 Tensor *tensor_cdist(const Tensor *x1, const Tensor *x2, double p, int64_t compute_mode);
 Tensor *tensor_dist(const Tensor *a, const Tensor *b, double p);
+/* tensor/index_creation.c */
 Tensor *tensor_one_hot(const Tensor *indices, int64_t num_classes);
+/* tensor/linalg_products.c */
 Tensor *tensor_bilinear(const Tensor *input1, const Tensor *input2, const Tensor *weight,
                         const Tensor *bias /* nullable */);
 /* (end of family loss) */
