@@ -14,7 +14,7 @@
 
 const OpInfo op_table[OP_COUNT] = {
     [OP_UNKNOWN] = {"<unknown>", OPC_SCALAR, NOMUT, ALIAS_NONE},
-#define X(id, name, cls, mut, alias) [OP_##id] = {name, cls, mut, alias},
+#define X(id, name, cls, mut, alias, eval) [OP_##id] = {name, cls, mut, alias},
     TSSA_OPS(X)
 #undef X
 };

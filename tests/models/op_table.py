@@ -23,9 +23,9 @@ def known_op_kinds(header=OPS_HEADER):
         raise RuntimeError(f"{header}: no TSSA_OPS table")
     text = text[start:]
     kinds = set(re.findall(r'\bX\(\w+,\s*"([a-z]+::[^"]+)"', text))
-    for name in re.findall(r'ELEMENTWISE_PAIR\(X,\s*\w+,\s*"([^"]+)"\)', text):
+    for name in re.findall(r'ELEMENTWISE_PAIR(?:_VIA_COPY)?\(X,\s*\w+,\s*"([^"]+)",\s*\w+\)', text):
         kinds.update({"aten::" + name, "aten::" + name + "_"})
-    for name in re.findall(r'ELEMENTWISE_ONLY\(X,\s*\w+,\s*"([^"]+)"\)', text):
+    for name in re.findall(r'ELEMENTWISE_ONLY\(X,\s*\w+,\s*"([^"]+)",\s*\w+\)', text):
         kinds.add("aten::" + name)
     for name in re.findall(r'IMMUT_PAIR\(X,\s*\w+,\s*"([^"]+)"\)', text):
         kinds.update({"immut::" + name, "immut::" + name + "_rev"})
