@@ -1,5 +1,5 @@
 /* torch_cases.h — the shapes of the PyTorch-generated test cases in
- * torch_expected.h (written by gen_expected.py), and the helpers that turn a
+ * torch_expected_*.h (written by gen_expected.py), and the helpers that turn a
  * case into library tensors and compare a result against PyTorch's.
  *
  * A TestTensor describes an input: dtype, shape, row-major values, and the
