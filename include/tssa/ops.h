@@ -20,13 +20,14 @@
  *              bool eval_op_add(EvalCall *) (eval/ops_*.c). Only a name here:
  *              the ir layer never sees eval/, which expands it. NOEVAL (a
  *              bare token, never a macro) for an op with no binding of its
- *              own: one eval/interp.c runs itself (Param, Return, If, Loop,
- *              Constant, FusionGroup), one no backend meets (tssa::update,
- *              gone before any run), an immut:: op (eval/ops_immut.c's
- *              table) and an in-place op run as its functional variant plus
- *              a copy into self (eval/dispatch.c). tests/eval/op_bindings.sh
- *              fails on any other row without a binding, and on an eval_op_*
- *              function that no row names.
+ *              own: one the interpreter handles itself (Param and Return
+ *              are a block's edges; If, Loop, Constant and FusionGroup are
+ *              eval/interp.c's own cases), one no backend meets
+ *              (tssa::update, gone before any run), an immut:: op
+ *              (eval/ops_immut.c's table) and an in-place op run as its
+ *              functional variant plus a copy into self (eval/dispatch.c).
+ *              tests/eval/op_bindings.sh fails on any other row without a
+ *              binding, and on an eval_op_* function that no row names.
  *
  * Adding an op: its row here (in its family's *_OPS list), its kernel in
  * tensor/ and its binding eval_op_<eval> in eval/ops_<family>.c. Nothing
