@@ -161,7 +161,7 @@ static RtValue *stand_in(const IrTensorType *t, StandIn kind)
 /* v's value for the run: its compile-time or decided value, a stand-in of
  * its static type, or a list / tuple built of such values; NULL when v has
  * none of these. */
-static RtValue *value_for(const ScalarLookup *lk, const IrValue *v, StandIn fill, int depth, bool any_number)
+static RtValue *value_for(const ScalarLookup *lk, const IrValue *v, StandIn fill, int depth)
 {
     RtValue *r = lower_static_value(lk->p, v);
     if (r)
@@ -172,17 +172,13 @@ static RtValue *value_for(const ScalarLookup *lk, const IrValue *v, StandIn fill
     int64_t k;
     if (v->type && (v->type->kind == TY_INT || v->type->kind == TY_BOOL) && kernels_lookup_scalar(lk, v, &k))
         return v->type->kind == TY_BOOL ? rt_bool(k != 0) : rt_int(k);
-    /* a number of aten::tensor's data: only the data's nesting and the
-     * numbers' types make the result's shape and dtype */
-    if (any_number && v->type && (v->type->kind == TY_INT || v->type->kind == TY_BOOL || v->type->kind == TY_FLOAT))
-        return v->type->kind == TY_BOOL ? rt_bool(false) : v->type->kind == TY_INT ? rt_int(0) : rt_float(0.0);
     const IrNode *d = v->def;
     if ((d->op == OP_PRIM_LISTCONSTRUCT || d->op == OP_PRIM_TUPLECONSTRUCT) && depth < 4 &&
         d->noutputs == 1) {
         RtValue **items = xcalloc((size_t)d->ninputs + 1, sizeof *items);
         bool ok = true;
         for (int i = 0; i < d->ninputs && ok; i++)
-            ok = (items[i] = value_for(lk, d->inputs[i], fill, depth + 1, any_number)) != NULL;
+            ok = (items[i] = value_for(lk, d->inputs[i], fill, depth + 1)) != NULL;
         RtValue *list = ok ? rt_list(d->op == OP_PRIM_LISTCONSTRUCT ? RT_LIST : RT_TUPLE, d->ninputs, items)
                            : NULL;
         for (int i = 0; i < d->ninputs; i++)
@@ -197,7 +193,7 @@ static bool run_once(ShapeEval *se, const ScalarLookup *lk, IrNode *n, StandIn f
 {
     bool ok = true;
     for (int i = 0; i < n->ninputs && ok; i++) {
-        RtValue *r = value_for(lk, n->inputs[i], fill, 0, n->op == OP_ATEN_TENSOR && i == 0);
+        RtValue *r = value_for(lk, n->inputs[i], fill, 0);
         ok = r != NULL;
         if (ok)
             node_exec_set(se->exec, n->inputs[i], r);
