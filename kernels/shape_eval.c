@@ -18,8 +18,10 @@
  *
  * Preconditions: every tensor input of the node has a static type
  * (shape_of) or a compile-time value, and every other input a compile-time
- * or decided value (lists and tuples built by prim::ListConstruct /
- * TupleConstruct of such values included). Nothing is evaluated otherwise.
+ * or decided value, a list or tuple built of such values, or a value
+ * computed from such values by ops that read no tensor's elements
+ * (x.size(), _infer_size, list and int arithmetic, evaluated the same way).
+ * Nothing is evaluated otherwise.
  *
  * Never evaluated, so their results stay of unknown shape:
  *   - ops whose result shapes depend on the values of their tensor inputs
@@ -158,10 +160,29 @@ static RtValue *stand_in(const IrTensorType *t, StandIn kind)
     return rt_tensor_take(x);
 }
 
+static bool run_once(ShapeEval *se, const ScalarLookup *lk, IrNode *n, StandIn fill, int depth, RtValue **outs);
+
+/* Whether d computes numbers, strings or lists from shapes, dtypes and
+ * other such values only (size, _infer_size, len, list and int
+ * arithmetic): run on stand-ins, it gives what the program computes. */
+static bool computes_from_shapes(const IrNode *d)
+{
+    if (d->nblocks > 0 || writes_or_controls(d) || value_dependent(d) || d->noutputs != 1 ||
+        returns_tensors(d->outputs[0]->type))
+        return false;
+    if (op_reads_no_elements(d->op))
+        return true;
+    for (int i = 0; i < d->ninputs; i++)
+        if (!d->inputs[i]->type || d->inputs[i]->type->kind == TY_ANY || returns_tensors(d->inputs[i]->type))
+            return false;       /* a tensor's elements, or a container that may hold them */
+    return true;
+}
+
 /* v's value for the run: its compile-time or decided value, a stand-in of
- * its static type, or a list / tuple built of such values; NULL when v has
- * none of these. */
-static RtValue *value_for(const ScalarLookup *lk, const IrValue *v, StandIn fill, int depth)
+ * its static type, a list / tuple built of such values, or what a node that
+ * computes from shapes gives on them; NULL when v has none of these. */
+static RtValue *value_for(ShapeEval *se, const ScalarLookup *lk, const IrValue *v, StandIn fill, int depth,
+                          bool any_number)
 {
     RtValue *r = lower_static_value(lk->p, v);
     if (r)
@@ -172,13 +193,25 @@ static RtValue *value_for(const ScalarLookup *lk, const IrValue *v, StandIn fill
     int64_t k;
     if (v->type && (v->type->kind == TY_INT || v->type->kind == TY_BOOL) && kernels_lookup_scalar(lk, v, &k))
         return v->type->kind == TY_BOOL ? rt_bool(k != 0) : rt_int(k);
-    const IrNode *d = v->def;
-    if ((d->op == OP_PRIM_LISTCONSTRUCT || d->op == OP_PRIM_TUPLECONSTRUCT) && depth < 4 &&
-        d->noutputs == 1) {
+    /* a number of aten::tensor's data: only the data's nesting and the
+     * numbers' types make the result's shape and dtype */
+    if (any_number && v->type && (v->type->kind == TY_INT || v->type->kind == TY_BOOL || v->type->kind == TY_FLOAT))
+        return v->type->kind == TY_BOOL ? rt_bool(false) : v->type->kind == TY_INT ? rt_int(0) : rt_float(0.0);
+    IrNode *d = v->def;
+    /* x.dtype of a tensor of static dtype; x.device (the result's shape
+     * and dtype do not depend on where it lives) */
+    const IrTensorType *of = d->op == OP_PRIM_DTYPE && d->ninputs == 1 ? shape_of(d->inputs[0]) : NULL;
+    if (of)
+        return rt_int(dtype_to_scalar_type((TensorDType)of->dtype));
+    if (d->op == OP_PRIM_DEVICE && d->ninputs == 1)
+        return rt_device("cpu");
+    if (depth >= 8)
+        return NULL;
+    if ((d->op == OP_PRIM_LISTCONSTRUCT || d->op == OP_PRIM_TUPLECONSTRUCT) && d->noutputs == 1) {
         RtValue **items = xcalloc((size_t)d->ninputs + 1, sizeof *items);
         bool ok = true;
         for (int i = 0; i < d->ninputs && ok; i++)
-            ok = (items[i] = value_for(lk, d->inputs[i], fill, depth + 1)) != NULL;
+            ok = (items[i] = value_for(se, lk, d->inputs[i], fill, depth + 1, any_number)) != NULL;
         RtValue *list = ok ? rt_list(d->op == OP_PRIM_LISTCONSTRUCT ? RT_LIST : RT_TUPLE, d->ninputs, items)
                            : NULL;
         for (int i = 0; i < d->ninputs; i++)
@@ -186,18 +219,26 @@ static RtValue *value_for(const ScalarLookup *lk, const IrValue *v, StandIn fill
         free(items);
         return list;
     }
+    RtValue *out = NULL;
+    if (computes_from_shapes(d) && run_once(se, lk, d, fill, depth + 1, &out))
+        return out;
     return NULL;
 }
 
-static bool run_once(ShapeEval *se, const ScalarLookup *lk, IrNode *n, StandIn fill, RtValue **outs)
+/* Runs n once on values for its inputs (all made before any is set, so
+ * that a nested run's clearing touches none of them). */
+static bool run_once(ShapeEval *se, const ScalarLookup *lk, IrNode *n, StandIn fill, int depth, RtValue **outs)
 {
+    RtValue **args = xcalloc((size_t)n->ninputs + 1, sizeof *args);
     bool ok = true;
-    for (int i = 0; i < n->ninputs && ok; i++) {
-        RtValue *r = value_for(lk, n->inputs[i], fill, 0);
-        ok = r != NULL;
+    for (int i = 0; i < n->ninputs && ok; i++)
+        ok = (args[i] = value_for(se, lk, n->inputs[i], fill, depth, n->op == OP_ATEN_TENSOR && i == 0)) != NULL;
+    for (int i = 0; i < n->ninputs; i++)
         if (ok)
-            node_exec_set(se->exec, n->inputs[i], r);
-    }
+            node_exec_set(se->exec, n->inputs[i], args[i]);
+        else
+            rt_release(args[i]);
+    free(args);
     if (ok) {
         size_t cap = tensor_set_allocation_cap(EVAL_ALLOCATION_CAP);
         ok = node_exec_node(se->exec, n);
@@ -228,7 +269,7 @@ bool shape_eval_node(ShapeEval *se, const ScalarLookup *lk, IrNode *n, RtValue *
     if (!wanted || writes_or_controls(n) || value_dependent(n))
         return false;
     for (StandIn kind = STAND_IN_ZEROS; kind < STAND_IN_KINDS; kind++)
-        if (run_once(se, lk, n, kind, outs))
+        if (run_once(se, lk, n, kind, 0, outs))
             return true;
     return false;
 }

@@ -980,6 +980,13 @@ static bool infer_unpack(Infer *in, IrNode *unpack)
     }
     IrNode *src = from->def;
     int n = unpack->noutputs;
+    const IrTensorType *sized = src->op == OP_ATEN_SIZE && src->ninputs == 1 ? shape_of(src->inputs[0]) : NULL;
+    if (sized) {
+        /* B, T, C = x.size() of a tensor of static shape: decided ints */
+        for (int k = 0; k < n && n == sized->rank; k++)
+            set_decided(in, unpack->outputs[k], true, sized->sizes[k]);
+        return n == sized->rank;
+    }
     if (src->op == OP_PRIM_LISTCONSTRUCT || src->op == OP_PRIM_TUPLECONSTRUCT) {
         for (int k = 0; k < n && k < src->ninputs; k++) {
             Shape s;

@@ -49,14 +49,7 @@ static const struct {
     {"list_reverse_upcast", "aten::stack", "a list built by appends in a loop"},
     {"long_appended_lists", "aten::stack", "a list built by appends in a loop"},
     {"sliding_window_lists", "aten::stack", "a list built by appends in a loop"},
-    {"nanogpt_block", "aten::slice", "a buffer sliced by a size inference does not decide"},
-    {"topk_postprocess", "aten::tensor", "data that is not a list of numbers built in place"},
-    {"binary_cross_entropy__weight_clamped_log", "aten::tensor", "data that is not a list built in place"},
-    {"linalg_lu_solve__nan_propagates", "aten::tensor", "data that is not a list built in place"},
     {"list_append__to_tensor", "aten::tensor", "a list built by appends"},
-    {"setitem__ellipsis", "aten::tensor", "data that is not a list built in place"},
-    {"setitem__int_scalar_on_float", "aten::tensor", "data that is not a list built in place"},
-    {"setitem__scalar", "aten::tensor", "data that is not a list built in place"},
     {"as_strided__view_storage_offset", "aten::as_strided", "refuses stand-ins (storage bounds)"},
     {"ctc_loss__padded_and_concatenated", "aten::ctc_loss", "refuses stand-ins (target lengths)"},
     {"linalg_lu_factor__wide_batched", "aten::linalg_lu_factor", "refuses stand-ins"},
@@ -68,8 +61,6 @@ static const struct {
     {"segment_reduce__lengths_2d_sum", "aten::segment_reduce", "refuses stand-ins (lengths must sum)"},
     {"segment_reduce__lengths_max", "aten::segment_reduce", "refuses stand-ins (lengths must sum)"},
     {"segment_reduce__offsets_mean_initial", "aten::segment_reduce", "refuses stand-ins (offsets)"},
-    {"stft__default_1d", "aten::view", "after an op that refuses stand-ins"},
-    {"stft__twosided_normalized_f64", "aten::view", "after an op that refuses stand-ins"},
     {"tensordot__int_dims", "aten::tensordot", "dims given as a tensor"},
 };
 
