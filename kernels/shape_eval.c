@@ -50,6 +50,7 @@
 
 enum {
     STAND_IN_MAX_ELEMENTS = 1 << 26,
+    STAND_IN_CONTIGUOUS_MAX = 1 << 20,
     EVAL_ALLOCATION_CAP = 1 << 28,      /* bytes */
 };
 
@@ -129,8 +130,17 @@ static bool returns_tensors(const IrType *t)
 /* What the stand-ins hold, tried in this order: zeros; ones (an op that
  * refuses zeros: a division's rounding, a log-likelihood); identity
  * matrices for square matrices (factorizations and solves refuse singular
- * ones: cholesky, inverse, solve), ones otherwise. */
-typedef enum StandIn { STAND_IN_ZEROS, STAND_IN_ONES, STAND_IN_IDENTITY, STAND_IN_KINDS } StandIn;
+ * ones: cholesky, inverse, solve), ones otherwise; last, for an op that
+ * needs a layout (view, as_strided within its storage), zeros in a
+ * contiguous tensor of their own, for inputs of at most
+ * STAND_IN_CONTIGUOUS_MAX elements. */
+typedef enum StandIn {
+    STAND_IN_ZEROS,
+    STAND_IN_ONES,
+    STAND_IN_IDENTITY,
+    STAND_IN_CONTIGUOUS,
+    STAND_IN_KINDS
+} StandIn;
 
 /* A tensor of t's sizes and dtype: every stride 0 over one element (an
  * identity: over one n x n matrix). */
@@ -142,6 +152,9 @@ static RtValue *stand_in(const IrTensorType *t, StandIn kind)
     if (numel > STAND_IN_MAX_ELEMENTS)
         return NULL;
     int r = t->rank;
+    if (kind == STAND_IN_CONTIGUOUS)
+        return numel <= STAND_IN_CONTIGUOUS_MAX ? rt_tensor_take(tensor_zeros((TensorDType)t->dtype, r, t->sizes))
+                                                : NULL;
     if (kind == STAND_IN_IDENTITY && r >= 2 && t->sizes[r - 1] == t->sizes[r - 2]) {
         Tensor *eye = tensor_eye(t->sizes[r - 1], -1, (TensorDType)t->dtype);
         Tensor *x = eye && r > 2 ? tensor_expand(eye, r, t->sizes) : eye ? tensor_retain(eye) : NULL;
@@ -219,8 +232,12 @@ static RtValue *value_for(ShapeEval *se, const ScalarLookup *lk, const IrValue *
         free(items);
         return list;
     }
+    /* a list of tensors made by an op (split, a list's item set): the op
+     * run on stand-ins too, its items stand-ins of the right shapes */
+    bool list_of_tensors = v->type && (v->type->kind == TY_LIST || v->type->kind == TY_TUPLE) &&
+                           d->nblocks == 0 && d->noutputs == 1 && !writes_or_controls(d) && !value_dependent(d);
     RtValue *out = NULL;
-    if (computes_from_shapes(d) && run_once(se, lk, d, fill, depth + 1, &out))
+    if ((computes_from_shapes(d) || list_of_tensors) && run_once(se, lk, d, fill, depth + 1, &out))
         return out;
     return NULL;
 }

@@ -226,6 +226,14 @@ static bool snone(const Infer *in, const IrValue *v)
 static int sints(const Infer *in, const IrValue *v, int64_t *out)
 {
     const RtValue *r = stat(in, v);
+    const IrNode *d = v->def;
+    if (!r && (d->op == OP_PRIM_LISTCONSTRUCT || d->op == OP_PRIM_TUPLECONSTRUCT) && d->ninputs <= MAXR) {
+        /* [B, T, C] of sizes the shapes decided */
+        for (int i = 0; i < d->ninputs; i++)
+            if (!sint(in, d->inputs[i], &out[i]))
+                return -1;
+        return d->ninputs;
+    }
     if (!r)
         return -1;
     if (r->kind == RT_INT) {

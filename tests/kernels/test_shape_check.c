@@ -13,8 +13,9 @@
  *   - an unknown one is allowed only downstream of data: the result of an
  *     op whose result shapes depend on values (op_has_dynamic_shape; an
  *     aten::index or index_put whose executed indices include a boolean
- *     mask; where(condition)), a scalar read out of a tensor's elements
- *     (item, Int, tolist: ops other than op_reads_no_elements), or any
+ *     mask; where(condition)), a number, string or list of them read out
+ *     of a tensor's elements (item, Int, tolist: ops other than
+ *     op_reads_no_elements), or any
  *     value computed from those (loops and Ifs: from any value they use).
  * Rows listed in known_gaps (what is left, each with why) may keep
  * unknown values. Programs that keep a write after functionalization (shape_infer types
@@ -46,14 +47,14 @@ static const struct {
     const char *row, *op, *why;
 } known_gaps[] = {
     {"kv_cache_decode", "prim::Loop", "a carried cache grown by cat, then sliced back"},
+    {"fastrnns_lstm", "aten::stack", "a list built by appends in a loop"},
     {"list_reverse_upcast", "aten::stack", "a list built by appends in a loop"},
     {"long_appended_lists", "aten::stack", "a list built by appends in a loop"},
     {"sliding_window_lists", "aten::stack", "a list built by appends in a loop"},
     {"list_append__to_tensor", "aten::tensor", "a list built by appends"},
-    {"as_strided__view_storage_offset", "aten::as_strided", "refuses stand-ins (storage bounds)"},
     {"ctc_loss__padded_and_concatenated", "aten::ctc_loss", "refuses stand-ins (target lengths)"},
-    {"linalg_lu_factor__wide_batched", "aten::linalg_lu_factor", "refuses stand-ins"},
-    {"lu_unpack__flags", "aten::linalg_lu_factor", "refuses stand-ins"},
+    {"linalg_lu_factor__wide_batched", "aten::linalg_lu_factor", "refuses singular stand-ins (not square: no identity)"},
+    {"lu_unpack__flags", "aten::linalg_lu_factor", "refuses singular stand-ins (not square: no identity)"},
     {"linalg_tensorinv__ind1", "aten::linalg_tensorinv", "refuses stand-ins (singular)"},
     {"linalg_tensorsolve__dims", "aten::linalg_tensorsolve", "refuses stand-ins (singular)"},
     {"max_unpool1d__roundtrip", "aten::max_unpool2d", "refuses stand-ins (indices)"},
@@ -113,6 +114,16 @@ static bool taints(const Check *c, const IrNode *n)
     return op_has_dynamic_shape(n->op);
 }
 
+static bool has_tensor(const IrType *t)
+{
+    if (!t || t->kind == TY_TENSOR)
+        return true;
+    for (int i = 0; i < t->nelems; i++)
+        if (has_tensor(t->elems[i]))
+            return true;
+    return false;
+}
+
 static bool reads_data(const IrNode *n)
 {
     if (op_reads_no_elements(n->op))
@@ -153,7 +164,7 @@ static bool taint_node(Check *c, const IrNode *n, bool inherited)
     }
     for (int k = 0; k < n->noutputs; k++)
         c->tainted[n->outputs[k]->id] |=
-            t || (!is_tensor_type(n->outputs[k]) && n->nblocks == 0 && reads_data(n));
+            t || (!has_tensor(n->outputs[k]->type) && n->nblocks == 0 && reads_data(n));
     return t;
 }
 
