@@ -6,8 +6,9 @@
 #
 #   experiments/shape_inference_reach.sh BEFORE_BIN AFTER_BIN [CASE_DIR...]
 # Prints one markdown row per program: before -> after of fused_groups,
-# nodes_fused, tensors_of_unknown_shape, and a mark where a number got
-# worse (fewer groups or nodes fused, more unknown tensors).
+# nodes_fused, tensors_of_unknown_shape, and a mark: WORSE where fewer
+# nodes fuse, more tensors are unknown, or groups were lost with no more
+# nodes fused; "groups merged" where fewer groups hold more nodes.
 set -uo pipefail
 before=$(realpath "$1") after=$(realpath "$2")
 shift 2
@@ -32,8 +33,9 @@ for dir in "$@"; do
   read -r g1 n1 u1 <<<"$(stat_of "$after" "$dir")"
   mark=""
   if [[ $g0 =~ ^[0-9]+$ && $g1 =~ ^[0-9]+$ ]]; then
-    { [ "$g1" -lt "$g0" ] || [ "$n1" -lt "$n0" ] || [ "$u1" -gt "$u0" ]; } && mark="WORSE"
+    { [ "$n1" -lt "$n0" ] || [ "$u1" -gt "$u0" ] || { [ "$g1" -lt "$g0" ] && [ "$n1" -eq "$n0" ]; }; } && mark="WORSE"
     { [ "$mark" = "" ] && { [ "$n1" -gt "$n0" ] || [ "$u1" -lt "$u0" ]; }; } && mark="better"
+    { [ "$mark" = "better" ] && [ "$g1" -lt "$g0" ]; } && mark="better (groups merged)"
   fi
   name=${dir%/}; name=${name#"$repo"/tests/}
   echo "| $name | $g0 -> $g1 | $n0 -> $n1 | $u0 -> $u1 | $mark |"

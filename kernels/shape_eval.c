@@ -28,8 +28,9 @@
  *     (op_has_dynamic_shape: PyTorch's dynamic_output_shape ops, generated
  *     from PyTorch by ir/gen_op_dynamic_shape.py), aten::index and
  *     index_put with a boolean or uint8 index (FakeTensor's
- *     check_no_bool_index_tensors), and where(condition), which is
- *     nonzero(condition, as_tuple=True);
+ *     check_no_bool_index_tensors), repeat_interleave and tensor_split
+ *     with their repeats or indices in a tensor, and where(condition),
+ *     which is nonzero(condition, as_tuple=True);
  *   - ops that write (in-place ops, list mutation, prints, attributes,
  *     raises), control flow, constants and tssa:: markers;
  *   - nodes whose work would be too large for compile time: a stand-in
@@ -111,6 +112,13 @@ static bool value_dependent(const IrNode *n)
         return n->ninputs < 2 || has_mask_index(n->inputs[1]);
     if (n->op == OP_ATEN_WHERE && n->ninputs == 1)
         return true;
+    /* the overloads PyTorch tags take the repeats or indices as a tensor
+     * (repeat_interleave.Tensor, tensor_split.tensor_indices_or_sections);
+     * with an int or a list of ints the shapes follow from those */
+    if (n->op == OP_ATEN_REPEAT_INTERLEAVE && n->ninputs <= 2)
+        return true;    /* repeat_interleave(repeats, output_size): the repeats' sum */
+    if (n->op == OP_ATEN_REPEAT_INTERLEAVE || n->op == OP_ATEN_TENSOR_SPLIT)
+        return !n->inputs[1]->type || n->inputs[1]->type->kind == TY_TENSOR;
     return op_has_dynamic_shape(n->op);
 }
 

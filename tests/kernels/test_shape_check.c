@@ -13,7 +13,8 @@
  *   - an unknown one is allowed only downstream of data: the result of an
  *     op whose result shapes depend on values (op_has_dynamic_shape; an
  *     aten::index or index_put whose executed indices include a boolean
- *     mask; where(condition)), a number, string or list of them read out
+ *     mask; repeat_interleave / tensor_split given a tensor of repeats or
+ *     indices; where(condition)), a number, string or list of them read out
  *     of a tensor's elements (item, Int, tolist: ops other than
  *     op_reads_no_elements), or any
  *     value computed from those (loops and Ifs: from any value they use).
@@ -111,6 +112,12 @@ static bool taints(const Check *c, const IrNode *n)
         return n->ninputs < 2 || has_mask(node_exec_get(c->exec, n->inputs[1]));
     if (n->op == OP_ATEN_WHERE && n->ninputs == 1)
         return true;
+    if (n->op == OP_ATEN_REPEAT_INTERLEAVE || n->op == OP_ATEN_TENSOR_SPLIT) {
+        /* repeats or indices in a tensor; repeat_interleave(repeats,
+         * output_size) takes only the repeats */
+        const RtValue *r = n->ninputs < 2 ? NULL : node_exec_get(c->exec, n->inputs[1]);
+        return !r || r->kind == RT_TENSOR || (n->op == OP_ATEN_REPEAT_INTERLEAVE && n->ninputs == 2);
+    }
     return op_has_dynamic_shape(n->op);
 }
 
