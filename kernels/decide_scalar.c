@@ -13,6 +13,9 @@
  * What it decides:
  *   aten::dim(x), aten::size(x, d), aten::len(x), aten::numel(x)
  *                          of a tensor of static shape;
+ *   prim::dtype(x), aten::is_floating_point(x)
+ *                          of a tensor of static dtype (torchvision's
+ *                          `if boxes.is_floating_point()` casts);
  *   aten::__contains__(list, v), eq / ne / lt / le / gt / ge, __not__
  *                          of decided ints and bools;
  *   aten::__is__(x, None), aten::__isnot__(x, None)
@@ -53,6 +56,16 @@ bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out
         if (!t || n->ninputs != 1 || t->rank < 1)
             return false;
         *out = t->sizes[0];
+        return true;
+    case OP_PRIM_DTYPE:         /* x.dtype: its ScalarType code */
+        if (!t || n->ninputs != 1)
+            return false;
+        *out = dtype_to_scalar_type((TensorDType)t->dtype);
+        return true;
+    case OP_ATEN_IS_FLOATING_POINT:
+        if (!t || n->ninputs != 1)
+            return false;
+        *out = dtype_is_float((TensorDType)t->dtype);
         return true;
     case OP_ATEN_NUMEL:
         if (!t || n->ninputs != 1)

@@ -23,11 +23,13 @@
  *     static type (an Optional's refinement);
  *   - prim::TupleUnpack of a prim::TupleConstruct (through such casts): its
  *     outputs are the construct's inputs (a cell's (h, c) passed as a
- *     tuple), and the node goes.
+ *     tuple), and the node goes;
+ *   - then nodes left without a use (tssa_dce) go.
  */
 #include <stdlib.h>
 
 #include "kernels/kernels_internal.h"
+#include "tssa/functionalize.h"
 #include "tssa/shapes.h"
 
 typedef struct Fold {
@@ -128,6 +130,11 @@ int kernels_fold_decided(LowerProgram *p)
 {
     Fold f = {.p = p, .g = lower_ir_graph(p)};
     fold_block(&f, f.g->top);
+    /* what computed only folded scalars is dead now (x.new_empty(...) read
+     * for its size and dtype): left in, it would be a filter whose result
+     * goes nowhere */
+    if (f.folded > 0)
+        tssa_dce(f.g);
     free(f.value);
     free(f.known);
     lower_graph_grown(p);

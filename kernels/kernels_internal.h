@@ -41,6 +41,17 @@ bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out
 /* The int or bool v holds by the lookup (a compile-time value, or one its
  * pass decided), never a tensor. */
 bool kernels_lookup_scalar(const ScalarLookup *lk, const IrValue *v, int64_t *out);
+/* Shape inference's general rule (kernels/shape_eval.c): a node run on the
+ * evaluator with stand-in tensors of its inputs' static shapes and dtypes.
+ * One ShapeEval per graph and inference. */
+typedef struct ShapeEval ShapeEval;
+ShapeEval *shape_eval_new(IrGraph *g);
+void shape_eval_free(ShapeEval *se);
+/* n's results run on stand-ins (outs[k]: new references, one per output of
+ * n), or false when n may not or cannot be evaluated so: an op whose result
+ * shapes depend on values, an op that writes, an input with no static
+ * shape or value, an op that fails on stand-ins, too much work. */
+bool shape_eval_node(ShapeEval *se, const ScalarLookup *lk, IrNode *n, RtValue **outs);
 /* A graph rewrite offered one node (after the nodes of its blocks): the
  * number of rewrites it made there (0: node left as it was). It may
  * replace or remove node, and add nodes before it or before its loop. */

@@ -271,6 +271,13 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
          ((n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN) && n->ninputs != 2)) &&
         !is_indexed_reduction(n))
         return false;   /* max(x) over everything: not a kernel rule */
+    if (is_indexed_reduction(n)) {
+        /* argmax(x, None): over everything, not over one dim (the kernel
+         * rule reads the dim as a compile-time int) */
+        const RtValue *dim = kir_static(p, NULL, n->inputs[1]);
+        if (!dim || dim->kind != RT_INT)
+            return false;
+    }
     for (int o = 0; o < n->noutputs; o++)
         if (!known(n->outputs[o]))
             return false;
@@ -326,8 +333,17 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
         if (!select_index || !in->type || in->type->kind != TY_INT || loop_write(n))
             return false;
     }
-    if (n->op == OP_ATEN_ARANGE || n->op == OP_ATEN_ZEROS || n->op == OP_ATEN_ONES ||
-        n->op == OP_ATEN_FULL)
+    if (n->op == OP_ATEN_ARANGE) {
+        /* arange_at reads its numbers (all but the 4 trailing options) as
+         * compile-time values: a size only shape inference decided is not */
+        for (int i = 0; i < n->ninputs - 4; i++) {
+            const RtValue *r = kir_static(p, NULL, n->inputs[i]);
+            if (!r || (r->kind != RT_INT && r->kind != RT_FLOAT))
+                return false;
+        }
+        return n->ninputs >= 5 && n->ninputs <= 7;
+    }
+    if (n->op == OP_ATEN_ZEROS || n->op == OP_ATEN_ONES || n->op == OP_ATEN_FULL)
         return true;
     return n->ninputs > 0 && is_tensor_value(n->inputs[0]) && known(n->inputs[0]);
 }

@@ -26,8 +26,12 @@
  *   prim::If: the branches' common type; prim::Loop: the carried values'
  *   initial types when the body returns them unchanged (one more pass with
  *   the changing ones unknown otherwise).
- * Anything else (data-dependent shapes: nonzero, masked_select, unique; ops
- * without a rule) is left unknown: never guessed. A rule that does not hold
+ *   any other op, or one whose rule above did not hold: the general rule
+ *   (kernels/shape_eval.c): the op's own evaluator binding run on stand-in
+ *   tensors of its inputs' static shapes, its results' shapes read off.
+ * Data-dependent shapes (nonzero, masked_select, unique, boolean masks: the
+ * generated list of ir/op_dynamic_shape.inc) and ops that fail on
+ * stand-ins are left unknown: never guessed. A rule that does not hold
  * (operands that do not broadcast, mm of mismatched inner sizes) leaves the
  * value unknown too: the node then runs on the reference kernels and fails
  * there with PyTorch's message, naming the node and its source line.
@@ -57,6 +61,7 @@ typedef struct Infer {
     uint32_t naffine;
     IrType **optional;          /* by value id: an Optional[Tensor] typed as the */
     uint32_t noptional;         /* tensor it is known to hold; forget restores it */
+    ShapeEval *eval;            /* the general rule's evaluator, made on first use */
 } Infer;
 
 /* An int k * counter + c, counter a loop's iteration counter running over
@@ -221,6 +226,14 @@ static bool snone(const Infer *in, const IrValue *v)
 static int sints(const Infer *in, const IrValue *v, int64_t *out)
 {
     const RtValue *r = stat(in, v);
+    const IrNode *d = v->def;
+    if (!r && (d->op == OP_PRIM_LISTCONSTRUCT || d->op == OP_PRIM_TUPLECONSTRUCT) && d->ninputs <= MAXR) {
+        /* [B, T, C] of sizes the shapes decided */
+        for (int i = 0; i < d->ninputs; i++)
+            if (!sint(in, d->inputs[i], &out[i]))
+                return -1;
+        return d->ninputs;
+    }
     if (!r)
         return -1;
     if (r->kind == RT_INT) {
@@ -254,6 +267,59 @@ static int sdtype(const Infer *in, const IrValue *v, int otherwise)
 static bool is_tensor(const IrValue *v)
 {
     return v->type && v->type->kind == TY_TENSOR;
+}
+
+/* ---------------------------------------------------------------- the general rule */
+
+/* The results of n run on stand-ins of its inputs (kernels/shape_eval.c),
+ * in outs[0..noutputs); false when it cannot be. */
+static bool evaluate(Infer *in, IrNode *n, RtValue **outs)
+{
+    if (!in->eval)
+        in->eval = shape_eval_new(in->g);
+    ScalarLookup lk = {.p = in->p, .decided = decided, .ctx = in};
+    return shape_eval_node(in->eval, &lk, n, outs);
+}
+
+/* Types v as tensor value r (nothing when r is not a tensor). */
+static void set_from(Infer *in, IrValue *v, const RtValue *r)
+{
+    if (!r || r->kind != RT_TENSOR)
+        return;
+    Shape s = {.dtype = r->u.t->dtype, .rank = r->u.t->ndim};
+    memcpy(s.sizes, r->u.t->sizes, (size_t)s.rank * sizeof *s.sizes);
+    set(in, v, &s);
+}
+
+/* The general rule for a node the hand rules did not type: every tensor
+ * result still unknown gets the type of the op's own result on stand-ins. */
+static void infer_by_eval(Infer *in, IrNode *n)
+{
+    RtValue **outs = xcalloc((size_t)n->noutputs + 1, sizeof *outs);
+    if (evaluate(in, n, outs))
+        for (int k = 0; k < n->noutputs; k++)
+            if (!shape_of(n->outputs[k]))
+                set_from(in, n->outputs[k], outs[k]);
+    for (int k = 0; k < n->noutputs; k++)
+        rt_release(outs[k]);
+    free(outs);
+}
+
+/* Item k of the list or tuple `list` evaluated on stand-ins (a new
+ * reference), or NULL. */
+static RtValue *evaluated_item(Infer *in, const IrValue *list, int64_t k)
+{
+    IrNode *src = list->def;
+    RtValue **outs = xcalloc((size_t)src->noutputs + 1, sizeof *outs), *item = NULL;
+    if (evaluate(in, src, outs)) {
+        const RtValue *l = outs[list->def_index];
+        if (l && (l->kind == RT_LIST || l->kind == RT_TUPLE) && k >= -l->u.list.n && k < l->u.list.n)
+            item = rt_retain(l->u.list.items[k < 0 ? k + l->u.list.n : k]);
+    }
+    for (int i = 0; i < src->noutputs; i++)
+        rt_release(outs[i]);
+    free(outs);
+    return item;
 }
 
 static bool norm(int64_t *d, int rank)
@@ -371,6 +437,8 @@ static bool infer_elementwise(Infer *in, const IrNode *n, ElemRule rule, int cou
         return false;
     if (rule == ELEM_BOOL)
         out->dtype = DT_BOOL;
+    else if (n->op == OP_ATEN_SQUARE && out->dtype == DT_BOOL)
+        out->dtype = DT_I64;    /* square is pow(x, 2): a bool's is int64 */
     else if (rule == ELEM_FLOAT && !dtype_is_float((TensorDType)out->dtype))
         out->dtype = dtype_default_float();
     return true;
@@ -920,6 +988,13 @@ static bool infer_unpack(Infer *in, IrNode *unpack)
     }
     IrNode *src = from->def;
     int n = unpack->noutputs;
+    const IrTensorType *sized = src->op == OP_ATEN_SIZE && src->ninputs == 1 ? shape_of(src->inputs[0]) : NULL;
+    if (sized) {
+        /* B, T, C = x.size() of a tensor of static shape: decided ints */
+        for (int k = 0; k < n && n == sized->rank; k++)
+            set_decided(in, unpack->outputs[k], true, sized->sizes[k]);
+        return n == sized->rank;
+    }
     if (src->op == OP_PRIM_LISTCONSTRUCT || src->op == OP_PRIM_TUPLECONSTRUCT) {
         for (int k = 0; k < n && k < src->ninputs; k++) {
             Shape s;
@@ -955,10 +1030,22 @@ static bool infer_unpack(Infer *in, IrNode *unpack)
     for (int k = 0; k < n; k++) {
         Shape piece;
         if (piece_shape(in, src, k, &piece) != n)
-            return false;
+            break;
         set(in, unpack->outputs[k], &piece);
+        if (k == n - 1)
+            return true;
     }
-    return true;
+    /* any other list of tensors: the op's own, on stand-ins */
+    RtValue **outs = xcalloc((size_t)src->noutputs + 1, sizeof *outs);
+    const RtValue *l = evaluate(in, src, outs) ? outs[from->def_index] : NULL;
+    bool ok = l && (l->kind == RT_LIST || l->kind == RT_TUPLE) && l->u.list.n == n;
+    for (int k = 0; ok && k < n; k++)
+        if (!shape_of(unpack->outputs[k]))
+            set_from(in, unpack->outputs[k], l->u.list.items[k]);
+    for (int i = 0; i < src->noutputs; i++)
+        rt_release(outs[i]);
+    free(outs);
+    return ok;
 }
 
 /* aten::__getitem__(list, i) of a chunk / split / unbind list: at a
@@ -971,9 +1058,14 @@ static void infer_getitem(Infer *in, IrNode *n)
         return;
     Shape piece, last;
     int count = piece_shape(in, n->inputs[0]->def, 0, &piece);
-    if (count < 1)
-        return;
     int64_t i;
+    if (count < 1) {
+        /* any other list of tensors, at a compile-time index */
+        RtValue *item = sint(in, n->inputs[1], &i) ? evaluated_item(in, n->inputs[0], i) : NULL;
+        set_from(in, n->outputs[0], item);
+        rt_release(item);
+        return;
+    }
     if (!sint(in, n->inputs[1], &i)) {
         if (piece_shape(in, n->inputs[0]->def, count - 1, &last) == count && last.rank == piece.rank &&
             memcmp(last.sizes, piece.sizes, (size_t)piece.rank * sizeof *piece.sizes) == 0)
@@ -1229,11 +1321,16 @@ static void infer_node(Infer *in, IrNode *n)
     } else {
         ok = infer_creation(in, n, &out);
     }
-    if (!ok || out.dtype < 0)
-        return;
-    set(in, n->outputs[0], &out);
-    if (n->noutputs == 2 && out2.dtype >= 0)
-        set(in, n->outputs[1], &out2);
+    if (ok && out.dtype >= 0) {
+        set(in, n->outputs[0], &out);
+        if (n->noutputs == 2 && out2.dtype >= 0)
+            set(in, n->outputs[1], &out2);
+    }
+    for (int k = 0; k < n->noutputs; k++)
+        if (is_tensor(n->outputs[k]) && !shape_of(n->outputs[k])) {
+            infer_by_eval(in, n);
+            return;
+        }
 }
 
 static void infer_block(Infer *in, IrBlock *b)
@@ -1281,5 +1378,6 @@ bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int 
     free(in.is_decided);
     free(in.affine);
     free(in.optional);
+    shape_eval_free(in.eval);
     return true;
 }

@@ -252,9 +252,16 @@ Tensor *tensor_linalg_lu_solve(const Tensor *lu, const Tensor *pivots, const Ten
     int64_t count = lapack_batch_count(nb, shape), k = left ? cols : rows;
     char trans = left == !adjoint ? 'N' : 'T';
     for (int64_t i = 0; ok && i < count; i++) {
-        for (int64_t j = 0; j < n; j++)
+        for (int64_t j = 0; ok && j < n; j++) {
             piv[j] = ((const int32_t *)tensor_data(pc))[i * n + j];
-        getrs(lu->dtype == DT_F32, trans, n, k, lapack_matrix_at(luc, i, n, n), piv, lapack_matrix_at(rhs, i, n, k));
+            /* LAPACK trusts them: one out of range swaps rows outside b */
+            if (piv[j] < 1 || piv[j] > n) {
+                tensor_set_error("linalg.lu_solve: pivot %d is out of range [1, %" PRId64 "]", (int)piv[j], n);
+                ok = false;
+            }
+        }
+        if (ok)
+            getrs(lu->dtype == DT_F32, trans, n, k, lapack_matrix_at(luc, i, n, n), piv, lapack_matrix_at(rhs, i, n, k));
     }
     free(piv);
     Tensor *out = ok ? (left ? tensor_retain(rhs) : transposed_copy(rhs)) : NULL;

@@ -247,8 +247,17 @@ Tensor *tensor_linalg_ldl_solve(const Tensor *ld, const Tensor *pivots, const Te
     for (int i = 0; i < nb; i++)
         count *= shape[i];
     for (int64_t i = 0; ok && i < count && n > 0 && k > 0; i++) {
-        for (int64_t j = 0; j < n; j++)
+        for (int64_t j = 0; ok && j < n; j++) {
             piv[j] = ((const int32_t *)tensor_data(pc))[i * n + j];
+            /* LAPACK trusts them (negative: a 2 x 2 block's): one out of
+             * range swaps rows outside b */
+            if (piv[j] == 0 || piv[j] > n || piv[j] < -n) {
+                tensor_set_error("linalg.ldl_solve: pivot %d is out of range [1, %" PRId64 "]", (int)piv[j], n);
+                ok = false;
+            }
+        }
+        if (!ok)
+            break;
         void *lm = lapack_matrix_at(lc, i, n, n), *xm = lapack_matrix_at(out, i, n, k);
         lapack_int r = ld->dtype == DT_F32 ? LAPACKE_ssytrs(LAPACK_ROW_MAJOR, 'L', (lapack_int)n, (lapack_int)k, lm,
                                                             (lapack_int)n, piv, xm, (lapack_int)k)

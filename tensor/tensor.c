@@ -22,8 +22,25 @@
 #include "tensor/tensor_impl.h"
 #include "tssa/util.h"
 
+/* The most bytes one storage of this thread may have (0: no cap), for a
+ * caller that runs ops only to learn their results' shapes
+ * (kernels/shape_eval.c) and must not allocate a program's worth. */
+static _Thread_local size_t allocation_cap;
+
+size_t tensor_set_allocation_cap(size_t bytes)
+{
+    size_t previous = allocation_cap;
+    allocation_cap = bytes;
+    return previous;
+}
+
 static Storage *storage_new(size_t nbytes)
 {
+    if (allocation_cap && nbytes > allocation_cap) {
+        tensor_set_error("a tensor of %zu bytes is more than this thread's allocation cap of %zu",
+                         nbytes, allocation_cap);
+        return NULL;
+    }
     /* Asking for more than the machine has would only succeed on paper
      * (overcommit) and end with the process killed while it writes. */
     if (nbytes > physical_memory_bytes()) {

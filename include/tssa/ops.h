@@ -949,5 +949,11 @@ int op_min_args(OpId op, bool tensor_first, const char **schema);
  * it is not limited (a variadic overload, the project's own ops, an op with
  * no row). */
 int op_max_args(OpId op, const char **schema);
+/* Whether op's result shapes depend on the values of its tensor arguments
+ * (nonzero, unique, masked_select, repeat_interleave with a tensor of
+ * repeats...: PyTorch's dynamic_output_shape ops, ir/op_dynamic_shape.c).
+ * aten::index counts for its boolean masks: a caller that sees only
+ * integer indices may decide otherwise. */
+bool op_has_dynamic_shape(OpId op);
 
 #endif

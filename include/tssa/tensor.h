@@ -116,6 +116,12 @@ StoragePoolStats storage_pool_stats(StoragePool *p);
  * their storages are. NULL is fine. */
 void storage_pool_free(StoragePool *p);
 
+/* The most bytes any one new storage of the calling thread may take (0: no
+ * cap, the default); an allocation above it fails as out of memory does.
+ * Returns the previous cap. For callers that run ops only to learn their
+ * results' shapes (kernels/shape_eval.c). */
+size_t tensor_set_allocation_cap(size_t bytes);
+
 /* ---------------------------------------------------------------- core */
 
 /* Contiguous, not initialized; poison-filled (NaN, 0x5A, true) in builds

@@ -110,3 +110,13 @@ if(TSSA_CUDA)
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models ${TSSA_TESTS_DIR}/kernels/torch2)
   set_tests_properties(kernels.device_residency PROPERTIES LABELS "kernels;cuda")
 endif()
+#   kernels.shape_check  every tensor value of every op row and program
+#            (tests/ops, tests/models): the inferred dtype and sizes equal
+#            the executed ones (the evaluator's run of the same program),
+#            and no value is left unknown but downstream of data
+#            (data-dependent ops of ir/op_dynamic_shape.inc, boolean masks,
+#            scalars read from tensors) or in a row of its known_gaps list
+add_executable(test_shape_check ${TSSA_TESTS_DIR}/kernels/test_shape_check.c ${TSSA_TESTS_DIR}/test_util.c)
+target_link_libraries(test_shape_check PRIVATE tssa)
+target_include_directories(test_shape_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+add_test(NAME kernels.shape_check COMMAND test_shape_check ${TSSA_CORPUS_CASES})
