@@ -9,9 +9,6 @@
 #include <stdint.h>
 
 #include "tssa/backend.h"
-#ifdef TSSA_USE_CUDA
-#include "tssa/cuda.h"
-#endif
 #include "tssa/frontend.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
@@ -19,6 +16,7 @@
 #include "tssa/kernels.h"
 #include "tssa/lower.h"
 #include "tssa/machine.h"
+#include "tssa/registry.h"
 #include "tssa/schedule.h"
 #include "tssa/shapes.h"
 #include "tssa/stream.h"
@@ -48,18 +46,15 @@ typedef enum Emit {
     EMIT_TOPOLOGY,  /* the machine (hwloc) and each rank's cores */
 } Emit;
 
-/* Without --backend: cuda when the build has it and a GPU is present,
- * else cpu (default_backend). cpu and cuda run the same schedule; cuda
- * runs the fused groups and GEMMs on the device. */
-typedef enum Backend { BACKEND_DEFAULT, BACKEND_CPU, BACKEND_CUDA, BACKEND_REF } Backend;
-
 typedef struct Options {
     const char *model;
     bool model_is_stream;   /* a .str stream graph rather than graph text */
     const char *weights;
     const char *out_dir;
     Emit emit;
-    Backend backend;
+    /* --backend=NAME from the table (registry.h); without it the first
+     * available one in the table's order of preference */
+    const BackendIface *backend;
     bool json;
     int fission;            /* --fission=K: copies per eligible filter; 1 = off */
     long loop_chunk;        /* --loop-chunk=C: iterations per phase of a long loop; 0 = default */
@@ -92,9 +87,7 @@ typedef struct Run {
     LowerProgram *program;      /* specialized, then lowered */
     Schedule *schedule;
     KernelProgram *kernels;     /* the fused groups' compiled kernels */
-#ifdef TSSA_USE_CUDA
-    CudaBackend *cuda;          /* --backend=cuda: the device */
-#endif
+    void *backend_ctx;          /* what the backend's prepare opened (a device) */
     MachineTopology machine;    /* this rank's host (hwloc) */
     int busy_ranks;             /* ranks the placement gives work filters */
     RankBinding binding;        /* its cores and threads */
@@ -118,7 +111,6 @@ typedef struct Run {
 /* options.c: the command line */
 int parse_args(int argc, char **argv, Options *o);
 bool parse_whole(const char *arg, long lo, long hi, long *out);
-bool cuda_emulated(void);
 bool options_agree(const Options *o);
 
 /* ranks.c: under mpirun, standard error of the ranks other than 0 held
