@@ -44,6 +44,7 @@ typedef enum Emit {
     EMIT_CUDA,      /* the fused kernels as CUDA */
     EMIT_FUSED,     /* the specialized graph after fusion */
     EMIT_TOPOLOGY,  /* the machine (hwloc) and each rank's cores */
+    EMIT_PLACEMENT, /* each node's device, decided when the plan is built */
 } Emit;
 
 typedef struct Options {
@@ -87,6 +88,7 @@ typedef struct Run {
     LowerProgram *program;      /* specialized, then lowered */
     Schedule *schedule;
     KernelProgram *kernels;     /* the fused groups' compiled kernels */
+    NodePlacement *placement;   /* each node's device (the backend's supports_node) */
     void *backend_ctx;          /* what the backend's prepare opened (a device) */
     MachineTopology machine;    /* this rank's host (hwloc) */
     int busy_ranks;             /* ranks the placement gives work filters */

@@ -17,6 +17,7 @@ static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
     [EMIT_C] = "c", [EMIT_CUDA] = "cuda", [EMIT_FUSED] = "fused", [EMIT_TOPOLOGY] = "topology",
+    [EMIT_PLACEMENT] = "placement",
 };
 
 /* --fission=K: copies per filter beyond any machine's cores only make nodes. */
@@ -62,6 +63,11 @@ static const char usage_tail[] =
     "                        schedule  repetitions, init and steady phases,\n"
     "                                  buffers, placement (--json for JSON)\n"
     "                        dot       Graphviz picture of the stream graph\n"
+    "                        placement each node's device, decided when the\n"
+    "                                  plan is built from the backend's\n"
+    "                                  static answer (op, shapes, dtypes,\n"
+    "                                  kernel): node, op, source line,\n"
+    "                                  device, and why one stays on the host\n"
     "                        c         the fused kernels as C11 + OpenMP, as\n"
     "                                  they are compiled for the cpu backend\n"
     "                        cuda      the same kernels as CUDA (one thread\n"
@@ -127,6 +133,8 @@ static const char usage_tail[] =
     "                      on --backend=cuda also GEMMs, bytes and copies each\n"
     "                      way, and host_ops_per_run: the ops that left the\n"
     "                      device (each waits for it and copies its inputs back)\n"
+    "                      and host_fallbacks_per_run: nodes placed on the\n"
+    "                      device that a run-time fact kept on the host\n"
     "\n"
     "placement and ranks (run with mpirun -np N tssa-stream ... to use N ranks;\n"
     "rank 0 reads the inputs and writes the outputs, results are the same\n"
@@ -181,7 +189,7 @@ static int parse_emit(const char *arg, Options *o)
         }
     }
     return usage_error("unknown stage in --emit=%s (stages: ir, alias, tssa, fused, stream, schedule, "
-                       "dot, c, cuda, topology)", arg);
+                       "dot, placement, c, cuda, topology)", arg);
 }
 
 /* --backend=NAME: a backend of the table (backends/registry.c). */

@@ -59,6 +59,7 @@ static bool emit_stop(Run *r, Emit stage)
     case EMIT_C:        kernels_print_source(stdout, r->kernels, KERNELS_TARGET_C); break;
     case EMIT_CUDA:     kernels_print_source(stdout, r->kernels, KERNELS_TARGET_CUDA); break;
     case EMIT_FUSED:    ir_print(stdout, r->graph); break;
+    case EMIT_PLACEMENT: node_placement_print(stdout, r->placement); break;
     case EMIT_TOPOLOGY:                         /* printed by emit_topology */
     case EMIT_NONE:     return true;
     }
@@ -330,11 +331,12 @@ static bool fuse(Run *r)                        /* kernels: vertical, horizontal
 static bool compile_kernels(Run *r, bool reached) /* kernels: generate, compile, load */
 {
     bool emit_source = r->o->emit == EMIT_C || r->o->emit == EMIT_CUDA;
-    bool wanted = reached && !r->o->no_fuse && (r->o->emit == EMIT_NONE || emit_source);
+    bool wanted = reached && !r->o->no_fuse &&
+                  (r->o->emit == EMIT_NONE || emit_source || r->o->emit == EMIT_PLACEMENT);
     int status = EXIT_OK;
     /* a backend whose kernels are not C compiles their text itself
-     * (prepare_backend) */
-    bool compile_c = !emit_source && r->o->backend->kernels_target == KERNELS_TARGET_C;
+     * (prepare_backend); the placement only asks which groups have one */
+    bool compile_c = r->o->emit == EMIT_NONE && r->o->backend->kernels_target == KERNELS_TARGET_C;
     /* Under mpirun rank 0 compiles first and the others then find the
      * kernels in the cache (when it is shared) instead of all compiling:
      * the agreement between is where they wait, and where a rank that
@@ -353,6 +355,15 @@ static bool lower(Run *r)                       /* streamit: stream graph */
     if (!lower_build(r->program, stderr))
         return stop(r, EXIT_RUNTIME);
     kernels_estimate_costs(r->program);     /* kernels: each filter's cost, for placement */
+    return true;
+}
+
+/* Each node of the program on a device or the host, decided now from
+ * what is known statically (the backend's supports_node): the runs only
+ * execute it. */
+static bool place_nodes(Run *r)                 /* backends: placement */
+{
+    r->placement = node_placement_build(r->o->backend, r->program, r->kernels);
     return true;
 }
 
@@ -790,7 +801,7 @@ static bool execute(Run *r)                     /* backends: run (+ mpi channels
     start_trace(r);
     ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels,
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
-                     .trace_epoch = r->trace_epoch};
+                     .trace_epoch = r->trace_epoch, .placement = r->placement};
     /* The runs reuse their tensors' buffers (the first run allocates them);
      * the pool's memory goes back to the system after the last run. */
     plan.storage_pool = storage_pool_new(storage_pool_default_cap(kernels_plan_memory(r->program).bytes_planned));
@@ -872,6 +883,7 @@ static void run_free(Run *r)
     sched_free(r->schedule);
     if (r->backend_ctx)
         r->o->backend->close(r->backend_ctx);   /* before the kernels it launches */
+    node_placement_free(r->placement);
     kernels_free(r->kernels);
     lower_program_free(r->program);
     for (int i = 0; i < r->nsets; i++) {
@@ -922,6 +934,7 @@ static int run_pipeline(const Options *o)
             go = compile_kernels(&r, go)        && emit_stop(&r, EMIT_C)       /* every rank: agrees */
                                                 && emit_stop(&r, EMIT_CUDA)
                  && lower(&r)
+                 && place_nodes(&r)             && emit_stop(&r, EMIT_PLACEMENT)
                  && fission(&r)
                  && schedule(&r);
         }

@@ -4,6 +4,11 @@
  * executor's schedule with the device's node runner, cuda.h), and its
  * --stats lines.
  *
+ * supports_node is the static half of the device's node runner
+ * (cuda_backend.c run_node): what the plan puts on the device is what the
+ * runner has a device path for, decided from the op and the inferred dtypes
+ * before any run; at run time the runner only executes that decision.
+ *
  * TSSA_CUDA_EMULATE=1 runs the device on the CPU shim
  * (backends/cuda/cuda_emulated.c), the way the tests run it without a GPU;
  * the shim is used when asked for, never chosen by default.
@@ -12,6 +17,7 @@
 #include <string.h>
 
 #include "tssa/cuda.h"
+#include "tssa/shapes.h"
 
 static bool emulated(void)
 {
@@ -53,7 +59,121 @@ static ExecPlan on_device(void *ctx, const ExecPlan *plan)
 {
     ExecPlan p = *plan;
     p.device = cuda_backend_device(ctx);
+    cuda_backend_set_placement(ctx, plan->placement);
     return p;
+}
+
+/* The elements value v's inferred type says it has (1 for a number), 0
+ * when its sizes are not known statically. */
+static double static_elements(const IrValue *v)
+{
+    const IrTensorType *t = shape_of(v);
+    if (!t)
+        return v->type && v->type->kind != TY_TENSOR ? 1 : 0;
+    double n = 1;
+    for (int d = 0; d < t->rank; d++)
+        n *= t->sizes[d] > 0 ? (double)t->sizes[d] : 0;
+    return t->rank >= 0 ? n : 0;
+}
+
+/* The static dtype of v (a TensorDType), or -1 where inference left it open. */
+static int static_dtype(const IrValue *v)
+{
+    const IrTensorType *t = shape_of(v);
+    return t ? t->dtype : -1;
+}
+
+static bool float_or_unknown(int dtype)
+{
+    return dtype < 0 || dtype == DT_F32 || dtype == DT_F64;
+}
+
+/* Whether a value of type t is or holds a tensor (a list, tuple or
+ * optional of them; an unknown type may). */
+static bool holds_tensor(const IrType *t)
+{
+    if (!t || t->kind == TY_TENSOR || t->kind == TY_ANY || t->kind == TY_OTHER || t->kind == TY_CLASS)
+        return true;
+    for (int i = 0; i < t->nelems; i++)
+        if (holds_tensor(t->elems[i]))
+            return true;
+    return false;
+}
+
+/* Whether n computes numbers (ints, floats, bools) from numbers only. */
+static bool numbers_only(const IrNode *n)
+{
+    for (int i = 0; i < n->ninputs; i++)
+        if (holds_tensor(n->inputs[i]->type))
+            return false;
+    for (int o = 0; o < n->noutputs; o++)
+        if (holds_tensor(n->outputs[o]->type))
+            return false;
+    return true;
+}
+
+static void cuda_supports_node(const IrNode *n, const KernelProgram *kp, NodeSite *site, double *cost,
+                               const char **why)
+{
+    *site = SITE_DEVICE;
+    *why = NULL;
+    *cost = 0;
+    for (int o = 0; o < n->noutputs; o++)
+        *cost += static_elements(n->outputs[o]);
+    OpAlias alias = op_info(n->op)->alias;
+    switch (n->op) {
+    case OP_TSSA_FUSION_GROUP:
+        if (!kernels_kernel_of(kp, n)) {
+            *site = SITE_HOST;
+            *why = "a fused group without a kernel (interpreted node by node)";
+        }
+        return;
+    case OP_ATEN_MM:
+    case OP_ATEN_BMM:
+    case OP_ATEN_MATMUL:
+    case OP_ATEN_LINEAR:
+    case OP_ATEN_ADDMM:            /* GEMM (cuBLAS): float32 and float64 */
+        if (n->noutputs != 1 || !float_or_unknown(static_dtype(n->outputs[0]))) {
+            *site = SITE_HOST;
+            *why = "a product of integers or another dtype (the GEMM takes float32/float64)";
+        }
+        return;
+    case OP_ATEN_EMBEDDING:         /* a gather of a float table's rows */
+        if (n->noutputs != 1 || !float_or_unknown(static_dtype(n->outputs[0]))) {
+            *site = SITE_HOST;
+            *why = "an embedding of a table that is not float32/float64";
+        }
+        return;
+    case OP_IMMUT_SELECT_REV:
+    case OP_IMMUT_SLICE_REV:        /* a region written by a device copy */
+    case OP_ATEN_ZEROS:
+    case OP_ATEN_ZEROS_LIKE:
+    case OP_ATEN_EMPTY:
+    case OP_ATEN_EMPTY_LIKE:        /* made in device memory */
+    case OP_ATEN_STACK:
+    case OP_ATEN_CAT:               /* device copies into one buffer */
+        return;
+    default:
+        break;
+    }
+    if (alias == ALIAS_VIEW || alias == ALIAS_VIEWS) {
+        *cost = 0;                  /* shares its input's storage: no data moves */
+        return;
+    }
+    bool list_concat = n->op == OP_ATEN_ADD && n->ninputs == 2 && n->inputs[0]->type &&
+                       n->inputs[0]->type->kind == TY_LIST;
+    if (op_reads_no_elements(n->op) || list_concat) {
+        *site = SITE_NO_DATA;
+        *why = "reads no elements (shapes, dtypes, containers)";
+        return;
+    }
+    *site = SITE_HOST;
+    if (n->nblocks)
+        *why = "control flow: the host steps it, its blocks' nodes are placed each";
+    else if (numbers_only(n))
+        *why = "numbers, not tensors: the host computes them";
+    else
+        *why = "no device implementation of this op (its inputs come back to the host)";
 }
 
 static int cuda_run(void *ctx, const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
@@ -115,6 +235,7 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
     fprintf(e, "tssa-stream: stats: %sgemms_per_run %.6g\n", tag, (double)cs.gemms / runs);
     fprintf(e, "tssa-stream: stats: %shost_nodes_per_run %.6g\n", tag, (double)cs.host_nodes / runs);
     print_host_ops(e, tag, &cs, runs);
+    fprintf(e, "tssa-stream: stats: %shost_fallbacks_per_run %.6g\n", tag, (double)cs.host_fallbacks / runs);
     fprintf(e, "tssa-stream: stats: %sbytes_to_device_per_run %.6g\n", tag, (double)cs.bytes_to_device / runs);
     fprintf(e, "tssa-stream: stats: %sbytes_to_host_per_run %.6g\n", tag, (double)cs.bytes_to_host / runs);
     fprintf(e, "tssa-stream: stats: %scopies_to_device_per_run %.6g\n", tag, (double)cs.copies_to_device / runs);
@@ -140,6 +261,7 @@ const BackendIface backend_cuda = {
     .device_kind = "CUDA",
     .available = cuda_available,
     .preferred = cuda_preferred,
+    .supports_node = cuda_supports_node,
     .prepare = cuda_prepare,
     .run = cuda_run,
     .run_sets = cuda_run_sets,

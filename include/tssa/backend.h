@@ -22,6 +22,7 @@
 #ifndef TSSA_BACKEND_H
 #define TSSA_BACKEND_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "tssa/io.h"
@@ -80,6 +81,31 @@ typedef struct ExecDevice {
     bool (*sync)(void *ctx, FILE *err);
 } ExecDevice;
 
+/* Where the plan runs each node of its program (backends/placement.c
+ * decides it when the plan is built, from each backend's supports_node):
+ * indexed by IrNode.id of the program's graph; a node made after (id >=
+ * nnodes) was not placed. At run time the device only executes it: what the
+ * plan put on the host is not offered to the device, and a node put on the
+ * device that a run-time precondition keeps off it (NodePlacement
+ * fallback) runs on the host and is counted. */
+typedef enum NodeSite {
+    SITE_NONE,          /* not a node the plan runs (a block's param/return) */
+    SITE_HOST,          /* the host: its inputs' data comes back from a device */
+    SITE_DEVICE,        /* the backend's device */
+    SITE_NO_DATA,       /* the host, reading no elements (shapes, containers):
+                         * data stays where it is */
+    SITE_IN_KERNEL,     /* inside a fused group that runs as one kernel */
+} NodeSite;
+
+typedef struct NodePlacement {
+    const IrGraph *graph;       /* whose node ids index the arrays */
+    uint32_t nnodes;
+    unsigned char *site;        /* NodeSite per node id */
+    const char **why;           /* per node id: why not on the device (static text), or NULL */
+    double *cost;               /* per node id: the backend's estimate (elements written) */
+    const char *device;         /* the device's name ("cuda"), or NULL: the host only */
+} NodePlacement;
+
 typedef struct ExecPlan {
     const LowerProgram *program;
     const Schedule *schedule;
@@ -99,6 +125,8 @@ typedef struct ExecPlan {
      * plan's owner frees it after its last run), or NULL: plain malloc.
      * The cpu backend installs it while it runs the plan. */
     StoragePool *storage_pool;
+    /* Each node's site (NULL: none decided, a device takes what it can). */
+    const NodePlacement *placement;
 } ExecPlan;
 
 /* Runs the plan once on the bound inputs of the graph it was compiled from
@@ -153,6 +181,16 @@ typedef struct BackendIface {
     /* Whether a run without --backend takes it (the table is in order of
      * preference): NULL means whenever it is available. */
     bool (*preferred)(void);
+
+    /* Static placement (NULL: every node on the host): whether node n of
+     * the plan's program runs on the backend's device, answered from what
+     * is known before any run: its op, the inferred shapes and dtypes of
+     * its values (shape_of, shapes.h), and for a fused group whether kp
+     * has its kernel. *site is SITE_DEVICE, SITE_HOST or SITE_NO_DATA;
+     * *cost its estimate (elements written); *why, for the host, says why
+     * (static text). */
+    void (*supports_node)(const IrNode *n, const KernelProgram *kp, NodeSite *site, double *cost,
+                          const char **why);
 
     /* runs_plan false: runs g on inputs (backend_ref_run's contract). */
     int (*run_graph)(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors *weights,

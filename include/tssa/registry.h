@@ -1,6 +1,8 @@
 /* registry.h — the table of the backends this build has (backends/registry.c):
  * the one place they are listed, in order of preference, and how the driver
- * finds one by name. Each entry is a BackendIface (backend.h). */
+ * finds one by name. Each entry is a BackendIface (backend.h). Beside it,
+ * the placement of a plan's nodes on the chosen backend's device
+ * (backends/placement.c). */
 #ifndef TSSA_REGISTRY_H
 #define TSSA_REGISTRY_H
 
@@ -26,5 +28,13 @@ const char *backend_all_names(void);
  * *absent_name and *absent_kind then name one this build lacks and its
  * kind of device, or are NULL. */
 const BackendIface *backend_with_devices(const char **absent_name, const char **absent_kind);
+
+/* placement.c: each node of the program's graph (lowered, after fusion;
+ * kp its kernels) placed with b's supports_node, when the plan is built. */
+NodePlacement *node_placement_build(const BackendIface *b, const LowerProgram *program, const KernelProgram *kp);
+void node_placement_free(NodePlacement *p);
+/* --emit=placement: node, op, source line, device and, for a node kept on
+ * the host, why; then the counts. */
+void node_placement_print(FILE *out, const NodePlacement *p);
 
 #endif
