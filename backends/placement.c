@@ -139,7 +139,11 @@ void node_placement_print(FILE *out, const NodePlacement *p)
     fprintf(out, "  %-24s %-22s %-36s %-8s %s\n", "node", "op", "source", "device", "why not on the device");
     Counts c = {0};
     print_block(out, p, p->graph->top, 0, &c);
+    if (!p->device) {
+        fprintf(out, "%d on the host, %d computed at compile time (-)\n", c.host, c.compile_time);
+        return;
+    }
     fprintf(out, "%d on %s, %d in its kernels, %d on the host, %d on the host reading no elements "
                  "(host*: the data stays where it is), %d computed at compile time (-)\n",
-            c.device, p->device ? p->device : "the host", c.in_kernel, c.host, c.no_data, c.compile_time);
+            c.device, p->device, c.in_kernel, c.host, c.no_data, c.compile_time);
 }

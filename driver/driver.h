@@ -56,6 +56,9 @@ typedef struct Options {
     /* --backend=NAME from the table (registry.h); without it the first
      * available one in the table's order of preference */
     const BackendIface *backend;
+    /* --backend=NAME of a backend this build lacks, and why: refused once
+     * every option is read (each option's own error comes first) */
+    const char *backend_absent, *backend_absent_why;
     bool json;
     int fission;            /* --fission=K: copies per eligible filter; 1 = off */
     long loop_chunk;        /* --loop-chunk=C: iterations per phase of a long loop; 0 = default */

@@ -198,8 +198,11 @@ static int parse_backend(const char *arg, Options *o)
     const char *why = NULL;
     if ((o->backend = backend_find(arg, &why)))
         return EXIT_OK;
-    if (why)
-        return usage_error("--backend=%s: %s", arg, why);
+    if (why) {
+        o->backend_absent = arg;
+        o->backend_absent_why = why;
+        return EXIT_OK;
+    }
     return usage_error("unknown backend '%s' (backends: %s)", arg, backend_all_names());
 }
 
@@ -412,6 +415,8 @@ int parse_args(int argc, char **argv, Options *o)
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (o->backend_absent && !o->backend)
+        return usage_error("--backend=%s: %s", o->backend_absent, o->backend_absent_why);
     for (int i = optind; i < argc; i++) {
         if (!o->model && !is_binding(argv[i])) {
             o->model = argv[i];
