@@ -68,6 +68,40 @@ NodePlacement *node_placement_build(const BackendIface *b, const LowerProgram *p
     return p;
 }
 
+/* Whether node runs on the device, or a node of its blocks does. */
+static bool on_device(const NodePlacement *p, const IrNode *node)
+{
+    if (node->graph == p->graph && node->id < p->nnodes &&
+        (p->site[node->id] == SITE_DEVICE || p->site[node->id] == SITE_IN_KERNEL))
+        return true;
+    for (int k = 0; k < node->nblocks; k++)
+        for (IrNode *m = ir_block_first(node->blocks[k]); !ir_node_is_end(m); m = m->next)
+            if (on_device(p, m))
+                return true;
+    return false;
+}
+
+static bool any_on_device(const NodePlacement *p, IrNode *const *nodes, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (on_device(p, nodes[i]))
+            return true;
+    return false;
+}
+
+void node_placement_mark_filters(const NodePlacement *p, StreamNode *n)
+{
+    if (n->kind != STREAM_FILTER) {
+        for (int i = 0; i < n->nchildren; i++)
+            node_placement_mark_filters(p, n->children[i]);
+        return;
+    }
+    const LowerWork *w = n->filter.work;
+    if (n->filter.role == FILTER_WORK && n->filter.device >= 0 && w && w->nnodes > 0 &&
+        !any_on_device(p, w->nodes, w->nnodes))
+        n->filter.device = -1;
+}
+
 void node_placement_free(NodePlacement *p)
 {
     if (!p)

@@ -324,15 +324,15 @@ static bool fuse(Run *r)                        /* kernels: vertical, horizontal
     return r->o->no_fuse || run_kernels_passes(r, KERNELS_STAGE_FUSION);
 }
 
-/* The kernels are compiled for a run and generated for --emit=c|cuda; the
- * other stops after this one show the fused graph and need no code.
+/* The kernels are compiled for a run and generated for the stops after
+ * this one (--emit=c|cuda print them; the placement of the nodes, which
+ * --emit=placement, schedule, stream and dot show, asks which groups have
+ * one).
  * Every rank calls it, `reached` false where the stages before it stopped
  * (a failure, or an --emit stop) so that the ranks agree on going on. */
 static bool compile_kernels(Run *r, bool reached) /* kernels: generate, compile, load */
 {
-    bool emit_source = r->o->emit == EMIT_C || r->o->emit == EMIT_CUDA;
-    bool wanted = reached && !r->o->no_fuse &&
-                  (r->o->emit == EMIT_NONE || emit_source || r->o->emit == EMIT_PLACEMENT);
+    bool wanted = reached && !r->o->no_fuse;
     int status = EXIT_OK;
     /* a backend whose kernels are not C compiles their text itself
      * (prepare_backend); the placement only asks which groups have one */
@@ -360,10 +360,11 @@ static bool lower(Run *r)                       /* streamit: stream graph */
 
 /* Each node of the program on a device or the host, decided now from
  * what is known statically (the backend's supports_node): the runs only
- * execute it. */
+ * execute it. A filter with no node on the device is the host's. */
 static bool place_nodes(Run *r)                 /* backends: placement */
 {
     r->placement = node_placement_build(r->o->backend, r->program, r->kernels);
+    node_placement_mark_filters(r->placement, stream_root(r));
     return true;
 }
 
@@ -934,9 +935,9 @@ static int run_pipeline(const Options *o)
             go = compile_kernels(&r, go)        && emit_stop(&r, EMIT_C)       /* every rank: agrees */
                                                 && emit_stop(&r, EMIT_CUDA)
                  && lower(&r)
-                 && place_nodes(&r)             && emit_stop(&r, EMIT_PLACEMENT)
                  && fission(&r)
-                 && schedule(&r);
+                 && schedule(&r)
+                 && place_nodes(&r)             && emit_stop(&r, EMIT_PLACEMENT);
         }
     }
     if (agree(&r, go))

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "tssa/backend.h"
+#include "tssa/stream.h"
 
 /* The backends of this build, most preferred first, NULL-terminated. */
 extern const BackendIface *const tssa_backends[];
@@ -33,6 +34,10 @@ const BackendIface *backend_with_devices(const char **absent_name, const char **
  * kp its kernels) placed with b's supports_node, when the plan is built. */
 NodePlacement *node_placement_build(const BackendIface *b, const LowerProgram *program, const KernelProgram *kp);
 void node_placement_free(NodePlacement *p);
+/* A work filter under n (the lowered stream graph, after devices were
+ * given: sched_place_devices) none of whose nodes the placement put on the
+ * device gets none (StreamFilter.device -1: "cpu" in --emit=schedule). */
+void node_placement_mark_filters(const NodePlacement *p, StreamNode *n);
 /* --emit=placement: node, op, source line, device and, for a node kept on
  * the host, why; then the counts. */
 void node_placement_print(FILE *out, const NodePlacement *p);
