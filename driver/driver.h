@@ -9,9 +9,6 @@
 #include <stdint.h>
 
 #include "tssa/backend.h"
-#ifdef TSSA_USE_CUDA
-#include "tssa/cuda.h"
-#endif
 #include "tssa/frontend.h"
 #include "tssa/functionalize.h"
 #include "tssa/io.h"
@@ -19,6 +16,7 @@
 #include "tssa/kernels.h"
 #include "tssa/lower.h"
 #include "tssa/machine.h"
+#include "tssa/registry.h"
 #include "tssa/schedule.h"
 #include "tssa/shapes.h"
 #include "tssa/stream.h"
@@ -46,12 +44,8 @@ typedef enum Emit {
     EMIT_CUDA,      /* the fused kernels as CUDA */
     EMIT_FUSED,     /* the specialized graph after fusion */
     EMIT_TOPOLOGY,  /* the machine (hwloc) and each rank's cores */
+    EMIT_PLACEMENT, /* each node's device, decided when the plan is built */
 } Emit;
-
-/* Without --backend: cuda when the build has it and a GPU is present,
- * else cpu (default_backend). cpu and cuda run the same schedule; cuda
- * runs the fused groups and GEMMs on the device. */
-typedef enum Backend { BACKEND_DEFAULT, BACKEND_CPU, BACKEND_CUDA, BACKEND_REF } Backend;
 
 typedef struct Options {
     const char *model;
@@ -59,7 +53,12 @@ typedef struct Options {
     const char *weights;
     const char *out_dir;
     Emit emit;
-    Backend backend;
+    /* --backend=NAME from the table (registry.h); without it the first
+     * available one in the table's order of preference */
+    const BackendIface *backend;
+    /* --backend=NAME of a backend this build lacks, and why: refused once
+     * every option is read (each option's own error comes first) */
+    const char *backend_absent, *backend_absent_why;
     bool json;
     int fission;            /* --fission=K: copies per eligible filter; 1 = off */
     long loop_chunk;        /* --loop-chunk=C: iterations per phase of a long loop; 0 = default */
@@ -92,9 +91,8 @@ typedef struct Run {
     LowerProgram *program;      /* specialized, then lowered */
     Schedule *schedule;
     KernelProgram *kernels;     /* the fused groups' compiled kernels */
-#ifdef TSSA_USE_CUDA
-    CudaBackend *cuda;          /* --backend=cuda: the device */
-#endif
+    NodePlacement *placement;   /* each node's device (the backend's supports_node) */
+    void *backend_ctx;          /* what the backend's prepare opened (a device) */
     MachineTopology machine;    /* this rank's host (hwloc) */
     int busy_ranks;             /* ranks the placement gives work filters */
     RankBinding binding;        /* its cores and threads */
@@ -118,7 +116,6 @@ typedef struct Run {
 /* options.c: the command line */
 int parse_args(int argc, char **argv, Options *o);
 bool parse_whole(const char *arg, long lo, long hi, long *out);
-bool cuda_emulated(void);
 bool options_agree(const Options *o);
 
 /* ranks.c: under mpirun, standard error of the ranks other than 0 held

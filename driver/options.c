@@ -1,11 +1,12 @@
 /* options.c — the tssa-stream command line: the --help text, parse_args
  * (GNU-style options and NAME=VALUE bindings, every combination checked
- * before any work, exit status 2 with a message for a bad one), --version,
- * the default backend, and, under mpirun, the check that every rank was
+ * before any work, exit status 2 with a message for a bad one), --version
+ * and --help (their backends from the table, registry.h), and under mpirun, the check that every rank was
  * started with the options that steer its collective calls (options_agree).
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@ static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
     [EMIT_STREAM] = "stream", [EMIT_SCHEDULE] = "schedule", [EMIT_DOT] = "dot",
     [EMIT_C] = "c", [EMIT_CUDA] = "cuda", [EMIT_FUSED] = "fused", [EMIT_TOPOLOGY] = "topology",
+    [EMIT_PLACEMENT] = "placement",
 };
 
 /* --fission=K: copies per filter beyond any machine's cores only make nodes. */
@@ -28,7 +30,7 @@ static const char *const emit_names[] = {
 #define STRINGIFY(x) #x
 #define NUMBER_TEXT(x) STRINGIFY(x)
 
-static const char usage_text[] =
+static const char usage_head[] =
     "usage: tssa-stream [OPTIONS] MODEL [NAME=VALUE ...]\n"
     "\n"
     "Compiles an imperative PyTorch program, given as the TorchScript graph text\n"
@@ -44,14 +46,10 @@ static const char usage_text[] =
     "  -o, --output DIR    write outputs as DIR/out0.npy, DIR/out1.npy, ...\n"
     "                      (tuples flattened in order; numbers as 0-d arrays);\n"
     "                      without -o a one-line summary per output is printed\n"
-    "  --backend=NAME      cpu: functionalize, lower to a stream graph, schedule\n"
-    "                      it statically and run the schedule on this CPU\n"
-    "                      cuda: the same schedule with the fused kernels\n"
-    "                      (NVRTC) and GEMMs (cuBLAS) on a GPU; the default\n"
-    "                      when one is present (cpu otherwise);\n"
-    "                      TSSA_CUDA_EMULATE=1 runs it on a CPU shim instead\n"
-    "                      ref: the imperative interpreter, PyTorch's semantics\n"
-    "                      op by op (the oracle every backend is checked against)\n"
+    ;
+
+/* after --backend=NAME's lines (print_help) */
+static const char usage_tail[] =
     "  --emit=STAGE        print a stage to stdout and stop:\n"
     "                        ir        the parsed graph (TorchScript text)\n"
     "                        alias     the alias analysis (view trees, may-alias)\n"
@@ -65,6 +63,11 @@ static const char usage_text[] =
     "                        schedule  repetitions, init and steady phases,\n"
     "                                  buffers, placement (--json for JSON)\n"
     "                        dot       Graphviz picture of the stream graph\n"
+    "                        placement each node's device, decided when the\n"
+    "                                  plan is built from the backend's\n"
+    "                                  static answer (op, shapes, dtypes,\n"
+    "                                  kernel): node, op, source line,\n"
+    "                                  device, and why one stays on the host\n"
     "                        c         the fused kernels as C11 + OpenMP, as\n"
     "                                  they are compiled for the cpu backend\n"
     "                        cuda      the same kernels as CUDA (one thread\n"
@@ -130,6 +133,8 @@ static const char usage_text[] =
     "                      on --backend=cuda also GEMMs, bytes and copies each\n"
     "                      way, and host_ops_per_run: the ops that left the\n"
     "                      device (each waits for it and copies its inputs back)\n"
+    "                      and host_fallbacks_per_run: nodes placed on the\n"
+    "                      device that a run-time fact kept on the host\n"
     "\n"
     "placement and ranks (run with mpirun -np N tssa-stream ... to use N ranks;\n"
     "rank 0 reads the inputs and writes the outputs, results are the same\n"
@@ -164,10 +169,13 @@ static const char usage_text[] =
     "\n"
     "exit status: 0 success, 2 bad usage or input, 1 runtime failure\n";
 
-static int usage_error(const char *fmt, const char *arg)
+__attribute__((format(printf, 1, 2))) static int usage_error(const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
     fprintf(stderr, "tssa-stream: error: ");
-    fprintf(stderr, fmt, arg);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fprintf(stderr, "\ntry 'tssa-stream --help'\n");
     return EXIT_USAGE;
 }
@@ -181,51 +189,35 @@ static int parse_emit(const char *arg, Options *o)
         }
     }
     return usage_error("unknown stage in --emit=%s (stages: ir, alias, tssa, fused, stream, schedule, "
-                       "dot, c, cuda, topology)", arg);
+                       "dot, placement, c, cuda, topology)", arg);
 }
 
-/* TSSA_CUDA_EMULATE=1: --backend=cuda runs on the CPU shim
- * (backends/cuda/cuda_emulated.c), the way the tests run it without a GPU. */
-bool cuda_emulated(void)
-{
-    const char *e = getenv("TSSA_CUDA_EMULATE");
-    return e && *e && strcmp(e, "0") != 0;
-}
-
-static Backend default_backend(void)
-{
-#ifdef TSSA_USE_CUDA
-    return cuda_device_count(NULL) > 0 ? BACKEND_CUDA : BACKEND_CPU;
-#else
-    return BACKEND_CPU;
-#endif
-}
-
-/* Whether --backend=cuda can run here; else says why. */
-static bool cuda_usable(void)
-{
-#ifdef TSSA_USE_CUDA
-    const char *why = NULL;
-    if (cuda_emulated() || cuda_device_count(&why) > 0)
-        return true;
-    usage_error("--backend=cuda: no CUDA device: %s (the cpu backend runs the same plan on "
-                "this CPU; TSSA_CUDA_EMULATE=1 runs the CUDA kernels through the CPU shim)",
-                why ? why : "none found");
-    return false;
-#else
-    usage_error("%s", "--backend=cuda: this tssa-stream was built without the cuda backend "
-                      "(the CUDA toolkit was not found; install it at /usr/local/cuda and rebuild)");
-    return false;
-#endif
-}
-
+/* --backend=NAME: a backend of the table (backends/registry.c). */
 static int parse_backend(const char *arg, Options *o)
 {
-    if (strcmp(arg, "ref") == 0 || strcmp(arg, "cpu") == 0 || strcmp(arg, "cuda") == 0) {
-        o->backend = strcmp(arg, "ref") == 0 ? BACKEND_REF : strcmp(arg, "cpu") == 0 ? BACKEND_CPU : BACKEND_CUDA;
+    const char *why = NULL;
+    if ((o->backend = backend_find(arg, &why)))
+        return EXIT_OK;
+    if (why) {
+        o->backend_absent = arg;
+        o->backend_absent_why = why;
         return EXIT_OK;
     }
-    return usage_error("unknown backend '%s' (backends: cpu, cuda, ref)", arg);
+    return usage_error("unknown backend '%s' (backends: %s)", arg, backend_all_names());
+}
+
+/* --devices N with a backend that has no devices: names the one that has. */
+static int devices_misplaced(void)
+{
+    const char *absent = NULL, *kind = NULL;
+    const BackendIface *b = backend_with_devices(&absent, &kind);
+    if (b)
+        return usage_error("--devices N places filters on %s devices: it needs --backend=%s", b->device_kind,
+                           b->name);
+    if (absent)
+        return usage_error("--devices N places filters on %s devices: it needs --backend=%s, which this "
+                           "build lacks", kind, absent);
+    return usage_error("%s", "--devices N places filters on devices: no backend of this build has any");
 }
 
 /* A whole number from lo to hi, written as digits only (strtol would also
@@ -289,31 +281,38 @@ static bool is_binding(const char *arg)
     return eq && eq != arg;
 }
 
-/* The version and what this build can use. */
+/* The version and what this build can use: its libraries, and its
+ * backends in the table's order of preference. */
 static void print_version(void)
 {
-    printf("tssa-stream %s (built with:%s%s%s%s%s)\n", TSSA_VERSION, world_built_with_mpi() ? " mpi" : "",
-#ifdef TSSA_USE_OPENMP
-           " openmp",
-#else
-           "",
-#endif
-#ifdef TSSA_USE_HWLOC
-           " hwloc",
-#else
-           "",
-#endif
-#ifdef TSSA_USE_BLAS
-           " openblas",
-#else
-           "",
-#endif
-#ifdef TSSA_USE_CUDA
-           " cuda"
-#else
-           ""
-#endif
-    );
+    printf("tssa-stream %s (built with:%s%s; backends:", TSSA_VERSION, world_built_with_mpi() ? " mpi" : "",
+           tssa_build_libraries());
+    for (int i = 0; tssa_backends[i]; i++)
+        printf(" %s", tssa_backends[i]->name);
+    puts(")");
+}
+
+/* --help: the text, with each backend of the table under --backend=NAME
+ * (in order of preference; the first available is the default). */
+static void print_help(void)
+{
+    fputs(usage_head, stdout);
+    const char *indent = "                      ";
+    printf("  --backend=NAME      the backend that runs the program, one of this\n"
+           "%sbuild's (without --backend: the first available):\n", indent);
+    for (int i = 0; tssa_backends[i]; i++) {
+        const char *line = tssa_backends[i]->description;
+        printf("%s%s: ", indent, tssa_backends[i]->name);
+        for (;;) {
+            size_t len = strcspn(line, "\n");
+            printf("%.*s\n", (int)len, line);
+            if (!line[len])
+                break;
+            line += len + 1;
+            fputs(indent, stdout);
+        }
+    }
+    fputs(usage_tail, stdout);
 }
 
 /* --print-after=PASS: PASS one of the kernels passes (kernels/passes.c). */
@@ -410,12 +409,14 @@ int parse_args(int argc, char **argv, Options *o)
         case OPT_RATES: o->rates = optarg; break;
         case OPT_TRACE: o->trace = optarg; break;
         case OPT_INPUTS: o->inputs_dir = optarg; break;
-        case 'h': fputs(usage_text, stdout); return EXIT_OK;
+        case 'h': print_help(); return EXIT_OK;
         case OPT_VERSION: print_version(); return EXIT_OK;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
         default: return usage_error("unknown option '%s'", argv[optind - 1]);
         }
     }
+    if (o->backend_absent && !o->backend)
+        return usage_error("--backend=%s: %s", o->backend_absent, o->backend_absent_why);
     for (int i = optind; i < argc; i++) {
         if (!o->model && !is_binding(argv[i])) {
             o->model = argv[i];
@@ -433,8 +434,9 @@ int parse_args(int argc, char **argv, Options *o)
         o->emit = EMIT_FUSED;
     if (o->emit == EMIT_TOPOLOGY)
         return o->model || o->nbind ? usage_error("%s", "--emit=topology reads no MODEL and no bindings") : -1;
-    if (o->backend == BACKEND_DEFAULT)
-        o->backend = default_backend();
+    if (!o->backend)
+        o->backend = backend_default();
+    bool runs_plan = o->backend->runs_plan;   /* ref runs the graph as written */
     if (!o->model)
         return usage_error("%s", "no MODEL given");
     size_t len = strlen(o->model);
@@ -442,7 +444,7 @@ int parse_args(int argc, char **argv, Options *o)
     if (o->json && o->emit != EMIT_SCHEDULE)
         return usage_error("%s", "--json only applies to --emit=schedule");
     bool stream_graph_used = (o->emit >= EMIT_STREAM && o->emit != EMIT_FUSED) ||
-                             (o->emit == EMIT_NONE && o->backend != BACKEND_REF);
+                             (o->emit == EMIT_NONE && runs_plan);
     if (o->fission > 1 && !stream_graph_used)
         return usage_error("%s", "--fission applies to the stream graph: --emit=stream, schedule or dot, "
                                  "or a run on the cpu or cuda backend");
@@ -452,9 +454,9 @@ int parse_args(int argc, char **argv, Options *o)
         return usage_error("%s", "--repeat and --stats time and count a run on the cpu or cuda backend; "
                                  "they take no --emit (but --repeat N with --emit=schedule shows the "
                                  "placement for N + 1 input sets)");
-    if ((o->repeat || o->stats) && o->backend == BACKEND_REF)
-        return usage_error("%s", "--repeat and --stats time and count a run on the cpu or cuda backend, not "
-                                 "--backend=ref");
+    if ((o->repeat || o->stats) && !runs_plan)
+        return usage_error("--repeat and --stats time and count a run on the cpu or cuda backend, not "
+                           "--backend=%s", o->backend->name);
     if (o->no_fuse && (o->emit == EMIT_C || o->emit == EMIT_CUDA || o->emit == EMIT_FUSED))
         return usage_error("%s", "--emit=fused, --emit=c, --emit=cuda and --print-after show the fusion: drop "
                                  "--no-fuse");
@@ -466,7 +468,7 @@ int parse_args(int argc, char **argv, Options *o)
         if (o->nbind > 0 || o->weights || o->out_dir)
             return usage_error("%s: a stream graph (.str) takes no bindings, --weights or -o", o->model);
     }
-    bool placed = placement_shown || (o->emit == EMIT_NONE && o->backend != BACKEND_REF);
+    bool placed = placement_shown || (o->emit == EMIT_NONE && runs_plan);
     if ((o->ranks || o->place || o->rates) && !placed)
         return usage_error("%s", "--ranks, --place and --rates plan the placement: --emit=schedule, stream "
                                  "or dot, or a run on the cpu or cuda backend");
@@ -476,18 +478,19 @@ int parse_args(int argc, char **argv, Options *o)
     if (o->ranks > 1 && o->emit == EMIT_NONE && !world_launched_by_mpirun())
         return usage_error("%s", "--ranks N only plans the placement (with --emit=schedule); to run on N "
                                  "ranks: mpirun -np N tssa-stream ...");
-    if (o->trace && (o->emit != EMIT_NONE || o->backend == BACKEND_REF))
+    if (o->trace && (o->emit != EMIT_NONE || !runs_plan))
         return usage_error("%s", "--trace records a run on the cpu or cuda backend; it takes no --emit and no "
                                  "--backend=ref");
-    if (o->inputs_dir && (o->emit != EMIT_NONE || o->backend == BACKEND_REF || o->repeat))
+    if (o->inputs_dir && (o->emit != EMIT_NONE || !runs_plan || o->repeat))
         return usage_error("%s", "--inputs DIR runs the program on the cpu or cuda backend over every set; it "
                                  "takes no --emit, --backend=ref or --repeat");
-    if (o->devices && o->backend != BACKEND_CUDA)
-        return usage_error("%s", "--devices N places filters on CUDA devices: it needs --backend=cuda");
+    if (o->devices && !o->backend->device_kind)
+        return devices_misplaced();
     if (o->devices > 1 && !stream_graph_used)
         return usage_error("%s", "--devices applies to the stream graph: --emit=stream, schedule or dot, or a run");
-    if (o->backend == BACKEND_CUDA && o->emit == EMIT_NONE && !cuda_usable())
-        return EXIT_USAGE;
+    const char *why = NULL;
+    if (o->emit == EMIT_NONE && !o->backend->available(&why))
+        return usage_error("--backend=%s: %s", o->backend->name, why ? why : "not available here");
     /* An output directory or trace file that cannot be used is refused
      * before any work (by rank 0, which writes them). */
     if (o->out_dir && world_rank() == 0 && !outputs_check_dir(o->out_dir, stderr))
@@ -518,7 +521,7 @@ bool options_agree(const Options *o)
         {"the model's kind (.ir or .str)", o->model_is_stream, false},
         {"--weights", o->weights != NULL, true},
         {"--emit", o->emit, false},
-        {"--backend", o->backend, false},
+        {"--backend", backend_index(o->backend), false},
         {"--json", o->json, false},
         {"--fission", o->fission, false},
         {"--loop-chunk", o->loop_chunk, false},

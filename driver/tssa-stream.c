@@ -59,6 +59,7 @@ static bool emit_stop(Run *r, Emit stage)
     case EMIT_C:        kernels_print_source(stdout, r->kernels, KERNELS_TARGET_C); break;
     case EMIT_CUDA:     kernels_print_source(stdout, r->kernels, KERNELS_TARGET_CUDA); break;
     case EMIT_FUSED:    ir_print(stdout, r->graph); break;
+    case EMIT_PLACEMENT: node_placement_print(stdout, r->placement); break;
     case EMIT_TOPOLOGY:                         /* printed by emit_topology */
     case EMIT_NONE:     return true;
     }
@@ -241,13 +242,14 @@ static bool bind_inputs(Run *r)                 /* frontend: bindings */
     return true;
 }
 
-/* The oracle: the program as written, imperative, op by op. */
-static bool run_reference(Run *r)               /* backends/ref */
+/* A backend that runs the program as written (ref, the oracle):
+ * imperative, op by op, none of the plan's stages. */
+static bool run_graph(Run *r)                   /* backends: run_graph */
 {
-    if (world_rank() != 0)                      /* the oracle runs once, on rank 0 */
+    if (world_rank() != 0)                      /* it runs once, on rank 0 */
         return true;
-    int status = backend_ref_run(r->graph, r->inputs, r->ninputs, r->weights, &r->outputs,
-                                 &r->noutputs, stderr);
+    int status = r->o->backend->run_graph(r->graph, r->inputs, r->ninputs, r->weights, &r->outputs,
+                                          &r->noutputs, stderr);
     return status == EXIT_OK ? true : stop(r, status);
 }
 
@@ -288,7 +290,7 @@ static bool specialize(Run *r)                  /* streamit: compile-time values
  * would, without the messages. */
 static bool horizontal_wanted(const Options *o)
 {
-    if (o->keep_loops || o->fission > 1 || o->place || (o->backend == BACKEND_CUDA && o->devices > 1))
+    if (o->keep_loops || o->fission > 1 || o->place || (o->backend->device_kind && o->devices > 1))
         return false;
     return world_local_size() == world_size();
 }
@@ -322,17 +324,19 @@ static bool fuse(Run *r)                        /* kernels: vertical, horizontal
     return r->o->no_fuse || run_kernels_passes(r, KERNELS_STAGE_FUSION);
 }
 
-/* The kernels are compiled for a run and generated for --emit=c|cuda; the
- * other stops after this one show the fused graph and need no code.
+/* The kernels are compiled for a run and generated for the stops after
+ * this one (--emit=c|cuda print them; the placement of the nodes, which
+ * --emit=placement, schedule, stream and dot show, asks which groups have
+ * one).
  * Every rank calls it, `reached` false where the stages before it stopped
  * (a failure, or an --emit stop) so that the ranks agree on going on. */
 static bool compile_kernels(Run *r, bool reached) /* kernels: generate, compile, load */
 {
-    bool emit_source = r->o->emit == EMIT_C || r->o->emit == EMIT_CUDA;
-    bool wanted = reached && !r->o->no_fuse && (r->o->emit == EMIT_NONE || emit_source);
+    bool wanted = reached && !r->o->no_fuse;
     int status = EXIT_OK;
-    /* the cuda backend compiles the CUDA text itself (open_device) */
-    bool compile_c = !emit_source && r->o->backend != BACKEND_CUDA;
+    /* a backend whose kernels are not C compiles their text itself
+     * (prepare_backend); the placement only asks which groups have one */
+    bool compile_c = r->o->emit == EMIT_NONE && r->o->backend->kernels_target == KERNELS_TARGET_C;
     /* Under mpirun rank 0 compiles first and the others then find the
      * kernels in the cache (when it is shared) instead of all compiling:
      * the agreement between is where they wait, and where a rank that
@@ -354,6 +358,16 @@ static bool lower(Run *r)                       /* streamit: stream graph */
     return true;
 }
 
+/* Each node of the program on a device or the host, decided now from
+ * what is known statically (the backend's supports_node): the runs only
+ * execute it. A filter with no node on the device is the host's. */
+static bool place_nodes(Run *r)                 /* backends: placement */
+{
+    r->placement = node_placement_build(r->o->backend, r->program, r->kernels);
+    node_placement_mark_filters(r->placement, stream_root(r));
+    return true;
+}
+
 /* A schedule that cannot be built is the user's fault for a hand-written
  * .str graph, and the compiler's for a lowered one. */
 static bool schedule(Run *r)                    /* scheduler: SDF schedule */
@@ -365,13 +379,13 @@ static bool schedule(Run *r)                    /* scheduler: SDF schedule */
 /* --fission=K: the filters to split and their copies' firings come from the
  * repetitions of a first schedule, which the split graph makes stale: the
  * schedule stage after it (run_pipeline) plans the split graph. */
-/* --fission=K splits data-parallel filters for threads and ranks; on the
- * cuda backend every work filter then gets a device, and with --devices N
- * the data-parallel ones are split over the N devices. The graph changes;
- * the schedule stage plans it again. */
+/* --fission=K splits data-parallel filters for threads and ranks; on a
+ * backend with devices (cuda) every work filter then gets a device, and
+ * with --devices N the data-parallel ones are split over the N devices. The
+ * graph changes; the schedule stage plans it again. */
 static bool fission(Run *r)                     /* scheduler: fission, devices */
 {
-    bool devices = r->o->backend == BACKEND_CUDA && !r->stream_text;
+    bool devices = r->o->backend->device_kind && !r->stream_text;
     if (r->o->fission <= 1 && !devices)
         return true;
     if (!schedule(r))
@@ -637,7 +651,9 @@ static bool time_stream(Run *r, const ExecPlan *plan, RtValue **pristine)
     for (int i = 0; i < n; i++)
         inputs[i] = copy;
     double t0 = seconds_now();
-    status = copy ? backend_cpu_run_sets(plan, n, inputs, r->ninputs, drop_outputs, NULL, stderr) : EXIT_RUNTIME;
+    const BackendIface *b = r->o->backend;
+    status = copy ? b->run_sets(r->backend_ctx, plan, n, inputs, r->ninputs, drop_outputs, NULL, stderr)
+                  : EXIT_RUNTIME;
     double per_run = (seconds_now() - t0) / n;
     if (copy)
         free_outputs(copy, r->ninputs);
@@ -678,7 +694,7 @@ static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
      * the device is done. */
     ExecPlan timed = *plan;
     timed.outputs_dropped = true;
-    const ExecDevice *dev = plan->device;
+    const BackendIface *b = r->o->backend;
     for (int i = 0; i < n; i++) {
         RtValue **outputs = NULL, **inputs = clone_inputs(pristine, r->ninputs);
         int noutputs = 0;
@@ -687,13 +703,13 @@ static bool time_runs(Run *r, const ExecPlan *plan, RtValue **pristine)
             free(times);
             return stop(r, EXIT_RUNTIME);
         }
-        if (dev && !dev->prefetch(dev->ctx, inputs, r->ninputs, stderr)) {
+        if (b->stage_inputs && !b->stage_inputs(r->backend_ctx, inputs, r->ninputs, stderr)) {
             free_outputs(inputs, r->ninputs);
             free(times);
             return stop(r, EXIT_RUNTIME);
         }
         double t0 = seconds_now();
-        int status = backend_cpu_run(&timed, inputs, r->ninputs, &outputs, &noutputs, stderr);
+        int status = b->run(r->backend_ctx, &timed, inputs, r->ninputs, &outputs, &noutputs, stderr);
         times[i] = seconds_now() - t0;
         free_outputs(outputs, noutputs);
         free_outputs(inputs, r->ninputs);
@@ -733,7 +749,8 @@ static bool run_sets(Run *r, const ExecPlan *plan)
     for (int i = 0; i < r->nsets; i++)
         inputs[i] = world_rank() == 0 ? r->set_inputs[i] : r->inputs;
     double start = seconds_now();
-    int status = backend_cpu_run_sets(plan, r->nsets, inputs, r->ninputs, keep_set_outputs, r, stderr);
+    int status = r->o->backend->run_sets(r->backend_ctx, plan, r->nsets, inputs, r->ninputs, keep_set_outputs, r,
+                                         stderr);
     double total = seconds_now() - start;
     free(inputs);
     if (status == EXIT_OK && world_rank() == 0)
@@ -765,21 +782,14 @@ static void start_trace(Run *r)
     r->trace_epoch = seconds_now();
 }
 
-/* --backend=cuda: the device (each rank its own, ranks taking the GPUs in
- * turn) with the program's kernels loaded on it. */
-static bool open_device(Run *r)                 /* backends/cuda */
+/* What the backend's runs need, opened on every rank (cuda: each rank its
+ * own device, the ranks taking the GPUs in turn, with the program's kernels
+ * compiled and loaded on it). */
+static bool prepare_backend(Run *r)             /* backends: prepare */
 {
-    if (r->o->backend != BACKEND_CUDA)
-        return true;
-#ifdef TSSA_USE_CUDA
-    int ndev = cuda_emulated() ? 1 : cuda_device_count(NULL);
-    CudaOptions co = {.device = ndev > 0 ? world_rank() % ndev : 0, .devices = r->o->devices,
-                      .emulate = cuda_emulated()};
-    r->cuda = cuda_backend_open(r->kernels, &co, stderr);
-    if (r->cuda)
-        return ranks_agree(r, true);
-#endif
-    return ranks_agree(r, stop(r, EXIT_RUNTIME));        /* each rank its own device */
+    BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .devices = r->o->devices};
+    r->backend_ctx = r->o->backend->prepare(&setup, stderr);
+    return ranks_agree(r, r->backend_ctx || stop(r, EXIT_RUNTIME));     /* each rank its own */
 }
 
 /* Every rank fires the actors placed on it; a runtime failure on any rank
@@ -787,15 +797,12 @@ static bool open_device(Run *r)                 /* backends/cuda */
  * source line), so no rank waits forever for a message. The others then
  * end while they wait for messages or in the agreement after the runs:
  * nothing is written before every rank's runs went well. */
-static bool execute(Run *r)                     /* backends/cpu (+ mpi channels) */
+static bool execute(Run *r)                     /* backends: run (+ mpi channels) */
 {
     start_trace(r);
     ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels,
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
-                     .trace_epoch = r->trace_epoch};
-#ifdef TSSA_USE_CUDA
-    plan.device = r->cuda ? cuda_backend_device(r->cuda) : NULL;
-#endif
+                     .trace_epoch = r->trace_epoch, .placement = r->placement};
     /* The runs reuse their tensors' buffers (the first run allocates them);
      * the pool's memory goes back to the system after the last run. */
     plan.storage_pool = storage_pool_new(storage_pool_default_cap(kernels_plan_memory(r->program).bytes_planned));
@@ -808,9 +815,10 @@ static bool execute(Run *r)                     /* backends/cpu (+ mpi channels)
             world_abort(status);
         return status == EXIT_OK && ranks_agree(r, true);
     }
+    const BackendIface *b = r->o->backend;
     RtValue **pristine = r->o->repeat ? clone_inputs(r->inputs, r->ninputs) : NULL;
     int status = r->o->repeat && !pristine ? EXIT_RUNTIME
-                 : backend_cpu_run(&plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
+                 : b->run(r->backend_ctx, &plan, r->inputs, r->ninputs, &r->outputs, &r->noutputs, stderr);
     if (status == EXIT_OK && r->o->repeat && !time_runs(r, &plan, pristine))
         status = r->status;
     if (pristine)
@@ -874,9 +882,9 @@ static void run_free(Run *r)
         rt_release(r->outputs[i]);
     free(r->outputs);
     sched_free(r->schedule);
-#ifdef TSSA_USE_CUDA
-    cuda_backend_close(r->cuda);        /* before the kernels it launches */
-#endif
+    if (r->backend_ctx)
+        r->o->backend->close(r->backend_ctx);   /* before the kernels it launches */
+    node_placement_free(r->placement);
     kernels_free(r->kernels);
     lower_program_free(r->program);
     for (int i = 0; i < r->nsets; i++) {
@@ -916,8 +924,8 @@ static int run_pipeline(const Options *o)
     } else if (o->model_is_stream) {            /* a hand-written stream graph */
         go = read_stream_text(&r) && fission(&r) && schedule(&r);
     } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r) && verify_ops(&r)) {
-        if (o->backend == BACKEND_REF && o->emit == EMIT_NONE) {
-            (void)(run_reference(&r) && write_outputs(&r));
+        if (!o->backend->runs_plan && o->emit == EMIT_NONE) {
+            (void)(run_graph(&r) && write_outputs(&r));
         } else {
             go = prepare_functionalize(&r)      && emit_stop(&r, EMIT_ALIAS)
                  && functionalize(&r)           && (r.bound || emit_stop(&r, EMIT_TSSA))
@@ -928,7 +936,8 @@ static int run_pipeline(const Options *o)
                                                 && emit_stop(&r, EMIT_CUDA)
                  && lower(&r)
                  && fission(&r)
-                 && schedule(&r);
+                 && schedule(&r)
+                 && place_nodes(&r)             && emit_stop(&r, EMIT_PLACEMENT);
         }
     }
     if (agree(&r, go))
@@ -937,7 +946,7 @@ static int run_pipeline(const Options *o)
                && place(&r)                     && emit_stop(&r, EMIT_STREAM)
                                                 && emit_stop(&r, EMIT_DOT)
                                                 && emit_stop(&r, EMIT_SCHEDULE)
-               && open_device(&r)
+               && prepare_backend(&r)
                && execute(&r)
                && write_trace(&r)
                && print_stats(&r)

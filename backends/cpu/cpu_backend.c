@@ -221,3 +221,55 @@ int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *input
         storage_pool_install(outer_pool);
     return ok ? 0 : 1;
 }
+
+/* ---------------------------------------------------------- the table's entry */
+
+static bool cpu_available(const char **why)
+{
+    *why = NULL;
+    return true;
+}
+
+/* The kernels are already compiled and loaded (KERNELS_TARGET_C): nothing
+ * to open. */
+static void *cpu_prepare(const BackendSetup *setup, FILE *err)
+{
+    (void)setup;
+    (void)err;
+    static const char opened = 1;
+    return (void *)&opened;
+}
+
+static int cpu_run(void *ctx, const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
+                   int *noutputs, FILE *err)
+{
+    (void)ctx;
+    return backend_cpu_run(plan, inputs, ninputs, outputs, noutputs, err);
+}
+
+static int cpu_run_sets(void *ctx, const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
+                        CpuDeliver deliver, void *deliver_ctx, FILE *err)
+{
+    (void)ctx;
+    return backend_cpu_run_sets(plan, nsets, inputs, ninputs, deliver, deliver_ctx, err);
+}
+
+static void cpu_close(void *ctx)
+{
+    (void)ctx;
+}
+
+/* backends/registry.c lists it: the plan on this CPU, the fused groups as
+ * C kernels (compiled by cc, OpenMP over the rank's cores). */
+const BackendIface backend_cpu = {
+    .name = "cpu",
+    .description = "functionalize, lower to a stream graph, schedule\n"
+                   "it statically and run the schedule on this CPU",
+    .runs_plan = true,
+    .kernels_target = KERNELS_TARGET_C,
+    .available = cpu_available,
+    .prepare = cpu_prepare,
+    .run = cpu_run,
+    .run_sets = cpu_run_sets,
+    .close = cpu_close,
+};

@@ -170,6 +170,7 @@ struct CudaBackend {
     int64_t in_use;
     CudaStats stats;
     ExecDevice exec;
+    const NodePlacement *placement;     /* the plan's, or NULL */
 };
 
 /* ---------------------------------------------------------------- failures */
@@ -570,8 +571,8 @@ static bool batch_stride(const Tensor *t, int64_t *batch, int64_t *stride)
 /* C [batch..., m, n] = A [batch..., m, k] @ B [batch_b..., k, n] (B's
  * batch 1 or equal), optionally B taken transposed ([n, k] stored) and a
  * bias row added: 1 done, 0 not a shape this runs (the host does), -1. */
-static int run_gemm(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_transposed,
-                    const Tensor *bias, RtValue **out)
+static int gemm_on(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_transposed, const Tensor *bias,
+                   RtValue **out)
 {
     if (a->ndim < 2 || b->ndim < 2 || b->ndim > a->ndim || b->dtype != a->dtype ||
         (bias && (bias->dtype != a->dtype || !tensor_is_contiguous(bias))))
@@ -635,6 +636,55 @@ static int run_gemm(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_tr
     cb->stats.gemms++;
     *out = rt_tensor_take(c);
     return 1;
+}
+
+static bool copy_on_device(CudaBackend *cb, const Tensor *dst, const Tensor *src);
+
+/* Whether the GEMM reads t as it lies: each matrix row-major or transposed,
+ * its batch dims of one stride. */
+static bool gemm_reads(const Tensor *t)
+{
+    int64_t batch, stride, ld;
+    bool trans;
+    return t->ndim < 2 || (batch_stride(t, &batch, &stride) && matrix_layout(t, &trans, &ld));
+}
+
+/* A contiguous copy of t made on the device, in *copy (counted in
+ * strided_inputs); 0, or a device failure's status. */
+static int contiguous_on_device(CudaBackend *cb, const Tensor *t, Tensor **copy)
+{
+    DevicePtr p;
+    *copy = t->ndim <= COPY_MAX_RANK ? device_output(cb, t->dtype, t->ndim, t->sizes, &p) : NULL;
+    if (!*copy)
+        return t->ndim <= COPY_MAX_RANK ? device_failed(cb, "a GEMM operand's contiguous copy") : 0;
+    if (!copy_on_device(cb, *copy, t)) {
+        tensor_release(*copy);
+        *copy = NULL;
+        return device_failed(cb, "a GEMM operand made contiguous");
+    }
+    cb->stats.strided_inputs++;
+    return 0;
+}
+
+/* C = A @ B on the device. The plan put the product there from its op and
+ * dtypes; an operand whose layout only the run shows (a transposed batch of
+ * heads, a view with gaps) is first made contiguous on the device, so the
+ * product stays there. 1 when done, 0 when declined (the host runs it),
+ * else a device failure's status. */
+static int run_gemm(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_transposed,
+                    const Tensor *bias, RtValue **out)
+{
+    Tensor *copy_a = NULL, *copy_b = NULL;
+    int status = 0;
+    if (!gemm_reads(a))
+        status = contiguous_on_device(cb, a, &copy_a);
+    if (status == 0 && !gemm_reads(b))
+        status = contiguous_on_device(cb, b, &copy_b);
+    if (status == 0)
+        status = gemm_on(cb, copy_a ? copy_a : a, copy_b ? copy_b : b, b_transposed, bias, out);
+    tensor_release(copy_a);
+    tensor_release(copy_b);
+    return status;
 }
 
 static const Tensor *tensor_arg(RtValue *const *args, int i, int nargs)
@@ -1052,12 +1102,31 @@ static RtValue *clone_on_device(void *ctx, const RtValue *v)
 
 /* ---------------------------------------------------------------- the runner */
 
+/* The plan's site for n (NodePlacement), SITE_NONE where it decided none. */
+static NodeSite placed_site(const CudaBackend *cb, const IrNode *n)
+{
+    const NodePlacement *p = cb->placement;
+    if (!p || n->graph != p->graph || n->id >= p->nnodes)
+        return SITE_NONE;
+    return (NodeSite)p->site[n->id];
+}
+
+/* Executes the plan's placement: a node it put on the host is not offered
+ * to the device; one it put on the device takes its device path, unless a
+ * run-time precondition the plan could not see (an operand's layout the
+ * GEMM cannot read, a group run in place, a list of tensors not all on the
+ * device) declines it: it then runs on the host and counts as a fallback.
+ * Nodes the plan did not place (made after it, or a group's body run node
+ * by node) are offered as they come. */
 static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, bool in_place)
 {
     CudaBackend *cb = ctx;
     cb->gpus[cb->cur].dev->error[0] = '\0';
     note_source(cb, n);
-    if (n->op == OP_TSSA_FUSION_GROUP && !in_place) {
+    NodeSite site = placed_site(cb, n);
+    if (site == SITE_HOST || site == SITE_NO_DATA) {
+        /* the host's, as planned */
+    } else if (n->op == OP_TSSA_FUSION_GROUP && !in_place) {
         const KernelsKernel *k = kernels_kernel_of(cb->kp, n);
         if (k && kernels_args_fit(k, args))
             return run_group(cb, k, args, outs);
@@ -1083,11 +1152,13 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
         if (alias == ALIAS_VIEW || alias == ALIAS_VIEWS)
             return 0;
     }
-    if (in_place) {
+    if (in_place && site != SITE_HOST && site != SITE_NO_DATA) {
         int r = try_write_region(cb, n, args, outs, true);
         if (r != 0)
             return r;
     }
+    if (site == SITE_DEVICE)
+        cb->stats.host_fallbacks++;
     /* shapes, dtypes and containers: the host runs it on what it has (the
      * data may stay on the device) */
     bool list_concat = n->op == OP_ATEN_ADD && n->ninputs == 2 && args[0] && args[0]->kind == RT_LIST;
@@ -1291,6 +1362,11 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
 const ExecDevice *cuda_backend_device(CudaBackend *cb)
 {
     return &cb->exec;
+}
+
+void cuda_backend_set_placement(CudaBackend *cb, const NodePlacement *placement)
+{
+    cb->placement = placement;
 }
 
 CudaStats cuda_backend_stats(const CudaBackend *cb)

@@ -39,3 +39,20 @@ int backend_ref_run(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors
     node_exec_free(x);
     return ok ? 0 : 1;
 }
+
+static bool ref_available(const char **why)
+{
+    *why = NULL;
+    return true;
+}
+
+/* The table's entry (backends/registry.c): the imperative graph as written,
+ * none of the plan's stages. */
+const BackendIface backend_ref = {
+    .name = "ref",
+    .description = "the imperative interpreter, PyTorch's semantics\n"
+                   "op by op (the oracle every backend is checked against)",
+    .runs_plan = false,
+    .available = ref_available,
+    .run_graph = backend_ref_run,
+};

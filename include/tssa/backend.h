@@ -1,6 +1,12 @@
 /* backend.h — the executors: each is handed what the compiler decided and
  * runs it. A backend never parses, functionalizes, lowers or schedules.
  *
+ * Every backend is one BackendIface (below), implemented in its own folder
+ * (backends/ref, backends/cpu, backends/cuda) and listed once in the table
+ * of backends/registry.c (registry.h); the driver finds a backend by name
+ * there and calls it only through the interface. The two executors under
+ * the entries:
+ *
  *   backend_ref_run   the oracle: the original imperative graph, op by op,
  *                     with PyTorch's semantics (aliasing exact)
  *   backend_cpu_run   a scheduled plan (the lowered stream graph and its
@@ -16,6 +22,7 @@
 #ifndef TSSA_BACKEND_H
 #define TSSA_BACKEND_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "tssa/io.h"
@@ -74,6 +81,31 @@ typedef struct ExecDevice {
     bool (*sync)(void *ctx, FILE *err);
 } ExecDevice;
 
+/* Where the plan runs each node of its program (backends/placement.c
+ * decides it when the plan is built, from each backend's supports_node):
+ * indexed by IrNode.id of the program's graph; a node made after (id >=
+ * nnodes) was not placed. At run time the device only executes it: what the
+ * plan put on the host is not offered to the device, and a node put on the
+ * device that a run-time precondition keeps off it (NodePlacement
+ * fallback) runs on the host and is counted. */
+typedef enum NodeSite {
+    SITE_NONE,          /* not a node the plan runs (a block's param/return) */
+    SITE_HOST,          /* the host: its inputs' data comes back from a device */
+    SITE_DEVICE,        /* the backend's device */
+    SITE_NO_DATA,       /* the host, reading no elements (shapes, containers):
+                         * data stays where it is */
+    SITE_IN_KERNEL,     /* inside a fused group that runs as one kernel */
+} NodeSite;
+
+typedef struct NodePlacement {
+    const IrGraph *graph;       /* whose node ids index the arrays */
+    uint32_t nnodes;
+    unsigned char *site;        /* NodeSite per node id */
+    const char **why;           /* per node id: why not on the device (static text), or NULL */
+    double *cost;               /* per node id: the backend's estimate (elements written) */
+    const char *device;         /* the device's name ("cuda"), or NULL: the host only */
+} NodePlacement;
+
 typedef struct ExecPlan {
     const LowerProgram *program;
     const Schedule *schedule;
@@ -93,6 +125,8 @@ typedef struct ExecPlan {
      * plan's owner frees it after its last run), or NULL: plain malloc.
      * The cpu backend installs it while it runs the plan. */
     StoragePool *storage_pool;
+    /* Each node's site (NULL: none decided, a device takes what it can). */
+    const NodePlacement *placement;
 } ExecPlan;
 
 /* Runs the plan once on the bound inputs of the graph it was compiled from
@@ -110,5 +144,84 @@ typedef void (*CpuDeliver)(void *ctx, int set, RtValue **outputs, int noutputs);
  * delivered before it stay delivered). */
 int backend_cpu_run_sets(const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
                          CpuDeliver deliver, void *ctx, FILE *err);
+
+/* ---------------------------------------------------------- the interface */
+
+/* What a plan backend's prepare is given. */
+typedef struct BackendSetup {
+    /* The fused groups' kernels (NULL with --no-fuse): compiled to C code
+     * already loaded when the backend's kernels_target is KERNELS_TARGET_C;
+     * generated only (kernels_source) when the backend compiles them itself. */
+    KernelProgram *kernels;
+    int rank;                   /* this process's rank (ranks take GPUs in turn) */
+    int devices;                /* --devices N for a backend with devices; 0: not given */
+} BackendSetup;
+
+/* One backend: what the driver may know of it. A backend that runs the
+ * imperative graph (ref) fills run_graph; one that runs the compiled plan
+ * (cpu, cuda) fills prepare and run, and the plan's stages before it
+ * (functionalize, lower, fuse, schedule) run for it. Functions a backend
+ * does not need are NULL. */
+typedef struct BackendIface {
+    const char *name;           /* --backend=NAME */
+    /* --help's lines under --backend=NAME, each line's text only (the
+     * driver indents them), newline-separated */
+    const char *description;
+    bool runs_plan;             /* false: run_graph runs the program as written */
+    /* Its kernels: KERNELS_TARGET_C, the driver compiles them as C (cc)
+     * before prepare; KERNELS_TARGET_CUDA, prepare compiles the source itself. */
+    KernelsTarget kernels_target;
+    /* The kind of device the plan places filters on (StreamFilter.device,
+     * --devices N, "cuda:j" in --emit=schedule), or NULL: the host only. */
+    const char *device_kind;
+    /* Whether it can run here (a build may have a backend whose hardware
+     * is missing); when not, *why says why and what to use instead (a
+     * static string). */
+    bool (*available)(const char **why);
+    /* Whether a run without --backend takes it (the table is in order of
+     * preference): NULL means whenever it is available. */
+    bool (*preferred)(void);
+
+    /* Static placement (NULL: every node on the host): whether node n of
+     * the plan's program runs on the backend's device, answered from what
+     * is known before any run: its op, the inferred shapes and dtypes of
+     * its values (shape_of, shapes.h), and for a fused group whether kp
+     * has its kernel. *site is SITE_DEVICE, SITE_HOST or SITE_NO_DATA;
+     * *cost its estimate (elements written); *why, for the host, says why
+     * (static text). */
+    void (*supports_node)(const IrNode *n, const KernelProgram *kp, NodeSite *site, double *cost,
+                          const char **why);
+
+    /* runs_plan false: runs g on inputs (backend_ref_run's contract). */
+    int (*run_graph)(IrGraph *g, RtValue **inputs, int ninputs, const Safetensors *weights,
+                     RtValue ***outputs, int *noutputs, FILE *err);
+
+    /* runs_plan: opens what the runs need (a device, its kernels) and
+     * returns the backend's context for the calls below, or NULL after a
+     * message to err. A backend with nothing to open returns a non-NULL
+     * static context. */
+    void *(*prepare)(const BackendSetup *setup, FILE *err);
+    /* One run of the plan, and a stream of runs (backend_cpu_run and
+     * backend_cpu_run_sets's contracts). */
+    int (*run)(void *ctx, const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
+               int *noutputs, FILE *err);
+    int (*run_sets)(void *ctx, const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
+                    CpuDeliver deliver, void *deliver_ctx, FILE *err);
+    /* Before a timed run: puts its inputs where the run reads them (device
+     * memory), outside the clock; NULL: nothing to do. False after a
+     * message to err. */
+    bool (*stage_inputs)(void *ctx, RtValue *const *inputs, int ninputs, FILE *err);
+    /* --stats: its own "tssa-stream: stats: TAG KEY VALUE" lines, per run
+     * where a count is (runs: the runs made); NULL: none. */
+    void (*stats)(void *ctx, FILE *out, const char *tag, int runs);
+    /* Releases the context (NULL-safe), before the kernels it was given. */
+    void (*close)(void *ctx);
+} BackendIface;
+
+/* The entries, each defined in its backend's folder; registry.c lists the
+ * ones a build has. */
+extern const BackendIface backend_ref;
+extern const BackendIface backend_cpu;
+extern const BackendIface backend_cuda;
 
 #endif

@@ -42,9 +42,13 @@ typedef struct CudaStats {
     int64_t launches;           /* kernel launches (one per kernel output) */
     int64_t gemms;              /* cuBLAS calls */
     int64_t host_nodes;         /* nodes the evaluator ran on the host */
+    /* nodes the plan placed on the device that a run-time precondition
+     * kept on the host (an operand's layout or dtype the device path does
+     * not take, a group run in place); counted in host_nodes too */
+    int64_t host_fallbacks;
     int64_t bytes_to_device, bytes_to_host;
     int64_t copies_to_device, copies_to_host;
-    int64_t strided_inputs;     /* kernel inputs made contiguous first (on the host) */
+    int64_t strided_inputs;     /* kernel inputs made contiguous first (on the host), GEMM operands (on the device) */
     int64_t peak_device_bytes;  /* most device memory in use at once */
     int64_t device_allocations; /* device allocations made (a freed buffer is reused) */
     int64_t host_nodes_by_op[OP_COUNT]; /* host_nodes by the node's op: what left the device */
@@ -59,6 +63,9 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
 /* What the executor's plan takes as its device (valid until close). */
 const ExecDevice *cuda_backend_device(CudaBackend *cb);
 CudaStats cuda_backend_stats(const CudaBackend *cb);
+/* The plan's placement of its nodes (NULL: none; the device then takes
+ * every node it has a path for): the runs that follow execute it. */
+void cuda_backend_set_placement(CudaBackend *cb, const NodePlacement *placement);
 void cuda_backend_close(CudaBackend *cb);
 
 #endif

@@ -179,6 +179,10 @@ size_t physical_memory_bytes(void);
 /* $TSSA_CACHE_DIR, else $XDG_CACHE_HOME/tssa-stream, else ~/.cache/tssa-stream (malloc'd; NULL: no home). */
 char *tssa_cache_dir(void);
 
+/* The optional libraries this build has, each after a space (" openmp
+ * hwloc openblas"; "" with none): what --version lists. */
+const char *tssa_build_libraries(void);
+
 /* ---------------------------------------------------------------- cache files */
 /* What the on-disk caches share (util/cache_file.c). A CacheKey is a 128-bit
  * FNV-1a hash over fields, each added with its length first (so no two field

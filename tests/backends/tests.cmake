@@ -108,6 +108,8 @@ set_tests_properties(mpi_products PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIME
 #   cuda_device_failure  a failing launch: exit 1, the call, kernel, node and line
 #   cuda_gather          aten::embedding on the device, and an index outside
 #                        its table: exit 1, PyTorch's message, no output
+#   cuda_placement       --emit=placement of two programs against goldens,
+#                        and runs that execute it (no fallback; one counted)
 if(TSSA_CUDA)
   foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES} ${TSSA_FUNCTIONAL_CASES})
     tssa_case_id(${case_dir} id)
@@ -139,4 +141,8 @@ if(TSSA_CUDA)
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_gather.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare>)
   set_tests_properties(cuda_gather PROPERTIES LABELS cuda)
+  add_test(NAME cuda_placement
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_placement.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
+  set_tests_properties(cuda_placement PROPERTIES LABELS cuda)
 endif()

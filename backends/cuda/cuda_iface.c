@@ -1,0 +1,271 @@
+/* cuda_iface.c — the cuda backend's entry in the table of backends
+ * (backends/registry.c): whether a GPU (or the shim) is here, opening one per
+ * rank with the program's kernels compiled for it, the runs (the cpu
+ * executor's schedule with the device's node runner, cuda.h), and its
+ * --stats lines.
+ *
+ * supports_node is the static half of the device's node runner
+ * (cuda_backend.c run_node): what the plan puts on the device is what the
+ * runner has a device path for, decided from the op and the inferred dtypes
+ * before any run; at run time the runner only executes that decision.
+ *
+ * TSSA_CUDA_EMULATE=1 runs the device on the CPU shim
+ * (backends/cuda/cuda_emulated.c), the way the tests run it without a GPU;
+ * the shim is used when asked for, never chosen by default.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tssa/cuda.h"
+#include "tssa/shapes.h"
+
+static bool emulated(void)
+{
+    const char *e = getenv("TSSA_CUDA_EMULATE");
+    return e && *e && strcmp(e, "0") != 0;
+}
+
+static bool cuda_available(const char **why)
+{
+    static char text[512];
+    const char *driver_why = NULL;
+    *why = NULL;
+    if (emulated() || cuda_device_count(&driver_why) > 0)
+        return true;
+    snprintf(text, sizeof text, "no CUDA device: %s (the cpu backend runs the same plan on this CPU; "
+             "TSSA_CUDA_EMULATE=1 runs the CUDA kernels through the CPU shim)",
+             driver_why ? driver_why : "none found");
+    *why = text;
+    return false;
+}
+
+/* A run without --backend takes a GPU, not the shim. */
+static bool cuda_preferred(void)
+{
+    return cuda_device_count(NULL) > 0;
+}
+
+/* Each rank its own device, the ranks taking the GPUs in turn. */
+static void *cuda_prepare(const BackendSetup *setup, FILE *err)
+{
+    int ndev = emulated() ? 1 : cuda_device_count(NULL);
+    CudaOptions co = {.device = ndev > 0 ? setup->rank % ndev : 0, .devices = setup->devices,
+                      .emulate = emulated()};
+    return cuda_backend_open(setup->kernels, &co, err);
+}
+
+/* The cpu executor fires the schedule; the device runs the nodes it takes. */
+static ExecPlan on_device(void *ctx, const ExecPlan *plan)
+{
+    ExecPlan p = *plan;
+    p.device = cuda_backend_device(ctx);
+    cuda_backend_set_placement(ctx, plan->placement);
+    return p;
+}
+
+/* The elements value v's inferred type says it has (1 for a number), 0
+ * when its sizes are not known statically. */
+static double static_elements(const IrValue *v)
+{
+    const IrTensorType *t = shape_of(v);
+    if (!t)
+        return v->type && v->type->kind != TY_TENSOR ? 1 : 0;
+    double n = 1;
+    for (int d = 0; d < t->rank; d++)
+        n *= t->sizes[d] > 0 ? (double)t->sizes[d] : 0;
+    return t->rank >= 0 ? n : 0;
+}
+
+/* The static dtype of v (a TensorDType), or -1 where inference left it open. */
+static int static_dtype(const IrValue *v)
+{
+    const IrTensorType *t = shape_of(v);
+    return t ? t->dtype : -1;
+}
+
+static bool float_or_unknown(int dtype)
+{
+    return dtype < 0 || dtype == DT_F32 || dtype == DT_F64;
+}
+
+/* Whether a value of type t is or holds a tensor (a list, tuple or
+ * optional of them; an unknown type may). */
+static bool holds_tensor(const IrType *t)
+{
+    if (!t || t->kind == TY_TENSOR || t->kind == TY_ANY || t->kind == TY_OTHER || t->kind == TY_CLASS)
+        return true;
+    for (int i = 0; i < t->nelems; i++)
+        if (holds_tensor(t->elems[i]))
+            return true;
+    return false;
+}
+
+/* Whether n computes numbers (ints, floats, bools) from numbers only. */
+static bool numbers_only(const IrNode *n)
+{
+    for (int i = 0; i < n->ninputs; i++)
+        if (holds_tensor(n->inputs[i]->type))
+            return false;
+    for (int o = 0; o < n->noutputs; o++)
+        if (holds_tensor(n->outputs[o]->type))
+            return false;
+    return true;
+}
+
+static void cuda_supports_node(const IrNode *n, const KernelProgram *kp, NodeSite *site, double *cost,
+                               const char **why)
+{
+    *site = SITE_DEVICE;
+    *why = NULL;
+    *cost = 0;
+    for (int o = 0; o < n->noutputs; o++)
+        *cost += static_elements(n->outputs[o]);
+    OpAlias alias = op_info(n->op)->alias;
+    switch (n->op) {
+    case OP_TSSA_FUSION_GROUP:
+        if (!kernels_kernel_of(kp, n)) {
+            *site = SITE_HOST;
+            *why = "a fused group without a kernel (interpreted node by node)";
+        }
+        return;
+    case OP_ATEN_MM:
+    case OP_ATEN_BMM:
+    case OP_ATEN_MATMUL:
+    case OP_ATEN_LINEAR:
+    case OP_ATEN_ADDMM:            /* GEMM (cuBLAS): float32 and float64 */
+        if (n->noutputs != 1 || !float_or_unknown(static_dtype(n->outputs[0]))) {
+            *site = SITE_HOST;
+            *why = "a product of integers or another dtype (the GEMM takes float32/float64)";
+        }
+        return;
+    case OP_ATEN_EMBEDDING:         /* a gather of a float table's rows */
+        if (n->noutputs != 1 || !float_or_unknown(static_dtype(n->outputs[0]))) {
+            *site = SITE_HOST;
+            *why = "an embedding of a table that is not float32/float64";
+        }
+        return;
+    case OP_IMMUT_SELECT_REV:
+    case OP_IMMUT_SLICE_REV:        /* a region written by a device copy */
+    case OP_ATEN_ZEROS:
+    case OP_ATEN_ZEROS_LIKE:
+    case OP_ATEN_EMPTY:
+    case OP_ATEN_EMPTY_LIKE:        /* made in device memory */
+    case OP_ATEN_STACK:
+    case OP_ATEN_CAT:               /* device copies into one buffer */
+        return;
+    default:
+        break;
+    }
+    if (alias == ALIAS_VIEW || alias == ALIAS_VIEWS) {
+        *cost = 0;                  /* shares its input's storage: no data moves */
+        return;
+    }
+    bool list_concat = n->op == OP_ATEN_ADD && n->ninputs == 2 && n->inputs[0]->type &&
+                       n->inputs[0]->type->kind == TY_LIST;
+    if (op_reads_no_elements(n->op) || list_concat) {
+        *site = SITE_NO_DATA;
+        *why = "reads no elements (shapes, dtypes, containers)";
+        return;
+    }
+    *site = SITE_HOST;
+    if (n->nblocks)
+        *why = "control flow: the host steps it, its blocks' nodes are placed each";
+    else if (numbers_only(n))
+        *why = "numbers, not tensors: the host computes them";
+    else
+        *why = "no device implementation of this op (its inputs come back to the host)";
+}
+
+static int cuda_run(void *ctx, const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
+                    int *noutputs, FILE *err)
+{
+    ExecPlan p = on_device(ctx, plan);
+    return backend_cpu_run(&p, inputs, ninputs, outputs, noutputs, err);
+}
+
+static int cuda_run_sets(void *ctx, const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
+                         CpuDeliver deliver, void *deliver_ctx, FILE *err)
+{
+    ExecPlan p = on_device(ctx, plan);
+    return backend_cpu_run_sets(&p, nsets, inputs, ninputs, deliver, deliver_ctx, err);
+}
+
+/* A timed run's inputs are in device memory before its clock starts, as a
+ * GPU program's are. */
+static bool cuda_stage_inputs(void *ctx, RtValue *const *inputs, int ninputs, FILE *err)
+{
+    const ExecDevice *dev = cuda_backend_device(ctx);
+    return dev->prefetch(dev->ctx, inputs, ninputs, err);
+}
+
+/* The ops of the nodes that ran on the host, most frequent first: where a
+ * cuda run leaves the device (each such node waits for the device and
+ * copies its inputs back). */
+static void print_host_ops(FILE *e, const char *tag, const CudaStats *cs, int runs)
+{
+    enum { SHOWN = 8 };
+    int top[SHOWN], ntop = 0;
+    for (int op = 0; op < OP_COUNT; op++) {
+        if (!cs->host_nodes_by_op[op])
+            continue;
+        int at = ntop < SHOWN ? ntop++ : SHOWN;
+        while (at > 0 && cs->host_nodes_by_op[top[at - 1]] < cs->host_nodes_by_op[op]) {
+            if (at < SHOWN)
+                top[at] = top[at - 1];
+            at--;
+        }
+        if (at < SHOWN)
+            top[at] = op;
+    }
+    if (!ntop)
+        return;
+    fprintf(e, "tssa-stream: stats: %shost_ops_per_run", tag);
+    for (int i = 0; i < ntop; i++)
+        fprintf(e, "%s %s %.6g", i ? "," : "", top[i] ? op_info(top[i])->name : "(unknown op)",
+                (double)cs->host_nodes_by_op[top[i]] / runs);
+    fputc('\n', e);
+}
+
+/* --stats: the device's launches, GEMMs, host nodes and copies. */
+static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
+{
+    CudaStats cs = cuda_backend_stats(ctx);
+    fprintf(e, "tssa-stream: stats: %sdevice %s\n", tag, cs.device);
+    fprintf(e, "tssa-stream: stats: %slaunches_per_run %.6g\n", tag, (double)cs.launches / runs);
+    fprintf(e, "tssa-stream: stats: %sgemms_per_run %.6g\n", tag, (double)cs.gemms / runs);
+    fprintf(e, "tssa-stream: stats: %shost_nodes_per_run %.6g\n", tag, (double)cs.host_nodes / runs);
+    print_host_ops(e, tag, &cs, runs);
+    fprintf(e, "tssa-stream: stats: %shost_fallbacks_per_run %.6g\n", tag, (double)cs.host_fallbacks / runs);
+    fprintf(e, "tssa-stream: stats: %sbytes_to_device_per_run %.6g\n", tag, (double)cs.bytes_to_device / runs);
+    fprintf(e, "tssa-stream: stats: %sbytes_to_host_per_run %.6g\n", tag, (double)cs.bytes_to_host / runs);
+    fprintf(e, "tssa-stream: stats: %scopies_to_device_per_run %.6g\n", tag, (double)cs.copies_to_device / runs);
+    fprintf(e, "tssa-stream: stats: %scopies_to_host_per_run %.6g\n", tag, (double)cs.copies_to_host / runs);
+    fprintf(e, "tssa-stream: stats: %sstrided_inputs_per_run %.6g\n", tag, (double)cs.strided_inputs / runs);
+    fprintf(e, "tssa-stream: stats: %speak_device_bytes %lld\n", tag, (long long)cs.peak_device_bytes);
+    fprintf(e, "tssa-stream: stats: %sdevice_allocations %lld\n", tag, (long long)cs.device_allocations);
+}
+
+static void cuda_close(void *ctx)
+{
+    cuda_backend_close(ctx);
+}
+
+const BackendIface backend_cuda = {
+    .name = "cuda",
+    .description = "the cpu backend's schedule with the fused kernels\n"
+                   "(NVRTC) and GEMMs (cuBLAS) on a GPU; the default\n"
+                   "when one is present (cpu otherwise);\n"
+                   "TSSA_CUDA_EMULATE=1 runs it on a CPU shim instead",
+    .runs_plan = true,
+    .kernels_target = KERNELS_TARGET_CUDA,
+    .device_kind = "CUDA",
+    .available = cuda_available,
+    .preferred = cuda_preferred,
+    .supports_node = cuda_supports_node,
+    .prepare = cuda_prepare,
+    .run = cuda_run,
+    .run_sets = cuda_run_sets,
+    .stage_inputs = cuda_stage_inputs,
+    .stats = cuda_stats,
+    .close = cuda_close,
+};
