@@ -29,8 +29,20 @@
  *              tests/eval/op_bindings.sh fails on any other row without a
  *              binding, and on an eval_op_* function that no row names.
  *
+ * In-place twins are derived, not written: ir/gen_inplace_ops.py writes
+ * ops_inplace.inc, a row aten::<name>_ for every functional op here whose
+ * in-place variant PyTorch lists and that this table does not list by hand
+ * (a hand row is for a twin with a binding of its own, add_, or with
+ * arguments in another order, polygamma_). A derived twin is NOEVAL: it
+ * runs as its functional op, then either writes the result into self
+ * (data-writing: tril_, cumsum_) or, when the functional op is a view,
+ * gives self the view's sizes and strides (metadata: squeeze_, t_;
+ * op_inplace_is_metadata).
+ *
  * Adding an op: its row here (in its family's *_OPS list), its kernel in
- * tensor/ and its binding eval_op_<eval> in eval/ops_<family>.c. Nothing
+ * tensor/ and its binding eval_op_<eval> in eval/ops_<family>.c, then
+ * `/usr/bin/python3 ir/gen_inplace_ops.py` (its in-place twin, if PyTorch
+ * has one) and `/usr/bin/python3 ir/gen_op_arity.py`. Nothing
  * else names it for the reference backend; fusion also wants a
  * KERNEL_TEMPLATES row (below) and shape inference (kernels/shape_infer.c)
  * when the op is elementwise. docs/ARCHITECTURE.md ("How to add …", "An
@@ -71,6 +83,7 @@ typedef enum OpAlias {
 } OpAlias;
 
 #define NOMUT (-1) /* the op mutates no input */
+#include "tssa/ops_inplace.inc" /* DERIVED_INPLACE_OPS, generated */
 #define TSSA_OPS(X) \
     /* structure and control */ \
     X(PRIM_PARAM, "prim::Param", OPC_STRUCTURE, NOMUT, ALIAS_NONE, NOEVAL) \
@@ -306,6 +319,8 @@ typedef enum OpAlias {
     STATS_OPS(X) \
     SHAPE_INDEX_OPS(X) \
     FFT_OPS(X) \
+    /* the in-place twins derived from the rows above (ops_inplace.inc) */ \
+    DERIVED_INPLACE_OPS(X) \
     /* TensorSSA: immutable accesses and their assign twins */ \
     IMMUT_OPS(X) \
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE, NOEVAL) \
@@ -936,6 +951,10 @@ bool op_reads_no_elements(OpId op);
 static inline bool op_is_view(OpId op) { return op_table[op].alias == ALIAS_VIEW || op_table[op].alias == ALIAS_MAYBE || op_table[op].alias == ALIAS_VIEWS; }
 /* For an in-place op "aten::add_", the out-of-place op "aten::add"; else OP_UNKNOWN. */
 OpId op_functional_variant(OpId op);
+/* Whether op is an in-place op that changes self's sizes and strides, not
+ * its data (squeeze_, t_, as_strided_): its functional variant is a view.
+ * Aliases of self taken before it see no change. */
+bool op_inplace_is_metadata(OpId op);
 /* Ops that only make tensors (their class says so and they have no builtin
  * form): every result is a Tensor, a list, tuple or Optional of them. */
 bool op_returns_tensors_only(OpId op);

@@ -694,6 +694,9 @@ R("rnn_tanh_cell", "basic", "x, h, wi, wh, bi, bh", "torch.rnn_tanh_cell(x, h, w
 # the table, are in family_rows.py.
 import family_rows  # noqa: E402,F401
 
+# One case per in-place variant of a listed op (inplace_rows.py).
+import inplace_rows  # noqa: E402,F401
+
 # ------------------------------------------------------------------ scalars
 
 # str methods; a string result is returned as its bytes (ord of each
