@@ -35,7 +35,7 @@ def hand_written_rows(header=OPS_HEADER):
     from these)."""
     text = _table_text(header)
     rows = [m.groups() for m in _ROW.finditer(text)]
-    for op_id, name in re.findall(r'ELEMENTWISE_PAIR(?:_VIA_COPY)?\(X,\s*(\w+),\s*"([^"]+)",\s*\w+\)', text):
+    for op_id, name in re.findall(r'ELEMENTWISE_PAIR\(X,\s*(\w+),\s*"([^"]+)",\s*\w+\)', text):
         rows.append(("ATEN_" + op_id, "aten::" + name, "OPC_ELEMENTWISE", "ALIAS_NONE"))
         rows.append(("ATEN_" + op_id + "_", "aten::" + name + "_", "OPC_ELEMENTWISE", "ALIAS_SELF"))
     for op_id, name in re.findall(r'ELEMENTWISE_ONLY\(X,\s*(\w+),\s*"([^"]+)",\s*\w+\)', text):
