@@ -99,13 +99,14 @@ static int object_names(IrValue *x, IrValue **names)
     return n;
 }
 
-/* Whether renaming x's later reads to the view is exact (see the header). */
-static bool renamable(IrNode *op, IrValue *const *names, int nnames)
+/* Why renaming x's later reads to the view would not be exact (see the
+ * header), or NULL when it is. */
+static const char *not_renamable(IrNode *op, IrValue *const *names, int nnames)
 {
     const IrBlock *home = names[0]->def ? names[0]->def->owner : NULL;
     for (const IrBlock *b = op->owner; b && b != home && b->owner; b = b->owner->owner)
         if (b->owner->op == OP_PRIM_LOOP)
-            return false;
+            return "the shape changes in a loop body, again each iteration";
     for (int i = 0; i < nnames; i++)
         for (int u = 0; u < names[i]->nuses; u++) {
             IrNode *user = names[i]->uses[u].user;
@@ -113,14 +114,14 @@ static bool renamable(IrNode *op, IrValue *const *names, int nnames)
                 continue;
             bool later = ir_node_is_before(op, user);
             if (later && !within(user, op->owner))
-                return false;
+                return "the tensor is read after the block that changes its shape";
             /* stored, carried into a loop or returned from a block before
              * the op: another name of x that the op must change too (a
              * later store keeps the view, which is right) */
             if (!later && (stores_or_escapes(user) || user->op == OP_PRIM_LOOP || user->op == OP_PRIM_RETURN))
-                return false;
+                return "the tensor is stored, carried or returned under another name before its shape changes";
         }
-    return true;
+    return NULL;
 }
 
 static void rewrite(IrGraph *g, IrNode *op, IrValue *const *names, int nnames)
@@ -149,9 +150,10 @@ static size_t rewrite_block(IrGraph *g, IrBlock *b)
             continue;
         IrValue *names[MAX_NAMES];
         int nnames = object_names(node->inputs[0], names);
-        if (nnames < 0 || !renamable(node, names, nnames)) {
-            tssa_note_imperative(node, "a later read of the tensor is not dominated by this "
-                                       "change of its shape");
+        const char *why = nnames < 0 ? "the tensor comes from a container, a merge or an unknown op"
+                                     : not_renamable(node, names, nnames);
+        if (why) {
+            tssa_note_imperative(node, why);
             continue;
         }
         rewrite(g, node, names, nnames);

@@ -203,3 +203,12 @@ E("atan2_inplace", "int_self", "x, y", "a = x.clone()\nreturn a.atan2_(y)",
   (1, "can't be cast to the desired output type Long"), x=L(2, 3), y=F(2, 3))
 E("addmm_inplace", "broadcast_self", "x, y, z", "a = x.clone()\nreturn a.addmm_(y, z)",
   (1, "doesn't match the broadcast shape"), x=F(4), y=F(2, 3), z=F(3, 4))
+# Metadata twins where TensorSSA cannot rename (kept imperative) or must not
+# confuse another tensor object with self.
+R("unsqueeze_inplace", "in_loop", "x, n: int",
+  "a = x.clone()\nfor _ in range(n):\n    a.unsqueeze_(0)\nreturn a, a.dim()", x=F(2, 3), n=2)
+R("squeeze_inplace", "graph_input", "x", "x.squeeze_(0)\nreturn x + 1.0", x=F(1, 3))
+R("squeeze_inplace", "detached_keeps_shape", "x",
+  "a = x.clone()\nd = a.detach()\na.squeeze_(1)\na.mul_(2.0)\nreturn d, a", x=F(2, 1, 3))
+R("transpose_inplace", "stored_in_list", "x",
+  "a = x.clone()\nl = [a]\na.transpose_(0, 1)\nreturn l[0], a", x=F(2, 3))
