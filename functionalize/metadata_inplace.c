@@ -127,7 +127,8 @@ static const char *not_renamable(IrNode *op, IrValue *const *names, int nnames)
 static void rewrite(IrGraph *g, IrNode *op, IrValue *const *names, int nnames)
 {
     OpId view = op_functional_variant(op->op);
-    IrValue *y = tssa_emit_node(g, op, view, op->inputs, op->ninputs, op->outputs[0]->type, NULL);
+    /* plain Tensor: a declared type of the in-place result may carry self's old sizes */
+    IrValue *y = tssa_emit_node(g, op, view, op->inputs, op->ninputs, NULL, NULL);
     y->def->comment = op->comment;
     y->def->line = op->line;
     y->def->col = op->col;
