@@ -423,8 +423,14 @@ bool eval_fail_unimplemented(EvalCall *c)
     TextBuf kinds = {0};
     for (int i = 0; i < c->nargs; i++)
         textbuf_printf(&kinds, "%s%s", i ? ", " : "", rt_kind_name(c->args[i]->kind));
-    eval_fail(c, "not implemented on the %s backend (called as %s(%s))",
-              c->run->backend ? c->run->backend : "ref", c->node->kind, textbuf_cstr(&kinds));
+    if (c->node->op == OP_UNKNOWN)
+        /* ir_check_ops let it through only where a run might not reach it */
+        eval_fail(c, "unknown op '%s': the op table does not list it, so it cannot be run "
+                     "(reached at run time, called as %s(%s))",
+                  c->node->kind, c->node->kind, textbuf_cstr(&kinds));
+    else
+        eval_fail(c, "not implemented on the %s backend (called as %s(%s))",
+                  c->run->backend ? c->run->backend : "ref", c->node->kind, textbuf_cstr(&kinds));
     textbuf_release(&kinds);
     return false;
 }

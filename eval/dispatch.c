@@ -13,8 +13,14 @@
  * functional variant followed by a copy into self, with PyTorch's checks:
  * the result must have self's shape (an in-place op cannot broadcast self)
  * and its dtype must be castable to self's (no float into an int tensor, no
- * number into a bool tensor). The result is self itself.
+ * number into a bool tensor). The result is self itself. An in-place op
+ * whose functional variant is a view (squeeze_, t_, as_strided_: the
+ * metadata kind, op_inplace_is_metadata) runs that view and gives self its
+ * sizes, strides and offset: self's data stays, and aliases of self taken
+ * before keep their own shape.
  */
+#include <string.h>
+
 #include "eval/eval_internal.h"
 #include "eval/eval_ops.h"
 #include "eval/ops_immut.h"
@@ -107,6 +113,35 @@ static bool inplace_via_functional(EvalCall *c, EvalOpFn functional)
     return ok && eval_out_arg(c, 0, 0);
 }
 
+/* self.op_(...) for a metadata in-place op: self takes the layout of the
+ * view op(self, ...), which shares self's storage. */
+static bool inplace_metadata(EvalCall *c, EvalOpFn view)
+{
+    Tensor *self;
+    if (!eval_arg_tensor(c, 0, &self))
+        return false;
+    if (c->nouts != 1)
+        return eval_fail(c, "an in-place op has one result, the node has %d", c->nouts);
+    RtValue *result = NULL;
+    EvalCall inner = *c;
+    inner.outs = &result;
+    inner.nouts = 1;
+    bool ok = view(&inner);
+    if (ok && (!result || result->kind != RT_TENSOR))
+        ok = eval_fail(c, "the view did not produce a tensor");
+    if (ok && result->u.t->storage != self->storage)
+        ok = eval_fail(c, "the view does not share self's storage");
+    if (ok && result->u.t != self) {
+        const Tensor *v = result->u.t;
+        self->ndim = v->ndim;
+        memcpy(self->sizes, v->sizes, sizeof self->sizes);
+        memcpy(self->strides, v->strides, sizeof self->strides);
+        self->offset = v->offset;
+    }
+    rt_release(result);
+    return ok && eval_out_arg(c, 0, 0);
+}
+
 bool eval_dispatch(EvalCall *c)
 {
     OpId op = c->node->op;
@@ -118,6 +153,8 @@ bool eval_dispatch(EvalCall *c)
         return fn(c);
     if (op > OP_UNKNOWN && op < OP_COUNT && op_is_inplace(op) && op_info(op)->mutates == 0) {
         EvalOpFn functional = eval_binding(op_functional_variant(op));
+        if (functional && op_inplace_is_metadata(op))
+            return inplace_metadata(c, functional);
         if (functional)
             return inplace_via_functional(c, functional);
     }

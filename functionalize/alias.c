@@ -608,9 +608,13 @@ static const char *root_kind_words(TssaRootKind k)
     return "?";
 }
 
-/* Whether the in-place op has a functional rewrite (inplace_to_functional.c). */
+/* Whether the in-place op has a functional rewrite (inplace_to_functional.c).
+ * A metadata one (squeeze_) left by metadata_inplace.c has none: it changes
+ * which elements self names, which no copy into self can do. */
 static bool has_functional_form(OpId op)
 {
+    if (op_inplace_is_metadata(op))
+        return false;
     switch (op) {
     case OP_ATEN_COPY_:
     case OP_ATEN_FILL_:

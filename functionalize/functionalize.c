@@ -1,6 +1,7 @@
 /* functionalize.c — the TensorSSA pipeline, in order, in one function.
  *
- *   prepare     constant folding (module attributes), DCE, values that are
+ *   prepare     constant folding (module attributes), DCE, in-place shape
+ *               changes made views (metadata_inplace.c), values that are
  *               another tensor forwarded to it (forward_aliases.c)
  *   alias       roots, views, may-alias classes, safe and unsafe writes
  *   inplace     in-place ops -> out-of-place ops + copy_
@@ -173,6 +174,7 @@ static void prepare(IrGraph *g, const TssaOptions *opt, TssaReport *r)
     r->folded += folded;
     if (folded)
         r->dce_removed += tssa_dce(g);
+    tssa_metadata_inplace_to_views(g);   /* before forward_aliases: see the pass */
     tssa_forward_aliases(g);
 }
 

@@ -161,5 +161,8 @@ bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue 
 
 /* grad_scope.c: removes `with torch.no_grad():` scopes; returns the nodes removed. */
 size_t tssa_drop_grad_scopes(IrGraph *g);
+/* metadata_inplace.c: squeeze_, t_, ... -> their view, read by every later
+ * use of self where that is exact; the number rewritten. */
+size_t tssa_metadata_inplace_to_views(IrGraph *g);
 
 #endif

@@ -8,10 +8,12 @@
  * copy_ is what rewrite_mutation turns into assigns and accesses; the copy
  * also gives back PyTorch's in-place casting rule, since an assign casts its
  * source to the destination's dtype (x.add_(float64 tensor) keeps x's
- * dtype). An elementwise op's checks (no broadcasting of self, a result
+ * dtype). The in-place op's checks (no broadcasting of self, a result
  * dtype castable to self's: exp_ of an int tensor fails) stay as
  *     %c = tssa::inplace_check(%t, %x)
- * between the two. Writes left imperative get a comment saying why.
+ * between the two, for every op but the index ops (index_put_, scatter_),
+ * whose result always has self's layout. Writes left imperative get a
+ * comment saying why.
  */
 #include "functionalize/functionalize_private.h"
 #include "tssa/ir.h"
@@ -103,9 +105,10 @@ size_t tssa_inplace_to_functional(IrGraph *g, TssaAlias *a)
             m->src_matches_target = keeps_self_layout(n, twin);
             t->def->comment = n->comment;
             t->def->line = n->line;
-            if (op_info(twin)->cls == OPC_ELEMENTWISE) {
+            if (op_info(twin)->cls != OPC_INDEX) {
                 /* The copy casts whatever it gets; the in-place op refuses
-                 * a result of another shape or an uncastable dtype. */
+                 * a result of another shape or an uncastable dtype (an
+                 * index op's result always has self's). */
                 IrValue *check_in[2] = {t, self};
                 t = tssa_emit_node(g, n, OP_TSSA_INPLACE_CHECK, check_in, 2, ir_type_tensor(g), NULL);
                 t->def->comment = n->comment;

@@ -18,6 +18,14 @@
  * `is None` and the If nodes `and`/`or` become. An op there cannot fail
  * this run.
  *
+ * Nor is an op the table does not list refused where it may not run: in a
+ * branch of a prim::If whose condition is not known, or in a loop body
+ * (which may run no iteration). Only what must run is refused here; such a
+ * node that a run reaches fails there (exit 1, naming the op, the types it
+ * was called with and its line: eval_fail_unimplemented), and a run that
+ * does not reach it is not affected. (TorchScript scripts every branch of
+ * a program, so a program keeps ops in paths a run-time flag turns off.)
+ *
  * Every node, dead branches included, must have at least as many inputs
  * as its op's schema needs (op_min_args; the Tensor overloads' count when
  * its first input is a Tensor): the passes after this check index a node's
@@ -67,7 +75,7 @@ static bool tensor_like(const IrType *t)
     }
 }
 
-static void check_block(OpCheck *c, IrBlock *b);
+static void check_block(OpCheck *c, IrBlock *b, bool must_run);
 
 /* What the check knows about a scalar value without running anything: a
  * constant, the rank of a bound tensor input (aten::dim), and what follows
@@ -202,9 +210,12 @@ static int dead_branch(const OpCheck *c, const IrNode *n)
     return cond.i ? 1 : 0;
 }
 
-static void check_node(OpCheck *c, IrNode *n)
+/* must_run: n runs whenever the graph does (see the header). */
+static void check_node(OpCheck *c, IrNode *n, bool must_run)
 {
     DiagSource src = {.file = c->g->file ? c->g->file : "<graph>"};
+    if (n->op == OP_UNKNOWN && !must_run)
+        return;
     if (n->op == OP_UNKNOWN) {
         diag_error_line(c->err, &src, n->line, n->col,
                         "unknown op '%s': the op table does not list it, so it cannot be "
@@ -255,14 +266,16 @@ static void check_arity_block(OpCheck *c, IrBlock *b)
     }
 }
 
-static void check_block(OpCheck *c, IrBlock *b)
+/* must_run: b's nodes run whenever the graph does: the top block, and the
+ * branch of an If that must run and whose condition is known to select it. */
+static void check_block(OpCheck *c, IrBlock *b, bool must_run)
 {
     IR_FOREACH_NODE(n, b) {
-        check_node(c, n);
+        check_node(c, n, must_run);
         int dead = dead_branch(c, n);
         for (int i = 0; i < n->nblocks; i++)
             if (i != dead)
-                check_block(c, n->blocks[i]);
+                check_block(c, n->blocks[i], must_run && n->op == OP_PRIM_IF && dead >= 0);
     }
 }
 
@@ -273,7 +286,7 @@ bool ir_check_ops(const IrGraph *g, const int *input_ranks, int ninput_ranks, FI
                  .known_done = xcalloc((size_t)g->nvalues + 1, sizeof(bool)), .err = err, .ok = true};
     check_arity_block(&c, g->top);
     if (c.ok)       /* the walk below reads inputs the arity check vouched for */
-        check_block(&c, g->top);
+        check_block(&c, g->top, true);
     free(c.known);
     free(c.known_done);
     return c.ok;

@@ -89,6 +89,12 @@ bool op_returns_tensors_only(OpId op)
     }
 }
 
+bool op_inplace_is_metadata(OpId op)
+{
+    OpId functional = op_functional_variant(op);
+    return functional != OP_UNKNOWN && op_table[functional].alias == ALIAS_VIEW;
+}
+
 /* The kernel templates (KERNEL_TEMPLATES in ops.h), by OpId. */
 static const OpTemplate op_templates[OP_COUNT] = {
 #define K(id, nargs, rule, text) [OP_##id] = {nargs, rule, (rule) == OPT_SELECT && OP_##id == OP_ATEN_MASKED_FILL ? 1 : 0, text},

@@ -308,8 +308,10 @@ size_t ir_graph_count_nodes(const IrGraph *g);
 bool ir_verify(IrGraph *g, FILE *err);
 
 /* Checks the graph against the op table (ir/check_ops.c): every node's op
- * that can run (not in an If branch that a condition known from constants and
- * the input ranks rules out) is one the table lists (an unknown op could never run), and an op that
+ * that must run (on the top block's path, or in the If branch that a
+ * condition known from constants and the input ranks selects) is one the
+ * table lists (an unknown op where a run may not reach it fails only when
+ * reached, at run time), and an op that
  * only makes tensors declares no result of another type (%y : int =
  * aten::relu(%x) is refused). Ops that double as Python builtins on
  * numbers, lists or strings (op_has_builtin_forms) may return either.

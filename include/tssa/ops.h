@@ -29,8 +29,20 @@
  *              tests/eval/op_bindings.sh fails on any other row without a
  *              binding, and on an eval_op_* function that no row names.
  *
+ * In-place twins are derived, not written: ir/gen_inplace_ops.py writes
+ * ops_inplace.inc, a row aten::<name>_ for every functional op here whose
+ * in-place variant PyTorch lists and that this table does not list by hand
+ * (a hand row is for a twin with a binding of its own, add_, or with
+ * arguments in another order, polygamma_). A derived twin is NOEVAL: it
+ * runs as its functional op, then either writes the result into self
+ * (data-writing: tril_, cumsum_) or, when the functional op is a view,
+ * gives self the view's sizes and strides (metadata: squeeze_, t_;
+ * op_inplace_is_metadata).
+ *
  * Adding an op: its row here (in its family's *_OPS list), its kernel in
- * tensor/ and its binding eval_op_<eval> in eval/ops_<family>.c. Nothing
+ * tensor/ and its binding eval_op_<eval> in eval/ops_<family>.c, then
+ * `/usr/bin/python3 ir/gen_inplace_ops.py` (its in-place twin, if PyTorch
+ * has one) and `/usr/bin/python3 ir/gen_op_arity.py`. Nothing
  * else names it for the reference backend; fusion also wants a
  * KERNEL_TEMPLATES row (below) and shape inference (kernels/shape_infer.c)
  * when the op is elementwise. docs/ARCHITECTURE.md ("How to add …", "An
@@ -71,6 +83,7 @@ typedef enum OpAlias {
 } OpAlias;
 
 #define NOMUT (-1) /* the op mutates no input */
+#include "tssa/ops_inplace.inc" /* DERIVED_INPLACE_OPS, generated */
 #define TSSA_OPS(X) \
     /* structure and control */ \
     X(PRIM_PARAM, "prim::Param", OPC_STRUCTURE, NOMUT, ALIAS_NONE, NOEVAL) \
@@ -306,6 +319,8 @@ typedef enum OpAlias {
     STATS_OPS(X) \
     SHAPE_INDEX_OPS(X) \
     FFT_OPS(X) \
+    /* the in-place twins derived from the rows above (ops_inplace.inc) */ \
+    DERIVED_INPLACE_OPS(X) \
     /* TensorSSA: immutable accesses and their assign twins */ \
     IMMUT_OPS(X) \
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE, NOEVAL) \
@@ -318,19 +333,15 @@ typedef enum OpAlias {
      * one generated kernel, or is interpreted like any block. */ \
     X(TSSA_FUSION_GROUP, "tssa::FusionGroup", OPC_TSSA, NOMUT, ALIAS_NONE, NOEVAL)
 
-/* Elementwise ops, each with its in-place twin where PyTorch has one. The
- * in-place twin is named <op>_ and mutates input 0. Scalar arithmetic on
+/* Elementwise ops. ELEMENTWISE_PAIR lists an op and its in-place twin
+ * <op>_ (which mutates input 0) bound to a binding of its own, EVAL_
+ * (eval_op_add_ for add); ELEMENTWISE_ONLY lists the op alone, and its twin,
+ * where PyTorch has one, is derived (ops_inplace.inc). Scalar arithmetic on
  * ints and floats (aten::add(int, int)) shares these entries. EVAL is the
- * op's eval column (see above); a pair's twin is bound to EVAL_
- * (eval_op_add_ for add). */
+ * op's eval column (see above). */
 #define ELEMENTWISE_PAIR(X, ID, NAME, EVAL) \
     X(ATEN_##ID, "aten::" NAME, OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, EVAL) \
     X(ATEN_##ID##_, "aten::" NAME "_", OPC_ELEMENTWISE, 0, ALIAS_SELF, EVAL##_)
-/* A pair whose in-place twin has no binding of its own: it runs as the
- * functional op and a copy into self (the generic in-place rule). */
-#define ELEMENTWISE_PAIR_VIA_COPY(X, ID, NAME, EVAL) \
-    X(ATEN_##ID, "aten::" NAME, OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, EVAL) \
-    X(ATEN_##ID##_, "aten::" NAME "_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL)
 #define ELEMENTWISE_ONLY(X, ID, NAME, EVAL) \
     X(ATEN_##ID, "aten::" NAME, OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, EVAL)
 #define ELEMENTWISE_OPS(X) \
@@ -367,7 +378,7 @@ typedef enum OpAlias {
     ELEMENTWISE_ONLY(X, AND, "__and__", and) ELEMENTWISE_ONLY(X, OR, "__or__", or) \
     ELEMENTWISE_ONLY(X, XOR, "__xor__", xor) ELEMENTWISE_ONLY(X, INVERT, "__invert__", invert) \
     ELEMENTWISE_ONLY(X, IAND, "__iand__", iand) ELEMENTWISE_ONLY(X, IOR, "__ior__", ior) \
-    ELEMENTWISE_PAIR_VIA_COPY(X, LERP, "lerp", lerp) ELEMENTWISE_ONLY(X, ATAN2, "atan2", atan2) \
+    ELEMENTWISE_ONLY(X, LERP, "lerp", lerp) ELEMENTWISE_ONLY(X, ATAN2, "atan2", atan2) \
     ELEMENTWISE_PAIR(X, ACOS, "acos", acos) ELEMENTWISE_PAIR(X, ASIN, "asin", asin) ELEMENTWISE_PAIR(X, ATAN, "atan", atan) ELEMENTWISE_PAIR(X, SINH, "sinh", sinh) ELEMENTWISE_PAIR(X, COSH, "cosh", cosh) \
     ELEMENTWISE_PAIR(X, ASINH, "asinh", asinh) ELEMENTWISE_PAIR(X, ACOSH, "acosh", acosh) ELEMENTWISE_PAIR(X, ATANH, "atanh", atanh) ELEMENTWISE_PAIR(X, ERFC, "erfc", erfc) ELEMENTWISE_PAIR(X, EXP2, "exp2", exp2) \
     ELEMENTWISE_PAIR(X, LOG10, "log10", log10) ELEMENTWISE_PAIR(X, LGAMMA, "lgamma", lgamma) ELEMENTWISE_PAIR(X, DEG2RAD, "deg2rad", deg2rad) ELEMENTWISE_PAIR(X, RAD2DEG, "rad2deg", rad2deg) ELEMENTWISE_PAIR(X, SINC, "sinc", sinc) \
@@ -531,39 +542,26 @@ const OpTemplate *op_template(int op);
     X(ATEN_ALLCLOSE, "aten::allclose", OPC_SCALAR, NOMUT, ALIAS_NONE, allclose) \
     X(ATEN_EQUAL, "aten::equal", OPC_SCALAR, NOMUT, ALIAS_NONE, equal) \
     X(ATEN_NAN_TO_NUM, "aten::nan_to_num", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, nan_to_num) \
-    X(ATEN_NAN_TO_NUM_, "aten::nan_to_num_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_SGN, "aten::sgn", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, sgn) \
-    X(ATEN_SGN_, "aten::sgn_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_SQUARE, "aten::square", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, square) \
     X(ATEN_SQUARE_, "aten::square_", OPC_ELEMENTWISE, 0, ALIAS_SELF, square_) \
     X(ATEN_FRAC, "aten::frac", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, frac) \
-    X(ATEN_FRAC_, "aten::frac_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_LOGIT, "aten::logit", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, logit) \
-    X(ATEN_LOGIT_, "aten::logit_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_COPYSIGN, "aten::copysign", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, copysign) \
-    X(ATEN_COPYSIGN_, "aten::copysign_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_HEAVISIDE, "aten::heaviside", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, heaviside) \
-    X(ATEN_HEAVISIDE_, "aten::heaviside_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_HYPOT, "aten::hypot", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, hypot) \
-    X(ATEN_HYPOT_, "aten::hypot_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_LOGADDEXP, "aten::logaddexp", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, logaddexp) \
     X(ATEN_LOGADDEXP2, "aten::logaddexp2", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, logaddexp2) \
     X(ATEN_NEXTAFTER, "aten::nextafter", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, nextafter) \
-    X(ATEN_NEXTAFTER_, "aten::nextafter_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_LDEXP, "aten::ldexp", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, ldexp) \
-    X(ATEN_LDEXP_, "aten::ldexp_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_FLOAT_POWER, "aten::float_power", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, float_power) \
     X(ATEN_FLOAT_POWER_, "aten::float_power_", OPC_ELEMENTWISE, 0, ALIAS_SELF, float_power_) \
     X(ATEN_FMAX, "aten::fmax", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, fmax) \
     X(ATEN_FMIN, "aten::fmin", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, fmin) \
     X(ATEN_GCD, "aten::gcd", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, gcd) \
-    X(ATEN_GCD_, "aten::gcd_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_LCM, "aten::lcm", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, lcm) \
-    X(ATEN_LCM_, "aten::lcm_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_BITWISE_LEFT_SHIFT, "aten::bitwise_left_shift", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, bitwise_left_shift) \
-    X(ATEN_BITWISE_LEFT_SHIFT_, "aten::bitwise_left_shift_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_BITWISE_RIGHT_SHIFT, "aten::bitwise_right_shift", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, bitwise_right_shift) \
-    X(ATEN_BITWISE_RIGHT_SHIFT_, "aten::bitwise_right_shift_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_LSHIFT, "aten::__lshift__", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, bitwise_left_shift) \
     X(ATEN_RSHIFT, "aten::__rshift__", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, bitwise_right_shift) \
     X(ATEN_FREXP, "aten::frexp", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, frexp) \
@@ -577,21 +575,15 @@ const OpTemplate *op_template(int op);
     X(ATEN_CONJ_PHYSICAL, "aten::conj_physical", OPC_ELEMENTWISE, NOMUT, ALIAS_SELF, real_identity) \
     X(ATEN_CONJ_PHYSICAL_, "aten::conj_physical_", OPC_ELEMENTWISE, 0, ALIAS_SELF, real_identity) \
     X(ATEN_CELU, "aten::celu", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, celu) \
-    X(ATEN_CELU_, "aten::celu_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_SELU, "aten::selu", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, selu) \
-    X(ATEN_SELU_, "aten::selu_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_MISH, "aten::mish", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, mish) \
-    X(ATEN_MISH_, "aten::mish_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_SOFTSHRINK, "aten::softshrink", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, softshrink) \
     X(ATEN_HARDSHRINK, "aten::hardshrink", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, hardshrink) \
     X(ATEN_THRESHOLD, "aten::threshold", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, threshold) \
-    X(ATEN_THRESHOLD_, "aten::threshold_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_GLU, "aten::glu", OPC_NN, NOMUT, ALIAS_NONE, glu) \
     X(ATEN_PRELU, "aten::prelu", OPC_NN, NOMUT, ALIAS_NONE, prelu) \
     X(ATEN_ADDCMUL, "aten::addcmul", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, addcmul) \
-    X(ATEN_ADDCMUL_, "aten::addcmul_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_ADDCDIV, "aten::addcdiv", OPC_ELEMENTWISE, NOMUT, ALIAS_NONE, addcdiv) \
-    X(ATEN_ADDCDIV_, "aten::addcdiv_", OPC_ELEMENTWISE, 0, ALIAS_SELF, NOEVAL) \
     /* (end of MATH_OPS) */
 
 /* pooling, unpooling, padding modes and normalization (tensor/pool.c, eval/ops_pool_norm.c) */
@@ -713,11 +705,6 @@ const OpTemplate *op_template(int op);
     X(ATEN_LINALG_MATRIX_RANK, "aten::linalg_matrix_rank", OPC_LINALG, NOMUT, ALIAS_NONE, linalg_matrix_rank) \
     X(ATEN_LINALG_EIGVALSH, "aten::linalg_eigvalsh", OPC_LINALG, NOMUT, ALIAS_NONE, linalg_eigvalsh) \
     X(ATEN_SYMEIG, "aten::symeig", OPC_LINALG, NOMUT, ALIAS_NONE, symeig) \
-    X(ATEN_ADDMV_, "aten::addmv_", OPC_LINALG, 0, ALIAS_SELF, NOEVAL) \
-    X(ATEN_ADDR_, "aten::addr_", OPC_LINALG, 0, ALIAS_SELF, NOEVAL) \
-    X(ATEN_BADDBMM_, "aten::baddbmm_", OPC_LINALG, 0, ALIAS_SELF, NOEVAL) \
-    X(ATEN_ADDBMM_, "aten::addbmm_", OPC_LINALG, 0, ALIAS_SELF, NOEVAL) \
-    X(ATEN_RENORM_, "aten::renorm_", OPC_LINALG, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_LINALG_COND, "aten::linalg_cond", OPC_LINALG, NOMUT, ALIAS_NONE, linalg_cond) \
     X(ATEN_LINALG_LSTSQ, "aten::linalg_lstsq", OPC_LINALG, NOMUT, ALIAS_NONE, linalg_lstsq) \
     X(ATEN_LINALG_LU_FACTOR_EX, "aten::linalg_lu_factor_ex", OPC_LINALG, NOMUT, ALIAS_NONE, linalg_lu_factor_ex) \
@@ -784,17 +771,11 @@ const OpTemplate *op_template(int op);
 /* shape ops, scatter/index families, index creation (tensor/shape_index.c, eval/ops_shape_index.c) */
 #define SHAPE_INDEX_OPS(X) \
     X(ATEN_SCATTER_REDUCE, "aten::scatter_reduce", OPC_INDEX, NOMUT, ALIAS_NONE, scatter_reduce) \
-    X(ATEN_SCATTER_REDUCE_, "aten::scatter_reduce_", OPC_INDEX, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_INDEX_REDUCE, "aten::index_reduce", OPC_INDEX, NOMUT, ALIAS_NONE, index_reduce) \
-    X(ATEN_INDEX_REDUCE_, "aten::index_reduce_", OPC_INDEX, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_INDEX_COPY, "aten::index_copy", OPC_INDEX, NOMUT, ALIAS_NONE, index_copy) \
-    X(ATEN_INDEX_COPY_, "aten::index_copy_", OPC_INDEX, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_INDEX_FILL, "aten::index_fill", OPC_INDEX, NOMUT, ALIAS_NONE, index_fill) \
-    X(ATEN_INDEX_FILL_, "aten::index_fill_", OPC_INDEX, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_MASKED_SCATTER, "aten::masked_scatter", OPC_INDEX, NOMUT, ALIAS_NONE, masked_scatter) \
-    X(ATEN_MASKED_SCATTER_, "aten::masked_scatter_", OPC_INDEX, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_PUT, "aten::put", OPC_INDEX, NOMUT, ALIAS_NONE, put) \
-    X(ATEN_PUT_, "aten::put_", OPC_INDEX, 0, ALIAS_SELF, NOEVAL) \
     X(ATEN_TAKE, "aten::take", OPC_INDEX, NOMUT, ALIAS_NONE, take) \
     X(ATEN_TAKE_ALONG_DIM, "aten::take_along_dim", OPC_INDEX, NOMUT, ALIAS_NONE, take_along_dim) \
     X(ATEN_REPEAT_INTERLEAVE, "aten::repeat_interleave", OPC_INDEX, NOMUT, ALIAS_NONE, repeat_interleave) \
@@ -936,6 +917,10 @@ bool op_reads_no_elements(OpId op);
 static inline bool op_is_view(OpId op) { return op_table[op].alias == ALIAS_VIEW || op_table[op].alias == ALIAS_MAYBE || op_table[op].alias == ALIAS_VIEWS; }
 /* For an in-place op "aten::add_", the out-of-place op "aten::add"; else OP_UNKNOWN. */
 OpId op_functional_variant(OpId op);
+/* Whether op is an in-place op that changes self's sizes and strides, not
+ * its data (squeeze_, t_, as_strided_): its functional variant is a view.
+ * Aliases of self taken before it see no change. */
+bool op_inplace_is_metadata(OpId op);
 /* Ops that only make tensors (their class says so and they have no builtin
  * form): every result is a Tensor, a list, tuple or Optional of them. */
 bool op_returns_tensors_only(OpId op);

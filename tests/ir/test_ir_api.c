@@ -426,6 +426,14 @@ static void test_ops(void)
     CHECK(op_functional_variant(OP_ATEN_ADD) == OP_UNKNOWN);
     CHECK(op_functional_variant(OP_ATEN_COPY_) == OP_UNKNOWN);    /* no aten::copy listed */
     CHECK(op_is_inplace(OP_ATEN_MUL_) && !op_is_inplace(OP_ATEN_MUL));
+    /* derived twins (ops_inplace.inc): the two kinds */
+    CHECK(op_lookup("aten::squeeze_") == OP_ATEN_SQUEEZE_);
+    CHECK(op_functional_variant(OP_ATEN_SQUEEZE_) == OP_ATEN_SQUEEZE);
+    CHECK(op_inplace_is_metadata(OP_ATEN_SQUEEZE_) && op_inplace_is_metadata(OP_ATEN_T_) &&
+          op_inplace_is_metadata(OP_ATEN_AS_STRIDED_));
+    CHECK(op_functional_variant(OP_ATEN_TRIL_) == OP_ATEN_TRIL && !op_inplace_is_metadata(OP_ATEN_TRIL_));
+    CHECK(op_info(OP_ATEN_CUMSUM_)->mutates == 0 && op_info(OP_ATEN_CUMSUM_)->alias == ALIAS_SELF);
+    CHECK(!op_inplace_is_metadata(OP_ATEN_ADD_) && !op_inplace_is_metadata(OP_ATEN_SQUEEZE));
     CHECK(op_is_view(OP_ATEN_SELECT) && !op_is_view(OP_ATEN_ADD));
     for (int op = 1; op < OP_COUNT; op++) {
         if (op_lookup(op_table[op].name) != (OpId)op) {

@@ -50,7 +50,7 @@ import op_table  # noqa: E402  (tests/models/op_table.py)
 
 
 # The row vocabulary (input factories, R, E, TABLE) lives in op_rows.py.
-from op_rows import B, E, F, F64, I32, IDX, L, PERM, POS, R, SPD, T, TABLE, U, FUNCTION_NAME  # noqa: E402,F401
+from op_rows import B, E, F, F64, I32, IDX, L, PERM, POS, R, SPD, T, TABLE, U, UNLISTED, FUNCTION_NAME  # noqa: E402,F401
 
 
 # ------------------------------------------------------------------ creation
@@ -694,6 +694,36 @@ R("rnn_tanh_cell", "basic", "x, h, wi, wh, bi, bh", "torch.rnn_tanh_cell(x, h, w
 # the table, are in family_rows.py.
 import family_rows  # noqa: E402,F401
 
+# One case per in-place variant of a listed op (inplace_rows.py).
+import inplace_rows  # noqa: E402,F401
+
+# ------------------------------------------------------------------ ops the table does not list
+# Refused before the run only where they must run; in a branch or loop body
+# a run may not reach, they fail when reached (exit 1, naming the op, the
+# types it was called with and its line) and cost nothing otherwise.
+# The flag is a tensor, as a run-time flag is: a bound bool would let the
+# compiler fold the If for the run. The must-fail rows give multinomial a
+# negative probability, so that PyTorch fails at the same node.
+UNLISTED_SAMPLE = ("if bool(flag[0]):\n"
+                   "    return torch.multinomial(x, 1).to(torch.float32)\n"
+                   "return x * 2.0")
+UNLISTED_X = T([[-1.0, 2.0, 0.5], [0.5, 0.25, 1.0]])
+R("unlisted_op", "branch_not_taken", "x, flag", UNLISTED_SAMPLE, x=UNLISTED_X, flag=T([False]))
+UNLISTED("aten::multinomial")
+E("unlisted_op", "branch_taken", "x, flag", UNLISTED_SAMPLE,
+  (1, "unknown op 'aten::multinomial': the op table does not list it"), x=UNLISTED_X, flag=T([True]))
+UNLISTED("aten::multinomial")
+R("unlisted_op", "bool_flag_off", "x, sample: bool",
+  "if sample:\n    return torch.multinomial(x, 1).to(torch.float32)\nreturn x * 2.0", x=UNLISTED_X, sample=False)
+UNLISTED("aten::multinomial")
+R("unlisted_op", "loop_not_entered", "x, n: int",
+  "for _ in range(n):\n    x = torch.multinomial(x, 3, True).to(torch.float32)\nreturn x + 1.0",
+  x=UNLISTED_X, n=0)
+UNLISTED("aten::multinomial")
+E("unlisted_op", "straight_line", "x", "torch.multinomial(x, 1)",
+  (2, "unknown op 'aten::multinomial'"), x=UNLISTED_X)
+UNLISTED("aten::multinomial")
+
 # ------------------------------------------------------------------ scalars
 
 # str methods; a string result is returned as its bytes (ord of each
@@ -849,7 +879,7 @@ def generate_row(row, known_kinds):
     kinds = export.export(program, build_inputs(row), case_dir,
                           source_root=staging, expect_error=row.expect_error)
     shutil.move(os.path.join(staging, "program.py"), os.path.join(case_dir, "program.py"))
-    return op_table.unknown_kinds(kinds, known_kinds)
+    return [k for k in op_table.unknown_kinds(kinds, known_kinds) if k not in row.unlisted]
 
 
 def main():

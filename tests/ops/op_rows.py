@@ -76,6 +76,7 @@ class Row:
         self.body = body
         self.inputs = inputs
         self.expect_error = expect_error
+        self.unlisted = ()  # op kinds ops.h does not list that this row may contain
 
     @property
     def name(self):
@@ -104,6 +105,12 @@ def R(op, case, params, body, **inputs):
 
 def E(op, case, params, body, expect_error, **inputs):
     TABLE.append(Row(op, case, params, body, inputs, expect_error))
+
+
+def UNLISTED(*kinds):
+    """The row just added may contain these op kinds, which ops.h does not
+    list (rows about how such ops are refused or deferred)."""
+    TABLE[-1].unlisted = kinds
 
 
 # A symmetric positive-definite matrix made inside the function from an
