@@ -108,6 +108,10 @@ static bool has_mask(const RtValue *indices)
 
 static bool taints(const Check *c, const IrNode *n)
 {
+    /* an op the table does not list (allowed where it may not run: a loop
+     * not entered) has no meaning here, so no shape either */
+    if (n->op == OP_UNKNOWN)
+        return true;
     if (n->op == OP_ATEN_INDEX || n->op == OP_ATEN_INDEX_PUT)
         return n->ninputs < 2 || has_mask(node_exec_get(c->exec, n->inputs[1]));
     if (n->op == OP_ATEN_WHERE && n->ninputs == 1)
