@@ -100,17 +100,21 @@ static bool dtype_at(EvalCall *c, int i, TensorDType fallback, TensorDType *d)
     return true;
 }
 
-/* rand/randn(int[] size, [Generator? generator,] ScalarType? dtype, Layout?,
- * Device?, bool? pin) */
+/* rand/randn(int[] size, [Generator? generator,] [str[]? names,] ScalarType?
+ * dtype, Layout?, Device?, bool? pin): 6 arguments have a generator or
+ * names, 7 both; each must be None. */
 static bool sized_float(EvalCall *c, bool normal)
 {
     int64_t sizes[TENSOR_MAX_DIMS];
     int n;
     TensorDType d;
     TensorRandomKey key;
-    bool with_generator = c->nargs == 6;
-    if (!eval_nargs(c, 1, 6) || !size_arg(c, 0, sizes, &n) || (with_generator && !no_generator(c, 1)) ||
-        !dtype_at(c, with_generator ? 2 : 1, dtype_default_float(), &d) || !draw_key(c, &key))
+    int extra = c->nargs > 5 ? c->nargs - 5 : 0;
+    for (int i = 1; i <= extra; i++)
+        if (!eval_is_none(c, i))
+            return eval_fail(c, "a Generator or names argument is not supported: draws use the run's --seed");
+    if (!eval_nargs(c, 1, 7) || !size_arg(c, 0, sizes, &n) ||
+        !dtype_at(c, 1 + extra, dtype_default_float(), &d) || !draw_key(c, &key))
         return false;
     return out_drawn(c, normal ? tensor_random_normal(key, d, n, sizes, 0, 1)
                                : tensor_random_uniform(key, d, n, sizes, 0, 1));
