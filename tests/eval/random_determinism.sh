@@ -7,6 +7,8 @@
 #                          nested in a loop
 #   random/sliced_loop.ir  dropout and rand_like of x[i] in a loop whose
 #                          body fuses (the lowering's sliced loop)
+#   random/state_loop.ir   dropout and randn_like in a loop carrying state
+#                          (a feedback loop with a data-parallel Pre filter)
 # For each: ref, cpu, cpu --no-fuse, cpu --fission=2, cuda through its CPU
 # shim, and mpirun -np 2 (where mpirun and an MPI build are there) give
 # byte-identical outputs; another --seed gives other numbers; the default is
@@ -39,7 +41,7 @@ with_mpi=false
 command -v mpirun >/dev/null && "$tssa" --version | grep -q " mpi" && with_mpi=true
 with_cuda=false
 "$tssa" --version | grep -q " cuda" && with_cuda=true
-for case in loop:x.npy all_ops:x43.npy sliced_loop:x43.npy; do
+for case in loop:x.npy all_ops:x43.npy sliced_loop:x43.npy state_loop:x43.npy; do
   program=${case%%:*} input=${case#*:}
   rm -rf "${work:?}"/*
   run ref "$tssa" --backend=ref
