@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "driver/driver.h"
+#include "tssa/eval.h"
 
 static const char *const emit_names[] = {
     [EMIT_IR] = "ir", [EMIT_ALIAS] = "alias", [EMIT_TSSA] = "tssa",
@@ -114,6 +115,12 @@ static const char usage_tail[] =
     "                      row reductions become one generated C kernel,\n"
     "                      compiled with $CC (default cc) and cached in\n"
     "                      $XDG_CACHE_HOME/tssa-stream, ~/.cache/tssa-stream)\n"
+    "  --seed N            the seed of the random ops (rand, randn, randint,\n"
+    "                      randperm, normal, bernoulli, multinomial, dropout\n"
+    "                      and rrelu in training mode, uniform_, normal_):\n"
+    "                      an integer from 0 to 2^64-1, default 0; the same\n"
+    "                      seed gives the same numbers on every backend,\n"
+    "                      placement and rank count\n"
     "  --repeat N          after the run, run the compiled program N more times\n"
     "                      on the same inputs and print the minimum and median\n"
     "                      time per run to stderr (the first run is the warm-up);\n"
@@ -275,6 +282,18 @@ static int parse_ranks(const char *arg, Options *o)
     return EXIT_OK;
 }
 
+/* --seed N: the random ops' seed, set where draws read it. */
+static int parse_seed(const char *arg)
+{
+    char *end;
+    errno = 0;
+    unsigned long long n = strtoull(arg, &end, 0);
+    if (errno || end == arg || *end || arg[0] == '-')
+        return usage_error("--seed %s: N must be an integer from 0 to 18446744073709551615", arg);
+    eval_set_random_seed((uint64_t)n);
+    return EXIT_OK;
+}
+
 static bool is_binding(const char *arg)
 {
     const char *eq = strchr(arg, '=');
@@ -336,7 +355,7 @@ int parse_args(int argc, char **argv, Options *o)
 {
     enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION, OPT_LOOP_CHUNK,
            OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE,
-           OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES, OPT_PRINT_AFTER };
+           OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES, OPT_PRINT_AFTER, OPT_SEED };
     static const struct option longopts[] = {
         {"weights", required_argument, NULL, OPT_WEIGHTS},
         {"output", required_argument, NULL, 'o'},
@@ -351,6 +370,7 @@ int parse_args(int argc, char **argv, Options *o)
         {"keep-loops", no_argument, NULL, OPT_KEEP_LOOPS},
         {"print-after", required_argument, NULL, OPT_PRINT_AFTER},
         {"repeat", required_argument, NULL, OPT_REPEAT},
+        {"seed", required_argument, NULL, OPT_SEED},
         {"stats", no_argument, NULL, OPT_STATS},
         {"ranks", required_argument, NULL, OPT_RANKS},
         {"place", required_argument, NULL, OPT_PLACE},
@@ -394,6 +414,10 @@ int parse_args(int argc, char **argv, Options *o)
         case OPT_KEEP_LOOPS: o->keep_loops = true; break;
         case OPT_PRINT_AFTER:
             if ((status = parse_print_after(optarg, o)) != EXIT_OK)
+                return status;
+            break;
+        case OPT_SEED:
+            if ((status = parse_seed(optarg)) != EXIT_OK)
                 return status;
             break;
         case OPT_REPEAT:

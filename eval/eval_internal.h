@@ -13,7 +13,7 @@
  * Bindings are grouped by family, one file each (scalar_ops.c, ops_str.c,
  * ops_creation.c, ops_view.c, ops_elementwise.c, ops_math.c, ops_special.c,
  * ops_reduce.c, ops_stats.c, ops_index.c, ops_shape_index.c, ops_nn.c,
- * ops_pool_norm.c, ops_resample.c, ops_loss.c, ops_linalg*.c, module.c, ...;
+ * ops_pool_norm.c, ops_resample.c, ops_loss.c, ops_linalg*.c, ops_random.c, module.c, ...;
  * each op's row in include/tssa/ops.h names its binding); args.c holds the argument decoding and the call
  * shapes they share, so that every binding reads like its TorchScript schema.
  */

@@ -28,7 +28,7 @@ static bool tensor_work(OpId op)
 {
     switch (op_info(op)->cls) {
     case OPC_CREATION: case OPC_VIEW: case OPC_INDEX: case OPC_ELEMENTWISE: case OPC_REDUCTION:
-    case OPC_LINALG: case OPC_NN: case OPC_COPY: case OPC_ACCESS: case OPC_ASSIGN:
+    case OPC_LINALG: case OPC_NN: case OPC_COPY: case OPC_ACCESS: case OPC_ASSIGN: case OPC_RANDOM:
         return true;
     default:
         return false;

@@ -183,23 +183,6 @@ bool eval_op_embedding(EvalCall *c)
            eval_out_tensor(c, 0, tensor_embedding(w, idx));
 }
 
-/* dropout(Tensor input, float p, bool train) */
-bool eval_op_dropout(EvalCall *c)
-{
-    Tensor *x;
-    double p;
-    bool train;
-    if (!eval_nargs(c, 3, 3) || !eval_arg_tensor(c, 0, &x) || !eval_arg_double(c, 1, &p) ||
-        !eval_arg_bool(c, 2, &train))
-        return false;
-    if (p < 0 || p > 1)
-        return eval_fail(c, "dropout probability has to be between 0 and 1, but got %g", p);
-    if (!train || p == 0 || tensor_numel(x) == 0)
-        return eval_out_arg(c, 0, 0);
-    return eval_fail(c, "dropout in training mode (random) is not supported; the ref backend "
-                       "runs inference");
-}
-
 /* ---------------------------------------------------------------- joining and shaping */
 
 typedef Tensor *(*TensorListFn)(Tensor *const *, int, int64_t);

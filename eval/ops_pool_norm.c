@@ -158,7 +158,8 @@ static bool unobserved_elsewhere(EvalCall *c, int i)
     const OpInfo *info = op_info(def->op);
     return info->alias == ALIAS_NONE && info->mutates < 0 &&
            (info->cls == OPC_CONSTANT || info->cls == OPC_CREATION || info->cls == OPC_ELEMENTWISE ||
-            info->cls == OPC_REDUCTION || info->cls == OPC_LINALG || info->cls == OPC_NN || info->cls == OPC_COPY);
+            info->cls == OPC_REDUCTION || info->cls == OPC_LINALG || info->cls == OPC_NN || info->cls == OPC_COPY ||
+            info->cls == OPC_RANDOM);
 }
 
 /* Training mode with running statistics at inputs first and first + 1. */

@@ -524,7 +524,7 @@ def prepare_case_directory(outdir):
 
 # ------------------------------------------------------------------ export
 
-def export(program, example_inputs, outdir, source_root=None, expect_error=None):
+def export(program, example_inputs, outdir, source_root=None, expect_error=None, seed=None):
     """Write the test case for `program` run on `example_inputs` to `outdir`.
 
     program        a Python function or an nn.Module (exported in eval mode)
@@ -534,6 +534,9 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None)
     expect_error   None, or (exit_status, message_substring) for a case that
                    must fail: the eager program must raise, and
                    expect_error.txt replaces expected/
+    seed           None, or the torch.manual_seed set before the eager and
+                   before the scripted call, so that a random program draws
+                   the same numbers in both
 
     Returns the set of op kinds in the graph. Raises ExportError."""
     if isinstance(program, (torch.jit.ScriptModule, torch.jit.ScriptFunction)):
@@ -571,6 +574,8 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None)
             tensor.copy_(snapshot[name])
 
     with torch.no_grad():
+        if seed is not None:
+            torch.manual_seed(seed)
         try:
             eager_result = program(*fresh_arguments(bound))
             eager_error = None
@@ -578,6 +583,8 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None)
             eager_result, eager_error = None, err
         eager_result = clone_outputs(eager_result)
         restore_module_state()
+        if seed is not None:
+            torch.manual_seed(seed)
         try:
             scripted_result = scripted(*fresh_arguments(bound))
             scripted_error = None

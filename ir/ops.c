@@ -82,7 +82,7 @@ bool op_returns_tensors_only(OpId op)
 {
     switch (op_table[op].cls) {
     case OPC_CREATION: case OPC_VIEW: case OPC_INDEX: case OPC_ELEMENTWISE: case OPC_REDUCTION:
-    case OPC_LINALG: case OPC_NN: case OPC_COPY: case OPC_ACCESS: case OPC_ASSIGN:
+    case OPC_LINALG: case OPC_NN: case OPC_COPY: case OPC_ACCESS: case OPC_ASSIGN: case OPC_RANDOM:
         return !op_builtin_forms[op];
     default:
         return false;

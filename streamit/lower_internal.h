@@ -77,6 +77,10 @@ bool lower_type_scalar(const IrType *t);
  * write, print, warning or setattr, and only scalar-typed outputs
  * (lower_type_scalar), or a prim::Constant / prim::GetAttr. */
 bool lower_node_scalar(const IrNode *n);
+/* True when n, or a node in its blocks, is a random op (OPC_RANDOM): it
+ * reads its loop's iteration, so it stays in the body and the body gets
+ * the counter (lower_loop.c). */
+bool lower_node_draws_random(const IrNode *n);
 
 /* lower_build.c: IR node runs per run of the lowered program and of the
  * interpreter (LowerStats.node_runs*); needs p->sg built. */

@@ -273,6 +273,25 @@ static bool node_depends(const IrNode *x, const bool *dep)
     return false;
 }
 
+bool lower_node_draws_random(const IrNode *n)
+{
+    if (n->op > OP_UNKNOWN && n->op < OP_COUNT && op_info(n->op)->cls == OPC_RANDOM)
+        return true;
+    for (int b = 0; b < n->nblocks; b++)
+        IR_FOREACH_NODE(y, n->blocks[b])
+            if (lower_node_draws_random(y))
+                return true;
+    return false;
+}
+
+static bool body_draws_random(IrNode *const *nodes, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (lower_node_draws_random(nodes[i]))
+            return true;
+    return false;
+}
+
 static bool is_write_node(const LoopPlan *plan, const IrNode *n)
 {
     int ncarried = plan->loop->ninputs - 2;
@@ -335,8 +354,11 @@ static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
     IR_FOREACH_NODE(n, body) {
         if (is_write_node(plan, n))
             continue;
-        node_iter[n->id] = node_depends(n, dep_iter);
-        node_state[n->id] = node_depends(n, dep_state);
+        /* a draw reads the iteration (its stream, eval/ops_random.c): it
+         * runs in the body, every iteration, with the counter bound */
+        bool draws = lower_node_draws_random(n);
+        node_iter[n->id] = draws || node_depends(n, dep_iter);
+        node_state[n->id] = draws || node_depends(n, dep_state);
         for (int i = 0; i < n->noutputs; i++) {
             dep_iter[n->outputs[i]->id] = node_iter[n->id];
             dep_state[n->outputs[i]->id] = node_state[n->id];
@@ -629,7 +651,8 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     LowerWork *bw = loop_work(p, plan, plan->feedback ? LOWER_WORK_LOOP_BODY : LOWER_WORK_REGION);
     bw->nodes = s.body;
     bw->nnodes = s.nbody;
-    bw->pops = reads_of(&r, s.body, s.nbody, &counter, plan->feedback ? 1 : 0, pushes, npush,
+    bool counter_first = plan->feedback || body_draws_random(s.body, s.nbody);
+    bw->pops = reads_of(&r, s.body, s.nbody, &counter, counter_first ? 1 : 0, pushes, npush,
                         &bw->npops);
     bw->pushes = pushes;
     bw->npushes = npush;

@@ -81,6 +81,12 @@ typedef struct EvalTally {
     int64_t reference;          /* kernels that compute (not views) */
     int64_t views;              /* views: a header on the same data */
 } EvalTally;
+/* The seed of every random op's draws (eval/ops_random.c; the driver's
+ * --seed, default 0): the same seed gives the same numbers on every backend,
+ * placement and rank count. */
+void eval_set_random_seed(uint64_t seed);
+uint64_t eval_random_seed(void);
+
 void eval_tally_reset(void);
 EvalTally eval_tally(void);
 

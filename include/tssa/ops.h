@@ -72,6 +72,7 @@ typedef enum OpClass {
     OPC_ACCESS,      /* immut::<view>: a copy of a view's region */
     OPC_ASSIGN,      /* immut::<view>_rev: root with a region replaced */
     OPC_TSSA,        /* tssa:: markers */
+    OPC_RANDOM,      /* draws from the run's generator: never merged, hoisted or duplicated */
 } OpClass;
 
 typedef enum OpAlias {
@@ -296,7 +297,6 @@ typedef enum OpAlias {
     X(ATEN_AVG_POOL2D, "aten::avg_pool2d", OPC_NN, NOMUT, ALIAS_NONE, avg_pool2d) \
     X(ATEN_ADAPTIVE_AVG_POOL2D, "aten::adaptive_avg_pool2d", OPC_NN, NOMUT, ALIAS_NONE, adaptive_avg_pool2d) \
     X(ATEN_EMBEDDING, "aten::embedding", OPC_NN, NOMUT, ALIAS_NONE, embedding) \
-    X(ATEN_DROPOUT, "aten::dropout", OPC_NN, NOMUT, ALIAS_NONE, dropout) \
     X(ATEN_CAT, "aten::cat", OPC_NN, NOMUT, ALIAS_NONE, cat) \
     X(ATEN_STACK, "aten::stack", OPC_NN, NOMUT, ALIAS_NONE, stack) \
     X(ATEN_REPEAT, "aten::repeat", OPC_NN, NOMUT, ALIAS_NONE, repeat) \
@@ -319,6 +319,7 @@ typedef enum OpAlias {
     STATS_OPS(X) \
     SHAPE_INDEX_OPS(X) \
     FFT_OPS(X) \
+    RANDOM_OPS(X) \
     /* the in-place twins derived from the rows above (ops_inplace.inc) */ \
     DERIVED_INPLACE_OPS(X) \
     /* TensorSSA: immutable accesses and their assign twins */ \
@@ -817,6 +818,27 @@ const OpTemplate *op_template(int op);
     /* (end of SHAPE_INDEX_OPS) */
 
 /* real-output Fourier transforms through FFTW (tensor/fft.c, eval/ops_fft.c) */
+/* random draws: Philox4x32-10 keyed by --seed, the node's line and its loop
+ * iterations (tensor/random.c, eval/ops_random.c). OPC_RANDOM: CSE, loop
+ * hoisting and constant folding leave them where they are. */
+#define RANDOM_OPS(X) \
+    X(ATEN_RAND, "aten::rand", OPC_RANDOM, NOMUT, ALIAS_NONE, rand) \
+    X(ATEN_RANDN, "aten::randn", OPC_RANDOM, NOMUT, ALIAS_NONE, randn) \
+    X(ATEN_RANDINT, "aten::randint", OPC_RANDOM, NOMUT, ALIAS_NONE, randint) \
+    X(ATEN_RANDPERM, "aten::randperm", OPC_RANDOM, NOMUT, ALIAS_NONE, randperm) \
+    X(ATEN_RAND_LIKE, "aten::rand_like", OPC_RANDOM, NOMUT, ALIAS_NONE, rand_like) \
+    X(ATEN_RANDN_LIKE, "aten::randn_like", OPC_RANDOM, NOMUT, ALIAS_NONE, randn_like) \
+    X(ATEN_RANDINT_LIKE, "aten::randint_like", OPC_RANDOM, NOMUT, ALIAS_NONE, randint_like) \
+    X(ATEN_MULTINOMIAL, "aten::multinomial", OPC_RANDOM, NOMUT, ALIAS_NONE, multinomial) \
+    X(ATEN_BERNOULLI, "aten::bernoulli", OPC_RANDOM, NOMUT, ALIAS_NONE, bernoulli) \
+    X(ATEN_NORMAL, "aten::normal", OPC_RANDOM, NOMUT, ALIAS_NONE, normal) \
+    X(ATEN_DROPOUT, "aten::dropout", OPC_RANDOM, NOMUT, ALIAS_NONE, dropout) \
+    X(ATEN_RRELU, "aten::rrelu", OPC_RANDOM, NOMUT, ALIAS_NONE, rrelu) \
+    X(ATEN_UNIFORM_, "aten::uniform_", OPC_RANDOM, 0, ALIAS_SELF, uniform_) \
+    X(ATEN_NORMAL_, "aten::normal_", OPC_RANDOM, 0, ALIAS_SELF, normal_) \
+    X(ATEN_BERNOULLI_, "aten::bernoulli_", OPC_RANDOM, 0, ALIAS_SELF, bernoulli_) \
+    /* (end of RANDOM_OPS) */
+
 #define FFT_OPS(X) \
     X(ATEN_FFT_IRFFT, "aten::fft_irfft", OPC_NN, NOMUT, ALIAS_NONE, fft_irfft) \
     X(ATEN_FFT_IRFFT2, "aten::fft_irfft2", OPC_NN, NOMUT, ALIAS_NONE, fft_irfft2) \

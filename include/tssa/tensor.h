@@ -906,6 +906,48 @@ Tensor *tensor_istft(const Tensor *self, int64_t n_fft, int64_t hop_length, bool
                      bool has_onesided, int64_t length, bool has_length);
 /* (end of family fft) */
 
+/* ---------------------------------------------------------------- family random: counter-based draws (Philox4x32-10) */
+/* Philox4x32 with the given number of rounds (10 is Philox4x32-10): four
+ * words from a 128-bit counter and a 64-bit key, no state (tensor/philox.c). */
+void philox4x32(const uint32_t counter[4], const uint32_t key[2], int rounds, uint32_t out[4]);
+/* Which numbers a draw gets: the run's seed is the Philox key; stream (a
+ * hash of the drawing node and its loop iterations, eval/ops_random.c)
+ * fills the counter's high 64 bits, the element's block its low 64 bits.
+ * tensor/random.c says which block and word each element reads: element i
+ * of a draw depends only on (seed, stream, i). */
+typedef struct TensorRandomKey {
+    uint64_t seed;
+    uint64_t stream;
+} TensorRandomKey;
+/* uniform on [from, to) (float dtypes: top 24 bits for float32, 53 for float64) */
+Tensor *tensor_random_uniform(TensorRandomKey key, TensorDType dt, int ndim, const int64_t *sizes,
+                              double from, double to);
+/* normal(mean, std) by Box-Muller */
+Tensor *tensor_random_normal(TensorRandomKey key, TensorDType dt, int ndim, const int64_t *sizes,
+                             double mean, double std);
+/* normal with tensor mean and/or std (NULL: the scalar), broadcast; the
+ * result's dtype is the tensors' (float32 by default). */
+Tensor *tensor_random_normal_tensors(TensorRandomKey key, const Tensor *mean, double mean_scalar,
+                                     const Tensor *std, double std_scalar);
+/* integers uniform on [low, high), exactly (Lemire's multiply-shift with
+ * rejection, each retry from the element's own next block) */
+Tensor *tensor_random_int(TensorRandomKey key, TensorDType dt, int ndim, const int64_t *sizes,
+                          int64_t low, int64_t high);
+/* a permutation of 0..n-1: the order of n random 64-bit keys */
+Tensor *tensor_random_perm(TensorRandomKey key, int64_t n, TensorDType dt);
+/* 1 with probability p[i] (p NULL: the scalar p everywhere), p's shape;
+ * dtype dt */
+Tensor *tensor_random_bernoulli(TensorRandomKey key, const Tensor *p, double p_scalar, TensorDType dt,
+                                int ndim, const int64_t *sizes);
+/* num_samples category indices per row of probs (1-d or 2-d weights) */
+Tensor *tensor_random_multinomial(TensorRandomKey key, const Tensor *probs, int64_t num_samples,
+                                  bool replacement);
+/* x with each element zeroed with probability p, the rest scaled by 1/(1-p) */
+Tensor *tensor_random_dropout(TensorRandomKey key, const Tensor *x, double p);
+/* x, its negative elements times a slope uniform on [lower, upper) */
+Tensor *tensor_random_rrelu(TensorRandomKey key, const Tensor *x, double lower, double upper);
+/* (end of family random) */
+
 /* From now on every matrix product gives the same bits whatever the number
  * of threads (tensor/linalg.c says how; OpenBLAS then runs single-
  * threaded): under mpirun, where a rank's threads depend on the ranks. */

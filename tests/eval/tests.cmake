@@ -19,3 +19,9 @@ target_link_libraries(test_op_bindings PRIVATE tssa)
 target_include_directories(test_op_bindings PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
 add_test(NAME eval.op_bindings
          COMMAND ${TSSA_TESTS_DIR}/eval/op_bindings.sh $<TARGET_FILE:test_op_bindings> $<TARGET_FILE:tssa>)
+
+# Random ops (eval/ops_random.c): the same --seed gives byte-identical draws
+# on ref, cpu (fused, unfused, fission) and mpirun -np 2; each loop
+# iteration draws anew; another seed draws other numbers.
+add_test(NAME eval.random_determinism
+         COMMAND ${TSSA_TESTS_DIR}/eval/random_determinism.sh $<TARGET_FILE:tssa-stream>)

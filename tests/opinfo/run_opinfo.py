@@ -43,8 +43,14 @@ Each (entry, dtype, sample) ends as one of
 An entry is *comparable* when at least one of its samples exported, and it
 *matches* when every exported sample matches on both ref and cpu.
 
-Entries are excluded up front, with the reason listed in the report: random
-ops and ops returning uninitialized memory (by name, by OpInfo's seeded
+The random entries tssa-stream implements (RANDOM_CHECKED) are exported
+with torch.manual_seed(0) before the eager and the scripted call, and
+checked by what a draw must satisfy instead of by value (tssa-stream's
+generator is not PyTorch's): PyTorch's shapes and dtypes, values in the op's
+support, and bit-identical outputs on ref and cpu.
+
+Entries are excluded up front, with the reason listed in the report: other
+random ops and ops returning uninitialized memory (by name, by OpInfo's seeded
 wrapper, or because two eager calls on the same inputs differ), ops with no
 dtype among the four above (complex-only), sparse ops, CUDA-only ops, ops
 OpInfo marks as not scriptable, and lambdas with no known TorchScript
@@ -69,6 +75,7 @@ expecttest cannot be imported (the ctest entry is then skipped).
 
 import argparse
 import collections
+import filecmp
 import importlib.util
 import inspect
 import itertools
@@ -83,6 +90,8 @@ import tempfile
 import time
 import warnings
 from typing import Optional
+
+import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -126,6 +135,8 @@ QUICK_OPS = [
     "nn.functional.cross_entropy", "nn.functional.ctc_loss", "linalg.svd", "linalg.lu_factor",
     "linalg.lstsq", "median", "sort", "unique", "histogram", "scatter_reduce.amax", "tile",
     "repeat_interleave", "einsum", "linalg.cholesky",
+    # random ops, checked by their support and ref = cpu (RANDOM_CHECKED)
+    "bernoulli", "multinomial", "nn.functional.dropout", "randn_like",
 ]
 
 # Random ops, and ops whose result is uninitialized memory.
@@ -173,6 +184,63 @@ CONVERSIONS = {"bool": "bool", "byte": "uint8", "char": "int8", "short": "int16"
                "float": "float32", "double": "float64", "chalf": "complex32"}
 for _name, _dtype in CONVERSIONS.items():
     LAMBDA_SPELLINGS[_name] = lambda x, a, kw, d=_dtype: call(f"{x}.to", [f"torch.{d}"] + a + kw)
+
+# Random entries that are run, spelled by hand (OpInfo calls them through
+# wrapper_set_seed lambdas), and checked by what a draw must satisfy instead
+# of by value: tssa-stream's generator is not PyTorch's (README, "Random
+# ops"). An output must have PyTorch's shape and dtype, lie in the op's
+# support (the function: (PyTorch's array, ours) -> what is wrong, or None),
+# and be bit-identical on ref and cpu (the same --seed).
+def _finite(e, a):
+    return None if np.array_equal(np.isnan(e), np.isnan(a)) else "NaN where PyTorch has none, or none where it has"
+
+
+def _unit_interval(e, a):
+    return None if ((a >= 0) & (a < 1)).all() else "a value outside [0, 1)"
+
+
+def _whole(e, a):
+    return None if (np.asarray(a, dtype=np.float64) % 1 == 0).all() else "a value that is not whole"
+
+
+def _zero_one(e, a):
+    return None if np.isin(a, [0, 1]).all() else "a value other than 0 and 1"
+
+
+def _categories(e, a):
+    return None if (a >= 0).all() else "a negative category"
+
+
+def _kept_as_pytorch(e, a):
+    """dropout: where both kept an element, both scaled it alike."""
+    both = (e != 0) & (a != 0)
+    return None if np.allclose(e[both], a[both], rtol=1e-5, atol=1e-6) else "a kept value scaled otherwise"
+
+
+def _rrelu(e, a):
+    """rrelu: non-negative inputs pass unchanged, negative ones stay negative."""
+    kept = e >= 0
+    if not np.allclose(e[kept], a[kept], rtol=1e-5, atol=1e-6):
+        return "a non-negative input changed"
+    return None if (a[~kept] < 0).all() or not (~kept).any() else "a negative input changed sign"
+
+
+RANDOM_CHECKED = {
+    "rand_like": (lambda x, a, kw: call("torch.rand_like", [x] + a + kw), _unit_interval),
+    "randn_like": (lambda x, a, kw: call("torch.randn_like", [x] + a + kw), _finite),
+    "randint_like": (lambda x, a, kw: call("torch.randint_like", [x] + a + kw), _whole),
+    "randn": (lambda x, a, kw: call("torch.randn", [x] + a + kw), _finite),
+    "multinomial": (lambda x, a, kw: call("torch.multinomial", [x] + a + kw), _categories),
+    "normal": (lambda x, a, kw: call("torch.normal", [x] + a + kw), _finite),
+    "normal.number_mean": (lambda x, a, kw: call("torch.normal", [a[0], x] + a[1:] + kw), _finite),
+    "bernoulli": (lambda x, a, kw: call("torch.bernoulli", [x] + a + kw), _zero_one),
+    "nn.functional.dropout":
+        (lambda x, a, kw: call("torch.nn.functional.dropout", [x] + a + kw), _kept_as_pytorch),
+    "nn.functional.rrelu": (lambda x, a, kw: call("torch.nn.functional.rrelu", [x] + a + kw), _rrelu),
+    "uniform": (lambda x, a, kw: call(f"{x}.clone().uniform_", [f"float({v})" for v in a] + kw), _finite),
+}
+for _name, (_spelling, _check) in RANDOM_CHECKED.items():
+    LAMBDA_SPELLINGS[_name] = _spelling
 
 # Keyword arguments that OpInfo passes with their default value but that
 # TorchScript's schemas do not have; they are left out of the call.
@@ -237,8 +305,10 @@ def static_exclusion(op):
     """Why the entry is not run, from its description alone; None to run it."""
     if op.op is None or getattr(op.op, "__module__", "").startswith("torch.cuda"):
         return "CUDA only (jiterator)"
-    if RANDOM_NAME.search(op.name) or "wrapper_set_seed" in source_of(op.op):
-        return "random (or uninitialized) output"
+    if entry_name(op) in RANDOM_CHECKED:
+        pass
+    elif RANDOM_NAME.search(op.name) or "wrapper_set_seed" in source_of(op.op):
+        return "random (or uninitialized) output: values cannot match PyTorch's generator"
     if "sparse" in op.name:
         return "sparse tensors"
     if not wanted_dtypes(op):
@@ -297,7 +367,7 @@ def differs_between_calls(op):
 
 def exclusion(op):
     reason = static_exclusion(op)
-    if reason is None and differs_between_calls(op):
+    if reason is None and entry_name(op) not in RANDOM_CHECKED and differs_between_calls(op):
         reason = "random: two eager calls on the same inputs differ"
     return reason
 
@@ -431,7 +501,8 @@ def export_case(op, sample, case_dir, module_name):
     try:
         program = load_program(path, module_name)
         inputs = {f"t{i}": t for i, t in enumerate(tensors)}
-        exporter.export(program, inputs, case_dir, source_dir)
+        seed = 0 if entry_name(op) in RANDOM_CHECKED else None
+        exporter.export(program, inputs, case_dir, source_dir, seed=seed)
     except Exception as err:  # scripting and eager errors come in many types
         return export_failure(err).replace(source_dir + "/", "")
     finally:
@@ -450,9 +521,10 @@ def strip_location(line):
     return LOCATION.sub("", line)
 
 
-def run_backend(tssa, compare, case_dir, backend):
+def run_backend(tssa, compare, case_dir, backend, check=None):
     """(kind, message) of one tssa-stream run: match, mismatch, unsupported or
-    error."""
+    error. check: a random entry's support check (RANDOM_CHECKED), which
+    replaces the comparison of values."""
     out_dir = os.path.join(case_dir, "out_" + backend)
     with open(os.path.join(case_dir, "args.txt")) as f:
         bindings = f.read().split()
@@ -472,7 +544,35 @@ def run_backend(tssa, compare, case_dir, backend):
         if done.returncode in (1, 2) and UNSUPPORTED.search(done.stderr):
             return "unsupported", message
         return "error", f"exit {done.returncode}: {message}"
+    if check is not None:
+        return check_draws(check, case_dir, out_dir)
     return compare_outputs(compare, case_dir, out_dir)
+
+
+def check_draws(check, case_dir, out_dir):
+    """A random entry's outputs: PyTorch's count, shapes and dtypes, values
+    in the op's support."""
+    expected_dir = os.path.join(case_dir, "expected")
+    expected = sorted(os.listdir(expected_dir))
+    actual = sorted(n for n in os.listdir(out_dir) if n.startswith("out"))
+    if actual != expected:
+        return "mismatch", f"outputs {actual}, PyTorch returned {expected}"
+    for name in expected:
+        e = np.load(os.path.join(expected_dir, name))
+        a = np.load(os.path.join(out_dir, name))
+        if e.shape != a.shape or e.dtype != a.dtype:
+            return "mismatch", f"{name}: {a.dtype}{list(a.shape)}, PyTorch's {e.dtype}{list(e.shape)}"
+        wrong = check(e, a)
+        if wrong:
+            return "mismatch", f"{name}: {wrong}"
+    return "match", ""
+
+
+def same_draws(case_dir):
+    """True when ref and cpu wrote the same bytes (the same --seed)."""
+    names = sorted(os.listdir(os.path.join(case_dir, "out_ref")))
+    return all(filecmp.cmp(os.path.join(case_dir, "out_ref", n), os.path.join(case_dir, "out_cpu", n),
+                           shallow=False) for n in names)
 
 
 def compare_outputs(compare, case_dir, out_dir):
@@ -508,9 +608,13 @@ def run_sample(op, sample, case_dir, module_name, options):
     why = export_case(op, sample, case_dir, module_name)
     if why is not None:
         return {"exported": False, "why": why}
-    return {"exported": True,
-            "ref": run_backend(options.tssa, options.compare, case_dir, "ref"),
-            "cpu": run_backend(options.tssa, options.compare, case_dir, "cpu")}
+    check = RANDOM_CHECKED.get(entry_name(op), (None, None))[1]
+    record = {"exported": True,
+              "ref": run_backend(options.tssa, options.compare, case_dir, "ref", check),
+              "cpu": run_backend(options.tssa, options.compare, case_dir, "cpu", check)}
+    if check and record["ref"][0] == record["cpu"][0] == "match" and not same_draws(case_dir):
+        record["cpu"] = ("mismatch", "ref and cpu drew different numbers")
+    return record
 
 
 def sample_tensors(value):

@@ -702,27 +702,28 @@ import inplace_rows  # noqa: E402,F401
 # a run may not reach, they fail when reached (exit 1, naming the op, the
 # types it was called with and its line) and cost nothing otherwise.
 # The flag is a tensor, as a run-time flag is: a bound bool would let the
-# compiler fold the If for the run. The must-fail rows give multinomial a
-# negative probability, so that PyTorch fails at the same node.
+# compiler fold the If for the run. The must-fail rows give poisson a
+# negative rate, so that PyTorch fails at the same node. (poisson is an op
+# the table does not list; pick another if it ever does.)
 UNLISTED_SAMPLE = ("if bool(flag[0]):\n"
-                   "    return torch.multinomial(x, 1).to(torch.float32)\n"
+                   "    return torch.poisson(x)\n"
                    "return x * 2.0")
 UNLISTED_X = T([[-1.0, 2.0, 0.5], [0.5, 0.25, 1.0]])
 R("unlisted_op", "branch_not_taken", "x, flag", UNLISTED_SAMPLE, x=UNLISTED_X, flag=T([False]))
-UNLISTED("aten::multinomial")
+UNLISTED("aten::poisson")
 E("unlisted_op", "branch_taken", "x, flag", UNLISTED_SAMPLE,
-  (1, "unknown op 'aten::multinomial': the op table does not list it"), x=UNLISTED_X, flag=T([True]))
-UNLISTED("aten::multinomial")
+  (1, "unknown op 'aten::poisson': the op table does not list it"), x=UNLISTED_X, flag=T([True]))
+UNLISTED("aten::poisson")
 R("unlisted_op", "bool_flag_off", "x, sample: bool",
-  "if sample:\n    return torch.multinomial(x, 1).to(torch.float32)\nreturn x * 2.0", x=UNLISTED_X, sample=False)
-UNLISTED("aten::multinomial")
+  "if sample:\n    return torch.poisson(x)\nreturn x * 2.0", x=UNLISTED_X, sample=False)
+UNLISTED("aten::poisson")
 R("unlisted_op", "loop_not_entered", "x, n: int",
-  "for _ in range(n):\n    x = torch.multinomial(x, 3, True).to(torch.float32)\nreturn x + 1.0",
+  "for _ in range(n):\n    x = torch.poisson(x)\nreturn x + 1.0",
   x=UNLISTED_X, n=0)
-UNLISTED("aten::multinomial")
-E("unlisted_op", "straight_line", "x", "torch.multinomial(x, 1)",
-  (2, "unknown op 'aten::multinomial'"), x=UNLISTED_X)
-UNLISTED("aten::multinomial")
+UNLISTED("aten::poisson")
+E("unlisted_op", "straight_line", "x", "torch.poisson(x)",
+  (2, "unknown op 'aten::poisson'"), x=UNLISTED_X)
+UNLISTED("aten::poisson")
 
 # ------------------------------------------------------------------ scalars
 

@@ -40,3 +40,12 @@ tssa_unit_test(io_safetensors ${TSSA_TESTS_DIR}/tensor/io/test_safetensors.c
 add_test(NAME io_npy_compare
          COMMAND sh ${TSSA_TESTS_DIR}/tensor/io/npy_compare_test.sh $<TARGET_FILE:npy_compare>
          WORKING_DIRECTORY ${TSSA_TESTS_DIR})
+
+# The counter-based generator (tensor/philox.c) against Random123's published
+# Philox4x32-10 and -7 known-answer vectors, and tensor/random.c's element
+# scheme (element i from block i / 4) derived by hand.
+tssa_unit_test(tensor_philox ${TSSA_TESTS_DIR}/tensor/test_philox.c ${TSSA_TESTS_DIR}/test_util.c)
+# The random distributions (tensor/random.c) at significance 0.001 against
+# PyTorch 1.13's samples (two-sample KS, chi-square; data/random_torch_stats.h
+# from gen_random_expected.py) and the exact laws derived in the test.
+tssa_unit_test(tensor_random_stats ${TSSA_TESTS_DIR}/tensor/test_random_stats.c ${TSSA_TESTS_DIR}/test_util.c)

@@ -7,5 +7,5 @@ import torch.nn.functional as F
 
 def case(x, n: int):
     for _ in range(n):
-        x = torch.multinomial(x, 3, True).to(torch.float32)
+        x = torch.poisson(x)
     return x + 1.0
