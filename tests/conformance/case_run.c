@@ -138,6 +138,37 @@ static int run_tssa(char **args, const char *out_path, const char *err_path)
     return WEXITSTATUS(status);
 }
 
+/* Runs `tssa-stream ARGS...` in this process, standard output to /dev/null
+ * and standard error to ERR_PATH for the time of the call, and returns its
+ * status. For a mode that runs tssa-stream once: the case's process then
+ * ends with exit() after the verdict, so its leak check (LeakSanitizer's,
+ * valgrind's) is the run's, without a second fork. A run that crashes
+ * takes the case's process with it (conform.c then shows the run's
+ * standard error). */
+static int run_tssa_here(char **args, const char *err_path)
+{
+    fflush(NULL);
+    int saved_out = dup(1), saved_err = dup(2);
+    int out = open("/dev/null", O_WRONLY);
+    int err = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (saved_out < 0 || saved_err < 0 || out < 0 || err < 0 || dup2(out, 1) < 0 ||
+        dup2(err, 2) < 0)
+        return 125;
+    close(out);
+    close(err);
+    int argc = 0;
+    while (args[argc])
+        argc++;
+    int status = tssa_stream_main(argc, args);
+    fflush(NULL);
+    dup2(saved_out, 1);
+    dup2(saved_err, 2);
+    close(saved_out);
+    close(saved_err);
+    last_run_pid = getpid();
+    return status;
+}
+
 /* Appends the file's text to the report (the shell's `cat FILE`). */
 static void append_file(FILE *report, const char *path)
 {
@@ -372,7 +403,7 @@ static int run_mode(Mode mode, const char *model, const char *tmp, FILE *report)
     args[n++] = "-o";
     args[n++] = result;
     args[n] = NULL;
-    int status = run_tssa(args, NULL, err);
+    int status = run_tssa_here(args, err);
     return case_verdict(status, err, result, modes[mode].replaced, report);
 }
 

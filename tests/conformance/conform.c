@@ -13,14 +13,17 @@
  * keeps every Nth (mode, case) pair from the Ith (1-based), after the filter.
  *
  * Each case runs in a process forked from this one (no exec) that calls
- * tssa_stream_main for each tssa-stream run of its mode (case_run.c) and
- * judges the result; its exit status is the verdict. This process only
+ * tssa_stream_main for the tssa-stream runs of its mode (case_run.c: in
+ * that process for a mode with one run, in a process forked from it for
+ * each run otherwise) and judges the result; its exit status is the
+ * verdict. This process only
  * lists cases, forks, waits (killing a case's process group after
  * --timeout seconds, a FAIL) and prints: it never runs a kernel, so it
  * never starts OpenMP's or OpenBLAS's threads, which a fork would not
- * carry. Since every run ends its own process with exit(), LeakSanitizer
- * and valgrind (which follows fork) check each run as they checked each
- * tssa-stream program: a leak or memory error fails that case.
+ * carry. Since every run's process ends with exit(), LeakSanitizer and
+ * valgrind (which follows fork) check each run as they checked each
+ * tssa-stream program: a leak or memory error fails that case (a sanitizer's
+ * abort or valgrind's --error-exitcode status is not a verdict).
  *
  * Prints a line per case (PASS/FAIL/SKIP MODE GROUP.NAME (seconds)), a
  * failure's reasons and captured standard error under it, and a summary.
@@ -290,13 +293,21 @@ static void finish(const Task *task, const Running *run, int status, double time
         if (status < 0)
             printf("  FAIL: no verdict after %.0f s (--timeout): killed\n", timeout);
         else if (WIFSIGNALED(status))
-            printf("  FAIL: the case's process was killed by signal %d\n", WTERMSIG(status));
+            printf("  FAIL: the case's process %d was killed by signal %d\n", (int)run->pid,
+                   WTERMSIG(status));
         else if (verdict != CASE_FAIL)
-            printf("  FAIL: the case's process exited with status %d (a sanitizer's or "
-                   "valgrind's error in it: below)\n",
-                   verdict);
+            printf("  FAIL: the case's process %d exited with status %d (a sanitizer's error: "
+                   "its report below; valgrind's: its lines marked ==%d==)\n",
+                   (int)run->pid, verdict, (int)run->pid);
         print_indented(report, NULL);
         print_indented(case_err, "(the case process's own messages:)");
+        if (verdict != CASE_FAIL) {
+            /* A run in the case's process that crashed or was stopped by a
+             * sanitizer: its report is in the run's standard error. */
+            char run_err[4200];
+            snprintf(run_err, sizeof run_err, "%s/stderr", run->tmp);
+            print_indented(run_err, "(the run's standard error:)");
+        }
         snprintf(line, sizeof line, "%s %s", name, task->id);
         totals->failures = realloc(totals->failures,
                                    (size_t)(totals->nfailures + 1) * sizeof *totals->failures);
