@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the corpus (tests/models, tests/ops) under valgrind: any memory error
 # or definite or indirect leak fails the case. Uses the release build in
-# build/ (the one CI's release pass uses too: built once).
+# build/, configured as scripts/test.sh configures it, so that CI's release
+# pass (scripts/test.sh --ci-release) reuses it instead of building again.
 #   - every case on the ref backend (the interpreter);
 #   - the programs (tests/models) on the cpu backend, whose fused groups run
 #     as generated C kernels compiled at run time: valgrind checks those too.
@@ -23,7 +24,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-scripts/build.sh build
+# The same configuration as scripts/test.sh's release build (-DTSSA_WERROR=ON):
+# CI's release pass after this one then builds nothing again.
+scripts/build.sh build -DTSSA_WERROR=ON
 valgrind=(valgrind -q --error-exitcode=99 --leak-check=full
           --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect)
 conform=(build/tests/tssa-conform --jobs="$(nproc)")

@@ -140,11 +140,11 @@ static int run_tssa(char **args, const char *out_path, const char *err_path)
 
 /* Runs `tssa-stream ARGS...` in this process, standard output to /dev/null
  * and standard error to ERR_PATH for the time of the call, and returns its
- * status. For a mode that runs tssa-stream once: the case's process then
- * ends with exit() after the verdict, so its leak check (LeakSanitizer's,
- * valgrind's) is the run's, without a second fork. A run that crashes
- * takes the case's process with it (conform.c then shows the run's
- * standard error). */
+ * status. For a mode's last run (its only one in most modes): the case's
+ * process then ends with exit() after the verdict, so its leak check
+ * (LeakSanitizer's, valgrind's) is the run's, without a fork of its own.
+ * A run that crashes takes the case's process with it (conform.c then
+ * shows the run's standard error). */
 static int run_tssa_here(char **args, const char *err_path)
 {
     fflush(NULL);
@@ -447,7 +447,7 @@ static int run_tssa_mode(const char *model, const char *tmp, FILE *report)
     args[n++] = "-o";
     args[n++] = result;
     args[n] = NULL;
-    status = run_tssa(args, NULL, run_err);
+    status = run_tssa_here(args, run_err);
     if (case_verdict(status, run_err, result, true, report) != CASE_PASS) {
         fprintf(report, "(the functionalized graph, run on ref:)\n");
         append_file(report, functional);
@@ -533,7 +533,7 @@ static int run_roundtrip_mode(const char *model, const char *tmp, FILE *report)
     if (!same)
         return CASE_FAIL;
     char *schedule[] = {"tssa-stream", "--emit=schedule", a, NULL};
-    if (run_tssa(schedule, NULL, err) != 0) {
+    if (run_tssa_here(schedule, err) != 0) {
         fprintf(report, "FAIL: the stream does not schedule\n");
         append_file(report, err);
         return CASE_FAIL;

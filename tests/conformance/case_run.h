@@ -40,13 +40,12 @@ bool mode_applies(Mode mode, const char *case_dir);
  * the reasons for a failure or a skip to `report`, each problem on a line
  * of its own followed by the run's captured standard error. MODEL, when
  * not NULL, is the graph run instead of the case's model.ir. Returns
- * CASE_PASS, CASE_FAIL or CASE_SKIP. The modes that run tssa-stream once
- * (ref, cpu, cuda, fission*, devices3) call tssa_stream_main in this
- * process, whose exit after the verdict is then the run's (its leak check
- * too: the caller must end the process with exit()); those that run it
- * several times (tssa, roundtrip) run each in a forked process of its own,
- * so each run's exit, leak check and status are its own, as they were per
- * program. */
+ * CASE_PASS, CASE_FAIL or CASE_SKIP. A mode's last tssa-stream run (the
+ * only one in ref, cpu, cuda, fission*, devices3) calls tssa_stream_main in
+ * this process, whose exit after the verdict is then that run's (its leak
+ * check too: the caller must end the process with exit()); the earlier runs
+ * of tssa and roundtrip each run in a forked process of its own, whose
+ * exit, leak check and status are its own, as they were per program. */
 int case_run(Mode mode, const char *case_dir, const char *model, const char *tmp,
              FILE *report);
 

@@ -13,10 +13,9 @@
  * keeps every Nth (mode, case) pair from the Ith (1-based), after the filter.
  *
  * Each case runs in a process forked from this one (no exec) that calls
- * tssa_stream_main for the tssa-stream runs of its mode (case_run.c: in
- * that process for a mode with one run, in a process forked from it for
- * each run otherwise) and judges the result; its exit status is the
- * verdict. This process only
+ * tssa_stream_main for the tssa-stream runs of its mode (case_run.c: the
+ * last in that process, any earlier one in a process forked from it) and
+ * judges the result; its exit status is the verdict. This process only
  * lists cases, forks, waits (killing a case's process group after
  * --timeout seconds, a FAIL) and prints: it never runs a kernel, so it
  * never starts OpenMP's or OpenBLAS's threads, which a fork would not
@@ -415,6 +414,9 @@ int main(int argc, char **argv)
             ntasks++;
         }
     }
+
+    if (ntasks == 0)
+        fprintf(stderr, "tssa-conform: no case selected (shard %ld/%ld)\n", shard, nshards);
 
     /* tests/case_lib.sh's environment (kernel_cache_in_build). */
     setenv("TSSA_KERNEL_CFLAGS", "-Wall -Wextra -Werror", 0);

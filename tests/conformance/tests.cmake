@@ -8,7 +8,9 @@
 #
 # A ctest entry is a mode over a group of cases, the long groups (tests/ops)
 # in shards so that `ctest -j` spreads them over the cores; ctest's COST
-# (seconds under ASan on a 2-core machine, measured) starts the longest first.
+# (seconds under ASan on a loaded 2-core machine with an empty kernel cache,
+# measured) starts the longest first in a fresh tree (ctest then keeps its
+# own timings).
 #   conform.ref.*        every corpus case (models, ops) and the long loops
 #                        with expected/ on --backend=ref against PyTorch
 #   conform.cpu.*        the same on --backend=cpu, and the lowering's loop
@@ -69,23 +71,23 @@ set(TSSA_TSSA_CASES ${TSSA_TESTS_DIR}/functionalize/cases)
 file(GLOB TSSA_LONG_LOOP_EXPECTED CONFIGURE_DEPENDS ${TSSA_TESTS_DIR}/streamit/long_loops/*/expected)
 list(TRANSFORM TSSA_LONG_LOOP_EXPECTED REPLACE "/expected$" "")
 
-tssa_conform(ref.models 1 20 corpus --mode=ref ${TSSA_MODELS})
-tssa_conform(ref.ops 4 100 corpus --mode=ref ${TSSA_OPS})
+tssa_conform(ref.models 1 26 corpus --mode=ref ${TSSA_MODELS})
+tssa_conform(ref.ops 4 80 corpus --mode=ref ${TSSA_OPS})
 tssa_conform(ref.long_loops 1 5 lower --mode=ref ${TSSA_LONG_LOOP_EXPECTED})
 
-tssa_conform(cpu.models 2 60 "corpus;cpu" --mode=cpu ${TSSA_MODELS})
-tssa_conform(cpu.ops 4 120 "corpus;cpu" --mode=cpu ${TSSA_OPS})
+tssa_conform(cpu.models 2 40 "corpus;cpu" --mode=cpu ${TSSA_MODELS})
+tssa_conform(cpu.ops 4 200 "corpus;cpu" --mode=cpu ${TSSA_OPS})
 tssa_conform(cpu.loop_cases 1 10 "corpus;cpu" --mode=cpu ${TSSA_LOOP_CASES})
-tssa_conform(cpu.tssa_cases 1 15 "corpus;cpu" --mode=cpu ${TSSA_TSSA_CASES})
+tssa_conform(cpu.tssa_cases 1 30 "corpus;cpu" --mode=cpu ${TSSA_TSSA_CASES})
 tssa_conform(cpu.long_loops 1 5 lower --mode=cpu ${TSSA_LONG_LOOP_EXPECTED})
 
 foreach(k 2 3)
-  tssa_conform(fission${k}.models 1 40 "corpus;cpu;fission" --mode=fission${k} ${TSSA_MODELS})
+  tssa_conform(fission${k}.models 1 30 "corpus;cpu;fission" --mode=fission${k} ${TSSA_MODELS})
   tssa_conform(fission${k}.loop_cases 1 10 "corpus;cpu;fission" --mode=fission${k} ${TSSA_LOOP_CASES})
 endforeach()
 
-tssa_conform(tssa.models 1 20 corpus --mode=tssa ${TSSA_MODELS})
-tssa_conform(tssa.ops 4 140 corpus --mode=tssa ${TSSA_OPS})
+tssa_conform(tssa.models 1 50 corpus --mode=tssa ${TSSA_MODELS})
+tssa_conform(tssa.ops 4 240 corpus --mode=tssa ${TSSA_OPS})
 tssa_conform(tssa.tssa_cases 1 10 corpus --mode=tssa ${TSSA_TSSA_CASES})
 # The FuncTs README examples: one graph, several bindings each.
 set(TSSA_FUNC_GOLDEN ${TSSA_TESTS_DIR}/functionalize/golden)
@@ -94,13 +96,13 @@ tssa_conform(tssa.readme_loop 1 1 corpus --mode=tssa --model=${TSSA_FUNC_GOLDEN}
 tssa_conform(tssa.readme_branch 1 1 corpus --mode=tssa --model=${TSSA_FUNC_GOLDEN}/readme_branch.ir
              ${TSSA_FUNC_GOLDEN}/branch_pos ${TSSA_FUNC_GOLDEN}/branch_neg)
 
-tssa_conform(roundtrip.models 1 20 "corpus;lower" --mode=roundtrip ${TSSA_MODELS})
-tssa_conform(roundtrip.ops 4 130 "corpus;lower" --mode=roundtrip ${TSSA_OPS})
+tssa_conform(roundtrip.models 1 30 "corpus;lower" --mode=roundtrip ${TSSA_MODELS})
+tssa_conform(roundtrip.ops 4 320 "corpus;lower" --mode=roundtrip ${TSSA_OPS})
 tssa_conform(roundtrip.loop_cases 1 5 "corpus;lower" --mode=roundtrip ${TSSA_LOOP_CASES})
 
 if(TSSA_CUDA)
-  tssa_conform(cuda.models 2 60 "corpus;cuda" --mode=cuda ${TSSA_MODELS})
-  tssa_conform(cuda.loop_cases 1 10 "corpus;cuda" --mode=cuda ${TSSA_LOOP_CASES})
-  tssa_conform(cuda.tssa_cases 1 15 "corpus;cuda" --mode=cuda ${TSSA_TSSA_CASES})
-  tssa_conform(devices3.models 1 40 "corpus;cuda" --mode=devices3 ${TSSA_MODELS})
+  tssa_conform(cuda.models 2 40 "corpus;cuda" --mode=cuda ${TSSA_MODELS})
+  tssa_conform(cuda.loop_cases 1 65 "corpus;cuda" --mode=cuda ${TSSA_LOOP_CASES})
+  tssa_conform(cuda.tssa_cases 1 100 "corpus;cuda" --mode=cuda ${TSSA_TSSA_CASES})
+  tssa_conform(devices3.models 1 140 "corpus;cuda" --mode=devices3 ${TSSA_MODELS})
 endif()
