@@ -317,6 +317,19 @@ static void finish(const Task *task, const Running *run, int status, double time
     remove_tree(run->tmp);
 }
 
+/* Kills the running cases' process groups and removes their folders. */
+static void stop_cases(Running *running, int jobs)
+{
+    for (int slot = 0; slot < jobs; slot++) {
+        if (running[slot].pid) {
+            kill(-running[slot].pid, SIGKILL);
+            waitpid(running[slot].pid, NULL, 0);
+            remove_tree(running[slot].tmp);
+            running[slot].pid = 0;
+        }
+    }
+}
+
 static void on_child(int sig)
 {
     (void)sig; /* only wakes sigtimedwait */
@@ -432,10 +445,15 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     const char *tmp_root = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 
-    /* SIGCHLD stays blocked here so that sigtimedwait sees each one. */
+    /* SIGCHLD stays blocked here so that sigtimedwait sees each one; so do
+     * the signals that end the runner (an interrupt, a closed pipe), so that
+     * it ends its cases and removes their folders first. */
+    static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
     sigset_t child_set, old_mask;
     sigemptyset(&child_set);
     sigaddset(&child_set, SIGCHLD);
+    for (size_t i = 0; i < sizeof stop_signals / sizeof *stop_signals; i++)
+        sigaddset(&child_set, stop_signals[i]);
     signal(SIGCHLD, on_child);
     sigprocmask(SIG_BLOCK, &child_set, &old_mask);
 
@@ -476,7 +494,12 @@ int main(int argc, char **argv)
         double wait = wake - now_seconds();
         if (wait > 0) {
             struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
-            sigtimedwait(&child_set, NULL, &ts);
+            int sig = sigtimedwait(&child_set, NULL, &ts);
+            if (sig > 0 && sig != SIGCHLD) {
+                stop_cases(running, (int)jobs);
+                fprintf(stderr, "tssa-conform: stopped by signal %d\n", sig);
+                return 128 + sig;
+            }
         }
         for (int slot = 0; slot < jobs; slot++) {
             Running *r = &running[slot];
