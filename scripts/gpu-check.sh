@@ -42,7 +42,7 @@ nproc
 
 if [[ -n "$ctest_budget" ]]; then
   say "ctest -L cuda (budget ${ctest_budget} s)"
-  timeout "$ctest_budget" ctest --test-dir "$build" -L cuda -j "$(nproc)" --timeout 60 \
+  timeout "$ctest_budget" ctest --test-dir "$build" -L cuda -j "$(nproc)" --timeout "$ctest_budget" \
     --output-on-failure >"$out/ctest_cuda.log" 2>&1
   echo "ctest exit $?"
   grep -E "tests passed|tests failed|Total Test time" "$out/ctest_cuda.log"

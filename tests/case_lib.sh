@@ -1,6 +1,9 @@
-# case_lib.sh — shell functions shared by the corpus case runners
-# (backends/ref/run_case.sh, backends/cpu/run_cpu_case.sh,
-# functionalize/run_tssa_case.sh). Source it; it runs nothing by itself.
+# case_lib.sh — shell functions shared by the shell-driven corpus tests
+# (backends/mpi/run_mpi_case.sh, and the kernel cache and CUDA choice of
+# kernels/ and backends/cuda/ scripts). Source it; it runs nothing by itself.
+# The corpus on ref, cpu, cuda, TensorSSA and the stream round trip is the
+# conformance runner's (tests/conformance: case_run.c makes the same checks
+# as case_verdict below, in C).
 # A case directory (from tests/models/, tests/ops/ or a layer's cases/) holds
 # model.ir, args.txt (the bindings, one line, paths relative to the case),
 # inputs/, expected/out*.npy from PyTorch eager, and optionally
@@ -37,22 +40,14 @@ cuda_on_gpu_or_shim() {
 
 # case_begin CASE_DIR
 # Enters CASE_DIR (exit 2 if it cannot), reads its bindings into the array
-# `bindings`, makes a temporary directory `out` (removed on exit), and sets
-# the array `runner` that prefixes a tssa-stream run (with $tssa set, the
-# kernel cache goes beside it: TSSA_CACHE_DIR): valgrind when
-# TSSA_VALGRIND=1 (a memory error or a definite or indirect leak fails the
-# run with status 99), else nothing.
+# `bindings` and makes a temporary directory `out` (removed on exit); with
+# $tssa set, the kernel cache goes beside it (TSSA_CACHE_DIR).
 case_begin() {
   kernel_cache_in_build
   cd "$1" || exit 2
   read -r -a bindings < args.txt || true
   out=$(mktemp -d)
   trap 'rm -rf "$out"' EXIT
-  runner=()
-  if [[ "${TSSA_VALGRIND:-0}" == 1 ]]; then
-    runner=(valgrind -q --error-exitcode=99 --leak-check=full
-            --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect)
-  fi
 }
 
 # case_verdict NPY_COMPARE STATUS ERR_FILE [--replaced]

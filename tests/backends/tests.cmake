@@ -2,12 +2,9 @@
 #   ref_interp         the reference interpreter: aliasing of views and in-place
 #                      ops, loops, If, lists, scalar arithmetic, located runtime
 #                      errors (tests/backends/ref/test_interp.c)
-#   ref.<group>.<case> every corpus case on the ref backend, against PyTorch's
-#                      eager outputs (tests/backends/ref/run_case.sh)
-#   cpu.<group>.<case> every corpus case, the lowering's loop cases
-#                      (tests/streamit/cases) and TensorSSA's cases
-#                      (tests/functionalize/cases) on the cpu backend, against
-#                      PyTorch (tests/backends/cpu/run_cpu_case.sh)
+#   (the corpus on ref, cpu, with --fission=2 and 3, and on cuda: the
+#   conformance runner's conform.ref.*, conform.cpu.*, conform.fission*.*,
+#   conform.cuda.*, conform.devices3.* in tests/conformance/tests.cmake)
 #   mpi.<group>.<case> every program (tests/models) under mpirun -np 1, 2, 3
 #                      and 4: the same bytes as the run without mpirun, and
 #                      that run against PyTorch (tests/backends/mpi/
@@ -25,61 +22,31 @@
 #                      arguments, compiler, device): the job ends within
 #                      seconds with rank 1's message, no outputs
 #                      (tests/backends/mpi/test_mpi_rank_faults.sh)
-#   cpu.fission2.<group>.<case>, cpu.fission3.<group>.<case>
-#                      the same with --fission=2 and 3 for the programs
-#                      (tests/models) and the loop cases: the split graph
-#                      must give PyTorch's outputs too (the op cases have
-#                      no filter that fires more than once)
 tssa_unit_test(ref_interp ${TSSA_TESTS_DIR}/backends/ref/test_interp.c ${TSSA_TESTS_DIR}/test_util.c)
 
-foreach(case_dir ${TSSA_CORPUS_CASES})
-  tssa_case_id(${case_dir} id)
-  add_test(NAME ref.${id}
-           COMMAND ${TSSA_TESTS_DIR}/backends/ref/run_case.sh $<TARGET_FILE:tssa-stream>
-                   $<TARGET_FILE:npy_compare> ${case_dir} --backend=ref)
-  set_tests_properties(ref.${id} PROPERTIES LABELS corpus)
-endforeach()
-
-tssa_case_dirs(TSSA_LOWER_LOOP_CASES ${TSSA_TESTS_DIR}/streamit/cases)
-# TensorSSA's own cases (list and tensor writes in loops and branches) run on
-# the cpu backend too: their functional graphs are what the lowering takes apart.
-tssa_case_dirs(TSSA_FUNCTIONAL_CASES ${TSSA_TESTS_DIR}/functionalize/cases)
-foreach(case_dir ${TSSA_CORPUS_CASES} ${TSSA_LOWER_LOOP_CASES} ${TSSA_FUNCTIONAL_CASES})
-  tssa_case_id(${case_dir} id)
-  add_test(NAME cpu.${id}
-           COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
-                   $<TARGET_FILE:npy_compare> ${case_dir})
-  set_tests_properties(cpu.${id} PROPERTIES LABELS "corpus;cpu")
-endforeach()
-
 tssa_case_dirs(TSSA_MODEL_CASES ${TSSA_TESTS_DIR}/models)
-foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES})
-  tssa_case_id(${case_dir} id)
-  foreach(k 2 3)
-    add_test(NAME cpu.fission${k}.${id}
-             COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
-                     $<TARGET_FILE:npy_compare> ${case_dir} --fission=${k})
-    set_tests_properties(cpu.fission${k}.${id} PROPERTIES LABELS "corpus;cpu;fission")
-  endforeach()
-endforeach()
 
-# Under mpirun (skipped, 77, without mpirun or an MPI build). RUN_SERIAL:
-# each run starts up to 4 processes on this machine's cores.
+# Under mpirun (skipped, 77, without mpirun or an MPI build). Label
+# release: CI runs them on the release build only (ASan's start-up in 4
+# ranks per run distorts their timing and adds nothing the corpus's ASan
+# runs do not check: scripts/test.sh --ci-release). COST: the longest start
+# first in a fresh tree.
 foreach(case_dir ${TSSA_MODEL_CASES})
   tssa_case_id(${case_dir} id)
   add_test(NAME mpi.${id}
            COMMAND ${TSSA_TESTS_DIR}/backends/mpi/run_mpi_case.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${case_dir})
-  set_tests_properties(mpi.${id} PROPERTIES LABELS "corpus;mpi" SKIP_RETURN_CODE 77 TIMEOUT 600)
+  set_tests_properties(mpi.${id} PROPERTIES LABELS "corpus;mpi;release" SKIP_RETURN_CODE 77
+                       TIMEOUT 600 COST 4)
 endforeach()
 add_test(NAME mpi_failures
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_failures.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models)
-set_tests_properties(mpi_failures PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 600)
+set_tests_properties(mpi_failures PROPERTIES LABELS "mpi;release" SKIP_RETURN_CODE 77 TIMEOUT 600 COST 20)
 add_test(NAME mpi_rank_faults
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_rank_faults.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models)
-set_tests_properties(mpi_rank_faults PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 600)
+set_tests_properties(mpi_rank_faults PROPERTIES LABELS "mpi;release" SKIP_RETURN_CODE 77 TIMEOUT 600 COST 20)
 # The partitioner's placements for a few programs at 2 and 4 ranks, with
 # fixed rates (no mpirun needed): golden tables and the decisive facts.
 add_test(NAME placement_golden
@@ -93,15 +60,11 @@ set_tests_properties(trace_threads PROPERTIES LABELS cpu SKIP_RETURN_CODE 77)
 add_test(NAME mpi_products
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_products.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/backends/mpi)
-set_tests_properties(mpi_products PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIMEOUT 900)
+set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CODE 77 TIMEOUT 900 COST 20)
 
 # The cuda backend (a build with the CUDA toolkit; skipped without it):
-#   cuda.<group>.<case>  every program (tests/models), loop case and
-#                        TensorSSA case on --backend=cuda through the CPU shim
-#                        (TSSA_CUDA_EMULATE=1: the generated CUDA as C++,
-#                        device memory apart from the host's), against
-#                        PyTorch (tests/backends/cuda/run_cuda_case.sh)
-#   cuda.devices3.<group>.<case>  the programs with --devices 3
+#   (the corpus on --backend=cuda and with --devices 3: conform.cuda.* and
+#   conform.devices3.*, tests/conformance/tests.cmake)
 #   cuda_driver          the GPU device itself: NVRTC, launches, cuBLAS
 #                        against a triple loop (skipped, 77, without a GPU)
 #   cuda_no_device       --backend=cuda without a GPU: exit 2, one message
@@ -111,22 +74,6 @@ set_tests_properties(mpi_products PROPERTIES LABELS mpi SKIP_RETURN_CODE 77 TIME
 #   cuda_placement       --emit=placement of two programs against goldens,
 #                        and runs that execute it (no fallback; one counted)
 if(TSSA_CUDA)
-  foreach(case_dir ${TSSA_MODEL_CASES} ${TSSA_LOWER_LOOP_CASES} ${TSSA_FUNCTIONAL_CASES})
-    tssa_case_id(${case_dir} id)
-    add_test(NAME cuda.${id}
-             COMMAND ${TSSA_TESTS_DIR}/backends/cuda/run_cuda_case.sh $<TARGET_FILE:tssa-stream>
-                     $<TARGET_FILE:npy_compare> ${case_dir})
-    set_tests_properties(cuda.${id} PROPERTIES LABELS "corpus;cuda")
-  endforeach()
-  # --devices 3: each data-parallel filter in three copies on three emulated
-  # devices with memories of their own (data crossing devices is copied)
-  foreach(case_dir ${TSSA_MODEL_CASES})
-    tssa_case_id(${case_dir} id)
-    add_test(NAME cuda.devices3.${id}
-             COMMAND ${TSSA_TESTS_DIR}/backends/cuda/run_cuda_case.sh $<TARGET_FILE:tssa-stream>
-                     $<TARGET_FILE:npy_compare> ${case_dir} --devices 3)
-    set_tests_properties(cuda.devices3.${id} PROPERTIES LABELS "corpus;cuda")
-  endforeach()
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
   add_test(NAME cuda_no_device

@@ -5,7 +5,7 @@
  * loop-carried values and If results block propagation must add, which
  * writes must stay imperative and why, which re-reads the region test may
  * skip, what DCE, CSE and constant folding must remove. Semantics (same
- * results as PyTorch) are checked by the corpus runs (run_tssa_case.sh).
+ * results as PyTorch) are checked by the corpus runs (tssa-conform --mode=tssa).
  */
 #include <stdio.h>
 #include <stdlib.h>

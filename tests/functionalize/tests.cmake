@@ -1,7 +1,8 @@
-# TensorSSA (functionalize/): pass-level tests, the FuncTs README goldens,
-# and every corpus program run through --emit=tssa and back on the ref
-# backend (tests/functionalize/run_tssa_case.sh). The immut:: ops themselves
-# are tested with the op semantics (tests/eval).
+# TensorSSA (functionalize/): pass-level tests and the FuncTs README goldens.
+# Every corpus program and TensorSSA case run through --emit=tssa and back on
+# the ref backend, and the README examples' runs, are the conformance
+# runner's conform.tssa.* (tests/conformance/tests.cmake). The immut:: ops
+# themselves are tested with the op semantics (tests/eval).
 
 # The TensorSSA stage alone with its report, for debugging and experiments.
 add_executable(tssa_report_tool ${TSSA_TESTS_DIR}/functionalize/tssa_report_tool.c)
@@ -11,21 +12,14 @@ target_link_libraries(tssa_report_tool PRIVATE tssa)
 # in the test).
 tssa_unit_test(tssa_passes ${TSSA_TESTS_DIR}/functionalize/test_passes.c ${TSSA_TESTS_DIR}/test_util.c)
 
-# The two FuncTs README examples: the printed graph (golden) and its run.
+# The two FuncTs README examples: the printed graph (golden); their runs are
+# conform.tssa.readme_*.
 set(TSSA_FUNC_GOLDEN ${TSSA_TESTS_DIR}/functionalize/golden)
 foreach(example loop branch)
   add_test(NAME tssa.golden.readme_${example}
            COMMAND ${TSSA_TESTS_DIR}/functionalize/check_golden.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_FUNC_GOLDEN}/readme_${example}.ir ${TSSA_FUNC_GOLDEN}/readme_${example}.tssa)
 endforeach()
-foreach(run loop_n3 branch_pos branch_neg)
-  string(REGEX REPLACE "_.*" "" example ${run})
-  add_test(NAME tssa.readme.${run}
-           COMMAND ${TSSA_TESTS_DIR}/functionalize/run_tssa_case.sh $<TARGET_FILE:tssa-stream>
-                   $<TARGET_FILE:npy_compare> ${TSSA_FUNC_GOLDEN}/${run} ${TSSA_FUNC_GOLDEN}/readme_${example}.ir)
-  set_tests_properties(tssa.readme.${run} PROPERTIES SKIP_RETURN_CODE 77)
-endforeach()
-
 # Without bindings graph inputs may alias: a program writing one input and
 # reading another afterwards stays imperative, with its reason printed.
 add_test(NAME tssa.may_alias_documented
@@ -51,14 +45,3 @@ add_test(NAME tssa.golden.list_in_tuple_then_append
          COMMAND ${TSSA_TESTS_DIR}/functionalize/check_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.ir
                  ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.tssa)
-
-# Every corpus case, and the TensorSSA stress cases (cases/programs.py),
-# functionalized and run back on ref.
-tssa_case_dirs(TSSA_FUNC_CASES ${TSSA_TESTS_DIR}/functionalize/cases)
-foreach(case_dir ${TSSA_CORPUS_CASES} ${TSSA_FUNC_CASES})
-  tssa_case_id(${case_dir} id)
-  add_test(NAME tssa.${id}
-           COMMAND ${TSSA_TESTS_DIR}/functionalize/run_tssa_case.sh $<TARGET_FILE:tssa-stream>
-                   $<TARGET_FILE:npy_compare> ${case_dir})
-  set_tests_properties(tssa.${id} PROPERTIES LABELS corpus SKIP_RETURN_CODE 77)
-endforeach()

@@ -1,6 +1,7 @@
 # Stream graphs (streamit/): the .str text and the lowering of TorchScript
 # programs to stream graphs. Their results on the cpu backend are the
-# cpu.* tests (tests/backends/tests.cmake).
+# conform.cpu.* tests, and the round trip of every lowered corpus program is
+# conform.roundtrip.* (tests/conformance/tests.cmake).
 #   stream_golden      --emit=stream/schedule/dot text of .str graphs against
 #                      hand-written goldens (golden/*.schedule, *.dot, *.stream)
 #   lower_skip         values carried past many layers skip them: the stream
@@ -8,11 +9,10 @@
 #   lower_tool         prints a model's lowering statistics (lower_tool.c)
 #   lower.golden.*     --emit=stream (and --emit=dot: *.dot.expected) of
 #                      small programs, reviewed by hand (golden/*.expected)
-#   lower.roundtrip.*  every lowered corpus program's .str text reads back
 #   lower.loopplan.*   the loop plan (a data-parallel body filter, a feedback
 #                      loop, or one filter) of loops that must and must not
 #                      be taken apart (cases/); their results are
-#                      cpu.cases.* against PyTorch
+#                      conform.cpu.loop_cases against PyTorch
 #   lower.noderuns.*   IR node runs of a lowered program against the
 #                      interpreter's, counts derived by hand below
 tssa_unit_test(stream_golden ${TSSA_TESTS_DIR}/streamit/test_stream_golden.c ${TSSA_TESTS_DIR}/test_util.c)
@@ -22,14 +22,6 @@ add_executable(lower_tool ${TSSA_TESTS_DIR}/streamit/lower_tool.c)
 target_link_libraries(lower_tool PRIVATE tssa)
 
 tssa_case_dirs(TSSA_LOWER_LOOP_CASES ${TSSA_TESTS_DIR}/streamit/cases)
-foreach(case_dir ${TSSA_CORPUS_CASES} ${TSSA_LOWER_LOOP_CASES})
-  if(NOT EXISTS ${case_dir}/expect_error.txt)
-    tssa_case_id(${case_dir} id)
-    add_test(NAME lower.roundtrip.${id}
-             COMMAND ${TSSA_TESTS_DIR}/streamit/check_roundtrip.sh $<TARGET_FILE:tssa-stream> ${case_dir})
-    set_tests_properties(lower.roundtrip.${id} PROPERTIES LABELS lower)
-  endif()
-endforeach()
 
 file(GLOB TSSA_LOWER_GOLDENS CONFIGURE_DEPENDS ${TSSA_TESTS_DIR}/streamit/golden/*.expected)
 foreach(expected ${TSSA_LOWER_GOLDENS})
@@ -75,23 +67,10 @@ endforeach()
 
 # Loops too long for static rates, or without end (tests/streamit/long_loops,
 # expected values derived by hand in its README.md): the cases with expected/
-# run on the ref and cpu backends; lower.long_loops checks that a 10^12-trip
+# run on the ref and cpu backends (conform.ref.long_loops and
+# conform.cpu.long_loops); lower.long_loops checks that a 10^12-trip
 # `for` is emitted (it aborted before) and that `while True:` runs until
 # interrupted with flat memory (tests/streamit/test_long_loops.sh).
-tssa_case_dirs(TSSA_LONG_LOOP_CASES ${TSSA_TESTS_DIR}/streamit/long_loops)
-foreach(case_dir ${TSSA_LONG_LOOP_CASES})
-  if(EXISTS ${case_dir}/expected)
-    get_filename_component(case_name ${case_dir} NAME)
-    add_test(NAME lower.long_loops.ref.${case_name}
-             COMMAND ${TSSA_TESTS_DIR}/backends/ref/run_case.sh $<TARGET_FILE:tssa-stream>
-                     $<TARGET_FILE:npy_compare> ${case_dir} --backend=ref)
-    add_test(NAME lower.long_loops.cpu.${case_name}
-             COMMAND ${TSSA_TESTS_DIR}/backends/cpu/run_cpu_case.sh $<TARGET_FILE:tssa-stream>
-                     $<TARGET_FILE:npy_compare> ${case_dir})
-    set_tests_properties(lower.long_loops.ref.${case_name} lower.long_loops.cpu.${case_name}
-                         PROPERTIES LABELS lower)
-  endif()
-endforeach()
 add_test(NAME lower.long_loops
          COMMAND ${TSSA_TESTS_DIR}/streamit/test_long_loops.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/streamit/long_loops)

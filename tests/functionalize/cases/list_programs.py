@@ -3,9 +3,9 @@ lists built with append, `+=`, extend, item assignment and reverse inside
 loops and branches, and lists that another name or a container can observe,
 which must stay imperative. Each CASES entry is (function, inputs) or
 (function, inputs, (exit_status, message)) for a program that must fail;
-generate.py exports them with PyTorch's eager outputs, and
-tests/functionalize/run_tssa_case.sh runs the functionalized graph against
-them.
+generate.py exports them with PyTorch's eager outputs, and the
+conformance runner's tssa mode (tests/conformance/case_run.c) runs the
+functionalized graph against them.
 """
 from typing import List
 

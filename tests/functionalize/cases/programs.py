@@ -3,7 +3,7 @@ nested loops and branches, regions that do or do not overlap, values merged
 by control flow, tensors that escape into lists. Each CASES entry is
 (function, inputs); generate.py exports them with PyTorch's eager outputs.
 The functionalized graph must compute the same (or stay imperative where it
-cannot be proven to), which tests/functionalize/run_tssa_case.sh checks.
+cannot be proven to), which the conformance runner's tssa mode checks.
 """
 from typing import List
 
