@@ -26,12 +26,12 @@
  * batch_first; the previous layer's output otherwise):
  *     w_ih, w_hh, b_ih, b_hh, w_hr = ListUnpack(params)[k * per ...]
  *     h = select(h0, 0, k)          (c = select(c0, 0, k) for LSTM)
- *     Xd = X, or flip(X, [0]) for the reverse direction
- *     P = linear(Xd, w_ih, b_ih)                           [T, B, G*H]
- *     out = zeros([T, B, size(h, 1)], dtype(Xd), device(Xd))
+ *     P = linear(X, w_ih, b_ih)                            [T, B, G*H]
+ *     out = zeros([T, B, size(h, 1)], dtype(X), device(X))
  *     h, (c,) out = prim::Loop(T, true, h, (c,) out)
  *       block(t, h, (c,) out):
- *         gi = select(P, 0, t); gh = linear(h, w_hh, b_hh)
+ *         s = t, or T - 1 - t for the reverse direction
+ *         gi = select(P, 0, s); gh = linear(h, w_hh, b_hh)
  *         tanh / relu RNN  h' = tanh / relu(gh + gi)
  *         GRU   (r, z, n gates by chunk) r = sigmoid(gh_r + gi_r),
  *               z = sigmoid(gh_z + gi_z), n = tanh(gi_n + gh_n * r),
@@ -39,9 +39,8 @@
  *         LSTM  i, f, g, o = chunk(gh + gi, 4, 1); c' = sigmoid(f) * c +
  *               sigmoid(i) * tanh(g); h' = sigmoid(o) * tanh(c'), then
  *               linear(h', w_hr) when projected (proj_size)
- *         out' = immut::select_rev(out, h', 0, t)
+ *         out' = immut::select_rev(out, h', 0, s)
  *         -> (true, h', (c',) out')
- *     out = flip(out, [0]) for the reverse direction
  * A bidirectional layer's output is cat([out_fwd, out_bwd], 2): its two
  * loops are independent, so the stream graph can run them side by side. The
  * node's outputs become the last layer's output (transposed back when
@@ -126,12 +125,6 @@ static IrValue *tensor_list(Expand *e, IrValue *const *items, int n)
     return emit(e, OP_PRIM_LISTCONSTRUCT, items, n, ir_type_list(e->g, tensor_type(e)));
 }
 
-static IrValue *flip_time(Expand *e, IrValue *x)
-{
-    IrValue *dims = int_list(e, &e->zero, 1);
-    return emit_tensor(e, OP_ATEN_FLIP, (IrValue *[]){x, dims}, 2);
-}
-
 static bool static_number(const LowerProgram *p, const IrValue *v, double *out)
 {
     const RtValue *r = lower_static_value(p, v);
@@ -213,12 +206,16 @@ static IrValue *emit_step(Expand *e, RnnKind kind, IrValue *gi, IrValue *h, IrVa
     return NULL;
 }
 
-/* The loop of one direction over x [T, B, I] (already flipped for the
- * reverse direction) from h (and c): the input projection of all T steps
- * as one product before the loop, then the loop; returns the per-step
- * outputs [T, B, H_out] and leaves the final states in *h, *c. */
-static IrValue *emit_direction(Expand *e, RnnKind kind, IrValue *x, const Weights *w, IrValue **h,
-                               IrValue **c)
+/* The loop of one direction over the layer's input x [T, B, I] from h
+ * (and c): the input projection of all T steps as one product before the
+ * loop, then the loop; returns the per-step outputs [T, B, H_out] and
+ * leaves the final states in *h, *c. The reverse direction's step t reads
+ * and writes time T-1-t (an index of the counter alone, which the loop
+ * lowering's slicers and writes take), so neither direction waits for more
+ * than the other and the stream graph puts a layer's two loops side by
+ * side. */
+static IrValue *emit_direction(Expand *e, RnnKind kind, IrValue *x, bool reverse, const Weights *w,
+                               IrValue **h, IrValue **c)
 {
     IrValue *projected = emit_tensor(e, OP_ATEN_LINEAR, (IrValue *[]){x, w->w_ih, w->b_ih}, 3);
     IrValue *steps = emit(e, OP_ATEN_SIZE, (IrValue *[]){x, e->zero}, 2,
@@ -253,11 +250,17 @@ static IrValue *emit_direction(Expand *e, RnnKind kind, IrValue *x, const Weight
     IrValue *out_in = ir_block_add_param(body, tensor_type(e), NULL);
     IrBlock *outer = e->into;
     e->into = body;
-    IrValue *gi = emit_tensor(e, OP_ATEN_SELECT, (IrValue *[]){projected, e->zero, t}, 3);
+    IrValue *time = t;
+    if (reverse) {
+        IrType *int_type = ir_type_simple(e->g, TY_INT);
+        IrValue *last = emit(e, OP_ATEN_SUB, (IrValue *[]){steps, e->one}, 2, int_type);
+        time = emit(e, OP_ATEN_SUB, (IrValue *[]){last, t}, 2, int_type);
+    }
+    IrValue *gi = emit_tensor(e, OP_ATEN_SELECT, (IrValue *[]){projected, e->zero, time}, 3);
     IrValue *c_next = NULL;
     IrValue *h_next = emit_step(e, kind, gi, h_in, c_in, w, &c_next);
     IrValue *out_next = emit_tensor(e, OP_IMMUT_SELECT_REV,
-                                    (IrValue *[]){out_in, h_next, e->zero, t}, 4);
+                                    (IrValue *[]){out_in, h_next, e->zero, time}, 4);
     ir_block_add_return(body, e->yes);
     ir_block_add_return(body, h_next);
     if (lstm)
@@ -336,10 +339,7 @@ static bool expand(LowerProgram *p, IrNode *n, RnnKind kind)
             h_final[k] = emit_tensor(&e, OP_ATEN_SELECT, (IrValue *[]){h0, e.zero, index}, 3);
             if (lstm)
                 c_final[k] = emit_tensor(&e, OP_ATEN_SELECT, (IrValue *[]){c0, e.zero, index}, 3);
-            IrValue *x = d == 1 ? flip_time(&e, layer_in) : layer_in;
-            outs[d] = emit_direction(&e, kind, x, &wk, &h_final[k], &c_final[k]);
-            if (d == 1)
-                outs[d] = flip_time(&e, outs[d]);
+            outs[d] = emit_direction(&e, kind, layer_in, d == 1, &wk, &h_final[k], &c_final[k]);
         }
         if (directions == 2) {
             IrValue *two = int_constant(&e, 2);

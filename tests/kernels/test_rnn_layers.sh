@@ -4,8 +4,10 @@
 # (kernels/expand_rnn_layers.c), not run as one opaque filter. For each
 # rnn_* case of tests/models (their results against PyTorch are the corpus
 # tests cpu.models.rnn_*, ...):
-#   - --emit=stream has one feedback loop per layer and direction and no
-#     filter that runs the layer op;
+#   - --emit=stream has one feedback loop per layer and direction, a
+#     bidirectional layer's two loops side by side in one stage of the
+#     top-level pipeline (a split-join), and no filter that runs the layer
+#     op;
 #   - --emit=fused has no layer op or cell left, one input projection per
 #     loop at the top level (the product of all T steps, hoisted), and
 #     fused gates inside every loop;
@@ -20,8 +22,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
 
-# case  loops (layers x directions)
-while read -r name loops; do
+# case  loops (layers x directions)  stages holding both directions' loops
+while read -r name loops pairs; do
   dir="$models/$name"
   read -r -a bindings <"$dir/args.txt"
   if ! (cd "$dir" && "$tssa" --emit=stream model.ir "${bindings[@]}") >"$out/stream" 2>"$out/err"; then
@@ -30,6 +32,11 @@ while read -r name loops; do
   got=$(grep -c 'feedbackloop' "$out/stream")
   if [[ "$got" != "$loops" ]]; then
     echo "FAIL: $name: $got feedback loops, expected $loops (one per layer and direction)"; fail=1
+  fi
+  got=$(awk '/^  [a-z]/ { if (n == 2) pairs++; n = 0 } /feedbackloop/ { n++ }
+             END { if (n == 2) pairs++; print pairs + 0 }' "$out/stream")
+  if [[ "$got" != "$pairs" ]]; then
+    echo "FAIL: $name: $got stages run a layer's two directions side by side, expected $pairs"; fail=1
   fi
   if grep -Eq 'filter (gru|lstm|rnn_tanh|rnn_relu)_[0-9]' "$out/stream"; then
     echo "FAIL: $name: the layer op is still one opaque filter"; fail=1
@@ -48,11 +55,11 @@ while read -r name loops; do
     echo "FAIL: $name: $groups loops with fused gates, expected $loops"; fail=1
   fi
 done <<'CASES'
-rnn_gru_layers 4
-rnn_lstm_proj 4
-rnn_lstm_unbatched 1
-rnn_tanh_nobias 1
-rnn_relu_nobias 4
+rnn_gru_layers 4 2
+rnn_lstm_proj 4 2
+rnn_lstm_unbatched 1 0
+rnn_tanh_nobias 1 0
+rnn_relu_nobias 4 2
 CASES
 
 # train=True with dropout between layers: refused, not run without dropout
