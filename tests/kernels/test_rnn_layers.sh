@@ -11,8 +11,10 @@
 #   - --emit=fused has no layer op or cell left, one input projection per
 #     loop at the top level (the product of all T steps, hoisted), and
 #     fused gates inside every loop;
-# and a GRU of two layers in training mode with dropout is refused at run
-# time (exit 1) naming aten::gru and dropout, on ref and cpu alike.
+# and a GRU of two layers in training mode with dropout, and the
+# PackedSequence overload (aten::gru.data, with batch_sizes; the graph and
+# zero inputs in rnn_packed/), are refused at run time (exit 1) naming
+# aten::gru, on ref and cpu alike.
 #   test_rnn_layers.sh TSSA_STREAM MODELS_DIR
 set -uo pipefail
 tssa=$(realpath "$1") models=$(realpath "$2")
@@ -79,6 +81,18 @@ for backend in ref cpu; do
   status=$?
   if ((status != 1)) || ! grep -q 'aten::gru' "$out/err" || ! grep -q 'dropout=0.25' "$out/err"; then
     echo "FAIL: GRU in training mode with dropout on $backend: exit $status, expected 1 naming aten::gru and dropout"
+    cat "$out/err"; fail=1
+  fi
+done
+
+# the PackedSequence overload
+packed="$(dirname "$(realpath "$0")")/rnn_packed"
+for backend in ref cpu; do
+  (cd "$packed" && "$tssa" --backend=$backend model.ir data=data.npy batch_sizes=batch_sizes.npy \
+     hx=hx.npy w_ih=w_ih.npy w_hh=w_hh.npy -o "$out/packed") >/dev/null 2>"$out/err"
+  status=$?
+  if ((status != 1)) || ! grep -q 'aten::gru: the PackedSequence form' "$out/err" || [[ -e "$out/packed" ]]; then
+    echo "FAIL: aten::gru.data on $backend: exit $status, expected 1 and the PackedSequence message"
     cat "$out/err"; fail=1
   fi
 done
