@@ -49,7 +49,6 @@
  * step by step, so results agree to rounding (the one product of T*B rows
  * blocks its sums as ATen's CPU path does).
  */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "kernels/kernels_internal.h"
