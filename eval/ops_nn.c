@@ -1,13 +1,11 @@
 /* ops_nn.c — bindings of linear algebra and the neural-network ops:
  * mm, bmm, matmul, addmm, linear, dot, outer, conv1d/conv2d/_convolution,
  * layer_norm, group_norm, embedding, dropout, cat, stack, repeat, flip,
- * roll, tril/triu, padding, and the RNN cells (pooling and batch_norm are in
- * ops_pool_norm.c).
+ * roll, tril/triu and padding (pooling and batch_norm are in ops_pool_norm.c,
+ * the RNN cells and layers in ops_rnn.c).
  *
  * Dropout with train=True (random) is an error; dropout with train=False
- * returns its input itself, as PyTorch does. The RNN cells are composed
- * from the tensor library's linear, elementwise and chunk kernels in the
- * order ATen's RNN.cpp evaluates them.
+ * returns its input itself, as PyTorch does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -271,143 +269,4 @@ bool eval_op_pad(EvalCall *c)
     if (n % 2 == 0 && n <= 2 * x->ndim && has_value && value != 0)
         return eval_fail(c, "Padding mode \"%s\" doesn't take in value argument", mode);
     return eval_out_tensor(c, 0, tensor_pad_mode(x, n, pad, pad_mode));
-}
-
-/* ---------------------------------------------------------------- RNN cells */
-
-/* The arguments every cell shares: (Tensor input, hx, Tensor w_ih, Tensor
- * w_hh, Tensor? b_ih, Tensor? b_hh). */
-typedef struct CellArgs {
-    Tensor *x, *w_ih, *w_hh, *b_ih, *b_hh;
-} CellArgs;
-
-/* Decodes them, and hx into *h when it is one Tensor (h NULL: the caller
- * decodes hx after). */
-static bool cell_args(EvalCall *c, CellArgs *args, Tensor **h)
-{
-    return eval_nargs(c, 4, 6) && eval_arg_tensor(c, 0, &args->x) &&
-           (!h || eval_arg_tensor(c, 1, h)) && eval_arg_tensor(c, 2, &args->w_ih) &&
-           eval_arg_tensor(c, 3, &args->w_hh) && eval_arg_tensor_opt(c, 4, &args->b_ih) &&
-           eval_arg_tensor_opt(c, 5, &args->b_hh);
-}
-
-/* linear(h, w_hh, b_hh) + linear(x, w_ih, b_ih), the gate pre-activations. */
-static Tensor *gates(const CellArgs *args, const Tensor *h)
-{
-    Tensor *lh = tensor_linear(h, args->w_hh, args->b_hh);
-    Tensor *li = tensor_linear(args->x, args->w_ih, args->b_ih);
-    Tensor *g = lh && li ? tensor_add(lh, li, 1) : NULL;
-    tensor_release(lh);
-    tensor_release(li);
-    return g;
-}
-
-/* lstm_cell(Tensor input, Tensor[] hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih,
- * Tensor? b_hh) -> (Tensor hy, Tensor cy) */
-bool eval_op_lstm_cell(EvalCall *c)
-{
-    CellArgs args;
-    Tensor **hx;
-    int nhx;
-    if (!cell_args(c, &args, NULL) || !eval_arg_tensor_list(c, 1, false, &hx, &nhx))
-        return false;
-    if (nhx != 2 || c->nouts != 2) {
-        free(hx);
-        return eval_fail(c, "lstm_cell takes (h, c) and returns (hy, cy)");
-    }
-    Tensor *g = gates(&args, hx[0]);
-    int n = 0;
-    Tensor **chunks = g ? tensor_chunk(g, 4, 1, &n) : NULL;
-    tensor_release(g);
-    Tensor *hy = NULL, *cy = NULL;
-    if (chunks && n == 4) {
-        Tensor *in = tensor_unary(UN_SIGMOID, chunks[0], 0, 0);
-        Tensor *forget = tensor_unary(UN_SIGMOID, chunks[1], 0, 0);
-        Tensor *cell = tensor_unary(UN_TANH, chunks[2], 0, 0);
-        Tensor *out = tensor_unary(UN_SIGMOID, chunks[3], 0, 0);
-        if (in && forget && cell && out) {
-            Tensor *fc = tensor_binary(BIN_MUL, forget, hx[1]);
-            Tensor *ic = tensor_binary(BIN_MUL, in, cell);
-            cy = fc && ic ? tensor_add(fc, ic, 1) : NULL;
-            tensor_release(fc);
-            tensor_release(ic);
-            Tensor *tc = cy ? tensor_unary(UN_TANH, cy, 0, 0) : NULL;
-            hy = tc ? tensor_binary(BIN_MUL, out, tc) : NULL;
-            tensor_release(tc);
-        }
-        tensor_release(in);
-        tensor_release(forget);
-        tensor_release(cell);
-        tensor_release(out);
-    }
-    for (int i = 0; chunks && i < n; i++)
-        tensor_release(chunks[i]);
-    free(chunks);
-    free(hx);
-    if (!hy || !cy) {
-        tensor_release(hy);
-        tensor_release(cy);
-        return eval_fail_kernel(c, "lstm_cell failed");
-    }
-    return eval_out_tensors(c, (Tensor *[]){hy, cy}, 2);
-}
-
-/* gru_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor? b_ih,
- * Tensor? b_hh) -> Tensor */
-bool eval_op_gru_cell(EvalCall *c)
-{
-    CellArgs args;
-    Tensor *h;
-    if (!cell_args(c, &args, &h))
-        return false;
-    Tensor *gi = tensor_linear(args.x, args.w_ih, args.b_ih);
-    Tensor *gh = tensor_linear(h, args.w_hh, args.b_hh);
-    int ni = 0, nh = 0;
-    Tensor **ci = gi ? tensor_chunk(gi, 3, 1, &ni) : NULL;
-    Tensor **ch = gh ? tensor_chunk(gh, 3, 1, &nh) : NULL;
-    tensor_release(gi);
-    tensor_release(gh);
-    Tensor *hy = NULL;
-    if (ci && ch && ni == 3 && nh == 3) {
-        Tensor *sum_r = tensor_add(ch[0], ci[0], 1);
-        Tensor *r = sum_r ? tensor_unary(UN_SIGMOID, sum_r, 0, 0) : NULL;
-        tensor_release(sum_r);
-        Tensor *sum_z = tensor_add(ch[1], ci[1], 1);
-        Tensor *z = sum_z ? tensor_unary(UN_SIGMOID, sum_z, 0, 0) : NULL;
-        tensor_release(sum_z);
-        Tensor *rh = r ? tensor_binary(BIN_MUL, ch[2], r) : NULL;
-        Tensor *sum_n = rh ? tensor_add(ci[2], rh, 1) : NULL;
-        Tensor *newgate = sum_n ? tensor_unary(UN_TANH, sum_n, 0, 0) : NULL;
-        Tensor *diff = newgate ? tensor_sub(h, newgate, 1) : NULL;
-        Tensor *scaled = diff && z ? tensor_binary(BIN_MUL, diff, z) : NULL;
-        hy = scaled ? tensor_add(scaled, newgate, 1) : NULL;
-        tensor_release(r);
-        tensor_release(z);
-        tensor_release(rh);
-        tensor_release(sum_n);
-        tensor_release(newgate);
-        tensor_release(diff);
-        tensor_release(scaled);
-    }
-    for (int i = 0; ci && i < ni; i++)
-        tensor_release(ci[i]);
-    for (int i = 0; ch && i < nh; i++)
-        tensor_release(ch[i]);
-    free(ci);
-    free(ch);
-    return hy ? eval_out_tensor(c, 0, hy) : eval_fail_kernel(c, "gru_cell failed");
-}
-
-/* rnn_tanh_cell(Tensor input, Tensor hx, Tensor w_ih, Tensor w_hh, Tensor?
- * b_ih, Tensor? b_hh) -> Tensor: tanh(linear(hx) + linear(input)) */
-bool eval_op_rnn_tanh_cell(EvalCall *c)
-{
-    CellArgs args;
-    Tensor *h;
-    if (!cell_args(c, &args, &h))
-        return false;
-    Tensor *g = gates(&args, h);
-    Tensor *hy = g ? tensor_unary(UN_TANH, g, 0, 0) : NULL;
-    tensor_release(g);
-    return eval_out_tensor(c, 0, hy);
 }

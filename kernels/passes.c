@@ -6,6 +6,9 @@
  *
  *   stage shapes (after lower_specialize; the driver's --emit=tssa stop
  *   follows it)
+ *     expand_rnn_layers   -> gru/lstm/rnn_tanh/rnn_relu layers are loops
+ *                         over time of their cells (untyped: shape_infer
+ *                         types them)
  *     split_loop_tuples   functional graph -> a loop's tuple state carried as
  *                         its elements, so they can be typed
  *     shape_infer         -> refined tensor types (shape_of) wherever the
@@ -57,6 +60,7 @@ static bool horizontal_wanted(const KernelsPassOptions *o)
 }
 
 static const KernelsPass kernels_passes[] = {
+    {"expand_rnn_layers",     KERNELS_STAGE_SHAPES, NULL, kernels_expand_rnn_layers, NULL},
     {"split_loop_tuples",     KERNELS_STAGE_SHAPES, NULL, kernels_split_loop_tuples, NULL},
     {"shape_infer",           KERNELS_STAGE_SHAPES, NULL, NULL, run_shape_infer},
     {"fold_decided",          KERNELS_STAGE_FUSION, NULL, kernels_fold_decided, NULL},

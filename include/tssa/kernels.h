@@ -90,6 +90,11 @@ int kernels_pass_find(const char *name);
  * by one, so shape inference sees them (kernels/split_loop_tuples.c).
  * Returns the number of tuples split. */
 int kernels_split_loop_tuples(LowerProgram *p);
+/* aten::gru / lstm / rnn_tanh / rnn_relu layers become a prim::Loop over
+ * time of their cell per layer and direction (kernels/expand_rnn_layers.c),
+ * which the loop lowering, decompose_cells, hoist_input_products and
+ * fusion then take apart. Returns the number of layer nodes expanded. */
+int kernels_expand_rnn_layers(LowerProgram *p);
 /* Scalars, Ifs and in-place checks that the static shapes decide, folded
  * (kernels/fold_decided.c): a GRUCell's rank tests inside a loop's body.
  * Returns the number of nodes folded. */

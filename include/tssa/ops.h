@@ -309,6 +309,11 @@ typedef enum OpAlias {
     X(ATEN_LSTM_CELL, "aten::lstm_cell", OPC_NN, NOMUT, ALIAS_NONE, lstm_cell) \
     X(ATEN_GRU_CELL, "aten::gru_cell", OPC_NN, NOMUT, ALIAS_NONE, gru_cell) \
     X(ATEN_RNN_TANH_CELL, "aten::rnn_tanh_cell", OPC_NN, NOMUT, ALIAS_NONE, rnn_tanh_cell) \
+    /* whole recurrent layers (nn.GRU/LSTM/RNN); kernels/expand_rnn_layers.c */ \
+    X(ATEN_GRU, "aten::gru", OPC_NN, NOMUT, ALIAS_NONE, gru) \
+    X(ATEN_LSTM, "aten::lstm", OPC_NN, NOMUT, ALIAS_NONE, lstm) \
+    X(ATEN_RNN_TANH, "aten::rnn_tanh", OPC_NN, NOMUT, ALIAS_NONE, rnn_tanh) \
+    X(ATEN_RNN_RELU, "aten::rnn_relu", OPC_NN, NOMUT, ALIAS_NONE, rnn_relu) \
     /* op families added for OpInfo coverage, each defined below */ \
     SPECIAL_OPS(X) \
     MATH_OPS(X) \

@@ -206,7 +206,7 @@ static void check_case(const char *dir)
 static void check_names_and_defaults(void)
 {
     static const char *const in_order[] = {
-        "split_loop_tuples", "shape_infer", "fold_decided", "decompose_cells",
+        "expand_rnn_layers", "split_loop_tuples", "shape_infer", "fold_decided", "decompose_cells",
         "fold_embedding_linear", "hoist_input_products", "split_bias", "unpack_views", "fuse",
         "horizontal",
     };

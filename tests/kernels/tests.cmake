@@ -122,3 +122,10 @@ add_executable(test_shape_check ${TSSA_TESTS_DIR}/kernels/test_shape_check.c ${T
 target_link_libraries(test_shape_check PRIVATE tssa)
 target_include_directories(test_shape_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
 add_test(NAME kernels.shape_check COMMAND test_shape_check ${TSSA_CORPUS_CASES})
+#   kernels.rnn_layers  nn.GRU / LSTM / RNN layers (tests/models/rnn_*) lower
+#            to one feedback loop per layer and direction with the input
+#            projection hoisted and the gates fused, no opaque layer filter;
+#            training-mode dropout is refused (tests/kernels/test_rnn_layers.sh)
+add_test(NAME kernels.rnn_layers
+         COMMAND ${TSSA_TESTS_DIR}/kernels/test_rnn_layers.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models)
