@@ -45,7 +45,9 @@ bool kernels_lookup_scalar(const ScalarLookup *lk, const IrValue *v, int64_t *ou
  * evaluator with stand-in tensors of its inputs' static shapes and dtypes.
  * One ShapeEval per graph and inference. */
 typedef struct ShapeEval ShapeEval;
-ShapeEval *shape_eval_new(IrGraph *g);
+/* inputs: the bound inputs the program is specialized to (one per graph
+ * input; borrowed, may be NULL), the last stand-ins tried. */
+ShapeEval *shape_eval_new(IrGraph *g, RtValue **inputs, int ninputs);
 void shape_eval_free(ShapeEval *se);
 /* n's results run on stand-ins (outs[k]: new references, one per output of
  * n), or false when n may not or cannot be evaluated so: an op whose result

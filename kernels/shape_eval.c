@@ -58,12 +58,16 @@ enum {
 struct ShapeEval {
     IrGraph *g;
     NodeExec *exec;
+    RtValue **inputs;           /* the bound inputs, by graph input */
+    int ninputs;
 };
 
-ShapeEval *shape_eval_new(IrGraph *g)
+ShapeEval *shape_eval_new(IrGraph *g, RtValue **inputs, int ninputs)
 {
     ShapeEval *se = xcalloc(1, sizeof *se);
     se->g = g;
+    se->inputs = inputs;
+    se->ninputs = inputs ? ninputs : 0;
     se->exec = node_exec_new(g, NULL, NULL);
     return se;
 }
@@ -138,15 +142,22 @@ static bool returns_tensors(const IrType *t)
 /* What the stand-ins hold, tried in this order: zeros; ones (an op that
  * refuses zeros: a division's rounding, a log-likelihood); identity
  * matrices for square matrices (factorizations and solves refuse singular
- * ones: cholesky, inverse, solve), ones otherwise; last, for an op that
+ * ones: cholesky, inverse, solve), ones otherwise; then, for an op that
  * needs a layout (view, as_strided within its storage), zeros in a
  * contiguous tensor of their own, for inputs of at most
- * STAND_IN_CONTIGUOUS_MAX elements. */
+ * STAND_IN_CONTIGUOUS_MAX elements; last, the bound inputs themselves for
+ * the node's inputs that are graph inputs (contiguous zeros for the rest):
+ * ops that take lengths, targets or indices that must be consistent with
+ * each other (segment_reduce, ctc_loss, max_unpool) accept them. The
+ * program is specialized to those inputs, and an op evaluated here is not
+ * one whose result shapes depend on values (value_dependent), so the
+ * shapes read off are those of any run with inputs of these shapes. */
 typedef enum StandIn {
     STAND_IN_ZEROS,
     STAND_IN_ONES,
     STAND_IN_IDENTITY,
     STAND_IN_CONTIGUOUS,
+    STAND_IN_BOUND,
     STAND_IN_KINDS
 } StandIn;
 
@@ -160,7 +171,7 @@ static RtValue *stand_in(const IrTensorType *t, StandIn kind)
     if (numel > STAND_IN_MAX_ELEMENTS)
         return NULL;
     int r = t->rank;
-    if (kind == STAND_IN_CONTIGUOUS)
+    if (kind == STAND_IN_CONTIGUOUS || kind == STAND_IN_BOUND)
         return numel <= STAND_IN_CONTIGUOUS_MAX ? rt_tensor_take(tensor_zeros((TensorDType)t->dtype, r, t->sizes))
                                                 : NULL;
     if (kind == STAND_IN_IDENTITY && r >= 2 && t->sizes[r - 1] == t->sizes[r - 2]) {
@@ -208,6 +219,10 @@ static RtValue *value_for(ShapeEval *se, const ScalarLookup *lk, const IrValue *
     RtValue *r = lower_static_value(lk->p, v);
     if (r)
         return rt_retain(r);
+    if (fill == STAND_IN_BOUND && v->def->op == OP_PRIM_PARAM)
+        for (int i = 0; i < se->ninputs && i < ir_block_nparams(se->g->top); i++)
+            if (ir_block_param(se->g->top, i) == v && se->inputs[i])
+                return rt_retain(se->inputs[i]);
     const IrTensorType *t = shape_of(v);
     if (t)
         return stand_in(t, fill);

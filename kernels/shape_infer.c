@@ -53,6 +53,8 @@ typedef struct Shape {
 typedef struct Infer {
     LowerProgram *p;
     IrGraph *g;
+    RtValue **inputs;           /* the bound inputs (shape_eval's last stand-ins) */
+    int ninputs;
     int depth;                  /* inside an If or a Loop */
     int64_t *decided;           /* by value id: scalars the shapes decide */
     bool *is_decided;           /* (kernels_decide_scalar), inside bodies */
@@ -276,7 +278,7 @@ static bool is_tensor(const IrValue *v)
 static bool evaluate(Infer *in, IrNode *n, RtValue **outs)
 {
     if (!in->eval)
-        in->eval = shape_eval_new(in->g);
+        in->eval = shape_eval_new(in->g, in->inputs, in->ninputs);
     ScalarLookup lk = {.p = in->p, .decided = decided, .ctx = in};
     return shape_eval_node(in->eval, &lk, n, outs);
 }
@@ -1357,7 +1359,7 @@ static bool has_mutation(const IrBlock *b)
 bool shape_infer(LowerProgram *p, RtValue **inputs, int ninputs, FILE *err, int *status)
 {
     IrGraph *g = lower_ir_graph(p);
-    Infer in = {.p = p, .g = g};
+    Infer in = {.p = p, .g = g, .inputs = inputs, .ninputs = ninputs};
     *status = 0;
     (void)err;
     /* A write TensorSSA left in place (resize_, a print of a view...) can

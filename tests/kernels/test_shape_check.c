@@ -53,16 +53,8 @@ static const struct {
     {"long_appended_lists", "aten::stack", "a list built by appends in a loop"},
     {"sliding_window_lists", "aten::stack", "a list built by appends in a loop"},
     {"list_append__to_tensor", "aten::tensor", "a list built by appends"},
-    {"ctc_loss__padded_and_concatenated", "aten::ctc_loss", "refuses stand-ins (target lengths)"},
-    {"linalg_lu_factor__wide_batched", "aten::linalg_lu_factor", "refuses singular stand-ins (not square: no identity)"},
-    {"lu_unpack__flags", "aten::linalg_lu_factor", "refuses singular stand-ins (not square: no identity)"},
-    {"linalg_tensorinv__ind1", "aten::linalg_tensorinv", "refuses stand-ins (singular)"},
-    {"linalg_tensorsolve__dims", "aten::linalg_tensorsolve", "refuses stand-ins (singular)"},
-    {"max_unpool1d__roundtrip", "aten::max_unpool2d", "refuses stand-ins (indices)"},
-    {"max_unpool3d__roundtrip", "aten::max_unpool3d", "refuses stand-ins (indices)"},
-    {"segment_reduce__lengths_2d_sum", "aten::segment_reduce", "refuses stand-ins (lengths must sum)"},
-    {"segment_reduce__lengths_max", "aten::segment_reduce", "refuses stand-ins (lengths must sum)"},
-    {"segment_reduce__offsets_mean_initial", "aten::segment_reduce", "refuses stand-ins (offsets)"},
+    {"max_unpool1d__roundtrip", "aten::max_unpool2d", "refuses stand-ins (indices made by max_pool in the program)"},
+    {"max_unpool3d__roundtrip", "aten::max_unpool3d", "refuses stand-ins (indices made by max_pool in the program)"},
     {"tensordot__int_dims", "aten::tensordot", "dims given as a tensor"},
 };
 
