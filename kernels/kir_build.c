@@ -271,6 +271,10 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
          ((n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN) && n->ninputs != 2)) &&
         !is_indexed_reduction(n))
         return false;   /* max(x) over everything: not a kernel rule */
+    /* softmax of a 0-d tensor: no dim to reduce over (reduction_at) */
+    if ((n->op == OP_ATEN_SOFTMAX || n->op == OP_ATEN_LOG_SOFTMAX) && n->ninputs > 0 &&
+        known(n->inputs[0]) && shape_of(n->inputs[0])->rank == 0)
+        return false;
     if (is_indexed_reduction(n)) {
         /* argmax(x, None): over everything, not over one dim (the kernel
          * rule reads the dim as a compile-time int) */
@@ -900,12 +904,14 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
         int64_t dim;
         if (!static_int(bd->p, bd->group, n->inputs[1], &dim))
             return fail(bd, "softmax over a run-time dim");
-        /* A 0-d x is one row of one element: dim -1 or 0, extent 1. */
-        int64_t row_rank = in->rank > 0 ? in->rank : 1;
-        if (dim < -row_rank || dim >= row_rank)
+        /* A 0-d x (one row of one element) has no dim to reduce over in a
+         * kernel's index space: the reference kernels run it. */
+        if (in->rank == 0)
+            return fail(bd, "softmax of a 0-d tensor");
+        if (dim < -in->rank || dim >= in->rank)
             return fail(bd, "softmax over a dim out of range");
         dim = norm_dim(dim, in->rank);
-        int64_t row_extent = in->rank > 0 ? in->sizes[dim] : 1;
+        int64_t row_extent = in->sizes[dim];
         reduced[dim] = true;
         const KExpr *x = value_at(bd, n->inputs[0], idx);
         if (!x)

@@ -157,6 +157,7 @@ int main(void)
                      rrelu_slope_cdf);
     tensor_release(t);
     tensor_release(r);
+    tensor_release(minus_one);
 
     double counts[25], prob[25];
     /* randint(-3, 7): each of the 10 values with probability 1/10 */
