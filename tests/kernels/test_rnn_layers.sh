@@ -3,7 +3,7 @@
 # nn.GRU / nn.LSTM / nn.RNN) are lowered to what they are
 # (kernels/expand_rnn_layers.c), not run as one opaque filter. For each
 # rnn_* case of tests/models (their results against PyTorch are the corpus
-# tests cpu.models.rnn_*, ...):
+# runs conform.ref.models, conform.cpu.models.*, ...):
 #   - --emit=stream has one feedback loop per layer and direction, a
 #     bidirectional layer's two loops side by side in one stage of the
 #     top-level pipeline (a split-join), and no filter that runs the layer
