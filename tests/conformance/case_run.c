@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "driver/driver.h"
+#include "tssa/registry.h"
 #include "test_util.h"
 #include "tools/npy_check.h"
 
@@ -44,6 +45,7 @@ static const ModeInfo modes[MODE_COUNT] = {
     [MODE_FISSION2] = {"fission2", {"--backend=cpu", "--fission=2"}, true, false},
     [MODE_FISSION3] = {"fission3", {"--backend=cpu", "--fission=3"}, true, false},
     [MODE_DEVICES3] = {"devices3", {"--backend=cuda", "--devices", "3"}, true, true},
+    [MODE_OTHERS] = {"others", {NULL}, true, false},
 };
 
 const char *mode_name(Mode mode)
@@ -407,6 +409,65 @@ static int run_mode(Mode mode, const char *model, const char *tmp, FILE *report)
     return case_verdict(status, err, result, modes[mode].replaced, report);
 }
 
+/* Whether backend b has a mode of its own above (--backend=NAME as a
+ * mode's first option). */
+static bool has_own_mode(const BackendIface *b)
+{
+    char option[128];
+    snprintf(option, sizeof option, "--backend=%s", b->name);
+    for (int m = 0; m < MODE_COUNT; m++)
+        if (modes[m].options[0] && strcmp(modes[m].options[0], option) == 0)
+            return true;
+    return false;
+}
+
+/* The others mode: the case on every backend of the table without a mode
+ * of its own, each against PyTorch (a plan backend by the --replaced rule),
+ * the last in this process and the rest in forked ones; a skip when there
+ * is none (every backend of this build has its mode) or none is available
+ * here. */
+static int run_others_mode(const char *model, const char *tmp, FILE *report)
+{
+    const BackendIface *todo[16];
+    int ntodo = 0;
+    for (int i = 0; tssa_backends[i] && ntodo < 16; i++) {
+        const char *why = NULL;
+        const BackendIface *b = tssa_backends[i];
+        if (has_own_mode(b))
+            continue;
+        if (b->available && !b->available(&why)) {
+            fprintf(report, "SKIP-BACKEND %s: %s\n", b->name, why ? why : "not available here");
+            continue;
+        }
+        todo[ntodo++] = b;
+    }
+    if (ntodo == 0) {
+        fprintf(report, "SKIP: no backend of this build lacks a mode of its own\n");
+        return CASE_SKIP;
+    }
+    int verdict = CASE_PASS;
+    for (int k = 0; k < ntodo; k++) {
+        char *args[MAX_ARGS], line[8192], option[160], result[4096], err[4096];
+        snprintf(option, sizeof option, "--backend=%s", todo[k]->name);
+        snprintf(result, sizeof result, "%s/result_%d", tmp, k);
+        snprintf(err, sizeof err, "%s/stderr_%d", tmp, k);
+        int n = 0;
+        args[n++] = "tssa-stream";
+        args[n++] = option;
+        args[n++] = (char *)model;
+        n = read_bindings(args, n, line, sizeof line);
+        args[n++] = "-o";
+        args[n++] = result;
+        args[n] = NULL;
+        int status = k + 1 < ntodo ? run_tssa(args, NULL, err) : run_tssa_here(args, err);
+        if (case_verdict(status, err, result, todo[k]->runs_plan, report) != CASE_PASS) {
+            fprintf(report, "(on --backend=%s)\n", todo[k]->name);
+            verdict = CASE_FAIL;
+        }
+    }
+    return verdict;
+}
+
 /* expect_error.txt's exit status, or -1 for a case that must pass. */
 static int expected_status(void)
 {
@@ -577,6 +638,7 @@ int case_run(Mode mode, const char *case_dir, const char *model, const char *tmp
     switch (mode) {
     case MODE_TSSA: return run_tssa_mode(model, tmp, report);
     case MODE_ROUNDTRIP: return run_roundtrip_mode(model, tmp, report);
+    case MODE_OTHERS: return run_others_mode(model, tmp, report);
     default: return run_mode(mode, model, tmp, report);
     }
 }

@@ -20,6 +20,9 @@ typedef enum Mode {
     MODE_FISSION2,  /* --backend=cpu --fission=2 */
     MODE_FISSION3,  /* --backend=cpu --fission=3 */
     MODE_DEVICES3,  /* --backend=cuda --devices 3 */
+    MODE_OTHERS,    /* --backend=NAME for every backend of the build's table
+                       (backends/registry.c) with no mode above: a new
+                       backend runs the corpus with no line here */
     MODE_COUNT
 } Mode;
 

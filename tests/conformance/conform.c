@@ -2,7 +2,7 @@
  * every requested mode, in one program instead of a shell script and a
  * tssa-stream process per case and mode.
  *
- *   tssa-conform [--mode=ref,cpu,tssa,roundtrip,cuda,fission2,fission3,devices3 ...]
+ *   tssa-conform [--mode=ref,cpu,tssa,roundtrip,cuda,fission2,fission3,devices3,others ...]
  *                [--filter=REGEX] [--shard=I/N] [--jobs=N] [--timeout=SECONDS]
  *                [--model=FILE] CASE_DIR_OR_GROUP_DIR...
  *
@@ -90,7 +90,7 @@ static void usage(FILE *to)
 {
     fputs("usage: tssa-conform [--mode=MODE,...] [--filter=REGEX] [--shard=I/N] [--jobs=N]\n"
           "                    [--timeout=SECONDS] [--model=FILE] CASE_DIR_OR_GROUP_DIR...\n"
-          "modes: ref cpu tssa roundtrip cuda fission2 fission3 devices3 (default: ref)\n",
+          "modes: ref cpu tssa roundtrip cuda fission2 fission3 devices3 others (default: ref)\n",
           to);
 }
 

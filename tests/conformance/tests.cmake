@@ -25,6 +25,8 @@
 #                        examples (tests/functionalize/golden)
 #   conform.roundtrip.*  every lowered corpus program's .str text reads back
 #                        and schedules (cases that must fail aside)
+#   conform.others.models  the programs, loop and TensorSSA cases on every
+#                        registered backend without a mode of its own
 #   conform.cuda.*, conform.devices3.*   the programs, loop cases and
 #                        TensorSSA cases on --backend=cuda (a GPU, else the
 #                        CPU shim), the programs with --devices 3 (a build
@@ -106,3 +108,9 @@ if(TSSA_CUDA)
   tssa_conform(cuda.tssa_cases 1 100 "corpus;cuda" --mode=cuda ${TSSA_TSSA_CASES})
   tssa_conform(devices3.models 1 140 "corpus;cuda" --mode=devices3 ${TSSA_MODELS})
 endif()
+
+# Every backend of the build's table (backends/registry.c) with no mode of
+# its own runs the programs, loop cases and TensorSSA cases against PyTorch
+# (--mode=others), so a new backend is tested with no line here or in the
+# runner; skipped (77) while every backend has its own mode.
+tssa_conform(others.models 1 1 corpus --mode=others ${TSSA_MODELS} ${TSSA_LOOP_CASES} ${TSSA_TSSA_CASES})
