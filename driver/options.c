@@ -23,7 +23,9 @@ static const char *const emit_names[] = {
 
 /* --fission=K: copies per filter beyond any machine's cores only make nodes. */
 #define MAX_FISSION 4096
-#define MAX_DEVICES 8           /* CUDA_MAX_DEVICES (cuda.h) */
+/* --devices N: a bound on the number itself; each backend's own limit
+ * (BackendIface.max_devices) is checked once the backend is known. */
+#define MAX_DEVICES 1024
 /* --repeat N: a bound that keeps a typo from running for hours. */
 #define MAX_REPEAT 1000000
 /* --ranks N: placements are planned for at most this many ranks. */
@@ -93,7 +95,8 @@ static const char usage_tail[] =
     "                      behind a round-robin split-join (K from 1, off, to\n"
     "                      " NUMBER_TEXT(MAX_FISSION) "); stream, schedule, dot and runs on the cpu\n"
     "                      backend use the split graph\n"
-    "  --devices N         with --backend=cuda: place on N devices (1 to " NUMBER_TEXT(MAX_DEVICES) "):\n"
+    "  --devices N         with a backend that has devices: place on N\n"
+    "                      devices (1 to the backend's limit, in its lines above):\n"
     "                      every data-parallel filter becomes N copies, copy j\n"
     "                      on device j (cuda:j in --emit=schedule); with fewer\n"
     "                      GPUs than N, GPUs stand in for several devices\n"
@@ -511,6 +514,9 @@ int parse_args(int argc, char **argv, Options *o)
                                  "takes no --emit, --backend=ref or --repeat");
     if (o->devices && !o->backend->device_kind)
         return devices_misplaced();
+    if (o->devices > o->backend->max_devices)
+        return usage_error("--devices %d: the %s backend places filters on at most %d devices", o->devices,
+                           o->backend->name, o->backend->max_devices);
     if (o->devices > 1 && !stream_graph_used)
         return usage_error("%s", "--devices applies to the stream graph: --emit=stream, schedule or dot, or a run");
     const char *why = NULL;

@@ -250,15 +250,20 @@ static void cuda_close(void *ctx)
     cuda_backend_close(ctx);
 }
 
+/* The description's limit is CUDA_MAX_DEVICES's. */
+_Static_assert(CUDA_MAX_DEVICES == 8, "backend_cuda's description says --devices 1 to 8");
+
 const BackendIface backend_cuda = {
     .name = "cuda",
     .description = "the cpu backend's schedule with the fused kernels\n"
                    "(NVRTC) and GEMMs (cuBLAS) on a GPU; the default\n"
                    "when one is present (cpu otherwise);\n"
-                   "TSSA_CUDA_EMULATE=1 runs it on a CPU shim instead",
+                   "TSSA_CUDA_EMULATE=1 runs it on a CPU shim instead;\n"
+                   "--devices N from 1 to 8 (CUDA_MAX_DEVICES)",
     .runs_plan = true,
     .kernels_target = KERNELS_TARGET_CUDA,
     .device_kind = "CUDA",
+    .max_devices = CUDA_MAX_DEVICES,
     .available = cuda_available,
     .preferred = cuda_preferred,
     .supports_node = cuda_supports_node,

@@ -174,6 +174,9 @@ typedef struct BackendIface {
     /* The kind of device the plan places filters on (StreamFilter.device,
      * --devices N, "cuda:j" in --emit=schedule), or NULL: the host only. */
     const char *device_kind;
+    /* With device_kind: the most devices --devices N may name (its plan's
+     * per-device tables); 0 without. */
+    int max_devices;
     /* Whether it can run here (a build may have a backend whose hardware
      * is missing); when not, *why says why and what to use instead (a
      * static string). */
