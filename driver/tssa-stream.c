@@ -802,7 +802,8 @@ static bool execute(Run *r)                     /* backends: run (+ mpi channels
     start_trace(r);
     ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels,
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
-                     .trace_epoch = r->trace_epoch, .placement = r->placement};
+                     .trace_epoch = r->trace_epoch, .placement = r->placement,
+                     .backend_name = r->o->backend->name};
     /* The runs reuse their tensors' buffers (the first run allocates them);
      * the pool's memory goes back to the system after the last run. */
     plan.storage_pool = storage_pool_new(storage_pool_default_cap(kernels_plan_memory(r->program).bytes_planned));

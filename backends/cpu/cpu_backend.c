@@ -46,7 +46,7 @@ static bool run_once(const ExecPlan *plan, RtValue **inputs, int ninputs, RtValu
     trace_log_begin_run(plan->trace);
     NodeExec *values = node_exec_clone(lower_static_values(program));
     kernels_install(plan->kernels, values);
-    node_exec_set_backend(values, plan->device ? "cuda" : "cpu");
+    node_exec_set_backend(values, plan->backend_name ? plan->backend_name : "cpu");
     const ExecDevice *dev = plan->device;
     if (dev)
         dev->install(dev->ctx, values);

@@ -121,6 +121,9 @@ typedef struct ExecPlan {
     /* A timed run whose outputs are dropped (--repeat): with a device, the
      * outputs are not copied back; the run ends when the device is done. */
     bool outputs_dropped;
+    /* The backend running the plan (BackendIface.name), for messages that
+     * say where an op ran; NULL: "cpu". */
+    const char *backend_name;
     /* Tensor buffers reused across the plan's runs (storage_pool_new; the
      * plan's owner frees it after its last run), or NULL: plain malloc.
      * The cpu backend installs it while it runs the plan. */
