@@ -592,6 +592,19 @@ void ir_move_after(IrNode *n, IrNode *pos)
     ir_insert_after(n, pos);
 }
 
+const IrNode *ir_node_prints(const IrNode *n)
+{
+    if (n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN)
+        return n;
+    for (int i = 0; i < n->nblocks; i++)
+        IR_FOREACH_NODE(m, n->blocks[i]) {
+            const IrNode *at = ir_node_prints(m);
+            if (at)
+                return at;
+        }
+    return NULL;
+}
+
 static int block_depth(const IrBlock *b)
 {
     int d = 0;

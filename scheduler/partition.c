@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "scheduler/sched_internal.h"
+#include "tssa/ir.h"
 #include "tssa/schedule.h"
 #include "tssa/util.h"
 
@@ -530,6 +531,25 @@ static void partitioner_free(Partitioner *P)
     free(P);
 }
 
+/* The first print or warning a filter of n runs, or NULL. */
+static const IrNode *stream_prints(const StreamNode *n)
+{
+    if (n->kind == STREAM_FILTER) {
+        for (int i = 0; i < n->filter.nnodes; i++) {
+            const IrNode *at = ir_node_prints(n->filter.nodes[i]);
+            if (at)
+                return at;
+        }
+        return NULL;
+    }
+    for (int i = 0; i < n->nchildren; i++) {
+        const IrNode *at = stream_prints(n->children[i]);
+        if (at)
+            return at;
+    }
+    return NULL;
+}
+
 Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
 {
     char why[320] = "";
@@ -543,7 +563,14 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
     ao.flops_per_s = o->alone_flops_per_s > 0 ? o->alone_flops_per_s : o->flops_per_s;
     ao.bytes_per_s = o->alone_bytes_per_s > 0 ? o->alone_bytes_per_s : o->bytes_per_s;
     const PartitionOptions *rated = &ao;
-    if (o->nranks > 1) {
+    /* Only rank 0's output is shown (the driver quiets the others): a
+     * program that prints keeps every filter there. */
+    const IrNode *prints = o->nranks > 1 ? stream_prints(root) : NULL;
+    if (prints) {
+        snprintf(why, sizeof why, "all on rank 0: a filter prints (%s, graph text line %d) and "
+                 "only rank 0's output is shown", prints->kind, prints->line);
+        used = o->nranks;
+    } else if (o->nranks > 1) {
         Partitioner *A = partitioner_new(s, &ao);
         Cost alone = sum_on_one_rank(A, root);
         partitioner_free(A);

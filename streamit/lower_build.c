@@ -46,6 +46,16 @@
  * unknown to the op table, or a top-level node without outputs other than a
  * check (an If that may raise, a raise: a filter that pushes nothing). Correct
  * first, parallel where proven.
+ *
+ * Prints. A prim::Print or aten::warn inside a top-level node's blocks (a
+ * deprecation warning in a branch of a loop) stays in that node's filter:
+ * a loop holding one is one filter (lower_loop.c), so its messages come in
+ * iteration order, and the rest of the program is taken apart as usual. A
+ * filter fires once per run, in order, so one printing filter keeps the
+ * messages' order; two could run side by side, so the program is one
+ * filter when prints sit in more than one unit. The scheduler keeps a
+ * program whose filter prints on rank 0, where output is shown
+ * (sched_partition).
  */
 #include <ctype.h>
 #include <limits.h>
@@ -102,8 +112,11 @@ static const char *side_effect_in(const IrBlock *b, const IrNode **at)
         if (n->op == OP_ATEN_SORT && n->ninputs >= 1 && n->inputs[0]->type &&
             n->inputs[0]->type->kind == TY_LIST)
             return "a list sorted in place (list.sort())";
-        if (n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN)
-            return "a print or warning (its order must stay)";
+        /* A print or warning inside a unit's blocks runs in that unit's
+         * filter (see "Prints" above); one at the top level makes no value
+         * a filter could push. */
+        if ((n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN) && n->owner == n->graph->top)
+            return "a print or warning at the top level (it makes no value to order it by)";
         if (n->owner == n->graph->top && n->noutputs == 0 && n->op != OP_PRIM_IF &&
             n->op != OP_PRIM_RAISEEXCEPTION)
             return "a top-level node without outputs (it only has effects)";
@@ -785,6 +798,17 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
                     b.last_level[u->pops[i]->id] = level;
         }
         free(absorbed);
+        const IrNode *first_print = NULL;
+        for (int k = 0; k < b.nunits && !why; k++) {
+            const IrNode *at = ir_node_prints(b.units[k].node);
+            if (at && first_print) {
+                why = "prints or warnings in more than one filter (their order across "
+                      "filters is not kept yet)";
+                why_at = at;
+            } else if (at) {
+                first_print = at;
+            }
+        }
         for (int k = 0; k < ir_block_nreturns(g->top); k++)
             b.last_level[ir_block_return(g->top, k)->id] = INT_MAX;
         /* A unit that neither pops nor pushes a live item would hang loose

@@ -463,6 +463,11 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     }
     IrBlock *body = loop->blocks[0];
     int ncarried = loop->ninputs - 2;
+    /* Split or unrolled iterations could print out of order across runs. */
+    if (ir_node_prints(loop)) {
+        *why = "a print or warning inside (one filter keeps its messages in order)";
+        return NULL;
+    }
     if (!is_true_constant(p, ir_block_return(body, 0))) {
         *why = "a while loop (or a loop with break): whether it goes on is decided at run time";
         return NULL;

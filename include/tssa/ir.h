@@ -291,6 +291,10 @@ static inline IrValue *ir_block_return(const IrBlock *b, int i) { return b->ret-
 /* True when a is before b in program order (both in the same graph); a node
  * inside a block of b counts as after b's position only if b contains it. */
 bool ir_node_is_before(const IrNode *a, const IrNode *b);
+/* The first prim::Print or aten::warn that n is or holds in its nested
+ * blocks (messages on stderr/stdout: host actions whose order matters but
+ * that make no value), or NULL. */
+const IrNode *ir_node_prints(const IrNode *n);
 /* Depth-first pre-order visit of every node in b and its nested blocks. */
 typedef void (*IrNodeVisitor)(IrNode *n, void *ctx);
 void ir_walk(IrBlock *b, IrNodeVisitor visit, void *ctx);

@@ -75,3 +75,13 @@ add_test(NAME lower.long_loops
          COMMAND ${TSSA_TESTS_DIR}/streamit/test_long_loops.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/streamit/long_loops)
 set_tests_properties(lower.long_loops PROPERTIES LABELS lower)
+
+# lower.printorder: a warning in a branch of a loop and a print keep the
+# program in pieces (no "whole program is one filter" line in
+# --emit=stream) and the cpu backend prints what the ref interpreter
+# prints, in order (cases/warn_in_branch; its outputs are checked against
+# PyTorch with the other loop cases).
+add_test(NAME lower.printorder.warn_in_branch
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_print_order.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/streamit/cases/warn_in_branch)
+set_tests_properties(lower.printorder.warn_in_branch PROPERTIES LABELS lower)

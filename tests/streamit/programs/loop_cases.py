@@ -10,6 +10,7 @@ order, iterations that read each other's writes a different answer when
 run as independent, state read from two steps back or a trip count taken
 from tensor data a different answer when a step reads the wrong state or
 the loop runs a compile-time guess of its trip count."""
+import warnings
 from typing import List
 
 import torch
@@ -190,6 +191,23 @@ def list_index_write(x: torch.Tensor, n: int):
     return torch.stack(ys)
 
 
+@case(False)
+def warn_in_branch(x: torch.Tensor, n: int):
+    # A deprecation warning in a branch of a loop and a print: the loop is
+    # one filter (its messages in iteration order) beside the sigmoid's, and
+    # on 2 ranks it would land on rank 1 (whose output is not shown) unless
+    # placement keeps a printing program on rank 0.
+    u = torch.sigmoid(x) * 2.0
+    y = x
+    for i in range(n):
+        if i >= 3:
+            warnings.warn("step past 3 is deprecated")
+        if i == 1:
+            print("loop step", i)
+        y = y * 2.0 + 1.0
+    return u, y
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -211,5 +229,6 @@ def examples():
         "while_state": (while_state, {"x": torch.randn(4) * 3.0}),
         "append_concat": (append_concat, {"x": x, "n": 5}),
         "list_index_write": (list_index_write, {"x": x, "n": 6}),
+        "warn_in_branch": (warn_in_branch, {"x": x, "n": 5}),
         "append_state": (append_state, {"x": torch.randn(5, 3), "h0": torch.randn(3), "n": 5}),
     }
