@@ -88,27 +88,38 @@ bool eval_op_inplace_check(EvalCall *c)
            check_inplace_result(c, r, self) && eval_out_arg(c, 0, 0);
 }
 
+/* The tensor fn(self, ...) gives for an in-place node's call c (*self set,
+ * *result a new reference), or false after reporting why; `what` names fn
+ * in the message. */
+static bool run_out_of_place(EvalCall *c, EvalOpFn fn, const char *what, Tensor **self, RtValue **result)
+{
+    *result = NULL;
+    if (!eval_arg_tensor(c, 0, self))
+        return false;
+    if (c->nouts != 1)
+        return eval_fail(c, "an in-place op has one result, the node has %d", c->nouts);
+    EvalCall inner = *c;
+    inner.outs = result;
+    inner.nouts = 1;
+    bool ran = fn(&inner);
+    if (ran && *result && (*result)->kind == RT_TENSOR)
+        return true;
+    rt_release(*result);
+    *result = NULL;
+    return ran && eval_fail(c, "the %s did not produce a tensor", what);
+}
+
 /* self.op_(...) as self.copy_(op(self, ...)), returning self. */
 static bool inplace_via_functional(EvalCall *c, EvalOpFn functional)
 {
     Tensor *self;
-    if (!eval_arg_tensor(c, 0, &self))
+    RtValue *result;
+    if (!run_out_of_place(c, functional, "functional variant", &self, &result))
         return false;
-    if (c->nouts != 1)
-        return eval_fail(c, "an in-place op has one result, the node has %d", c->nouts);
-    RtValue *result = NULL;
-    EvalCall inner = *c;
-    inner.outs = &result;
-    inner.nouts = 1;
-    bool ok = functional(&inner);
-    if (ok && (!result || result->kind != RT_TENSOR))
-        ok = eval_fail(c, "the functional variant did not produce a tensor");
-    if (ok) {
-        Tensor *r = result->u.t;
-        ok = check_inplace_result(c, r, self);
-        if (ok && r != self && !tensor_copy_(self, r))
-            ok = eval_fail_kernel(c, "copy into self failed");
-    }
+    Tensor *r = result->u.t;
+    bool ok = check_inplace_result(c, r, self);
+    if (ok && r != self && !tensor_copy_(self, r))
+        ok = eval_fail_kernel(c, "copy into self failed");
     rt_release(result);
     return ok && eval_out_arg(c, 0, 0);
 }
@@ -118,21 +129,12 @@ static bool inplace_via_functional(EvalCall *c, EvalOpFn functional)
 static bool inplace_metadata(EvalCall *c, EvalOpFn view)
 {
     Tensor *self;
-    if (!eval_arg_tensor(c, 0, &self))
+    RtValue *result;
+    if (!run_out_of_place(c, view, "view", &self, &result))
         return false;
-    if (c->nouts != 1)
-        return eval_fail(c, "an in-place op has one result, the node has %d", c->nouts);
-    RtValue *result = NULL;
-    EvalCall inner = *c;
-    inner.outs = &result;
-    inner.nouts = 1;
-    bool ok = view(&inner);
-    if (ok && (!result || result->kind != RT_TENSOR))
-        ok = eval_fail(c, "the view did not produce a tensor");
-    if (ok && result->u.t->storage != self->storage)
-        ok = eval_fail(c, "the view does not share self's storage");
-    if (ok && result->u.t != self) {
-        const Tensor *v = result->u.t;
+    const Tensor *v = result->u.t;
+    bool ok = v->storage == self->storage || eval_fail(c, "the view does not share self's storage");
+    if (ok && v != self) {
         self->ndim = v->ndim;
         memcpy(self->sizes, v->sizes, sizeof self->sizes);
         memcpy(self->strides, v->strides, sizeof self->strides);

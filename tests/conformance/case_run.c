@@ -98,6 +98,25 @@ static int read_bindings(char **args, int n, char *line, size_t line_size)
     return n;
 }
 
+/* `tssa-stream OPTIONS... MODEL BINDINGS... [-o RESULT]` in args
+ * (NULL-terminated; options NULL-terminated, at most 4), the bindings read
+ * into line (args point into it). */
+static void case_argv(char **args, char *line, size_t line_size, const char *const *options,
+                      const char *model, const char *result)
+{
+    int n = 0;
+    args[n++] = "tssa-stream";
+    for (int i = 0; i < 4 && options[i]; i++)
+        args[n++] = (char *)options[i];
+    args[n++] = (char *)model;
+    n = read_bindings(args, n, line, line_size);
+    if (result) {
+        args[n++] = "-o";
+        args[n++] = (char *)result;
+    }
+    args[n] = NULL;
+}
+
 /* The process of the last run: a failing run's line names it, since
  * valgrind writes its messages (==PID== ...) to the standard error it
  * started with, the runner's, not to the run's. */
@@ -394,17 +413,9 @@ static int report_mutations(const char *functional, FILE *report)
 static int run_mode(Mode mode, const char *model, const char *tmp, FILE *report)
 {
     char *args[MAX_ARGS], line[8192], result[4096], err[4096];
-    int n = 0;
-    args[n++] = "tssa-stream";
-    for (int i = 0; i < 4 && modes[mode].options[i]; i++)
-        args[n++] = (char *)modes[mode].options[i];
-    args[n++] = (char *)model;
-    n = read_bindings(args, n, line, sizeof line);
     snprintf(result, sizeof result, "%s/result", tmp);
     snprintf(err, sizeof err, "%s/stderr", tmp);
-    args[n++] = "-o";
-    args[n++] = result;
-    args[n] = NULL;
+    case_argv(args, line, sizeof line, modes[mode].options, model, result);
     int status = run_tssa_here(args, err);
     return case_verdict(status, err, result, modes[mode].replaced, report);
 }
@@ -451,14 +462,8 @@ static int run_others_mode(const char *model, const char *tmp, FILE *report)
         snprintf(option, sizeof option, "--backend=%s", todo[k]->name);
         snprintf(result, sizeof result, "%s/result_%d", tmp, k);
         snprintf(err, sizeof err, "%s/stderr_%d", tmp, k);
-        int n = 0;
-        args[n++] = "tssa-stream";
-        args[n++] = option;
-        args[n++] = (char *)model;
-        n = read_bindings(args, n, line, sizeof line);
-        args[n++] = "-o";
-        args[n++] = result;
-        args[n] = NULL;
+        const char *options[] = {option, NULL};
+        case_argv(args, line, sizeof line, options, model, result);
         int status = k + 1 < ntodo ? run_tssa(args, NULL, err) : run_tssa_here(args, err);
         if (case_verdict(status, err, result, todo[k]->runs_plan, report) != CASE_PASS) {
             fprintf(report, "(on --backend=%s)\n", todo[k]->name);
@@ -488,12 +493,8 @@ static int run_tssa_mode(const char *model, const char *tmp, FILE *report)
     snprintf(emit_err, sizeof emit_err, "%s/emit.err", tmp);
     snprintf(result, sizeof result, "%s/result", tmp);
     snprintf(run_err, sizeof run_err, "%s/run.err", tmp);
-    int n = 0;
-    args[n++] = "tssa-stream";
-    args[n++] = "--emit=tssa";
-    args[n++] = (char *)model;
-    n = read_bindings(args, n, line, sizeof line);
-    args[n] = NULL;
+    const char *emit[] = {"--emit=tssa", NULL}, *on_ref[] = {"--backend=ref", NULL};
+    case_argv(args, line, sizeof line, emit, model, NULL);
     int status = run_tssa(args, functional, emit_err);
     if (status == 2 && file_contains(emit_err, "not available yet")) {
         fprintf(report, "SKIP: this tssa-stream has no --emit=tssa yet\n");
@@ -513,14 +514,7 @@ static int run_tssa_mode(const char *model, const char *tmp, FILE *report)
         append_file(report, functional);
         return CASE_FAIL;
     }
-    n = 0;
-    args[n++] = "tssa-stream";
-    args[n++] = "--backend=ref";
-    args[n++] = functional;
-    n = read_bindings(args, n, line, sizeof line);
-    args[n++] = "-o";
-    args[n++] = result;
-    args[n] = NULL;
+    case_argv(args, line, sizeof line, on_ref, functional, result);
     status = run_tssa_here(args, run_err);
     /* functional.ir is specialized on the bindings: an unlisted op that the
      * run reaches (exit 1) may stand on its straight-line path there,
@@ -583,12 +577,8 @@ static int run_roundtrip_mode(const char *model, const char *tmp, FILE *report)
     snprintf(a, sizeof a, "%s/a.str", tmp);
     snprintf(b, sizeof b, "%s/b.str", tmp);
     snprintf(err, sizeof err, "%s/stderr", tmp);
-    int n = 0;
-    args[n++] = "tssa-stream";
-    args[n++] = "--emit=stream";
-    args[n++] = (char *)model;
-    n = read_bindings(args, n, line, sizeof line);
-    args[n] = NULL;
+    const char *emit[] = {"--emit=stream", NULL};
+    case_argv(args, line, sizeof line, emit, model, NULL);
     if (run_tssa(args, a, err) != 0) {
         fprintf(report, "FAIL: lowering\n");
         append_file(report, err);
