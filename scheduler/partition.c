@@ -40,7 +40,8 @@
  * rank 0 and the reason is reported; that one-rank case is costed at rank
  * 0's rates alone on its host (o->alone_*: the idle ranks' cores join it).
  * Ties go to fewer ranks and to earlier cuts, so every rank computes the
- * same placement from the same inputs.
+ * same placement from the same inputs. predict.c restates the chosen
+ * placement's cost per rank for --emit=schedule.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -118,7 +119,7 @@ static bool passes_items(const StreamActor *a)
  * item, or its consumer's popped bytes per item; channels between data
  * movers take the size the items have on their other side (a few passes
  * carry sizes through splitters, joiners and routes). 0 when unknown. */
-static double *item_sizes(const Schedule *s)
+double *sched_item_bytes(const Schedule *s)
 {
     const StreamFlat *f = s->flat;
     double *item = xcalloc((size_t)f->nchannels + 1, sizeof *item);
@@ -154,19 +155,28 @@ static double *item_sizes(const Schedule *s)
 /* Bytes per steady state of every channel, counted on each stream the
  * channel enters or leaves (the streams below the lowest common container
  * of its two ends). */
+double sched_channel_bytes(const Schedule *s, const double *item_bytes, int channel)
+{
+    const StreamChannel *ch = &s->flat->channels[channel];
+    const StreamActor *dst = &s->flat->actors[ch->dst];
+    double firings = (double)s->repetitions[ch->src];
+    double bytes = item_bytes[channel] * (double)ch->push * firings;
+    /* Items the consumer pops every firing alike (a loop's weights) travel
+     * once per message. */
+    if (dst->kind == ACTOR_FILTER)
+        bytes += dst->node->filter.bytes_in_shared * firings;
+    return bytes;
+}
+
 static void count_traffic(Partitioner *P)
 {
     const StreamFlat *f = P->s->flat;
-    double *item = item_sizes(P->s);
+    double *item = sched_item_bytes(P->s);
     for (int c = 0; c < f->nchannels; c++) {
         const StreamChannel *ch = &f->channels[c];
         const StreamActor *src = &f->actors[ch->src], *dst = &f->actors[ch->dst];
         double firings = (double)P->s->repetitions[ch->src];
-        double bytes = item[c] * (double)ch->push * firings;
-        /* Items the consumer pops every firing alike (a loop's weights)
-         * travel once per message. */
-        if (dst->kind == ACTOR_FILTER)
-            bytes += dst->node->filter.bytes_in_shared * firings;
+        double bytes = sched_channel_bytes(P->s, item, c);
         for (const StreamNode *n = dst->node; n && !is_ancestor(n, src->node); n = n->parent) {
             P->node_in_bytes[n->id] += bytes;
             P->node_in_msgs[n->id] += firings;
@@ -553,6 +563,7 @@ static const IrNode *stream_prints(const StreamNode *n)
 Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
 {
     char why[320] = "";
+    double latency = -1;    /* the chosen plan's L, when the partitioner spread it */
     StreamNode *root = s->root;
     int nodes_before = root->graph->nnodes;
     place_all(root, 0);
@@ -579,6 +590,7 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
         if (score(P, spread) < 0.98 * score(P, alone)) {
             assign(P, root, o->nranks, 0);
             rated = o;
+            latency = spread.latency;
             snprintf(why, sizeof why, "estimated %.3g ms per run on %d ranks against %.3g ms on one",
                      score(P, spread) * 1e3 / (double)o->sets, o->nranks,
                      score(P, alone) * 1e3 / (double)o->sets);
@@ -599,6 +611,7 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
             return NULL;
     }
     sched_rank_actors(s, used, rated);
+    sched_predict(s, rated, latency);
     if (why[0])
         s->placement_note = xstrdup(why);
     return s;

@@ -162,5 +162,6 @@ Schedule *sched_place_file(Schedule *s, const char *path, const PartitionOptions
     }
     *bad_file = false;
     sched_rank_actors(s, o->nranks, o);
+    sched_predict(s, o, -1);
     return s;
 }

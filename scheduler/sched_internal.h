@@ -104,4 +104,17 @@ static inline void sched_external_items(const Schedule *s, int64_t *in_items, in
  * filter, the input and output on rank 0. */
 void sched_rank_actors(Schedule *s, int nranks, const PartitionOptions *o);
 
+/* The size in bytes of one item of every channel of s (partition.c; 0 where
+ * unknown), and the bytes every firing of a channel's consumer receives
+ * beside its items (a loop's weights); the caller frees the array. */
+double *sched_item_bytes(const Schedule *s);
+/* A channel's bytes per steady state, given sched_item_bytes' array. */
+double sched_channel_bytes(const Schedule *s, const double *item_bytes, int channel);
+
+/* The cost model's prediction of a placed schedule (predict.c): fills
+ * s->predicted from the actors' ranks and estimates (sched_rank_actors) and
+ * o's rates; latency_s is the partitioner's L for this placement, or < 0
+ * to derive it from the placement (predict.c says how). */
+void sched_predict(Schedule *s, const PartitionOptions *o, double latency_s);
+
 #endif

@@ -171,5 +171,8 @@ void sched_free(Schedule *s)
     free(s->actor_rank);
     free(s->actor_seconds);
     free(s->placement_note);
+    free(s->predicted.rank_work_s);
+    free(s->predicted.rank_in_s);
+    free(s->predicted.rank_out_s);
     free(s);
 }

@@ -11,6 +11,7 @@
  *         "pop": [1, 1], "peek": [1, 1], "push": [2],   per port and firing
  *         "repetitions": 1, "init_firings": 0,
  *         "rank": 0, "device": "cpu", "est_seconds": 1e-6,  placement
+ *         "firing_seconds": 1e-7,                     est_seconds / repetitions
  *                                                     (device "cuda:D" on the cuda backend)
  *                        (null before placement; est_seconds: work
  *                         filters' estimated time per steady state)
@@ -26,6 +27,15 @@
  *         "from_rank": 0, "to_rank": 1                   null before placement
  *     }, ...],
  *     "ranks": 2, "placement_note": "..."     null before placement
+ *     "cost": {                                null before placement
+ *         "flops_per_s": 2e10, "bytes_per_s": 1e10, "firing_s": 2e-6,
+ *         "link_latency_s": 5e-6, "link_bytes_per_s": 5e9,   the rates used
+ *         "ranks": [{"rank": 0, "work_s": ..., "messages_in_s": ...,
+ *                    "messages_out_s": ..., "total_s": ...}, ...],
+ *         "latency_s": L, "bottleneck_s": B,     per steady state
+ *         "sets": 10, "predicted_s": L + (sets - 1) B,
+ *         "predicted_per_set_s": predicted_s / sets
+ *     }                                 (scheduler/predict.c says how)
  *   }
  * The same actors and channels as the table: the external input and output
  * only when they carry items. Integers go through cJSON's raw values so
@@ -103,6 +113,35 @@ static void add_rank(cJSON *obj, const char *key, const Schedule *s, int actor)
         cJSON_AddNullToObject(obj, key);
 }
 
+static cJSON *prediction_json(const SchedPrediction *p)
+{
+    if (!p->known)
+        return cJSON_CreateNull();
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "flops_per_s", p->flops_per_s);
+    cJSON_AddNumberToObject(j, "bytes_per_s", p->bytes_per_s);
+    cJSON_AddNumberToObject(j, "firing_s", p->firing_s);
+    cJSON_AddNumberToObject(j, "link_latency_s", p->link_latency_s);
+    cJSON_AddNumberToObject(j, "link_bytes_per_s", p->link_bytes_per_s);
+    cJSON *ranks = cJSON_AddArrayToObject(j, "ranks");
+    for (int r = 0; r < p->nranks; r++) {
+        cJSON *k = cJSON_CreateObject();
+        add_int(k, "rank", r);
+        cJSON_AddNumberToObject(k, "work_s", p->rank_work_s[r]);
+        cJSON_AddNumberToObject(k, "messages_in_s", p->rank_in_s[r]);
+        cJSON_AddNumberToObject(k, "messages_out_s", p->rank_out_s[r]);
+        cJSON_AddNumberToObject(k, "total_s", p->rank_work_s[r] + p->rank_in_s[r] + p->rank_out_s[r]);
+        cJSON_AddItemToArray(ranks, k);
+    }
+    cJSON_AddNumberToObject(j, "latency_s", p->latency_s);
+    cJSON_AddNumberToObject(j, "bottleneck_s", p->bottleneck_s);
+    add_int(j, "sets", p->sets);
+    double total = p->latency_s + (double)(p->sets - 1) * p->bottleneck_s;
+    cJSON_AddNumberToObject(j, "predicted_s", total);
+    cJSON_AddNumberToObject(j, "predicted_per_set_s", total / (double)p->sets);
+    return j;
+}
+
 void sched_print_json(FILE *out, const Schedule *s)
 {
     const StreamFlat *f = s->flat;
@@ -138,8 +177,11 @@ void sched_print_json(FILE *out, const Schedule *s)
             cJSON_AddStringToObject(j, "device", sched_actor_device(s, a, device, sizeof device));
         else
             cJSON_AddNullToObject(j, "device");
-        if (s->actor_seconds && filter && actor->node->filter.role == FILTER_WORK)
+        if (s->actor_seconds && filter && actor->node->filter.role == FILTER_WORK) {
             cJSON_AddNumberToObject(j, "est_seconds", s->actor_seconds[a]);
+            cJSON_AddNumberToObject(j, "firing_seconds", s->repetitions[a] > 0
+                                    ? s->actor_seconds[a] / (double)s->repetitions[a] : 0);
+        }
         if (filter) {
             cJSON_AddBoolToObject(j, "stateful", actor->node->filter.stateful);
             if (actor->node->filter.work_op)
@@ -180,6 +222,7 @@ void sched_print_json(FILE *out, const Schedule *s)
         cJSON_AddStringToObject(root, "placement_note", s->placement_note);
     else
         cJSON_AddNullToObject(root, "placement_note");
+    cJSON_AddItemToObject(root, "cost", prediction_json(&s->predicted));
     char *text = cJSON_Print(root);
     if (!text)
         diag_die("out of memory (schedule json)");

@@ -19,7 +19,10 @@
  * The kind of a filter is its role (filter, identity, separator). Rates
  * are per firing; a splitter's push and a joiner's pop list one number per
  * port. Placement (rank, device, the estimated milliseconds of work per
- * steady state) is '-' until the partitioner sets it; a channel's ranks
+ * steady state and per firing) is '-' until the partitioner sets it; after
+ * the `placement:` line the cost model's lines (its rates, each rank's work
+ * and messages, the steady state's latency L and bottleneck B and the time
+ * of the run's sets: scheduler/predict.c) follow; a channel's ranks
  * read "0->1" when it crosses ranks. The external input and output are listed only when
  * they carry items. Columns are as wide as their widest cell: every cell is
  * rendered once to measure and once to print.
@@ -152,10 +155,11 @@ static bool channel_shown(const StreamFlat *f, int c)
     return sched_actor_shown(f, f->channels[c].src) && sched_actor_shown(f, f->channels[c].dst);
 }
 
-enum { ACTOR_COLUMNS = 11, CHANNEL_COLUMNS = 10 };
+enum { ACTOR_COLUMNS = 12, CHANNEL_COLUMNS = 10 };
 
 static const char *const actor_headers[ACTOR_COLUMNS] = {"#", "actor", "kind", "pop", "peek", "push",
-                                                          "reps", "init", "rank", "device", "est ms"};
+                                                          "reps", "init", "rank", "device", "est ms",
+                                                          "firing ms"};
 static const bool actor_left[ACTOR_COLUMNS] = {false, true, true};
 static const char *const channel_headers[CHANNEL_COLUMNS] = {"#", "from", "to", "push", "pop",
                                                               "peek", "initial", "after init", "buffer",
@@ -187,17 +191,20 @@ static void text_rank(Text *t, const Schedule *s, int a)
         text_add(t, "-");
 }
 
-/* A work filter's estimated milliseconds per steady state, "-" for data
- * movers and before placement. */
-static void text_estimate(Text *t, const Schedule *s, int a)
+/* A work filter's estimated milliseconds per steady state (per_firing:
+ * per firing), "-" for data movers and before placement. */
+static void text_estimate(Text *t, const Schedule *s, int a, bool per_firing)
 {
     const StreamActor *actor = &s->flat->actors[a];
     if (!s->actor_seconds || actor->kind != ACTOR_FILTER || actor->node->filter.role != FILTER_WORK) {
         text_add(t, "-");
         return;
     }
+    double seconds = s->actor_seconds[a];
+    if (per_firing)
+        seconds = s->repetitions[a] > 0 ? seconds / (double)s->repetitions[a] : 0;
     char buf[32];
-    snprintf(buf, sizeof buf, "%.3g", s->actor_seconds[a] * 1e3);
+    snprintf(buf, sizeof buf, "%.3g", seconds * 1e3);
     text_add(t, buf);
 }
 
@@ -222,7 +229,8 @@ static void actor_cells(Text *cells, const Schedule *s, const Paths *paths, int 
     text_rank(&cells[8], s, a);
     char device[32];
     text_add(&cells[9], sched_actor_device(s, a, device, sizeof device));
-    text_estimate(&cells[10], s, a);
+    text_estimate(&cells[10], s, a, false);
+    text_estimate(&cells[11], s, a, true);
 }
 
 static void text_end(Text *t, const StreamFlat *f, const Paths *paths, int a, int port)
@@ -300,6 +308,24 @@ static const char *plural(int64_t n, const char *one, const char *many)
     return n == 1 ? one : many;
 }
 
+/* The cost model's lines (scheduler/predict.c): its rates, each rank's
+ * work and messages, the steady state's L and B and the run's time. */
+static void print_prediction(FILE *out, const SchedPrediction *p)
+{
+    if (!p->known)
+        return;
+    fprintf(out, "cost model: %.3g flop/s, %.3g B/s, %.3g us per firing; link %.3g us per message, %.3g B/s\n",
+            p->flops_per_s, p->bytes_per_s, p->firing_s * 1e6, p->link_latency_s * 1e6, p->link_bytes_per_s);
+    for (int r = 0; r < p->nranks; r++)
+        fprintf(out, "  rank %d: work %.3g ms, messages in %.3g ms, out %.3g ms, total %.3g ms\n", r,
+                p->rank_work_s[r] * 1e3, p->rank_in_s[r] * 1e3, p->rank_out_s[r] * 1e3,
+                (p->rank_work_s[r] + p->rank_in_s[r] + p->rank_out_s[r]) * 1e3);
+    double total = p->latency_s + (double)(p->sets - 1) * p->bottleneck_s;
+    fprintf(out, "steady state: latency L %.3g ms, bottleneck B %.3g ms; %" PRId64 " %s: L + %" PRId64
+            " B = %.3g ms (%.3g ms per set)\n", p->latency_s * 1e3, p->bottleneck_s * 1e3, p->sets,
+            plural(p->sets, "set", "sets"), p->sets - 1, total * 1e3, total * 1e3 / (double)p->sets);
+}
+
 static void print_phases(FILE *out, const Schedule *s, const Paths *paths, const char *name,
                          const SchedPhase *phases, int n, const int64_t *firings_per_actor)
 {
@@ -347,6 +373,7 @@ void sched_print_table(FILE *out, const Schedule *s)
         fprintf(out, "placement: %d %s, estimated %.3g ms of work per steady state%s%s\n", s->nranks,
                 plural(s->nranks, "rank", "ranks"), total * 1e3, s->placement_note ? "; " : "",
                 s->placement_note ? s->placement_note : "");
+        print_prediction(out, &s->predicted);
     }
 
     Paths paths;

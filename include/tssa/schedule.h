@@ -61,6 +61,22 @@ typedef struct SchedPhase {
 typedef void (*SchedFire)(int actor, int64_t firings, void *ctx);
 void sched_phases_run(const SchedPhase *phases, int n, SchedFire fire, void *ctx);
 
+/* What the cost model predicts for a placed schedule (scheduler/predict.c),
+ * per steady state, in seconds: each rank's work (its filters' estimates)
+ * and messages (those it receives and those it sends, each at the link's
+ * latency per message plus bytes over its bandwidth); the latency L (one
+ * steady state, start to end) and the bottleneck B (the busiest rank's
+ * total); `sets` steady states back to back take L + (sets - 1) * B. The
+ * rates are the ones the estimates used. known is false before placement. */
+typedef struct SchedPrediction {
+    bool known;
+    double flops_per_s, bytes_per_s, firing_s, link_latency_s, link_bytes_per_s;
+    int64_t sets;
+    double latency_s, bottleneck_s;
+    int nranks;
+    double *rank_work_s, *rank_in_s, *rank_out_s;   /* [nranks] */
+} SchedPrediction;
+
 typedef struct Schedule {
     StreamNode *root;
     StreamFlat *flat;           /* owned */
@@ -80,6 +96,7 @@ typedef struct Schedule {
     int *actor_rank;
     double *actor_seconds;      /* estimated time per steady state, or NULL */
     char *placement_note;       /* why the placement is what it is, or NULL */
+    SchedPrediction predicted;  /* the cost model's times (scheduler/predict.c) */
 } Schedule;
 
 /* Plans root (see above). On error writes a message naming the stream, the

@@ -207,6 +207,12 @@ static double number(cJSON *obj, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
+/* Within 0.1 % of want (the JSON's doubles are sums of estimates). */
+static bool near(double got, double want)
+{
+    return got > want * 0.999 && got < want * 1.001;
+}
+
 static void test_schedule_json_and_placement(void)
 {
     StreamNode *lp;
@@ -262,6 +268,30 @@ static void test_schedule_json_and_placement(void)
         /* est_seconds: 1 us per firing (no flops or bytes), 15 firings */
         CHECK(src && number(src, "est_seconds") > 14.9e-6 && number(src, "est_seconds") < 15.1e-6);
         CHECK(number(root, "ranks") == 2);
+        CHECK(low && number(low, "firing_seconds") > 0.99e-6 && number(low, "firing_seconds") < 1.01e-6);
+        /* The cost model's prediction, by hand: work 1 us per firing: rank 1
+         * fires Low_Pass 3 times (3 us), rank 0 the rest (Source 15, B1 1,
+         * B2 1, Add 3: 20 us). Items of a hand-written graph have no known
+         * size, so a channel between ranks costs 1 us per message, one per
+         * producer firing: Source -> Low_Pass 15 (out of rank 0, into rank
+         * 1), Low_Pass -> Eq 3 (back). Totals: rank 0 20 + 3 + 15 = 38 us,
+         * rank 1 3 + 15 + 3 = 21 us, so B = 38 us. L, one steady state
+         * simulated (a --place file: no partitioner plan): Source 0..15 us,
+         * its messages arrive at 30, Low_Pass 30..33, back at 36, B1 and B2
+         * 36..38, Add 38..41 us. One set: 41 us. */
+        cJSON *cost = cJSON_GetObjectItem(root, "cost");
+        cJSON *ranks = cost ? cJSON_GetObjectItem(cost, "ranks") : NULL;
+        CHECK(cJSON_GetArraySize(ranks) == 2);
+        if (cJSON_GetArraySize(ranks) == 2) {
+            cJSON *r0 = cJSON_GetArrayItem(ranks, 0), *r1 = cJSON_GetArrayItem(ranks, 1);
+            CHECK(near(number(r0, "work_s"), 20e-6) && near(number(r0, "messages_in_s"), 3e-6) &&
+                  near(number(r0, "messages_out_s"), 15e-6) && near(number(r0, "total_s"), 38e-6));
+            CHECK(near(number(r1, "work_s"), 3e-6) && near(number(r1, "messages_in_s"), 15e-6) &&
+                  near(number(r1, "messages_out_s"), 3e-6) && near(number(r1, "total_s"), 21e-6));
+            CHECK(near(number(cost, "bottleneck_s"), 38e-6) && near(number(cost, "latency_s"), 41e-6));
+            CHECK(number(cost, "sets") == 1 && near(number(cost, "predicted_s"), 41e-6));
+            CHECK(near(number(cost, "link_latency_s"), 1e-6) && near(number(cost, "flops_per_s"), 1e9));
+        }
         CHECK(src && strcmp(cJSON_GetObjectItem(src, "work")->valuestring, "aten::randn") == 0);
         cJSON *id = find_actor(actors, "Radio/Echo/Identity");
         CHECK(id && strcmp(cJSON_GetObjectItem(id, "kind")->valuestring, "identity") == 0);
@@ -291,10 +321,18 @@ static void test_schedule_json_and_placement(void)
     m = open_memstream(&table, &len);
     sched_print_table(m, s);
     fclose(m);
-    CHECK(strstr(table, "  2  Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003\n") != NULL);
+    CHECK(strstr(table, "  2  Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003      0.001\n") != NULL);
     CHECK(strstr(table, "Radio/Source         Radio/Low_Pass          1    5    64        0          59      74   0->1\n") != NULL);
     CHECK(strstr(table, "placement: 2 ranks, estimated") != NULL);
-    if (!strstr(table, "Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003"))
+    /* The cost model's lines: the rates, each rank's work and messages (by
+     * hand in the JSON checks above), L and B. */
+    CHECK(strstr(table, "\ncost model: 1e+09 flop/s, 1e+09 B/s, 1 us per firing; link 1 us per message, 1e+09 B/s\n"
+                        "  rank 0: work 0.02 ms, messages in 0.003 ms, out 0.015 ms, total 0.038 ms\n"
+                        "  rank 1: work 0.003 ms, messages in 0.015 ms, out 0.003 ms, total 0.021 ms\n"
+                        "steady state: latency L 0.041 ms, bottleneck B 0.038 ms; 1 set: L + 0 B = 0.041 ms "
+                        "(0.041 ms per set)\n") != NULL);
+    if (!strstr(table, "Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003      0.001\n") ||
+        !strstr(table, "  rank 1: work 0.003 ms, messages in 0.015 ms, out 0.003 ms, total 0.021 ms\n"))
         fputs(table, stderr);
     free(table);
     sched_free(s);

@@ -65,7 +65,7 @@ grep -Eq "Steps_L14/Unstack_L14 +filter( +[0-9]+){5} +0 +cpu" "$work/out" || fai
 schedule rnn_loop 4 --repeat 9
 checks=$((checks + 1))
 sed -n '/^actors:/,/^init phase/p' "$work/out" | grep -E "^ +[0-9]+ +Program/.*Recurrence_L15/" >"$work/loop"
-ranks=$(awk '{print $(NF-2)}' "$work/loop" | sort -u)
+ranks=$(awk '{print $(NF-3)}' "$work/loop" | sort -u)
 [[ $(wc -l <"$work/loop") -ge 3 && $(echo "$ranks" | wc -l) == 1 ]] ||
   fail "rnn_loop: the feedback loop is split over ranks $ranks"
 schedule long_batch_map 4 --repeat 9
