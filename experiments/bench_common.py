@@ -347,6 +347,48 @@ def whole_linear(x, weight, bias, parts: int):
     return F.linear(x, weight, bias)
 
 
+def two_stage(x, w1, w2, steps: int):
+    # A pipeline of two heavy stages of equal work: stage 2 starts from all
+    # of stage 1's rows (centred by their mean), so neither splits into the
+    # other; over a stream of input sets (--repeat, --inputs) stage 1 of set
+    # k+1 can run beside stage 2 of set k.
+    h = x
+    for _ in range(steps):
+        h = torch.tanh(h @ w1)
+    h = h - h.mean(dim=0, keepdim=True)
+    for _ in range(steps):
+        h = torch.sigmoid(h @ w2)
+    return h
+
+
+def two_branches(x, w1, w2, steps: int):
+    # A split-join of two independent heavy branches (task parallelism):
+    # each reads x alone, and only the sum joins them.
+    a = x
+    b = x
+    for _ in range(steps):
+        a = torch.tanh(a @ w1)
+    for _ in range(steps):
+        b = torch.sigmoid(b @ w2)
+    return a + b
+
+
+def task_workloads(rows=512, width=256, steps=8):
+    """name -> (program, inputs, sizes text): a two-stage pipeline and a
+    split-join of two independent branches (the scaling study's pipelined
+    and task-parallel programs), each a chain of `steps` products per part."""
+    g = torch.Generator().manual_seed(2)
+    s = width ** -0.5
+    return {
+        "pipeline": (two_stage, {"x": _rn(g, rows, width), "w1": _rn(g, width, width, scale=s),
+                                 "w2": _rn(g, width, width, scale=s), "steps": steps},
+                     f"2 stages of {steps} products, {rows}x{width}"),
+        "split_join": (two_branches, {"x": _rn(g, rows, width), "w1": _rn(g, width, width, scale=s),
+                                      "w2": _rn(g, width, width, scale=s), "steps": steps},
+                       f"2 branches of {steps} products, {rows}x{width}"),
+    }
+
+
 def scaling_workloads(items=1024, seq=512, masks=400):
     """name -> (program, inputs, sizes text): data-parallel loops. The defaults
     are bench_mpi.py's sizes; smaller ones make a quick run."""
@@ -718,14 +760,15 @@ def mpirun_cmd(ranks, hostfile=None):
 
 
 def run_ranks(tssa, case, ranks, runs, out_name, threads=None, hostfile=None,
-              timeout=TSSA_TIMEOUT_S):
+              timeout=TSSA_TIMEOUT_S, extra=()):
     """(median seconds per run, None) from rank 0's repeat line under
     `mpirun -np ranks`, or (None, why). threads caps each rank's threads
-    (OMP_NUM_THREADS; a rank never runs more than its share of the cores)."""
+    (OMP_NUM_THREADS; a rank never runs more than its share of the cores);
+    extra: more tssa-stream options (--simulate-hosts)."""
     threads = threads or CORES
     env = tssa_environ(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     cmd = [*mpirun_cmd(ranks, hostfile), "--tag-output", tssa, "model.ir", *case_args(case),
-           "-o", out_name, "--repeat", str(runs)]
+           "-o", out_name, "--repeat", str(runs), *extra]
     try:
         p = subprocess.run(cmd, cwd=case, env=env, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -758,6 +801,61 @@ def placement(tssa, case, ranks, runs, devices=False, env=None):
     except (ValueError, KeyError):
         actors = []
     return line, actors
+
+
+def predicted_cost(tssa, case, runs, ranks=None, threads=None, extra=(), env=None,
+                   timeout=TSSA_TIMEOUT_S):
+    """The cost model's prediction for a run as run_tssa (ranks None) or
+    run_ranks (`mpirun -np ranks`) would make it with these threads and
+    options: `--emit=schedule --json --repeat RUNS` under the same launch
+    and environment, so the rates, the link and the placement are the run's.
+    Returns (dict(cost=the JSON's cost object, per_run_s, placement), None)
+    or (None, why). per_run_s is what the run's repeat line reports: one
+    rank times each run (L, which is B there); several busy ranks run the
+    RUNS runs as one stream, (L + (RUNS - 1) B) / RUNS per run."""
+    threads = threads or CORES
+    e = tssa_environ(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
+    e.update(env or {})
+    cmd = [tssa, "model.ir", *case_args(case), "--emit=schedule", "--json", "--repeat", str(runs),
+           *extra]
+    if ranks:
+        cmd = [*mpirun_cmd(ranks), *cmd]
+    try:
+        p = subprocess.run(cmd, cwd=case, env=e, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"timed out after {timeout} s"
+    if p.returncode != 0:
+        return None, _last_error(p.stderr, p.returncode)
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError:
+        return None, "--emit=schedule --json printed no JSON"
+    cost = doc.get("cost")
+    if not cost:
+        return None, "no cost object in --emit=schedule --json (an older tssa-stream)"
+    L, B = cost["latency_s"], cost["bottleneck_s"]
+    return dict(cost=cost, per_run_s=(L + (runs - 1) * B) / runs,
+                placement=doc.get("placement_note"), actors=doc.get("actors", []),
+                doc=doc), None
+
+
+def find_number(obj, word):
+    """The first number under a key containing `word` anywhere in a JSON
+    document (depth first), or None."""
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if word in k and isinstance(v, (int, float)) and not isinstance(v, bool):
+                return v
+        for v in obj.values():
+            found = find_number(v, word)
+            if found is not None:
+                return found
+    elif isinstance(obj, list):
+        for v in obj:
+            found = find_number(v, word)
+            if found is not None:
+                return found
+    return None
 
 
 def off_rank0(actors, key="rank"):

@@ -4,7 +4,7 @@
     /usr/bin/python3 experiments/run.py STUDY [--quick] [--out DIR]
         [--tssa build/tssa-stream] [--runs N] [--only NAME,...] [--keep DIR]
         [--batches 1,4,16,64] [--seqlens 16,64,256,1024,4096]
-        [--threads 1,2] [--ranks 1,2,4] [--devices 1,2,4] [--hostfile FILE]
+        [--threads 1,2] [--ranks 1,2,4] [--devices 1,2,4] [--hostfile FILE] [--rounds N]
         [--strict] [--emulate-cuda]
 
 STUDY is one of (each after a figure of the TensorSSA paper, DAC'24, or a
@@ -24,6 +24,19 @@ table of the MIT thesis on tssa-stream's horizontal parallelization):
                 point is saved beside the CSV
   split-linear  the thesis's Tables 5.1/5.2: a linear layer split on the batch
                 over 1, 2, 4, 8 workers, beside PyTorch
+  scaling       the cost model against measurement: the data-parallel loops,
+                a two-stage pipeline and a split-join of two branches on 1
+                thread, 2 threads, mpirun -np 1, 2 and 4 (4: oversubscribed,
+                a correctness check; --quick: 1 and 2) and the same with
+                --simulate-hosts where tssa-stream has it; each point the
+                median over --rounds rounds (configurations in turns), its
+                speedup and efficiency over 1 thread, and the cost model's
+                prediction for it (`--emit=schedule --json` with the same
+                launch and options) with the prediction's error
+  devices       --backend=cuda --devices 1,2,4 on the data-parallel loops
+                (measured on a GPU, or through TSSA_CUDA_EMULATE=1 with
+                --emulate-cuda) and the cost model's predicted speedup on N
+                GPUs where --emit=schedule gives one
   all           every study above (speedup and launches share one measurement)
 
 Each study writes <out>/<study>/<date>-<host>.csv, .png (the plot) and
@@ -51,13 +64,15 @@ import argparse
 import math
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 import time
 
 import bench_common as bc
 
-STUDIES = ("speedup", "launches", "batch", "seqlen", "horizontal", "split-linear")
+STUDIES = ("speedup", "launches", "batch", "seqlen", "horizontal", "split-linear", "scaling",
+           "devices")
 
 # Sizes. Full mode: the workloads' own sizes (bench_common.WORKLOADS, those of
 # bench_e2e.py); --quick: small ones. (batch, seq, hidden); None = default.
@@ -82,6 +97,11 @@ HORIZONTAL_SIZES = {"full": dict(items=1024, seq=512, masks=400),
                     "quick": dict(items=64, seq=64, masks=32)}
 SPLIT = {"full": dict(shapes=bc.SPLIT_SHAPES, parts=bc.SPLIT_PARTS, ranks=bc.SPLIT_RANKS),
          "quick": dict(shapes=((256, 128, 64),), parts=(2, 16), ranks=(1, 2, 4))}
+SCALING_SIZES = {"full": dict(data=dict(items=1024, seq=512, masks=400),
+                             tasks=dict(rows=512, width=256, steps=8)),
+                 "quick": dict(data=dict(items=64, seq=64, masks=32),
+                               tasks=dict(rows=64, width=64, steps=2))}
+ROUNDS = {"full": 5, "quick": 1}
 RUNS = {"full": 30, "quick": 3}
 BUDGET_S = {"full": 3.0, "quick": 0.3}      # per PyTorch mode and point: fewer runs when slow
 WARMUP = {"full": 10, "quick": 1}
@@ -279,9 +299,9 @@ def pyplot():
     return plt
 
 
-def figure(run, title, ncols=1):
+def figure(run, title, ncols=1, nrows=1, size=(8, 5)):
     plt = pyplot()
-    fig, axes = plt.subplots(1, ncols, figsize=(8, 5), dpi=100)
+    fig, axes = plt.subplots(nrows, ncols, figsize=size, dpi=100)
     i = run.info
     gpus = ", ".join(i.get("gpus") or []) or "no GPU"
     fig.suptitle(f"{title}\n{i['host']}: {i['cores']} cores ({i.get('cpu') or '?'}), {gpus}; "
@@ -855,9 +875,247 @@ def split_linear_study(run):
     return rows
 
 
+# ------------------------------------------------------------------ scaling, devices
+
+def scaling_configs(run, simulate):
+    """The scaling study's configurations: (key, label, ranks or None,
+    threads per rank, extra options, cores used, oversubscribed, why not run
+    or None). mpirun ranks are bound by tssa-stream to their share of the
+    host (together all of its cores); with --simulate-hosts each rank runs
+    one thread as if alone on its own host."""
+    cores = bc.CORES
+    configs = [("t1", "1 thread", None, 1, (), 1, False, None),
+               ("t2", "2 threads", None, 2, (), min(2, cores), 2 > cores, None)]
+    rank_counts = [1, 2] if run.opts.quick else [1, 2, 4]
+    for n in rank_counts:
+        configs.append((f"np{n}", f"mpirun -np {n}", n, cores, (), cores, n > cores,
+                        run.mpi_why))
+    for n in rank_counts:
+        why = run.mpi_why or (None if simulate else "no --simulate-hosts")
+        configs.append((f"np{n}_hosts", f"mpirun -np {n} --simulate-hosts", n, 1,
+                        ("--simulate-hosts",), min(n, cores), n > cores, why))
+    return configs
+
+
+def pct_error(predicted, measured):
+    return 100.0 * (predicted - measured) / measured if predicted and measured else None
+
+
+def scaling_study(run):
+    opts = run.opts
+    sizes = SCALING_SIZES[run.mode]
+    workloads = dict(bc.scaling_workloads(**sizes["data"]))
+    workloads.update(bc.task_workloads(**sizes["tasks"]))
+    kinds = {"batch_map": "data-parallel", "attention": "data-parallel",
+             "mask_crop": "data-parallel", "pipeline": "pipelined", "split_join": "task-parallel"}
+    chosen = [w for w in (opts.only or "").split(",") if w]
+    if chosen and any(c in workloads for c in chosen):
+        workloads = {n: w for n, w in workloads.items() if n in chosen}
+    simulate = "--simulate-hosts" in bc.tssa_help(opts.tssa)
+    configs = scaling_configs(run, simulate)
+    runs, rounds = run.runs, opts.rounds or ROUNDS[run.mode]
+    cols = ["workload", "kind", "sizes", "config", "ranks", "threads_per_rank", "cores",
+            "oversubscribed", "ms", "predicted_ms", "error_pct", "speedup", "predicted_speedup",
+            "efficiency", "check", "placement", "status"]
+    rows, placements = [], {}
+    runnable = [c for c in configs if not c[7]]
+    run.progress.add(len(workloads) * (1 + rounds * len(runnable)))
+    for name, (program, inputs, wsizes) in workloads.items():
+        case = os.path.join(run.workdir, "scaling", name)
+        run.progress.step(f"scaling {name}: export, predictions")
+        try:
+            bc.export.export(program, inputs, case)
+        except Exception as e:     # noqa: BLE001
+            why = f"failed: export: {type(e).__name__}: {short(e)}"
+            rows.append(dict(workload=name, kind=kinds.get(name), sizes=wsizes, status=why))
+            run.fail("scaling", name, why)
+            continue
+        pred, pred_why = {}, {}
+        for key, label, n, threads, extra, *_rest in runnable:
+            pred[key], pred_why[key] = bc.predicted_cost(opts.tssa, case, runs, ranks=n,
+                                                         threads=threads, extra=extra)
+        placements[name] = {key: dict(placement=p["placement"], cost=p["cost"],
+                                      actors=bc.actor_summary(p["actors"]))
+                            for key, p in pred.items() if p}
+        # The configurations take turns, round after round, so that a slow
+        # spell of the shared machine hits them alike (bench_mpi.py's way).
+        times = {c[0]: [] for c in runnable}
+        err = {}
+        for round_ in range(rounds):
+            for key, label, n, threads, extra, *_rest in runnable:
+                run.progress.step(f"scaling {name}: round {round_ + 1}/{rounds}, {label}, "
+                                  f"--repeat {runs}")
+                out = f"out_{key}"
+                if n is None:
+                    t, _, why = bc.run_tssa(opts.tssa, case, runs, threads=threads, out_name=out)
+                else:
+                    t, why = bc.run_ranks(opts.tssa, case, n, runs, out, threads=threads,
+                                          extra=extra)
+                if t is None:
+                    err[key] = why
+                else:
+                    times[key].append(t)
+        measured = {k: (statistics.median(v) if v and k not in err else None)
+                    for k, v in times.items()}
+        base = measured.get("t1")
+        pbase = pred["t1"]["per_run_s"] if pred.get("t1") else None
+        for key, label, n, threads, extra, cores, over, why_not in configs:
+            row = dict(workload=name, kind=kinds.get(name), sizes=wsizes, config=label,
+                       ranks=n or 1, threads_per_rank=threads, cores=cores,
+                       oversubscribed="yes" if over else "no")
+            if why_not:
+                row["status"] = f"not run: {why_not}"
+                rows.append(row)
+                continue
+            t = measured.get(key)
+            p = pred[key]["per_run_s"] if pred.get(key) else None
+            check = bc.check_outputs(case, f"out_{key}") if t else ""
+            if t and check.startswith("ok"):
+                status = "ok (oversubscribed: correctness only)" if over else "ok"
+            else:
+                status = f"failed: {err.get(key) or check}"
+            if not pred.get(key):
+                status += f"; no prediction: {pred_why[key]}"
+            placement = pred[key]["placement"] if pred.get(key) else None
+            row.update(ms=ms(t), predicted_ms=ms(p), error_pct=pct_error(p, t),
+                       speedup=ratio(base, t), predicted_speedup=ratio(pbase, p),
+                       efficiency=ratio(ratio(base, t), cores), check=check,
+                       placement=short(placement or ("one rank" if not n else ""), 90),
+                       status=status)
+            rows.append(row)
+    for r in rows:
+        if r.get("status", "").startswith("failed"):
+            run.fail("scaling", f"{r['workload']} {r.get('config')}", r["status"])
+    stem = bc.result_stem(opts.out, "scaling", run.info)
+    bc.write_json(stem + ".placement.json",
+                  dict(note="each configuration's `--emit=schedule --json` placement and cost "
+                            "object (the cost model's rates, per-rank work and messages, L, B)",
+                       runs=runs, rounds=rounds, placements=placements))
+    scored = [r for r in rows if r.get("error_pct") is not None and r.get("oversubscribed") == "no"]
+    within = [r for r in scored if abs(r["error_pct"]) <= 25]
+    notes = [f"\nms: the median over {rounds} round(s) (configurations in turns) of the median per "
+             f"run of --repeat {runs}. predicted_ms: the cost model's time per run for the same "
+             "launch and options (--emit=schedule --json --repeat RUNS: L on one busy rank; "
+             "(L + (RUNS - 1) B) / RUNS when several ranks run the runs as one stream); "
+             "error_pct = (predicted - measured) / measured. speedup: 1 thread's ms / ms "
+             "(predicted_speedup the same from the predictions); efficiency = speedup / cores "
+             f"used (mpirun ranks share all {bc.CORES} cores; --simulate-hosts ranks 1 thread "
+             "each). Oversubscribed points are a correctness check (not scored).",
+             f"within 25 %: {len(within)} of {len(scored)} scored points"
+             + (" (" + ", ".join(f"{r['workload']} {r['config']} {r['error_pct']:+.0f}%"
+                                 for r in scored if r not in within) + " outside)"
+                if len(within) < len(scored) else "")]
+
+    def plot(path, rows):
+        names = list(dict.fromkeys(r["workload"] for r in rows))
+        ncols = 3
+        nrows = max(1, (len(names) + ncols - 1) // ncols)
+        plt, fig, axes = figure(run, "Cost model: predicted against measured ms per run",
+                                ncols=ncols, nrows=nrows, size=(13, 4.2 * nrows))
+        flat = list(axes.flat) if hasattr(axes, "flat") else [axes]
+        for ax, name in zip(flat, names):
+            sub = [r for r in rows if r["workload"] == name and r.get("config")]
+            labels = [r["config"].replace("mpirun ", "").replace(" --simulate-hosts", " sim")
+                      + ("*" if r.get("oversubscribed") == "yes" else "") for r in sub]
+            bars(ax, labels, [("measured", [r.get("ms") for r in sub]),
+                              ("predicted", [r.get("predicted_ms") for r in sub])],
+                 ylabel="ms per run (log)")
+            ax.set_title(f"{name} ({sub[0].get('kind') if sub else ''})", fontsize=9)
+        for ax in flat[len(names):]:
+            ax.axis("off")
+        footnote(fig, ["*: oversubscribed (correctness only)",
+                       "" if simulate else "--simulate-hosts points: not run (no such option)",
+                       "×: not run or failed"])
+        save(plt, fig, path)
+
+    run.write("scaling", cols, rows, plot, notes=notes,
+              extra=dict(runs=runs, rounds=rounds, simulate_hosts=simulate,
+                         sizes=SCALING_SIZES[run.mode],
+                         within_25_pct=f"{len(within)} of {len(scored)}"))
+    return rows
+
+
+def devices_study(run):
+    opts = run.opts
+    sizes = SCALING_SIZES[run.mode]["data"]
+    workloads = bc.scaling_workloads(**sizes)
+    chosen = [w for w in (opts.only or "").split(",") if w]
+    if chosen and any(c in workloads for c in chosen):
+        workloads = {n: w for n, w in workloads.items() if n in chosen}
+    devices = opts.devices or [1, 2, 4]
+    runs = run.runs
+    why = None
+    if run.cuda_why:
+        why = "no GPU" + ("" if run.cuda_why.startswith("no GPU") else f" ({short(run.cuda_why, 80)})")
+    elif "--devices" not in bc.tssa_help(opts.tssa):
+        why = "this tssa-stream has no --devices option"
+    env = bc.cuda_env(run.emulate)
+    cols = ["workload", "sizes", "devices", "ms", "speedup", "predicted_speedup_n_gpus",
+            "launches", "check", "placement", "status"]
+    rows = []
+    run.progress.add(len(workloads))
+    for name, (program, inputs, wsizes) in workloads.items():
+        run.progress.step(f"devices {name}")
+        case = os.path.join(run.workdir, "devices", name)
+        try:
+            bc.export.export(program, inputs, case)
+        except Exception as e:     # noqa: BLE001
+            rows.append(dict(workload=name, sizes=wsizes,
+                             status=f"failed: export: {type(e).__name__}: {short(e)}"))
+            continue
+        base = None
+        for n in devices:
+            row = dict(workload=name, sizes=wsizes, devices=n)
+            # The projection needs no GPU: the placement is planned without one.
+            p, _ = bc.predicted_cost(opts.tssa, case, runs, extra=("--backend=cuda", "--devices",
+                                                                   str(n)), env=env)
+            if p:
+                row["predicted_speedup_n_gpus"] = bc.find_number(p["doc"], "speedup")
+                row["placement"] = short(bc.off_rank0(p["actors"], "device"), 80) if n > 1 \
+                    else "device 0"
+            if why:
+                row["status"] = f"not run: {why}"
+                rows.append(row)
+                continue
+            run.progress.note(f"devices {name}: --backend=cuda --devices {n}")
+            t, stats, err = bc.run_tssa(opts.tssa, case, runs, backend="cuda", out_name=f"out_g{n}",
+                                        extra=("--devices", str(n)), env=env)
+            check = bc.check_outputs(case, f"out_g{n}", rtol=1e-3, atol=1e-3) if t else ""
+            if n == 1:
+                base = t
+            row.update(ms=ms(t), speedup=ratio(base, t), launches=bc.launches(stats, "cuda"),
+                       check=check,
+                       status=("ok" + (" (emulated: numbers mean nothing)" if run.emulate else "")
+                               if t and check.startswith("ok") else f"failed: {err or check}"))
+            rows.append(row)
+    for r in rows:
+        if r.get("status", "").startswith("failed"):
+            run.fail("devices", f"{r['workload']} {r.get('devices')}", r["status"])
+    notes = ["\nms: median per run of --repeat RUNS on --backend=cuda --devices N (logical devices "
+             "on the GPUs here); speedup over --devices 1. predicted_speedup_n_gpus: the cost "
+             "model's predicted speedup on N GPUs as --emit=schedule --backend=cuda --devices N "
+             "gives it (empty where it gives none)."]
+
+    def plot(path, rows):
+        plt, fig, ax = figure(run, "Logical devices: ms per run, and the projection to N GPUs")
+        names = list(dict.fromkeys(r["workload"] for r in rows))
+        series = [(f"--devices {n}", [next((r.get("ms") for r in rows if r["workload"] == w
+                                            and r.get("devices") == n), None) for w in names])
+                  for n in devices]
+        bars(ax, names, series, ylabel="ms per run (log)")
+        footnote(fig, [f"not run: {why}" if why else "",
+                       "emulated on the CPU (TSSA_CUDA_EMULATE=1)" if run.emulate and not why else ""])
+        save(plt, fig, path)
+
+    run.write("devices", cols, rows, plot, notes=notes,
+              extra=dict(devices=devices, runs=runs, not_run=why, emulated=run.emulate))
+    return rows
+
+
 STUDY_FUNCS = {"speedup": speedup_study, "launches": launches_study, "batch": batch_study,
                "seqlen": seqlen_study, "horizontal": horizontal_study,
-               "split-linear": split_linear_study}
+               "split-linear": split_linear_study, "scaling": scaling_study,
+               "devices": devices_study}
 
 
 # ------------------------------------------------------------------ main
@@ -881,6 +1139,8 @@ def parse(argv):
                         help="horizontal and split-linear: MPI rank counts (1,2,4 / 1,2,4,8)")
     common.add_argument("--devices", type=int_list, help="horizontal: GPU counts (1,2,4)")
     common.add_argument("--hostfile", help="mpirun --hostfile FILE for the rank points (a cluster)")
+    common.add_argument("--rounds", type=int,
+                        help="scaling: rounds of every configuration, taking turns (full 5, quick 1)")
     common.add_argument("--strict", action="store_true",
                         help="exit 1 when any point failed (the ctest entry uses it)")
     common.add_argument("--emulate-cuda", action="store_true",
