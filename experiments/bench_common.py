@@ -660,9 +660,10 @@ def _last_error(text, code):
 
 
 def run_tssa(tssa, case, runs, threads=None, backend=None, out_name="tssa_out", env=None,
-             extra=(), timeout=TSSA_TIMEOUT_S):
+             extra=(), timeout=TSSA_TIMEOUT_S, best=None):
     """`tssa-stream model.ir ARGS -o OUT --repeat RUNS --stats` in `case`.
-    Returns (median seconds per run, stats dict, None) or (None, stats, why)."""
+    Returns (median seconds per run, stats dict, None) or (None, stats, why);
+    best (a list): the run's fastest time per run is appended to it."""
     threads = threads or CORES
     e = tssa_environ(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     e.update(env or {})
@@ -680,6 +681,8 @@ def run_tssa(tssa, case, runs, threads=None, backend=None, out_name="tssa_out", 
     m = re.search(REPEAT_RE, p.stderr)
     if not m:
         return None, stats, "no repeat line in tssa-stream's output"
+    if best is not None:
+        best.append(float(m.group(1)) / 1e3)
     return float(m.group(2)) / 1e3, stats, None
 
 
@@ -760,11 +763,13 @@ def mpirun_cmd(ranks, hostfile=None):
 
 
 def run_ranks(tssa, case, ranks, runs, out_name, threads=None, hostfile=None,
-              timeout=TSSA_TIMEOUT_S, extra=()):
+              timeout=TSSA_TIMEOUT_S, extra=(), best=None):
     """(median seconds per run, None) from rank 0's repeat line under
     `mpirun -np ranks`, or (None, why). threads caps each rank's threads
     (OMP_NUM_THREADS; a rank never runs more than its share of the cores);
-    extra: more tssa-stream options (--simulate-hosts)."""
+    extra: more tssa-stream options (--simulate-hosts); best (a list): the
+    run's fastest time per run is appended to it (several busy ranks time
+    the runs as one stream: then it is the median's figure)."""
     threads = threads or CORES
     env = tssa_environ(OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS=str(threads))
     cmd = [*mpirun_cmd(ranks, hostfile), "--tag-output", tssa, "model.ir", *case_args(case),
@@ -781,6 +786,8 @@ def run_ranks(tssa, case, ranks, runs, out_name, threads=None, hostfile=None,
     m = re.search(r"\[\d+,0\]<stderr>:tssa-stream: " + REPEAT_RE, text) or re.search(REPEAT_RE, text)
     if not m:
         return None, "no repeat line in the output"
+    if best is not None:
+        best.append(float(m.group(1)) / 1e3)
     return float(m.group(2)) / 1e3, None
 
 

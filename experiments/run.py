@@ -915,8 +915,8 @@ def scaling_study(run):
     configs = scaling_configs(run, simulate)
     runs, rounds = run.runs, opts.rounds or ROUNDS[run.mode]
     cols = ["workload", "kind", "sizes", "config", "ranks", "threads_per_rank", "cores",
-            "oversubscribed", "ms", "predicted_ms", "error_pct", "speedup", "predicted_speedup",
-            "efficiency", "check", "placement", "status"]
+            "oversubscribed", "ms", "predicted_ms", "error_pct", "best_ms", "best_error_pct",
+            "speedup", "predicted_speedup", "efficiency", "load", "check", "placement", "status"]
     rows, placements = [], {}
     runnable = [c for c in configs if not c[7]]
     run.progress.add(len(workloads) * (1 + rounds * len(runnable)))
@@ -940,17 +940,21 @@ def scaling_study(run):
         # The configurations take turns, round after round, so that a slow
         # spell of the shared machine hits them alike (bench_mpi.py's way).
         times = {c[0]: [] for c in runnable}
+        fastest = {c[0]: [] for c in runnable}
+        loads = {c[0]: [] for c in runnable}
         err = {}
         for round_ in range(rounds):
             for key, label, n, threads, extra, *_rest in runnable:
                 run.progress.step(f"scaling {name}: round {round_ + 1}/{rounds}, {label}, "
                                   f"--repeat {runs}")
                 out = f"out_{key}"
+                loads[key].append(os.getloadavg()[0])
                 if n is None:
-                    t, _, why = bc.run_tssa(opts.tssa, case, runs, threads=threads, out_name=out)
+                    t, _, why = bc.run_tssa(opts.tssa, case, runs, threads=threads, out_name=out,
+                                            best=fastest[key])
                 else:
                     t, why = bc.run_ranks(opts.tssa, case, n, runs, out, threads=threads,
-                                          extra=extra)
+                                          extra=extra, best=fastest[key])
                 if t is None:
                     err[key] = why
                 else:
@@ -968,6 +972,7 @@ def scaling_study(run):
                 rows.append(row)
                 continue
             t = measured.get(key)
+            best = min(fastest[key]) if fastest[key] and t else None
             p = pred[key]["per_run_s"] if pred.get(key) else None
             check = bc.check_outputs(case, f"out_{key}") if t else ""
             if t and check.startswith("ok"):
@@ -978,6 +983,8 @@ def scaling_study(run):
                 status += f"; no prediction: {pred_why[key]}"
             placement = pred[key]["placement"] if pred.get(key) else None
             row.update(ms=ms(t), predicted_ms=ms(p), error_pct=pct_error(p, t),
+                       best_ms=ms(best), best_error_pct=pct_error(p, best),
+                       load=statistics.mean(loads[key]) if loads[key] else None,
                        speedup=ratio(base, t), predicted_speedup=ratio(pbase, p),
                        efficiency=ratio(ratio(base, t), cores), check=check,
                        placement=short(placement or ("one rank" if not n else ""), 90),
@@ -993,18 +1000,25 @@ def scaling_study(run):
                        runs=runs, rounds=rounds, placements=placements))
     scored = [r for r in rows if r.get("error_pct") is not None and r.get("oversubscribed") == "no"]
     within = [r for r in scored if abs(r["error_pct"]) <= 25]
+    within_best = [r for r in scored if r.get("best_error_pct") is not None
+                   and abs(r["best_error_pct"]) <= 25]
     notes = [f"\nms: the median over {rounds} round(s) (configurations in turns) of the median per "
              f"run of --repeat {runs}. predicted_ms: the cost model's time per run for the same "
              "launch and options (--emit=schedule --json --repeat RUNS: L on one busy rank; "
              "(L + (RUNS - 1) B) / RUNS when several ranks run the runs as one stream); "
-             "error_pct = (predicted - measured) / measured. speedup: 1 thread's ms / ms "
+             "error_pct = (predicted - measured) / measured. best_ms: the fastest run of all "
+             "rounds (the machine at its quietest: the cost model predicts a machine to itself; "
+             "several busy ranks time the runs as one stream, so there it is the fastest round), "
+             "best_error_pct its error. load: the 1-minute load average as the rounds started "
+             f"(above {bc.CORES}: other processes shared the cores). speedup: 1 thread's ms / ms "
              "(predicted_speedup the same from the predictions); efficiency = speedup / cores "
              f"used (mpirun ranks share all {bc.CORES} cores; --simulate-hosts ranks 1 thread "
              "each). Oversubscribed points are a correctness check (not scored).",
              f"within 25 %: {len(within)} of {len(scored)} scored points"
              + (" (" + ", ".join(f"{r['workload']} {r['config']} {r['error_pct']:+.0f}%"
                                  for r in scored if r not in within) + " outside)"
-                if len(within) < len(scored) else "")]
+                if len(within) < len(scored) else ""),
+             f"within 25 % of the fastest runs: {len(within_best)} of {len(scored)}"]
 
     def plot(path, rows):
         names = list(dict.fromkeys(r["workload"] for r in rows))
@@ -1017,7 +1031,8 @@ def scaling_study(run):
             sub = [r for r in rows if r["workload"] == name and r.get("config")]
             labels = [r["config"].replace("mpirun ", "").replace(" --simulate-hosts", " sim")
                       + ("*" if r.get("oversubscribed") == "yes" else "") for r in sub]
-            bars(ax, labels, [("measured", [r.get("ms") for r in sub]),
+            bars(ax, labels, [("measured (median)", [r.get("ms") for r in sub]),
+                              ("measured (fastest)", [r.get("best_ms") for r in sub]),
                               ("predicted", [r.get("predicted_ms") for r in sub])],
                  ylabel="ms per run (log)")
             ax.set_title(f"{name} ({sub[0].get('kind') if sub else ''})", fontsize=9)
@@ -1031,7 +1046,8 @@ def scaling_study(run):
     run.write("scaling", cols, rows, plot, notes=notes,
               extra=dict(runs=runs, rounds=rounds, simulate_hosts=simulate,
                          sizes=SCALING_SIZES[run.mode],
-                         within_25_pct=f"{len(within)} of {len(scored)}"))
+                         within_25_pct=f"{len(within)} of {len(scored)}",
+                         within_25_pct_of_best=f"{len(within_best)} of {len(scored)}"))
     return rows
 
 
@@ -1102,7 +1118,8 @@ def devices_study(run):
         series = [(f"--devices {n}", [next((r.get("ms") for r in rows if r["workload"] == w
                                             and r.get("devices") == n), None) for w in names])
                   for n in devices]
-        bars(ax, names, series, ylabel="ms per run (log)")
+        measured = any(v for _, values in series for v in values)
+        bars(ax, names, series, log=measured, ylabel="ms per run" + (" (log)" if measured else ""))
         footnote(fig, [f"not run: {why}" if why else "",
                        "emulated on the CPU (TSSA_CUDA_EMULATE=1)" if run.emulate and not why else ""])
         save(plt, fig, path)
