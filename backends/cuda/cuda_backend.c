@@ -1080,7 +1080,7 @@ static int try_factory(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue
  * copy of its initial value, which the loop's steps then write into on
  * the device): on the device when the data is current there, else NULL
  * (the host copies). */
-static RtValue *clone_on_device(void *ctx, const RtValue *v)
+static RtValue *clone_on_device(void *ctx, const RtValue *v, bool copy_contents)
 {
     CudaBackend *cb = ctx;
     if (!v || v->kind != RT_TENSOR)
@@ -1093,7 +1093,7 @@ static RtValue *clone_on_device(void *ctx, const RtValue *v)
     Tensor *out = device_output(cb, t->dtype, t->ndim, t->sizes, &p);
     if (!out)
         return NULL;
-    if (!copy_on_device(cb, out, t)) {
+    if (copy_contents && !copy_on_device(cb, out, t)) {
         tensor_release(out);
         return NULL;
     }
