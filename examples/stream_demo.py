@@ -10,6 +10,12 @@ graph has the three shapes StreamIt builds programs from.
 
 Written as imperative PyTorch, as a user would write it: preallocated
 outputs filled by index, a Python loop per time step.
+
+examples/stream_demo/ is this program exported with the inputs scripts/demo.sh
+gives it, for machines without PyTorch; the ctest demo checks that it is still
+what the export makes. After a change here, refresh it:
+    scripts/demo.sh /tmp/demo && rm -r examples/stream_demo &&
+    cp -r /tmp/demo/case examples/stream_demo
 """
 import torch
 

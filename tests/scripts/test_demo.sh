@@ -71,6 +71,7 @@ if /usr/bin/python3 -c 'import torch, numpy' 2>/dev/null; then
       check "committed expected/$f is PyTorch's" \
         "$compare" "$work/torch/case/expected/$f" "$root/examples/stream_demo/expected/$f"
     done
+    [[ $failed == 0 ]] || echo "(examples/stream_demo.py says how to refresh the committed export)"
   else
     echo "FAIL: scripts/demo.sh with PyTorch exited $?"; failed=1
   fi
