@@ -36,13 +36,18 @@
  * lo + j. Rows of X are read as rows of its slice only where X is a
  * tensor defined before the loop with N rows or more (else X[lo + j]).
  * Slices of one size keep one kernel per group for all of them; a trip
- * count with no divisor that shares the work out well (a prime) is left
- * whole, to the threads of one rank or device.
+ * count with no divisor that shares the work out (a prime), or products too
+ * small to cut into whole panels, leave the loop whole, to the threads of
+ * one rank or device.
  *
- * Every row is computed by the same nodes as before, so the results are
- * the same bits whatever k is, provided the ops compute a row alike in any
- * batch (the generated kernels do; products go through row panels whose
- * shapes do not depend on the thread count, tensor/linalg.c).
+ * Every row is computed by the same nodes as before. The generated kernels
+ * compute a row alike in a slice and in the whole; a product of stacked
+ * rows by a weight gives the same bits only in whole panels of
+ * TENSOR_GEMM_PANEL_ROWS rows (BLAS blocks its rows by the product's
+ * size), so where results must not depend on the placement (ranks:
+ * KernelsPassOptions.slices_exact) a slice holds whole panels of every such
+ * product (panel_granule), and a loop that cannot be cut so stays whole.
+ * On devices (cuBLAS picks its kernels by shape anyway) any slice goes.
  */
 #include <string.h>
 
@@ -64,6 +69,48 @@ static bool holds_random_or_print(IrNode *n)
             if (holds_random_or_print(m))
                 return true;
     return false;
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The iterations a slice must hold a multiple of, so that each product of
+ * a per-iteration value by weights from outside the loop (rows stacked
+ * into one GEMM by hoist_input_products or horizontal) gets whole panels
+ * of TENSOR_GEMM_PANEL_ROWS rows: the same bits as the product of all
+ * rows. 0 when a product's rows per iteration are unknown. */
+static int64_t panel_granule(const IrNode *loop, const IrBlock *b, int64_t granule)
+{
+    for (IrNode *n = ir_block_first(b); granule && !ir_node_is_end(n); n = n->next) {
+        for (int k = 0; k < n->nblocks; k++)
+            granule = panel_granule(loop, n->blocks[k], granule);
+        bool product = n->op == OP_ATEN_MM || n->op == OP_ATEN_MATMUL || n->op == OP_ATEN_LINEAR ||
+                       n->op == OP_ATEN_ADDMM;
+        if (!granule || !product)
+            continue;
+        int first = n->op == OP_ATEN_ADDMM ? 1 : 0;
+        if (n->ninputs < first + 2)
+            continue;
+        const IrValue *x = n->inputs[first], *w = n->inputs[first + 1];
+        const IrTensorType *tw = shape_of(w), *tx = shape_of(x);
+        if (!kernels_outside_loop(w, loop) || !tw || tw->rank != 2 || kernels_outside_loop(x, loop))
+            continue;       /* per-iteration products of their own: any slicing */
+        if (!tx || tx->rank < 1)
+            return 0;
+        int64_t rows = 1;
+        for (int d = 0; d + 1 < tx->rank; d++)
+            rows *= tx->sizes[d];
+        int64_t need = TENSOR_GEMM_PANEL_ROWS / gcd(rows > 0 ? rows : 1, TENSOR_GEMM_PANEL_ROWS);
+        granule = granule / gcd(granule, need) * need;
+    }
+    return granule;
 }
 
 /* The loop's trip count when it has the shape above, else 0. */
@@ -217,17 +264,18 @@ static IrValue *slice_loop(LowerProgram *p, IrNode *loop, IrNode *outer, IrValue
 
 /* The number of equal slices to cut `trips` iterations into for `workers`
  * workers: a divisor c of trips (slices of one shape, so one kernel per
- * group serves them all) whose busiest worker, with the c slices dealt out
- * as evenly as they go, has the least work (ceil(c / workers) slices of
- * trips / c rows), within 5 %, and among those the fewest slices (each is
- * a launch). 1 when no divisor helps (a prime trip count): the loop stays
- * whole. */
-static int64_t slice_count(int64_t trips, int workers)
+ * group serves them all), at most 8 per worker, each slice a multiple of
+ * `granule` iterations (panel_granule), whose busiest worker, with the c
+ * slices dealt out as evenly as they go, has the least work (ceil(c /
+ * workers) slices of trips / c rows), within 5 %, and among those the
+ * fewest slices (each is a launch). 1 when none helps (a prime trip count,
+ * products too small for whole panels): the loop stays whole. */
+static int64_t slice_count(int64_t trips, int workers, int64_t granule)
 {
     int64_t best = 1;
     double best_share = 1.0;
-    for (int64_t c = 2; c <= trips && c <= 8 * (int64_t)workers; c++) {
-        if (trips % c != 0)
+    for (int64_t c = 2; granule > 0 && c <= trips && c <= 8 * (int64_t)workers; c++) {
+        if (trips % c != 0 || (trips / c) % granule != 0)
             continue;
         double share = (double)((c + workers - 1) / workers) / (double)c;
         if (share < best_share * 0.95) {
@@ -238,10 +286,11 @@ static int64_t slice_count(int64_t trips, int workers)
     return best;
 }
 
-static int strip_mine(LowerProgram *p, IrNode *loop, int workers)
+static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
 {
     int64_t trips = plan_loop(p, loop);
-    int64_t c = trips >= 2 && workers >= 2 ? slice_count(trips, workers) : 1;
+    int64_t granule = exact ? panel_granule(loop, loop->blocks[0], 1) : 1;
+    int64_t c = trips >= 2 && workers >= 2 ? slice_count(trips, workers, granule) : 1;
     if (c < 2)
         return 0;
     int64_t m = trips / c;
@@ -280,7 +329,7 @@ bool kernels_strip_mine(LowerProgram *p, const KernelsPassOptions *o, FILE *err,
     IrBlock *top = lower_ir_graph(p)->top;
     for (IrNode *n = ir_block_first(top), *next; !ir_node_is_end(n); n = next) {
         next = n->next;
-        strip_mine(p, n, o->slices);
+        strip_mine(p, n, o->slices, o->slices_exact);
     }
     lower_graph_grown(p);
     return true;

@@ -1162,6 +1162,8 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     /* shapes, dtypes and containers: the host runs it on what it has (the
      * data may stay on the device) */
     bool list_concat = n->op == OP_ATEN_ADD && n->ninputs == 2 && args[0] && args[0]->kind == RT_LIST;
+    if (site == SITE_NO_DATA && !op_reads_no_elements(n->op) && !list_concat)
+        return 0;       /* scalar arithmetic (cuda_iface.c): no op left the device */
     if (op_reads_no_elements(n->op) || list_concat) {
         cb->stats.host_nodes++;
         cb->stats.host_nodes_by_op[n->op]++;

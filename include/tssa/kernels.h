@@ -68,6 +68,11 @@ typedef struct KernelsPassOptions {
      * on several hosts, devices): data-parallel loops become loops over
      * slices of their iterations; below 2 the pass is left out */
     int slices;
+    /* slices must give the same bits as the whole loop (ranks: results are
+     * the same for every rank count): each slice's products get whole
+     * panels of rows (tensor.h TENSOR_GEMM_PANEL_ROWS). Devices' products
+     * (cuBLAS) pick their kernels by shape anyway: any slice. */
+    bool slices_exact;
     /* ir_verify before the first pass and after every pass; a broken graph
      * is an internal error naming the pass. kernels_pass_options_default
      * sets it in builds with TSSA_VERIFY_PASSES (Debug, sanitizer builds)
