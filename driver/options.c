@@ -517,8 +517,11 @@ int parse_args(int argc, char **argv, Options *o)
     if (o->devices > o->backend->max_devices)
         return usage_error("--devices %d: the %s backend places filters on at most %d devices", o->devices,
                            o->backend->name, o->backend->max_devices);
-    if (o->devices > 1 && !stream_graph_used)
-        return usage_error("%s", "--devices applies to the stream graph: --emit=stream, schedule or dot, or a run");
+    /* --devices N also decides the slices of data-parallel loops
+     * (strip_mine), which --emit=fused and --print-after show */
+    if (o->devices > 1 && !stream_graph_used && o->emit != EMIT_FUSED && !o->print_after)
+        return usage_error("%s", "--devices applies to the stream graph and the fused graph: --emit=stream, "
+                                 "schedule, dot or fused, --print-after, or a run");
     const char *why = NULL;
     if (o->emit == EMIT_NONE && !o->backend->available(&why))
         return usage_error("--backend=%s: %s", o->backend->name, why ? why : "not available here");

@@ -281,18 +281,29 @@ static bool specialize(Run *r)                  /* streamit: compile-time values
 
 /* A data-parallel loop becomes one kernel over all its iterations (one
  * launch on a GPU; on a CPU one loop nest whose outer loop OpenMP shares out
- * over the rank's cores, where each iteration alone is too little work to
- * share) and one GEMM per product. The loop then leaves the stream graph, so
- * it is kept where its firings are to be split: --fission=K, --devices N > 1
- * on the cuda backend, a --place file (which names the loop's filters), and
- * ranks on several hosts (whose cores only messages reach). Ranks on one
- * host share its cores, so there the kernel's threads do what messages
- * would, without the messages. */
+ * over the rank's cores) and one GEMM per product, for every placement. It
+ * stays a loop only where the user asked for its iterations as firings:
+ * --keep-loops, --fission=K, and a --place file (which names the loop's
+ * filters). */
 static bool horizontal_wanted(const Options *o)
 {
-    if (o->keep_loops || o->fission > 1 || o->place || (o->backend->device_kind && o->devices > 1))
-        return false;
-    return world_local_size() == world_size();
+    return !(o->keep_loops || o->fission > 1 || o->place);
+}
+
+/* How many workers that share no memory the program's data-parallel loops
+ * are cut into slices for (kernels/strip_mine.c), each slice one kernel and
+ * one message: the devices of --devices N, or the ranks when they are on
+ * several hosts. Ranks on one host share its cores: there the kernel's
+ * threads do what slices would, without the messages (1: no slices). */
+static int slice_workers(const Options *o)
+{
+    if (!horizontal_wanted(o))
+        return 1;
+    if (o->backend->device_kind && o->devices > 1)
+        return o->devices;
+    if (world_local_size() < world_size())
+        return world_size();
+    return 1;
 }
 
 /* One stage of the kernels passes (kernels/passes.c lists them, in order);
@@ -304,6 +315,8 @@ static bool run_kernels_passes(Run *r, KernelsStage stage)
     po.inputs = r->inputs;
     po.ninputs = r->ninputs;
     po.horizontal = horizontal_wanted(r->o);
+    po.slices = slice_workers(r->o);
+    po.slices_exact = !(r->o->backend->device_kind && r->o->devices > 1);
     po.stop_after = r->o->print_after;
     int status = EXIT_OK;
     switch (kernels_run_passes(r->program, stage, &po, stderr, &status)) {

@@ -85,10 +85,20 @@ void node_exec_set_cloner(NodeExec *x, NodeExecCloner fn, void *ctx)
 
 RtValue *node_exec_clone_tensor(NodeExec *x, const RtValue *v)
 {
-    RtValue *copy = x->run.cloner ? x->run.cloner(x->run.cloner_ctx, v) : NULL;
+    RtValue *copy = x->run.cloner ? x->run.cloner(x->run.cloner_ctx, v, true) : NULL;
     if (copy)
         return copy;
     Tensor *t = tensor_clone(v->u.t);
+    return t ? rt_tensor_take(t) : NULL;
+}
+
+RtValue *node_exec_tensor_like(NodeExec *x, const RtValue *v)
+{
+    RtValue *like = x->run.cloner ? x->run.cloner(x->run.cloner_ctx, v, false) : NULL;
+    if (like)
+        return like;
+    const Tensor *src = v->u.t;
+    Tensor *t = tensor_empty_unfilled(src->dtype, src->ndim, src->sizes);
     return t ? rt_tensor_take(t) : NULL;
 }
 

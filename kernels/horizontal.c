@@ -30,10 +30,10 @@
  * dim 0 (kir_build.c); the evaluator, when it interprets such a group,
  * runs its block N times and stacks the results (eval/interp.c).
  *
- * The loop leaves the stream graph, so fission has nothing to split: the
- * driver runs this pass only where fewer launches are the better choice
- * (the cuda backend on one device), not where the loop's firings are to be
- * spread over ranks or devices.
+ * The loop leaves the stream graph, so fission has nothing to split: where
+ * ranks on several hosts or several devices are to share the loop out,
+ * strip_mine.c first made it a loop over slices, and this pass makes each
+ * slice's inner loop one kernel over the slice's rows.
  */
 #include <string.h>
 
@@ -278,10 +278,11 @@ static int horizontal(LowerProgram *p, IrNode *loop)
     ir_replace_all_uses(loop->outputs[0], result);
     IrNode *init = loop->inputs[2]->def;
     ir_node_destroy(loop);
-    /* the destination's creation (aten::empty) is dead now */
+    /* the destination's creation (aten::empty, or a slice's rows of it:
+     * strip_mine.c) is dead now */
     if (init && init->owner && init->noutputs == 1 && init->outputs[0]->nuses == 0 && init->nblocks == 0 &&
         (init->op == OP_ATEN_EMPTY || init->op == OP_ATEN_ZEROS || init->op == OP_ATEN_EMPTY_LIKE ||
-         init->op == OP_ATEN_ZEROS_LIKE))
+         init->op == OP_ATEN_ZEROS_LIKE || init->op == OP_ATEN_SLICE))
         ir_node_destroy(init);
     return 1;
 }

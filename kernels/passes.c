@@ -20,6 +20,10 @@
  *                         their linears and gate ops
  *     fold_embedding_linear -> linear(embedding(E, i), W, b) of compile-time
  *                         E, W, b is a lookup in E @ W^T + b
+ *     strip_mine          only for workers that share no memory (ranks
+ *                         on several hosts, several devices): a
+ *                         data-parallel loop -> a loop over equal slices
+ *                         of its iterations, each slice a loop
  *     hoist_input_products -> a loop's per-step product of X[t] by an
  *                         invariant weight is one product before the loop
  *     split_bias          -> linear / addmm are a product and an add of the
@@ -59,6 +63,11 @@ static bool horizontal_wanted(const KernelsPassOptions *o)
     return o->horizontal;
 }
 
+static bool slices_wanted(const KernelsPassOptions *o)
+{
+    return o->slices >= 2;
+}
+
 static const KernelsPass kernels_passes[] = {
     {"expand_rnn_layers",     KERNELS_STAGE_SHAPES, NULL, kernels_expand_rnn_layers, NULL},
     {"split_loop_tuples",     KERNELS_STAGE_SHAPES, NULL, kernels_split_loop_tuples, NULL},
@@ -66,6 +75,7 @@ static const KernelsPass kernels_passes[] = {
     {"fold_decided",          KERNELS_STAGE_FUSION, NULL, kernels_fold_decided, NULL},
     {"decompose_cells",       KERNELS_STAGE_FUSION, NULL, kernels_decompose_cells, NULL},
     {"fold_embedding_linear", KERNELS_STAGE_FUSION, NULL, kernels_fold_embedding_linear, NULL},
+    {"strip_mine",            KERNELS_STAGE_FUSION, slices_wanted, NULL, kernels_strip_mine},
     {"hoist_input_products",  KERNELS_STAGE_FUSION, NULL, kernels_hoist_input_products, NULL},
     {"split_bias",            KERNELS_STAGE_FUSION, NULL, kernels_split_bias, NULL},
     {"unpack_views",          KERNELS_STAGE_FUSION, NULL, kernels_unpack_views, NULL},

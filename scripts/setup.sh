@@ -2,8 +2,10 @@
 # Installs what tssa-stream needs to build and test on Debian. Idempotent and
 # quick when everything is present: it asks apt only for what is missing.
 #   scripts/setup.sh          build and test dependencies
-#   scripts/setup.sh --dev    also python3-torch (to regenerate the test corpus),
-#                             python3-matplotlib (experiments/run.py's plots)
+#   scripts/setup.sh --dev    also python3-torch (to regenerate the test corpus,
+#                             and scripts/demo.sh's export and check),
+#                             python3-matplotlib (experiments/run.py's plots),
+#                             graphviz (the demo's stream graph as SVG)
 #                             and expecttest from PyPI (PyTorch's OpInfo
 #                             database imports it: tests/opinfo/run_opinfo.py)
 set -euo pipefail
@@ -12,7 +14,7 @@ packages=(build-essential cmake pkg-config libcjson-dev libopenblas-dev liblapac
           libfftw3-dev valgrind clang libclang-rt-dev libopenmpi-dev openmpi-bin
           libhwloc-dev libgomp1)
 if [[ "${1:-}" == "--dev" ]]; then
-  packages+=(python3-torch python3-numpy python3-matplotlib python3-pip)
+  packages+=(python3-torch python3-numpy python3-matplotlib python3-pip graphviz)
 fi
 
 missing=()

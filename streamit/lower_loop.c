@@ -222,6 +222,34 @@ static LoopCarried classify(IrBlock *body, IrValue *c, IrValue *r)
     return LOOP_CARRIED_STATE;
 }
 
+/* Whether the writes of every iteration of a loop of `trips` iterations
+ * together cover all of the written tensor (initial value c's type): out[i]
+ * = v at the counter, or out[i*m:i*m+m] = v (strip_mine.c's slices), along
+ * dim 0 of exactly trips (times m) rows. Its initial elements are then
+ * never read. */
+static bool writes_every_row(LowerProgram *p, const IrNode *w, const IrValue *counter, const IrValue *c,
+                             int64_t trips)
+{
+    const IrType *t = c->type;
+    int64_t dim, step, m;
+    if (!t || t->kind != TY_TENSOR || t->tensor.rank < 1 || !static_int(p, w->inputs[2], &dim) || dim != 0)
+        return false;
+    int64_t rows = t->tensor.sizes[0];
+    if (w->op == OP_IMMUT_SELECT_REV)
+        return w->ninputs == 4 && w->inputs[3] == counter && rows == trips;
+    if (w->op != OP_IMMUT_SLICE_REV || w->ninputs != 6 || !static_int(p, w->inputs[5], &step) || step != 1)
+        return false;
+    const IrNode *lo = w->inputs[3]->def, *hi = w->inputs[4]->def;
+    if (lo->op != OP_ATEN_MUL || lo->ninputs != 2 || hi->op != OP_ATEN_ADD || hi->ninputs != 2)
+        return false;
+    bool lo_ok = (lo->inputs[0] == counter && static_int(p, lo->inputs[1], &m)) ||
+                 (lo->inputs[1] == counter && static_int(p, lo->inputs[0], &m));
+    int64_t m2;
+    bool hi_ok = (hi->inputs[0] == w->inputs[3] && static_int(p, hi->inputs[1], &m2)) ||
+                 (hi->inputs[1] == w->inputs[3] && static_int(p, hi->inputs[0], &m2));
+    return lo_ok && hi_ok && m == m2 && m >= 1 && rows == trips * m;
+}
+
 /* The values nodes[] and the values `extra` need from outside the nodes,
  * first use first, each once; `first` are listed before everything. */
 static IrValue **reads_of(LowerReads *r, IrNode **nodes, int nnodes, IrValue **first, int nfirst,
@@ -528,6 +556,7 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     plan->counter = ir_block_param(body, 0);
     plan->carried = lower_alloc(p, (size_t)ncarried * sizeof *plan->carried);
     plan->writes = lower_alloc(p, (size_t)ncarried * sizeof *plan->writes);
+    plan->overwrites = lower_alloc(p, (size_t)ncarried * sizeof *plan->overwrites);
     plan->state = lower_alloc(p, (size_t)ncarried * sizeof *plan->state);
     int nbody = 0;
     IR_FOREACH_NODE(n, body)
@@ -544,6 +573,8 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
         plan->carried[k] = cls;
         if (cls == LOOP_CARRIED_WRITTEN || cls == LOOP_CARRIED_APPENDED)
             plan->writes[k] = r->def;
+        plan->overwrites[k] = cls == LOOP_CARRIED_WRITTEN && r->def->op != OP_IMMUT_LIST_SET_ITEM &&
+                              writes_every_row(p, r->def, plan->counter, c, plan->trips);
         if (cls == LOOP_CARRIED_STATE)
             plan->state[plan->nstate++] = k;
     }

@@ -96,9 +96,10 @@ static bool blas_layout(const Tensor *x, CBLAS_TRANSPOSE *trans, int *ld)
  * which tssa-stream turns on for every run): under mpirun results must not
  * depend on how many cores a rank has (README). OpenBLAS's own threads
  * change how it blocks a product, so in that mode it runs single-threaded
- * and a large product is cut into panels whose shapes depend only on the
- * product's (row panels of GEMM_PANEL_ROWS, or column panels of
- * GEMM_PANEL_COLS when it has few rows); OpenMP shares the panels out, the
+ * and a product is cut into panels whose shapes depend only on the
+ * product's (row panels of GEMM_PANEL_ROWS whenever it has more rows, or
+ * column panels of GEMM_PANEL_COLS of a large one that has not); OpenMP
+ * shares the panels out, the
  * same threads as the generated kernels' (two pools would spin against
  * each other on the same cores). Otherwise OpenBLAS runs each product with
  * its threads.
@@ -106,7 +107,7 @@ static bool blas_layout(const Tensor *x, CBLAS_TRANSPOSE *trans, int *ld)
  * keep that small where 64 cost up to 30% (1024x4096x1024 on 2 cores: 77 ms
  * in 64-row panels, 60 ms in 256-row ones, 59 ms in OpenBLAS's own two
  * threads). */
-enum { GEMM_PANEL_WORK = 1 << 21, GEMM_PANEL_ROWS = 256, GEMM_PANEL_COLS = 256 };
+enum { GEMM_PANEL_WORK = 1 << 21, GEMM_PANEL_ROWS = TENSOR_GEMM_PANEL_ROWS, GEMM_PANEL_COLS = 256 };
 
 static bool independent_of_threads;
 
@@ -180,12 +181,17 @@ static void gemm_panels(TensorDType dt, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, 
     size_t es = dtype_size(dt);
     const char *ap = a, *bp = b;
     char *cp = c;
-    if (!independent_of_threads || (double)m * (double)n * (double)k < GEMM_PANEL_WORK) {
+    /* Row panels whenever there is more than one: a row's result then
+     * depends only on its panel (rows at a multiple of GEMM_PANEL_ROWS of
+     * the product), not on how many rows the product has, so a product cut
+     * into slices of whole panels (kernels/strip_mine.c) gives the same bits
+     * as the whole. Column panels only split a large product of one panel. */
+    bool by_rows = m > GEMM_PANEL_ROWS;
+    if (!independent_of_threads || (!by_rows && (double)m * (double)n * (double)k < GEMM_PANEL_WORK)) {
         gemm_call(dt, ta, tb, m, n, k, alpha, ap, lda, bp, ldb, beta, cp, (int)n);
         return;
     }
     /* row panels (rows of a and c), or column panels (of b and c) */
-    bool by_rows = m >= 2 * GEMM_PANEL_ROWS;
     int64_t extent = by_rows ? m : n, size = by_rows ? GEMM_PANEL_ROWS : GEMM_PANEL_COLS;
     int64_t panels = (extent + size - 1) / size;
 #pragma omp parallel

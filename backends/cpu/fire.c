@@ -320,9 +320,11 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, 
                 break;
             case LOOP_CARRIED_WRITTEN:
                 /* The destination, planned once: a copy of the initial value
-                 * that only this firing holds, so the writes go in place. */
+                 * that only this firing holds, so the writes go in place
+                 * (only its shape when the writes cover all of it). */
                 if (init && init->kind == RT_TENSOR)
-                    *res = node_exec_clone_tensor(x, init);    /* on the device where it is */
+                    *res = plan->overwrites[k] ? node_exec_tensor_like(x, init)   /* where init is */
+                                               : node_exec_clone_tensor(x, init);
                 else if (init && init->kind == RT_LIST)     /* xs[i] = v */
                     *res = rt_list(RT_LIST, init->u.list.n, init->u.list.items);
                 break;

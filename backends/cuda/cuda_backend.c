@@ -1080,7 +1080,7 @@ static int try_factory(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue
  * copy of its initial value, which the loop's steps then write into on
  * the device): on the device when the data is current there, else NULL
  * (the host copies). */
-static RtValue *clone_on_device(void *ctx, const RtValue *v)
+static RtValue *clone_on_device(void *ctx, const RtValue *v, bool copy_contents)
 {
     CudaBackend *cb = ctx;
     if (!v || v->kind != RT_TENSOR)
@@ -1093,7 +1093,7 @@ static RtValue *clone_on_device(void *ctx, const RtValue *v)
     Tensor *out = device_output(cb, t->dtype, t->ndim, t->sizes, &p);
     if (!out)
         return NULL;
-    if (!copy_on_device(cb, out, t)) {
+    if (copy_contents && !copy_on_device(cb, out, t)) {
         tensor_release(out);
         return NULL;
     }
@@ -1162,6 +1162,8 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     /* shapes, dtypes and containers: the host runs it on what it has (the
      * data may stay on the device) */
     bool list_concat = n->op == OP_ATEN_ADD && n->ninputs == 2 && args[0] && args[0]->kind == RT_LIST;
+    if (site == SITE_NO_DATA && !op_reads_no_elements(n->op) && !list_concat)
+        return 0;       /* scalar arithmetic (cuda_iface.c): no op left the device */
     if (op_reads_no_elements(n->op) || list_concat) {
         cb->stats.host_nodes++;
         cb->stats.host_nodes_by_op[n->op]++;

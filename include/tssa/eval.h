@@ -65,12 +65,17 @@ void node_exec_set_node_runner(NodeExec *x, NodeExecNodeRunner fn, void *ctx);
 /* What copies a tensor where its data is (a device: the cuda backend's
  * device-to-device copy), for the executor's own copies (a loop's written
  * result, planned as a copy of its initial value): a new reference, or NULL
- * to have the host copy it. Clones keep it. */
-typedef RtValue *(*NodeExecCloner)(void *ctx, const RtValue *v);
+ * to have the host copy it. With copy_contents false it only makes a tensor
+ * of v's sizes and dtype there (its elements unset: a loop that writes
+ * every row of it). Clones keep it. */
+typedef RtValue *(*NodeExecCloner)(void *ctx, const RtValue *v, bool copy_contents);
 void node_exec_set_cloner(NodeExec *x, NodeExecCloner fn, void *ctx);
 /* A copy of tensor value v that only the caller holds: the cloner's, else
  * a host copy; NULL (with tensor_last_error) when memory runs out. */
 RtValue *node_exec_clone_tensor(NodeExec *x, const RtValue *v);
+/* A tensor of v's sizes and dtype, where v's data is, its elements unset
+ * (to be overwritten whole); NULL when memory runs out. */
+RtValue *node_exec_tensor_like(NodeExec *x, const RtValue *v);
 
 /* Tensor ops the evaluator has run since the last reset, in every context
  * and thread (eval/op_tally.c): library ops (GEMMs, convolutions: OpenBLAS

@@ -64,6 +64,15 @@ typedef struct KernelsPassOptions {
     RtValue **inputs;           /* the bound graph inputs (shape_infer types them) */
     int ninputs;
     bool horizontal;            /* run `horizontal` (the caller decides when it is wanted) */
+    /* run `strip_mine` for this many workers that share no memory (ranks
+     * on several hosts, devices): data-parallel loops become loops over
+     * slices of their iterations; below 2 the pass is left out */
+    int slices;
+    /* slices must give the same bits as the whole loop (ranks: results are
+     * the same for every rank count): each slice's products get whole
+     * panels of rows (tensor.h TENSOR_GEMM_PANEL_ROWS). Devices' products
+     * (cuBLAS) pick their kernels by shape anyway: any slice. */
+    bool slices_exact;
     /* ir_verify before the first pass and after every pass; a broken graph
      * is an internal error naming the pass. kernels_pass_options_default
      * sets it in builds with TSSA_VERIFY_PASSES (Debug, sanitizer builds)
@@ -127,6 +136,12 @@ int kernels_fuse(LowerProgram *p);
  * (ir_group_iterations: one kernel each) and products of the stacked rows.
  * After kernels_fuse. Returns the number of loops rewritten. */
 int kernels_horizontal(LowerProgram *p);
+/* A top-level data-parallel loop (each iteration writes its own row) of N
+ * iterations becomes a loop over c equal slices of them, each slice a loop
+ * of N / c iterations, for o->slices workers (kernels/strip_mine.c): what
+ * horizontal then makes one kernel per slice, and the ranks and devices
+ * share out a slice per firing. */
+bool kernels_strip_mine(LowerProgram *p, const KernelsPassOptions *o, FILE *err, int *status);
 
 /* Builds the kernel of every group. With `compile`, compiles and loads the
  * C; else only keeps the source (for --emit=c / --emit=cuda). NULL after a

@@ -75,6 +75,9 @@ typedef struct LoopPlan {
     LoopCarried *carried;       /* per carried value */
     IrNode **writes;            /* per carried value: its write (select_rev,
                                  * slice_rev, aten::add of lists), or NULL */
+    bool *overwrites;           /* per carried value: its writes cover every
+                                 * element of its initial value (out[i] = v
+                                 * over all rows), which is then never read */
     int *state;                 /* carried indices of the state values, in order */
     int nstate;
     IrValue *counter;           /* the body's iteration counter */

@@ -952,6 +952,11 @@ Tensor *tensor_random_rrelu(TensorRandomKey key, const Tensor *x, double lower, 
  * of threads (tensor/linalg.c says how; OpenBLAS then runs single-
  * threaded): under mpirun, where a rank's threads depend on the ranks. */
 void tensor_products_independent_of_threads(void);
+/* In that mode a product of more rows than this is computed in panels of
+ * this many rows, and a row's result depends only on its panel: a product
+ * cut into slices whose rows are whole panels gives the same bits as the
+ * whole product (kernels/strip_mine.c cuts loops so). */
+enum { TENSOR_GEMM_PANEL_ROWS = 256 };
 
 /* OpenBLAS's own thread count (1 without OpenBLAS). Setting 1 also ends
  * OpenBLAS's idle worker threads, which would otherwise spin beside

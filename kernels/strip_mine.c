@@ -1,0 +1,336 @@
+/* strip_mine.c — a data-parallel loop as a loop over k contiguous slices of
+ * its iterations, each slice a loop of its own: the slices are what ranks
+ * on different hosts and devices share out, one firing (one kernel launch,
+ * one GEMM, one message) per slice instead of one per iteration.
+ *
+ * Why here. Horizontal fusion (horizontal.c) makes a data-parallel loop a
+ * few operations over all its iterations, which leaves nothing for ranks or
+ * devices to split; splitting the loop per iteration instead costs a launch
+ * and a message per iteration. Strip-mining first keeps both: after this
+ * pass the inner loop of each slice is what hoist_input_products and
+ * horizontal take (one GEMM and one kernel over the slice's rows), and the
+ * outer loop is an ordinary data-parallel loop of k iterations, which the
+ * loop lowering makes one body filter fired k times, and fission, the
+ * partitioner and the device placement spread as they spread any loop.
+ *
+ * The loop it takes (top level, after shape_infer):
+ *     %out = prim::Loop(N, true, %dst)           N a compile-time int >= 2
+ *       block0(%i, %d):
+ *         ...                                     the body, any nodes
+ *         %d2 = immut::select_rev(%d, %v, 0, %i)  out[i] = v
+ *         -> (true, %d2)
+ * where %d has no other use and %d2 no use but the return (every
+ * iteration writes its own row and none reads another's), and the body
+ * holds no random op (its numbers are keyed by the iteration it runs in)
+ * and no print (messages keep their order only in one filter). With c
+ * slices of m = N / c rows (c a divisor of N: slice_count), it becomes
+ *     %o = prim::Loop(c, true, %dst)
+ *       block0(%s, %d):
+ *         %lo = s * m;  %hi = lo + m
+ *         %X_s = aten::slice(%X, 0, %lo, %hi, 1)   for each X read as X[i]
+ *         %ds  = aten::slice(%dst, 0, %lo, %hi, 1)
+ *         %y = prim::Loop(m, true, %ds)          the body, X[i] read as X_s[j]
+ *           block0(%j, %c):  ...  -> (true, select_rev(%c, %v, 0, %j))
+ *         -> (true, immut::slice_rev(%d, %y, 0, %lo, %hi, 1))
+ * Inside a slice, the body's other uses of the iteration number read
+ * lo + j. Rows of X are read as rows of its slice only where X is a
+ * tensor defined before the loop with N rows or more (else X[lo + j]).
+ * Slices of one size keep one kernel per group for all of them; a trip
+ * count with no divisor that shares the work out (a prime), or products too
+ * small to cut into whole panels, leave the loop whole, to the threads of
+ * one rank or device.
+ *
+ * Every row is computed by the same nodes as before. The generated kernels
+ * compute a row alike in a slice and in the whole; a product of stacked
+ * rows by a weight gives the same bits only in whole panels of
+ * TENSOR_GEMM_PANEL_ROWS rows (BLAS blocks its rows by the product's
+ * size), so where results must not depend on the placement (ranks:
+ * KernelsPassOptions.slices_exact) a slice holds whole panels of every such
+ * product (panel_granule), and a loop that cannot be cut so stays whole.
+ * On devices (cuBLAS picks its kernels by shape anyway) any slice goes.
+ */
+#include <string.h>
+
+#include "kernels/kernels_internal.h"
+#include "tssa/shapes.h"
+
+static bool static_int_is(const LowerProgram *p, const IrValue *v, int64_t want)
+{
+    const RtValue *r = lower_static_value(p, v);
+    return r && (r->kind == RT_INT || r->kind == RT_BOOL) && r->u.i == want;
+}
+
+static bool holds_random_or_print(IrNode *n)
+{
+    if (op_info(n->op)->cls == OPC_RANDOM || ir_node_prints(n))
+        return true;
+    for (int b = 0; b < n->nblocks; b++)
+        for (IrNode *m = ir_block_first(n->blocks[b]); !ir_node_is_end(m); m = m->next)
+            if (holds_random_or_print(m))
+                return true;
+    return false;
+}
+
+static int64_t gcd(int64_t a, int64_t b)
+{
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The iterations a slice must hold a multiple of, so that each product of
+ * a per-iteration value by weights from outside the loop (rows stacked
+ * into one GEMM by hoist_input_products or horizontal) gets whole panels
+ * of TENSOR_GEMM_PANEL_ROWS rows: the same bits as the product of all
+ * rows. 0 when a product's rows per iteration are unknown. */
+static int64_t panel_granule(const IrNode *loop, const IrBlock *b, int64_t granule)
+{
+    for (IrNode *n = ir_block_first(b); granule && !ir_node_is_end(n); n = n->next) {
+        for (int k = 0; k < n->nblocks; k++)
+            granule = panel_granule(loop, n->blocks[k], granule);
+        bool product = n->op == OP_ATEN_MM || n->op == OP_ATEN_MATMUL || n->op == OP_ATEN_LINEAR ||
+                       n->op == OP_ATEN_ADDMM;
+        if (!granule || !product)
+            continue;
+        int first = n->op == OP_ATEN_ADDMM ? 1 : 0;
+        if (n->ninputs < first + 2)
+            continue;
+        const IrValue *x = n->inputs[first], *w = n->inputs[first + 1];
+        const IrTensorType *tw = shape_of(w), *tx = shape_of(x);
+        if (!kernels_outside_loop(w, loop) || !tw || tw->rank != 2 || kernels_outside_loop(x, loop))
+            continue;       /* per-iteration products of their own: any slicing */
+        if (!tx || tx->rank < 1)
+            return 0;
+        int64_t rows = 1;
+        for (int d = 0; d + 1 < tx->rank; d++)
+            rows *= tx->sizes[d];
+        int64_t need = TENSOR_GEMM_PANEL_ROWS / gcd(rows > 0 ? rows : 1, TENSOR_GEMM_PANEL_ROWS);
+        granule = granule / gcd(granule, need) * need;
+    }
+    return granule;
+}
+
+/* The loop's trip count when it has the shape above, else 0. */
+static int64_t plan_loop(const LowerProgram *p, IrNode *loop)
+{
+    const RtValue *n = loop->op == OP_PRIM_LOOP && loop->ninputs == 3 && loop->noutputs == 1 && !loop->owner->owner
+                           ? lower_static_value(p, loop->inputs[0]) : NULL;
+    if (!n || n->kind != RT_INT || n->u.i < 2 || !static_int_is(p, loop->inputs[1], 1))
+        return 0;
+    IrBlock *body = loop->blocks[0];
+    if (ir_block_nreturns(body) != 2 || !static_int_is(p, ir_block_return(body, 0), 1))
+        return 0;
+    IrValue *counter = ir_block_param(body, 0), *carried = ir_block_param(body, 1);
+    IrNode *write = ir_block_return(body, 1)->def;
+    const IrTensorType *dst = shape_of(loop->inputs[2]), *row = NULL;
+    if (write->op != OP_IMMUT_SELECT_REV || write->owner != body || write->ninputs != 4 ||
+        write->inputs[0] != carried || !static_int_is(p, write->inputs[2], 0) || write->inputs[3] != counter ||
+        carried->nuses != 1 || write->outputs[0]->nuses != 1)
+        return 0;
+    row = shape_of(write->inputs[1]);
+    if (!dst || !row || dst->rank != row->rank + 1 || dst->sizes[0] != n->u.i || dst->rank > KIR_MAX_RANK)
+        return 0;
+    for (IrNode *m = ir_block_first(body); !ir_node_is_end(m); m = m->next)
+        if (holds_random_or_print(m))
+            return 0;
+    return n->u.i;
+}
+
+/* A slice [lo, hi) of dim 0 of x, appended to block b: its type is x's
+ * with `rows` rows. */
+static IrValue *rows_of(IrGraph *g, LowerProgram *p, IrBlock *b, IrValue *x, IrValue *lo, IrValue *hi, int64_t rows)
+{
+    IrNode *s = ir_node_new_op(g, OP_ATEN_SLICE);
+    ir_append(b, s);
+    ir_node_add_input(s, x);
+    ir_node_add_input(s, kernels_scalar_constant(p, s, 0, false));
+    ir_node_add_input(s, lo);
+    ir_node_add_input(s, hi);
+    ir_node_add_input(s, kernels_scalar_constant(p, s, 1, false));
+    const IrTensorType *t = shape_of(x);
+    int64_t sizes[KIR_MAX_RANK];
+    memcpy(sizes, t->sizes, (size_t)t->rank * sizeof *sizes);
+    sizes[0] = rows;
+    return ir_node_add_output(s, ir_type_tensor_refined(g, t->dtype, t->rank, sizes, NULL), NULL);
+}
+
+static IrValue *int_op(IrGraph *g, IrBlock *b, OpId op, IrValue *x, IrValue *y)
+{
+    IrNode *n = ir_node_new_op(g, op);
+    ir_append(b, n);
+    ir_node_add_input(n, x);
+    ir_node_add_input(n, y);
+    return ir_node_add_output(n, ir_type_simple(g, TY_INT), NULL);
+}
+
+/* immut::slice_rev(root, part, 0, lo, hi, 1) appended to b, of root's
+ * type. */
+static IrValue *write_rows(IrGraph *g, LowerProgram *p, IrBlock *b, IrValue *root, IrValue *part, IrValue *lo,
+                           IrValue *hi)
+{
+    IrNode *w = ir_node_new_op(g, OP_IMMUT_SLICE_REV);
+    ir_append(b, w);
+    ir_node_add_input(w, root);
+    ir_node_add_input(w, part);
+    ir_node_add_input(w, kernels_scalar_constant(p, w, 0, false));
+    ir_node_add_input(w, lo);
+    ir_node_add_input(w, hi);
+    ir_node_add_input(w, kernels_scalar_constant(p, w, 1, false));
+    return ir_node_add_output(w, root->type, NULL);
+}
+
+/* A row read X[i] of a tensor X defined before `loop` with `trips` rows or
+ * more: it can be read as a row of X's slice. */
+static bool is_row_read(const LowerProgram *p, const IrNode *n, const IrNode *loop, int64_t trips)
+{
+    const IrValue *counter = ir_block_param(loop->blocks[0], 0);
+    const IrTensorType *t = n->op == OP_ATEN_SELECT && n->ninputs == 3 ? shape_of(n->inputs[0]) : NULL;
+    return t && t->rank >= 1 && t->sizes[0] >= trips && n->inputs[2] == counter &&
+           static_int_is(p, n->inputs[1], 0) && kernels_outside_loop(n->inputs[0], loop);
+}
+
+/* Moves the body of `loop` into a new loop of `rows` iterations appended to
+ * block b, for the slice starting at row `lo` (an int value of b's scope);
+ * `dst` is the loop's destination. Returns the new loop's result (a slice
+ * of rows of dst's shape). `loop` is left with an empty body. */
+static IrValue *slice_loop(LowerProgram *p, IrNode *loop, IrNode *outer, IrValue *lo, IrValue *hi, int64_t rows,
+                           int64_t trips)
+{
+    IrBlock *b = outer->blocks[0];
+    IrGraph *g = lower_ir_graph(p);
+    IrBlock *old = loop->blocks[0];
+    IrValue *counter = ir_block_param(old, 0), *carried = ir_block_param(old, 1);
+    IrValue *part = rows_of(g, p, b, loop->inputs[2], lo, hi, rows);
+
+    IrNode *inner = ir_node_new_op(g, OP_PRIM_LOOP);
+    inner->line = loop->line;
+    inner->comment = loop->comment;
+    ir_node_add_input(inner, kernels_scalar_constant(p, outer, rows, false));
+    ir_node_add_input(inner, kernels_scalar_constant(p, outer, 1, true));
+    ir_node_add_input(inner, part);
+    IrValue *result = ir_node_add_output(inner, part->type, NULL);
+    IrBlock *body = ir_node_add_block(inner);
+    IrValue *j = ir_block_add_param(body, counter->type, NULL);
+    IrValue *c = ir_block_add_param(body, part->type, NULL);
+
+    /* rows of tensors from outside as rows of their slices, made once per
+     * tensor before the inner loop */
+    IrValue *sliced_from[64], *sliced[64];
+    int nsliced = 0;
+    IrValue *global = NULL;
+    for (int u = counter->nuses - 1; u >= 0; u--) {
+        IrNode *user = counter->uses[u].user;
+        int k = counter->uses[u].index;
+        if (user->op == OP_IMMUT_SELECT_REV && user->owner == old && user->inputs[0] == carried && k == 3) {
+            ir_node_set_input(user, k, j);
+            user->outputs[0]->type = part->type;       /* the write's rows: the slice's */
+            continue;
+        }
+        if (user->owner == old && is_row_read(p, user, loop, trips) && k == 2) {
+            IrValue *x = user->inputs[0], *xs = NULL;
+            for (int s = 0; s < nsliced; s++)
+                if (sliced_from[s] == x)
+                    xs = sliced[s];
+            if (!xs && nsliced < 64) {
+                xs = rows_of(g, p, b, x, lo, hi, rows);
+                sliced_from[nsliced] = x;
+                sliced[nsliced++] = xs;
+            }
+            if (xs) {
+                ir_node_set_input(user, 0, xs);
+                ir_node_set_input(user, 2, j);
+                continue;
+            }
+        }
+        if (!global)
+            global = int_op(g, body, OP_ATEN_ADD, lo, j);
+        ir_node_set_input(user, k, global);
+    }
+    ir_replace_all_uses(carried, c);
+    ir_append(b, inner);
+    for (IrNode *m = ir_block_first(old), *next; !ir_node_is_end(m); m = next) {
+        next = m->next;
+        ir_move_before(m, body->ret);
+    }
+    ir_block_add_return(body, ir_block_return(old, 0));
+    ir_block_add_return(body, ir_block_return(old, 1));
+    ir_block_remove_return(old, 1);
+    ir_block_remove_return(old, 0);
+    return result;
+}
+
+/* The number of equal slices to cut `trips` iterations into for `workers`
+ * workers: a divisor c of trips (slices of one shape, so one kernel per
+ * group serves them all), at most 8 per worker, each slice a multiple of
+ * `granule` iterations (panel_granule), whose busiest worker, with the c
+ * slices dealt out as evenly as they go, has the least work (ceil(c /
+ * workers) slices of trips / c rows), within 5 %, and among those the
+ * fewest slices (each is a launch). 1 when none helps (a prime trip count,
+ * products too small for whole panels): the loop stays whole. */
+static int64_t slice_count(int64_t trips, int workers, int64_t granule)
+{
+    int64_t best = 1;
+    double best_share = 1.0;
+    for (int64_t c = 2; granule > 0 && c <= trips && c <= 8 * (int64_t)workers; c++) {
+        if (trips % c != 0 || (trips / c) % granule != 0)
+            continue;
+        double share = (double)((c + workers - 1) / workers) / (double)c;
+        if (share < best_share * 0.95) {
+            best = c;
+            best_share = share;
+        }
+    }
+    return best;
+}
+
+static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
+{
+    int64_t trips = plan_loop(p, loop);
+    int64_t granule = exact ? panel_granule(loop, loop->blocks[0], 1) : 1;
+    int64_t c = trips >= 2 && workers >= 2 ? slice_count(trips, workers, granule) : 1;
+    if (c < 2)
+        return 0;
+    int64_t m = trips / c;
+    IrGraph *g = lower_ir_graph(p);
+    IrValue *dst = loop->inputs[2];
+
+    IrNode *outer = ir_node_new_op(g, OP_PRIM_LOOP);
+    outer->line = loop->line;
+    outer->comment = loop->comment;
+    ir_insert_before(outer, loop);
+    ir_node_add_input(outer, kernels_scalar_constant(p, outer, c, false));
+    ir_node_add_input(outer, kernels_scalar_constant(p, outer, 1, true));
+    ir_node_add_input(outer, dst);
+    IrValue *result = ir_node_add_output(outer, loop->outputs[0]->type, NULL);
+    IrBlock *ob = ir_node_add_block(outer);
+    IrValue *s = ir_block_add_param(ob, ir_type_simple(g, TY_INT), NULL);
+    IrValue *d = ir_block_add_param(ob, dst->type, NULL);
+    IrValue *rows = kernels_scalar_constant(p, outer, m, false);
+    IrValue *yes = kernels_scalar_constant(p, outer, 1, true);
+    IrValue *lo = int_op(g, ob, OP_ATEN_MUL, s, rows);
+    IrValue *hi = int_op(g, ob, OP_ATEN_ADD, lo, rows);
+    IrValue *y = slice_loop(p, loop, outer, lo, hi, m, trips);
+    ir_block_add_return(ob, yes);
+    ir_block_add_return(ob, write_rows(g, p, ob, d, y, lo, hi));
+    ir_replace_all_uses(loop->outputs[0], result);
+    ir_node_destroy(loop);
+    return 1;
+}
+
+bool kernels_strip_mine(LowerProgram *p, const KernelsPassOptions *o, FILE *err, int *status)
+{
+    (void)err;
+    (void)status;
+    if (o->slices < 2)
+        return true;
+    IrBlock *top = lower_ir_graph(p)->top;
+    for (IrNode *n = ir_block_first(top), *next; !ir_node_is_end(n); n = next) {
+        next = n->next;
+        strip_mine(p, n, o->slices, o->slices_exact);
+    }
+    lower_graph_grown(p);
+    return true;
+}
