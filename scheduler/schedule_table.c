@@ -19,10 +19,11 @@
  * The kind of a filter is its role (filter, identity, separator). Rates
  * are per firing; a splitter's push and a joiner's pop list one number per
  * port. Placement (rank, device, the estimated milliseconds of work per
- * steady state and per firing) is '-' until the partitioner sets it; after
- * the `placement:` line the cost model's lines (its rates, each rank's work
- * and messages, the steady state's latency L and bottleneck B and the time
- * of the run's sets: scheduler/predict.c) follow; a channel's ranks
+ * steady state) is '-' until the partitioner sets it; after the
+ * `placement:` line the cost model's lines (its rates, each rank's work and
+ * messages, the steady state's latency L and bottleneck B and the time of
+ * the run's sets: scheduler/predict.c) follow, and after the channels each
+ * work filter's cost per firing and per steady state; a channel's ranks
  * read "0->1" when it crosses ranks. The external input and output are listed only when
  * they carry items. Columns are as wide as their widest cell: every cell is
  * rendered once to measure and once to print.
@@ -155,11 +156,10 @@ static bool channel_shown(const StreamFlat *f, int c)
     return sched_actor_shown(f, f->channels[c].src) && sched_actor_shown(f, f->channels[c].dst);
 }
 
-enum { ACTOR_COLUMNS = 12, CHANNEL_COLUMNS = 10 };
+enum { ACTOR_COLUMNS = 11, CHANNEL_COLUMNS = 10 };
 
 static const char *const actor_headers[ACTOR_COLUMNS] = {"#", "actor", "kind", "pop", "peek", "push",
-                                                          "reps", "init", "rank", "device", "est ms",
-                                                          "firing ms"};
+                                                          "reps", "init", "rank", "device", "est ms"};
 static const bool actor_left[ACTOR_COLUMNS] = {false, true, true};
 static const char *const channel_headers[CHANNEL_COLUMNS] = {"#", "from", "to", "push", "pop",
                                                               "peek", "initial", "after init", "buffer",
@@ -191,18 +191,22 @@ static void text_rank(Text *t, const Schedule *s, int a)
         text_add(t, "-");
 }
 
-/* A work filter's estimated milliseconds per steady state (per_firing:
- * per firing), "-" for data movers and before placement. */
-static void text_estimate(Text *t, const Schedule *s, int a, bool per_firing)
+/* Whether actor a has an estimate: a work filter once placed. */
+static bool has_estimate(const Schedule *s, int a)
 {
     const StreamActor *actor = &s->flat->actors[a];
-    if (!s->actor_seconds || actor->kind != ACTOR_FILTER || actor->node->filter.role != FILTER_WORK) {
+    return s->actor_seconds && actor->kind == ACTOR_FILTER && actor->node->filter.role == FILTER_WORK;
+}
+
+/* A work filter's estimated milliseconds per steady state, "-" for data
+ * movers and before placement. */
+static void text_estimate(Text *t, const Schedule *s, int a)
+{
+    if (!has_estimate(s, a)) {
         text_add(t, "-");
         return;
     }
     double seconds = s->actor_seconds[a];
-    if (per_firing)
-        seconds = s->repetitions[a] > 0 ? seconds / (double)s->repetitions[a] : 0;
     char buf[32];
     snprintf(buf, sizeof buf, "%.3g", seconds * 1e3);
     text_add(t, buf);
@@ -229,8 +233,7 @@ static void actor_cells(Text *cells, const Schedule *s, const Paths *paths, int 
     text_rank(&cells[8], s, a);
     char device[32];
     text_add(&cells[9], sched_actor_device(s, a, device, sizeof device));
-    text_estimate(&cells[10], s, a, false);
-    text_estimate(&cells[11], s, a, true);
+    text_estimate(&cells[10], s, a);
 }
 
 static void text_end(Text *t, const StreamFlat *f, const Paths *paths, int a, int port)
@@ -324,6 +327,29 @@ static void print_prediction(FILE *out, const SchedPrediction *p)
     fprintf(out, "steady state: latency L %.3g ms, bottleneck B %.3g ms; %" PRId64 " %s: L + %" PRId64
             " B = %.3g ms (%.3g ms per set)\n", p->latency_s * 1e3, p->bottleneck_s * 1e3, p->sets,
             plural(p->sets, "set", "sets"), p->sets - 1, total * 1e3, total * 1e3 / (double)p->sets);
+}
+
+/* The cost model's time of every work filter, per firing and per steady
+ * state, with its rank (after the channels: scripts read the actors
+ * table's columns from the end of each row). */
+static void print_filter_costs(FILE *out, const Schedule *s, const Paths *paths)
+{
+    if (!s->predicted.known)
+        return;
+    fputs("\nfilter costs (the cost model's, per firing and per steady state):\n", out);
+    fprintf(out, "  %6s  %4s  %8s  %10s  %10s  %s\n", "#", "rank", "firings", "ms/firing", "ms/steady", "filter");
+    Text path = {0};
+    for (int a = 0; a < s->flat->nactors; a++) {
+        if (!has_estimate(s, a))
+            continue;
+        int64_t reps = s->repetitions[a];
+        double seconds = s->actor_seconds[a];
+        path.n = 0;
+        text_path(&path, paths, a);
+        fprintf(out, "  %6d  %4d  %8" PRId64 "  %10.3g  %10.3g  %s\n", a, s->actor_rank[a], reps,
+                reps > 0 ? seconds * 1e3 / (double)reps : 0.0, seconds * 1e3, path.p);
+    }
+    free(path.p);
 }
 
 static void print_phases(FILE *out, const Schedule *s, const Paths *paths, const char *name,
@@ -426,6 +452,7 @@ void sched_print_table(FILE *out, const Schedule *s)
     }
     for (int i = 0; i < CHANNEL_COLUMNS; i++)
         free(ccells[i].p);
+    print_filter_costs(out, s, &paths);
     free(line.p);
     free(paths.text.p);
     free(paths.start);

@@ -321,7 +321,7 @@ static void test_schedule_json_and_placement(void)
     m = open_memstream(&table, &len);
     sched_print_table(m, s);
     fclose(m);
-    CHECK(strstr(table, "  2  Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003      0.001\n") != NULL);
+    CHECK(strstr(table, "  2  Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003\n") != NULL);
     CHECK(strstr(table, "Radio/Source         Radio/Low_Pass          1    5    64        0          59      74   0->1\n") != NULL);
     CHECK(strstr(table, "placement: 2 ranks, estimated") != NULL);
     /* The cost model's lines: the rates, each rank's work and messages (by
@@ -331,7 +331,10 @@ static void test_schedule_json_and_placement(void)
                         "  rank 1: work 0.003 ms, messages in 0.015 ms, out 0.003 ms, total 0.021 ms\n"
                         "steady state: latency L 0.041 ms, bottleneck B 0.038 ms; 1 set: L + 0 B = 0.041 ms "
                         "(0.041 ms per set)\n") != NULL);
-    if (!strstr(table, "Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003      0.001\n") ||
+    /* Each work filter's cost after the channels: Source 15 firings of 1 us. */
+    CHECK(strstr(table, "\nfilter costs (the cost model's, per firing and per steady state):\n") != NULL);
+    CHECK(strstr(table, "       1     0        15       0.001       0.015  Radio/Source\n") != NULL);
+    if (!strstr(table, "Radio/Low_Pass       filter       5    64     1     3     0     1     cpu   0.003\n") ||
         !strstr(table, "  rank 1: work 0.003 ms, messages in 0.015 ms, out 0.003 ms, total 0.021 ms\n"))
         fputs(table, stderr);
     free(table);
