@@ -20,7 +20,12 @@
 #   rnn_loop        its loop carries h: the feedback loop (Recurrence_L15,
 #                   Body and Carry) stays whole on one rank (with ten sets
 #                   the loop goes to rank 1 and overlaps rank 0's work on
-#                   the next set);
+#                   the next set); the stages after it stay on rank 1 too
+#                   (a stage back on rank 0 would wait there for the loop's
+#                   result of the same set before the next set could start:
+#                   partition.c costs that as no overlap), so the only
+#                   channel back to rank 0 is the output's, which rank 0
+#                   takes one set late;
 #   long_batch_map  without --keep-loops, on one host: the loop is one
 #                   kernel over its 10000 iterations (kernels/horizontal.c),
 #                   0.046 ms, which rank 0 shares out over all the host's
@@ -68,6 +73,10 @@ sed -n '/^actors:/,/^init phase/p' "$work/out" | grep -E "^ +[0-9]+ +Program/.*R
 ranks=$(awk '{print $(NF-2)}' "$work/loop" | sort -u)
 [[ $(wc -l <"$work/loop") -ge 3 && $(echo "$ranks" | wc -l) == 1 ]] ||
   fail "rnn_loop: the feedback loop is split over ranks $ranks"
+schedule rnn_loop 2 --repeat 9 --keep-loops
+checks=$((checks + 1))
+back=$(sed -n '/^channels:/,$p' "$work/out" | grep -E -- "->0$" | grep -v " output ")
+[[ -z "$back" ]] || fail "rnn_loop --ranks 2: a stage comes back to rank 0 before the output: $back"
 schedule long_batch_map 4 --repeat 9
 checks=$((checks + 1))
 grep -q "all on rank 0: the estimated .* messages would cost more than they save" "$work/out" &&
