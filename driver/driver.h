@@ -69,6 +69,7 @@ typedef struct Options {
     int repeat;             /* --repeat N: timed runs after the first; 0 = off */
     bool stats;             /* --stats: counts and times to stderr */
     int ranks;              /* --ranks N: place for N ranks (inspection); 0 = the world's */
+    bool simulate_hosts;    /* --simulate-hosts: every rank its own host (world_simulate_hosts) */
     const char *place;      /* --place FILE: pinned placement */
     const char *rates;      /* --rates FILE: device and link rates */
     const char *trace;      /* --trace FILE.json: Chrome trace of the run */
@@ -115,6 +116,10 @@ typedef struct Run {
 
 /* options.c: the command line */
 int parse_args(int argc, char **argv, Options *o);
+/* Whether argv asks for --simulate-hosts, read as parse_args reads it but
+ * silently: MPI's transport is chosen before MPI starts, and the options
+ * are parsed (with messages, by rank 0) only after. */
+bool options_simulate_hosts_requested(int argc, char **argv);
 bool parse_whole(const char *arg, long lo, long hi, long *out);
 bool options_agree(const Options *o);
 

@@ -167,6 +167,15 @@ static const char usage_tail[] =
     "                      OUT writes OUT/SET/out0.npy ...; every set must have\n"
     "                      the first's shapes; prints sets per second and the\n"
     "                      time per set (on several ranks the stages overlap)\n"
+    "  --simulate-hosts    every rank behaves as if alone on its own host, to\n"
+    "                      build, test and time the multi-host path on one\n"
+    "                      machine: Open MPI talks TCP over loopback only (no\n"
+    "                      shared memory), rank R of N is bound to cores\n"
+    "                      [R*C/N, (R+1)*C/N) of the C cores and runs that many\n"
+    "                      threads (OMP_NUM_THREADS caps them), no rank lends\n"
+    "                      its cores to another, and the cost model prices each\n"
+    "                      rank at its own share; without mpirun it only plans\n"
+    "                      (--ranks N: N hosts of C/N cores each)\n"
     "  --trace FILE.json   write what ran, per rank, as a Chrome trace (open it\n"
     "                      in Perfetto or chrome://tracing): every firing, each\n"
     "                      OpenMP thread's share of its parallel loops, and\n"
@@ -352,39 +361,60 @@ static int parse_print_after(const char *arg, Options *o)
     return EXIT_USAGE;
 }
 
+/* The long options, for parse_args and options_simulate_hosts_requested. */
+enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION, OPT_LOOP_CHUNK,
+       OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE,
+       OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES, OPT_PRINT_AFTER, OPT_SEED,
+       OPT_SIMULATE_HOSTS };
+static const struct option longopts[] = {
+    {"weights", required_argument, NULL, OPT_WEIGHTS},
+    {"output", required_argument, NULL, 'o'},
+    {"emit", required_argument, NULL, OPT_EMIT},
+    {"backend", required_argument, NULL, OPT_BACKEND},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"fission", required_argument, NULL, OPT_FISSION},
+    {"loop-chunk", required_argument, NULL, OPT_LOOP_CHUNK},
+    {"devices", required_argument, NULL, OPT_DEVICES},
+    {"fuse", no_argument, NULL, OPT_FUSE},
+    {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
+    {"keep-loops", no_argument, NULL, OPT_KEEP_LOOPS},
+    {"print-after", required_argument, NULL, OPT_PRINT_AFTER},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"stats", no_argument, NULL, OPT_STATS},
+    {"ranks", required_argument, NULL, OPT_RANKS},
+    {"place", required_argument, NULL, OPT_PLACE},
+    {"rates", required_argument, NULL, OPT_RATES},
+    {"trace", required_argument, NULL, OPT_TRACE},
+    {"inputs", required_argument, NULL, OPT_INPUTS},
+    {"simulate-hosts", no_argument, NULL, OPT_SIMULATE_HOSTS},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {0, 0, 0, 0},
+};
+/* A silent pass of getopt_long over a copy of argv (GNU getopt reorders
+ * the array it reads), then optind = 0 so that parse_args starts afresh. */
+bool options_simulate_hosts_requested(int argc, char **argv)
+{
+    char **copy = calloc((size_t)argc + 1, sizeof *copy);
+    if (!copy)
+        return false;
+    memcpy(copy, argv, (size_t)argc * sizeof *copy);
+    bool wanted = false;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, copy, ":o:h", longopts, NULL)) != -1)
+        wanted |= c == OPT_SIMULATE_HOSTS;
+    optind = 0;
+    free(copy);
+    return wanted;
+}
+
 /* GNU-style: options may stand anywhere; the first non-option argument is
  * MODEL, the rest are NAME=VALUE bindings. Returns -1 to go on, else the
  * exit status. */
 int parse_args(int argc, char **argv, Options *o)
 {
-    enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION, OPT_LOOP_CHUNK,
-           OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE,
-           OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES, OPT_PRINT_AFTER, OPT_SEED };
-    static const struct option longopts[] = {
-        {"weights", required_argument, NULL, OPT_WEIGHTS},
-        {"output", required_argument, NULL, 'o'},
-        {"emit", required_argument, NULL, OPT_EMIT},
-        {"backend", required_argument, NULL, OPT_BACKEND},
-        {"json", no_argument, NULL, OPT_JSON},
-        {"fission", required_argument, NULL, OPT_FISSION},
-        {"loop-chunk", required_argument, NULL, OPT_LOOP_CHUNK},
-        {"devices", required_argument, NULL, OPT_DEVICES},
-        {"fuse", no_argument, NULL, OPT_FUSE},
-        {"no-fuse", no_argument, NULL, OPT_NO_FUSE},
-        {"keep-loops", no_argument, NULL, OPT_KEEP_LOOPS},
-        {"print-after", required_argument, NULL, OPT_PRINT_AFTER},
-        {"repeat", required_argument, NULL, OPT_REPEAT},
-        {"seed", required_argument, NULL, OPT_SEED},
-        {"stats", no_argument, NULL, OPT_STATS},
-        {"ranks", required_argument, NULL, OPT_RANKS},
-        {"place", required_argument, NULL, OPT_PLACE},
-        {"rates", required_argument, NULL, OPT_RATES},
-        {"trace", required_argument, NULL, OPT_TRACE},
-        {"inputs", required_argument, NULL, OPT_INPUTS},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, OPT_VERSION},
-        {0, 0, 0, 0},
-    };
     opterr = 0;
     int c, status;
     while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
@@ -437,6 +467,7 @@ int parse_args(int argc, char **argv, Options *o)
         case OPT_RATES: o->rates = optarg; break;
         case OPT_TRACE: o->trace = optarg; break;
         case OPT_INPUTS: o->inputs_dir = optarg; break;
+        case OPT_SIMULATE_HOSTS: o->simulate_hosts = true; break;
         case 'h': print_help(); return EXIT_OK;
         case OPT_VERSION: print_version(); return EXIT_OK;
         case ':': return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -564,6 +595,7 @@ bool options_agree(const Options *o)
         {"--keep-loops", o->keep_loops, false},
         {"--repeat", o->repeat, false},
         {"--ranks", o->ranks, false},
+        {"--simulate-hosts", o->simulate_hosts, false},
         {"--place", o->place != NULL, true},
         {"--rates", o->rates != NULL, true},
         {"--trace", o->trace != NULL, true},

@@ -23,6 +23,10 @@ bool print_stats(Run *r)
     FILE *e = stderr;
     fprintf(e, "tssa-stream: stats: %sbackend %s\n", tag, r->o->backend->name);
     fprintf(e, "tssa-stream: stats: %sfusion %s\n", tag, r->o->no_fuse ? "off" : "on");
+    /* the cores this rank runs on and its OpenMP threads (machine_bind) */
+    fprintf(e, "tssa-stream: stats: %scores %d-%d\n", tag, r->binding.first_core,
+            r->binding.first_core + r->binding.ncores - 1);
+    fprintf(e, "tssa-stream: stats: %sthreads %d\n", tag, r->binding.threads);
     if (r->o->backend->stats && r->backend_ctx)   /* the backend's own (cuda: the device's) */
         r->o->backend->stats(r->backend_ctx, e, tag, runs);
     if (ks) {

@@ -37,6 +37,21 @@ static StreamNode *stream_root(const Run *r)
     return r->stream_text ? r->stream_text->root : lower_stream_graph(r->program)->root;
 }
 
+/* Under mpirun, and for simulated hosts, the link the cost model priced the
+ * messages between ranks at (after --emit=schedule's table). */
+static void print_link(const Run *r)
+{
+    if (world_size() == 1 && !world_simulating_hosts())
+        return;
+    const DeviceRates *rates = &r->rates;
+    const char *source = rates->link_pinned ? "from --rates"
+                         : world_size() > 1 ? "measured by a ping-pong between ranks 0 and 1"
+                                            : "the default, no mpirun";
+    printf("\nlink between ranks: %.3g us latency, %.3g GB/s (%s)%s\n", rates->link_latency_s * 1e6,
+           rates->link_bytes_per_s * 1e-9, source,
+           world_simulating_hosts() ? "; hosts simulated: one per rank, TCP over loopback" : "");
+}
+
 /* Every --emit value is a stop on the pipeline, and this is the only place
  * that prints one: returns true to go on (the stage is not the one asked
  * for), false after printing it. */
@@ -53,8 +68,10 @@ static bool emit_stop(Run *r, Emit stage)
     case EMIT_SCHEDULE:
         if (r->o->json)
             sched_print_json(stdout, r->schedule);
-        else
+        else {
             sched_print_table(stdout, r->schedule);
+            print_link(r);
+        }
         break;
     case EMIT_C:        kernels_print_source(stdout, r->kernels, KERNELS_TARGET_C); break;
     case EMIT_CUDA:     kernels_print_source(stdout, r->kernels, KERNELS_TARGET_CUDA); break;
@@ -428,6 +445,20 @@ static void cap_threads(RankBinding *b)
         b->threads = (int)threads;
 }
 
+/* This rank's share of the machine's cores: a block among the processes
+ * that really run here (world_machine_*), also when each is its own
+ * simulated host (then local rank 0 of 1). */
+static RankBinding machine_share(const MachineTopology *machine, int machine_rank, int machine_size)
+{
+    RankBinding b = machine_binding_plan(machine, machine_rank, machine_size);
+    if (world_simulating_hosts()) {
+        b.local_rank = 0;
+        b.local_size = 1;
+        b.own_host = true;
+    }
+    return b;
+}
+
 /* hwloc: the machine, and this rank's share of its cores. Under mpirun
  * each rank is bound to its block of cores and runs that many OpenMP and
  * BLAS threads; a plain run keeps the whole machine. */
@@ -443,7 +474,7 @@ static bool bind_cores(Run *r)                  /* scheduler: topology */
     } else {
         if (!machine_topology_read(&r->machine, stderr))   /* this host's, on every rank */
             return ranks_agree(r, stop(r, EXIT_RUNTIME));
-        r->binding = machine_binding_plan(&r->machine, world_local_rank(), world_local_size());
+        r->binding = machine_share(&r->machine, world_machine_rank(), world_machine_size());
     }
     cap_threads(&r->binding);
     if (world_launched_by_mpirun())
@@ -451,16 +482,17 @@ static bool bind_cores(Run *r)                  /* scheduler: topology */
     return ranks_agree(r, true);
 }
 
-/* --emit=topology: the machine and the binding of every rank on it. */
+/* --emit=topology: the machine and the binding of every rank on it (with
+ * --simulate-hosts each of them its own host, on its share of the cores). */
 static bool emit_topology(Run *r)
 {
     if (r->o->emit != EMIT_TOPOLOGY)
         return true;
-    int n = world_local_size(), first = world_rank() - world_local_rank();
+    int n = world_machine_size(), first = world_rank() - world_machine_rank();
     RankBinding *bindings = xcalloc((size_t)n, sizeof *bindings);
     int *ranks = xcalloc((size_t)n, sizeof *ranks);
     for (int i = 0; i < n; i++) {
-        bindings[i] = machine_binding_plan(&r->machine, i, n);
+        bindings[i] = machine_share(&r->machine, i, n);
         ranks[i] = first + i;
     }
     if (world_rank() == 0)
@@ -490,17 +522,23 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
     /* Each rank works with its share of the host's cores, but everything
      * kept on rank 0 runs on all of them (rebind_to_busy_ranks): the
      * one-rank case is costed at that thread count. --ranks N without
-     * mpirun plans for N ranks sharing this host. */
+     * mpirun plans for N ranks sharing this host. With --simulate-hosts
+     * no rank reaches another's cores: rank 0 alone has only its share.
+     * host_ranks counts the processes taking turns on this machine's
+     * cores when there are more of them than cores. */
     int rank_threads = r->binding.threads, alone_threads = r->binding.threads;
     int host_cores = r->binding.ncores, host_ranks = 1;
     if (world_launched_by_mpirun()) {
         RankBinding alone = machine_binding_plan(&r->machine, 0, 1);
         host_cores = alone.ncores;
         cap_threads(&alone);
-        alone_threads = alone.threads > rank_threads ? alone.threads : rank_threads;
-        host_ranks = world_local_size();
+        if (!world_simulating_hosts())
+            alone_threads = alone.threads > rank_threads ? alone.threads : rank_threads;
+        host_ranks = world_machine_size();
     } else if (r->o->ranks > 1) {
         rank_threads = alone_threads / r->o->ranks > 1 ? alone_threads / r->o->ranks : 1;
+        if (world_simulating_hosts())
+            alone_threads = rank_threads;
         host_ranks = r->o->ranks;
     }
     int ok = 1;
@@ -536,11 +574,12 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
 /* After placement: the cores of this host's ranks that fire no work
  * filter go to the ranks that do (a program kept on rank 0 runs on the
  * whole host, not on rank 0's share of it). Every rank decides alike from
- * the placement; ranks of one host are taken to be consecutive. */
+ * the placement; ranks of one host are taken to be consecutive. Simulated
+ * hosts lend nothing: another host's cores are out of reach. */
 static void rebind_to_busy_ranks(Run *r)
 {
     const Schedule *s = r->schedule;
-    if (!world_launched_by_mpirun() || world_size() == 1 || !s->actor_rank)
+    if (!world_launched_by_mpirun() || world_size() == 1 || !s->actor_rank || world_simulating_hosts())
         return;
     bool *busy = xcalloc((size_t)world_size(), sizeof *busy);
     for (int a = 0; a < s->flat->nactors; a++) {
@@ -973,6 +1012,9 @@ int tssa_stream_main(int argc, char **argv)
 {
     if (mpi_missing())
         return EXIT_USAGE;
+    /* --simulate-hosts decides MPI's transport, so it is known before MPI
+     * starts; parse_args reads it again, with the other options, after. */
+    world_simulate_hosts(options_simulate_hosts_requested(argc, argv));
     if (!world_start(&argc, &argv, stderr))
         return EXIT_RUNTIME;
     /* Under mpirun a rank's threads depend on the ranks: products must not

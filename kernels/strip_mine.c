@@ -53,6 +53,8 @@
 
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
+#include "tssa/tensor.h"
+#include "tssa/value.h"
 
 static bool static_int_is(const LowerProgram *p, const IrValue *v, int64_t want)
 {
@@ -320,6 +322,123 @@ static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
     return 1;
 }
 
+/* ---------------------------------------------------------------- products */
+
+/* A top-level product of many rows by a weight, y = x @ W (aten::matmul,
+ * mm, linear; x of rows [..., K] stacked, W 2-D), is a data-parallel loop
+ * too: row slices of x times W. Large ones (attention's projections, an
+ * MLP over a batch) become the loop strip_mine makes of a loop:
+ *     %rows = x viewed as [M, K] (aten::reshape)
+ *     %o = prim::Loop(c, true, aten::empty([M, N], dtype))
+ *       block0(%s, %d):  lo = s*m; hi = lo+m
+ *         -> (true, immut::slice_rev(%d, product(rows[lo:hi], W...), 0, lo, hi, 1))
+ *     %y = aten::reshape(%o, y's sizes)
+ * so the ranks and devices share its rows out, a GEMM per slice. Below
+ * PRODUCT_SLICE_FLOPS the product stays whole (a message would cost more
+ * than the share of work it moves). */
+enum { PRODUCT_SLICE_FLOPS = 1 << 26 };
+
+static IrValue *static_node(LowerProgram *p, IrNode *before, OpId op, IrValue *const *in, int nin, IrType *type,
+                            RtValue *value)
+{
+    IrNode *n = ir_node_new_op(lower_ir_graph(p), op);
+    for (int i = 0; i < nin; i++)
+        ir_node_add_input(n, in[i]);
+    IrValue *out = ir_node_add_output(n, type, NULL);
+    ir_insert_before(n, before);
+    if (value)
+        lower_add_static(p, out, value);
+    return out;
+}
+
+static IrValue *int_list_constant(LowerProgram *p, IrNode *before, const int64_t *v, int n)
+{
+    IrGraph *g = lower_ir_graph(p);
+    IrValue *in[KIR_MAX_RANK];
+    RtValue *items[KIR_MAX_RANK];
+    for (int i = 0; i < n; i++) {
+        in[i] = kernels_scalar_constant(p, before, v[i], false);
+        items[i] = rt_int(v[i]);
+    }
+    IrType *elem = ir_type_simple(g, TY_INT);
+    RtValue *list = rt_list(RT_LIST, n, items);
+    for (int i = 0; i < n; i++)
+        rt_release(items[i]);
+    return static_node(p, before, OP_PRIM_LISTCONSTRUCT, in, n, ir_type_list(g, elem), list);
+}
+
+static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
+{
+    bool product = n->op == OP_ATEN_MATMUL || n->op == OP_ATEN_MM || n->op == OP_ATEN_LINEAR;
+    if (!product || n->owner->owner || n->noutputs != 1 || n->ninputs < 2 || n->nblocks)
+        return 0;
+    const IrTensorType *tx = shape_of(n->inputs[0]), *tw = shape_of(n->inputs[1]), *ty = shape_of(n->outputs[0]);
+    if (!tx || !tw || !ty || tw->rank != 2 || tx->rank < 2 || ty->rank != tx->rank || tx->rank > KIR_MAX_RANK)
+        return 0;
+    for (int i = 2; i < n->ninputs; i++)        /* linear's bias: a tensor or None, outside */
+        if (n->inputs[i]->type && n->inputs[i]->type->kind == TY_TENSOR && !shape_of(n->inputs[i]))
+            return 0;
+    int64_t k = tx->sizes[tx->rank - 1], cols = ty->sizes[ty->rank - 1], rows = 1;
+    for (int d = 0; d + 1 < tx->rank; d++)
+        rows *= tx->sizes[d];
+    if (rows < 2 || (double)rows * (double)k * (double)cols * 2 < PRODUCT_SLICE_FLOPS)
+        return 0;
+    int64_t granule = exact ? TENSOR_GEMM_PANEL_ROWS : 1;
+    int64_t c = slice_count(rows, workers, granule);
+    if (c < 2)
+        return 0;
+    int64_t m = rows / c;
+    IrGraph *g = lower_ir_graph(p);
+    IrNode *at = n;
+    IrValue *none = static_node(p, at, OP_PRIM_CONSTANT, NULL, 0, ir_type_simple(g, TY_NONE), rt_none());
+    int64_t flat_sizes[2] = {rows, k}, out_sizes[2] = {rows, cols};
+    IrValue *flat = n->inputs[0];
+    if (tx->rank != 2) {
+        IrValue *shape = int_list_constant(p, at, flat_sizes, 2);
+        flat = static_node(p, at, OP_ATEN_RESHAPE, (IrValue *[]){n->inputs[0], shape}, 2,
+                           ir_type_tensor_refined(g, tx->dtype, 2, flat_sizes, NULL), NULL);
+    }
+    IrType *out_type = ir_type_tensor_refined(g, ty->dtype, 2, out_sizes, NULL);
+    IrValue *dtype = kernels_scalar_constant(p, at, dtype_to_scalar_type((TensorDType)ty->dtype), false);
+    IrValue *empty = static_node(p, at, OP_ATEN_EMPTY,
+                                 (IrValue *[]){int_list_constant(p, at, out_sizes, 2), dtype, none, none, none, none},
+                                 6, out_type, NULL);
+    IrNode *loop = ir_node_new_op(g, OP_PRIM_LOOP);
+    loop->line = n->line;
+    loop->comment = n->comment;
+    ir_insert_before(loop, at);
+    ir_node_add_input(loop, kernels_scalar_constant(p, loop, c, false));
+    ir_node_add_input(loop, kernels_scalar_constant(p, loop, 1, true));
+    ir_node_add_input(loop, empty);
+    IrValue *all = ir_node_add_output(loop, out_type, NULL);
+    IrBlock *b = ir_node_add_block(loop);
+    IrValue *s = ir_block_add_param(b, ir_type_simple(g, TY_INT), NULL);
+    IrValue *d = ir_block_add_param(b, out_type, NULL);
+    IrValue *slice_rows = kernels_scalar_constant(p, loop, m, false);
+    IrValue *lo = int_op(g, b, OP_ATEN_MUL, s, slice_rows);
+    IrValue *hi = int_op(g, b, OP_ATEN_ADD, lo, slice_rows);
+    IrValue *xs = rows_of(g, p, b, flat, lo, hi, m);
+    IrNode *part = ir_node_new_op(g, n->op == OP_ATEN_MM ? OP_ATEN_MATMUL : n->op);
+    part->line = n->line;
+    part->comment = n->comment;
+    ir_append(b, part);
+    ir_node_add_input(part, xs);
+    for (int i = 1; i < n->ninputs; i++)
+        ir_node_add_input(part, n->inputs[i]);
+    int64_t part_sizes[2] = {m, cols};
+    IrValue *ys = ir_node_add_output(part, ir_type_tensor_refined(g, ty->dtype, 2, part_sizes, NULL), NULL);
+    ir_block_add_return(b, kernels_scalar_constant(p, loop, 1, true));
+    ir_block_add_return(b, write_rows(g, p, b, d, ys, lo, hi));
+    IrValue *result = all;
+    if (ty->rank != 2) {
+        IrValue *shape = int_list_constant(p, at, ty->sizes, ty->rank);
+        result = static_node(p, at, OP_ATEN_RESHAPE, (IrValue *[]){all, shape}, 2, n->outputs[0]->type, NULL);
+    }
+    ir_replace_all_uses(n->outputs[0], result);
+    ir_node_destroy(n);
+    return 1;
+}
+
 bool kernels_strip_mine(LowerProgram *p, const KernelsPassOptions *o, FILE *err, int *status)
 {
     (void)err;
@@ -329,7 +448,8 @@ bool kernels_strip_mine(LowerProgram *p, const KernelsPassOptions *o, FILE *err,
     IrBlock *top = lower_ir_graph(p)->top;
     for (IrNode *n = ir_block_first(top), *next; !ir_node_is_end(n); n = next) {
         next = n->next;
-        strip_mine(p, n, o->slices, o->slices_exact);
+        if (!strip_mine(p, n, o->slices, o->slices_exact))
+            slice_product(p, n, o->slices, o->slices_exact);
     }
     lower_graph_grown(p);
     return true;

@@ -316,6 +316,14 @@ static Cost plan_children(Partitioner *P, const StreamNode *n, int q, Segment *s
                     if (on_home) {
                         c.latency = prev->cost.latency + cut + seg.latency;
                         c.load = prev->cost.load + seg.load + cut;
+                        /* A pipeline's stage back on the home rank after
+                         * stages on others (r >= 2: ranks beyond the home
+                         * one are in use) waits there for their items of
+                         * the same set before the home rank can start the
+                         * next set's first stages: nothing overlaps, and
+                         * each set takes the whole latency. */
+                        if (ranks == 0 && r >= 2 && !side_by_side && c.load < c.latency)
+                            c.load = c.latency;
                     } else if (side_by_side) {
                         c.latency = prev->cost.latency > seg.latency + cut ? prev->cost.latency
                                                                            : seg.latency + cut;

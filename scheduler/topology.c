@@ -274,8 +274,9 @@ void machine_topology_print(FILE *out, const MachineTopology *t, const RankBindi
     }
     for (int i = 0; i < n; i++) {
         const RankBinding *b = &bindings[i];
-        fprintf(out, "rank %d (local %d of %d): cores %d-%d, %d threads%s\n", world_ranks[i], b->local_rank,
-                b->local_size, b->first_core, b->first_core + b->ncores - 1, b->threads,
+        fprintf(out, "rank %d (%slocal %d of %d): cores %d-%d, %d threads%s\n", world_ranks[i],
+                b->own_host ? "its own simulated host, " : "", b->local_rank, b->local_size, b->first_core,
+                b->first_core + b->ncores - 1, b->threads,
                 b->oversubscribed ? ", oversubscribed" : "");
     }
 }

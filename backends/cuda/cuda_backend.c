@@ -1111,6 +1111,17 @@ static NodeSite placed_site(const CudaBackend *cb, const IrNode *n)
     return (NodeSite)p->site[n->id];
 }
 
+/* Whether every argument is a number or None: the host computes the node
+ * without waiting for the device or moving data. */
+static bool numbers_only(RtValue **args, int nargs)
+{
+    for (int i = 0; i < nargs; i++)
+        if (args[i] && args[i]->kind != RT_INT && args[i]->kind != RT_FLOAT && args[i]->kind != RT_BOOL &&
+            args[i]->kind != RT_NONE)
+            return false;
+    return true;
+}
+
 /* Executes the plan's placement: a node it put on the host is not offered
  * to the device; one it put on the device takes its device path, unless a
  * run-time precondition the plan could not see (an operand's layout the
@@ -1162,8 +1173,8 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     /* shapes, dtypes and containers: the host runs it on what it has (the
      * data may stay on the device) */
     bool list_concat = n->op == OP_ATEN_ADD && n->ninputs == 2 && args[0] && args[0]->kind == RT_LIST;
-    if (site == SITE_NO_DATA && !op_reads_no_elements(n->op) && !list_concat)
-        return 0;       /* scalar arithmetic (cuda_iface.c): no op left the device */
+    if (numbers_only(args, n->ninputs))
+        return 0;       /* scalar arithmetic (a slice's bounds): nothing left the device */
     if (op_reads_no_elements(n->op) || list_concat) {
         cb->stats.host_nodes++;
         cb->stats.host_nodes_by_op[n->op]++;

@@ -112,19 +112,6 @@ static bool numbers_only(const IrNode *n)
     return true;
 }
 
-
-/* Whether every input and output of n is a number (int, float, bool): the
- * host computes it without waiting for the device or moving data. */
-static bool scalars_only(const IrNode *n)
-{
-    for (int i = 0; i < n->ninputs + n->noutputs; i++) {
-        const IrValue *v = i < n->ninputs ? n->inputs[i] : n->outputs[i - n->ninputs];
-        if (!v->type || (v->type->kind != TY_INT && v->type->kind != TY_FLOAT && v->type->kind != TY_BOOL))
-            return false;
-    }
-    return n->nblocks == 0;
-}
-
 static void cuda_supports_node(const IrNode *n, const KernelProgram *kp, NodeSite *site, double *cost,
                                const char **why)
 {
@@ -178,11 +165,6 @@ static void cuda_supports_node(const IrNode *n, const KernelProgram *kp, NodeSit
     if (op_reads_no_elements(n->op) || list_concat) {
         *site = SITE_NO_DATA;
         *why = "reads no elements (shapes, dtypes, containers)";
-        return;
-    }
-    if (scalars_only(n)) {
-        *site = SITE_NO_DATA;
-        *why = "scalar arithmetic (no tensor in or out: a slice's bounds)";
         return;
     }
     *site = SITE_HOST;

@@ -30,17 +30,51 @@ bool world_launched_by_mpirun(void)
     return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_SIZE");
 }
 
+/* --simulate-hosts: every rank its own host (world.h). Set before
+ * world_start, which picks the transport from it. */
+static bool simulating_hosts;
+
+void world_simulate_hosts(bool on)
+{
+    simulating_hosts = on;
+}
+
+bool world_simulating_hosts(void)
+{
+    return simulating_hosts;
+}
+
 #ifdef TSSA_USE_MPI
 
+/* local_*: the ranks of this rank's host as the run sees it (this rank
+ * alone when simulating hosts); machine_*: the processes that really share
+ * this machine's cores, which are shared out among them either way. */
 static struct {
     bool started;
-    int rank, size, local_rank, local_size;
-} world = {.size = 1, .local_size = 1};
+    int rank, size, local_rank, local_size, machine_rank, machine_size;
+} world = {.size = 1, .local_size = 1, .machine_size = 1};
+
+/* Simulated hosts talk only through messages over a network: Open MPI's
+ * shared-memory paths between processes of one machine (the vader BTL,
+ * UCX's shared-memory transports under pml ucx, coll sm's segment) are
+ * taken away, leaving TCP over the loopback interface (the BTL self is a
+ * rank's messages to itself). Open MPI reads these from the environment
+ * in MPI_Init, so they are set just before it; the launcher's environment
+ * is overridden, since a shared-memory transport would defeat the point. */
+static void choose_network_transport(void)
+{
+    setenv("OMPI_MCA_pml", "ob1", 1);
+    setenv("OMPI_MCA_btl", "self,tcp", 1);
+    setenv("OMPI_MCA_btl_tcp_if_include", "lo", 1);
+    setenv("OMPI_MCA_coll", "^sm", 1);
+}
 
 bool world_start(int *argc, char ***argv, FILE *err)
 {
     if (!world_launched_by_mpirun())
         return true;
+    if (simulating_hosts)
+        choose_network_transport();
     int provided = 0;
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fputs("tssa-stream: error: MPI did not start\n", err);
@@ -53,9 +87,11 @@ bool world_start(int *argc, char ***argv, FILE *err)
     MPI_Comm_size(MPI_COMM_WORLD, &world.size);
     MPI_Comm host;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, world.rank, MPI_INFO_NULL, &host);
-    MPI_Comm_rank(host, &world.local_rank);
-    MPI_Comm_size(host, &world.local_size);
+    MPI_Comm_rank(host, &world.machine_rank);
+    MPI_Comm_size(host, &world.machine_size);
     MPI_Comm_free(&host);
+    world.local_rank = simulating_hosts ? 0 : world.machine_rank;
+    world.local_size = simulating_hosts ? 1 : world.machine_size;
     return channels_start(err);
 }
 
@@ -121,6 +157,8 @@ int world_rank(void) { return world.rank; }
 int world_size(void) { return world.size; }
 int world_local_rank(void) { return world.local_rank; }
 int world_local_size(void) { return world.local_size; }
+int world_machine_rank(void) { return world.machine_rank; }
+int world_machine_size(void) { return world.machine_size; }
 
 /* Under mpirun the rank leaves without MPI_Finalize: mpirun (Open MPI's
  * default) then ends every other rank and exits with this status. That is
@@ -383,6 +421,8 @@ int world_rank(void) { return 0; }
 int world_size(void) { return 1; }
 int world_local_rank(void) { return 0; }
 int world_local_size(void) { return 1; }
+int world_machine_rank(void) { return 0; }
+int world_machine_size(void) { return 1; }
 _Noreturn void world_abort(int status)
 {
     fflush(stdout);

@@ -39,6 +39,7 @@ typedef struct RankBinding {
     int first_core, ncores;       /* a contiguous block of physical cores, by hwloc logical index */
     int threads;                  /* OpenMP/BLAS threads to run there: ncores */
     bool oversubscribed;          /* more ranks than cores on the host: each rank one core, core = local_rank % cores */
+    bool own_host;                /* --simulate-hosts: a host of its own, on its block of this machine's cores */
 } RankBinding;
 
 /* Rank local_rank of local_size (0 <= local_rank < local_size) gets cores
@@ -55,6 +56,7 @@ bool machine_bind(const RankBinding *b, FILE *err);
 
 /* The topology and one line per rank, for --emit=topology:
  *   "rank R (local L of N): cores A-B, T threads[, oversubscribed]"
+ * ("rank R (its own simulated host, local 0 of 1): ..." for own_host),
  * where R is world_ranks[i] and the rest comes from bindings[i], i < n. */
 void machine_topology_print(FILE *out, const MachineTopology *t, const RankBinding *bindings, const int *world_ranks,
                             int n);

@@ -22,6 +22,13 @@ bool world_built_with_mpi(void);
 /* Whether the process was started by mpirun (or another MPI launcher),
  * read from the launcher's environment before MPI starts. */
 bool world_launched_by_mpirun(void);
+/* --simulate-hosts: every rank behaves as if alone on its own host. Called
+ * before world_start, which then keeps Open MPI off shared memory (TCP
+ * over loopback only, world.c) and makes each rank its host's only rank
+ * (world_local_*); the ranks still share this machine's cores
+ * (world_machine_*). Without mpirun it only records the wish. */
+void world_simulate_hosts(bool on);
+bool world_simulating_hosts(void);
 /* Starts MPI when launched by mpirun (MPI_Init_thread, funneled). False
  * after writing why to err. */
 bool world_start(int *argc, char ***argv, FILE *err);
@@ -32,6 +39,11 @@ int world_size(void);
 /* This rank among the ranks on its host, and how many share the host. */
 int world_local_rank(void);
 int world_local_size(void);
+/* This rank among the processes really running on this machine, and how
+ * many: the same as world_local_* unless hosts are simulated, when the
+ * machine's cores are still shared out among these. */
+int world_machine_rank(void);
+int world_machine_size(void);
 /* Ends every rank of the job now with status (world.c says how); exits when the
  * world is one process. */
 _Noreturn void world_abort(int status);

@@ -57,6 +57,25 @@ add_test(NAME mpi_rank_faults
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_rank_faults.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models)
 set_tests_properties(mpi_rank_faults PROPERTIES LABELS "mpi;release" SKIP_RETURN_CODE 77 TIMEOUT 600 COST 20)
+# --simulate-hosts (every rank its own host, TCP over loopback, its own
+# share of the cores): the same bytes as one rank for np 1..4 on a few
+# programs (mpi_simulate_hosts.CASE), each rank its own host in
+# --emit=topology with tcp and no vader, and no idle rank's cores lent.
+foreach(name rnn_loop mask_crop attention_heads long_batch_map yolo_decode)
+  add_test(NAME mpi_simulate_hosts.${name}
+           COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_simulate_hosts.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models case ${TSSA_TESTS_DIR}/models/${name})
+  set_tests_properties(mpi_simulate_hosts.${name} PROPERTIES LABELS "mpi;release" SKIP_RETURN_CODE 77
+                       TIMEOUT 600 COST 4)
+endforeach()
+foreach(check topology binding)
+  add_test(NAME mpi_simulate_hosts_${check}
+           COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_simulate_hosts.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models ${check})
+  set_tests_properties(mpi_simulate_hosts_${check} PROPERTIES LABELS "mpi;release" SKIP_RETURN_CODE 77
+                       TIMEOUT 300)
+endforeach()
+
 # The partitioner's placements for a few programs at 2 and 4 ranks, with
 # fixed rates (no mpirun needed): golden tables and the decisive facts.
 add_test(NAME placement_golden
