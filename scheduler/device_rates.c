@@ -7,9 +7,19 @@
  *   bandwidth  a STREAM triad (a = b + s*c) over three arrays of 8 Mi floats
  *              (96 MiB in all, more than a last-level cache holds), counting
  *              the 12 bytes each element reads and writes;
- *   compute    a 384^3 float32 GEMM through OpenBLAS (or, without BLAS, a
- *              192^3 triple loop, the way the generated kernels would run it);
- * each the best of 3 runs with `threads` threads, about 0.2 s in all. The
+ *   compute    a float32 product the way the runtime runs a data-parallel
+ *              loop's: 256-row panels (tensor/linalg.c), one per thread,
+ *              shared out by OpenMP, each a single-threaded OpenBLAS call
+ *              of 256 x 256 x 256 (a 384^3 product in OpenBLAS's own
+ *              threads, as before, ran 10-45% faster than the products the
+ *              scaling study times: 512 x 256 x 256 panels, 16384 x 128 x
+ *              128); without BLAS a 192^3 triple loop, the way the
+ *              generated kernels would run it;
+ * each the best of 10 runs with `threads` threads, about 0.2 s in all (on a
+ * shared machine three runs could all land beside another process's work:
+ * the 1-thread rates cached on this 2-core host by worktrees calibrated
+ * with 3 ranged from 11 to 88 GFLOP/s and from 2.5 to 15 GB/s; the best of
+ * more runs finds a quiet moment). The
  * dispatch cost is not measured: it is the default unless a file gives it.
  * The cache is written to a temporary name and renamed, so ranks of one host
  * calibrating at once each leave a whole file; it is read only from a
@@ -46,9 +56,10 @@ enum { RATES_FILE_LIMIT = 1 << 16 };
 
 enum {
     TRIAD_FLOATS = 8 << 20,
-    CALIBRATION_RUNS = 3,
+    CALIBRATION_RUNS = 10,
 #ifdef TSSA_USE_BLAS
-    GEMM_N = 384,
+    GEMM_N = 256,       /* K and N of the calibration's product */
+    GEMM_PANEL = 256,   /* its rows per thread: tensor/linalg.c's GEMM_PANEL_ROWS */
 #else
     GEMM_N = 192,   /* plain loops are slower: keep the calibration short */
 #endif
@@ -245,31 +256,42 @@ static void gemm_loops(const float *a, const float *b, float *c, int threads)
 
 static double measure_gemm_flops_per_s(int threads)
 {
+#ifdef TSSA_USE_BLAS
+    /* The product the runtime makes of a data-parallel loop's rows: row
+     * panels of GEMM_PANEL rows (tensor/linalg.c's panels), one per thread,
+     * shared out by OpenMP, each a single-threaded OpenBLAS call. */
+    int m = GEMM_PANEL * (threads > 1 ? threads : 1), k = GEMM_N, n = GEMM_N;
+#else
+    int m = GEMM_N, k = GEMM_N, n = GEMM_N;
+#endif
     int blas_threads = tensor_blas_threads();
-    tensor_blas_set_threads(threads);
-    size_t n2 = (size_t)GEMM_N * GEMM_N;
-    float *a = xmallocn(n2, sizeof *a), *b = xmallocn(n2, sizeof *b), *c = xmallocn(n2, sizeof *c);
-    for (size_t i = 0; i < n2; i++) {
+    tensor_blas_set_threads(1);
+    float *a = xmallocn((size_t)m * (size_t)k, sizeof *a), *b = xmallocn((size_t)k * (size_t)n, sizeof *b);
+    float *c = xmallocn((size_t)m * (size_t)n, sizeof *c);
+    for (size_t i = 0; i < (size_t)m * (size_t)k; i++)
         a[i] = (float)(i % 7) * 0.25f;
+    for (size_t i = 0; i < (size_t)k * (size_t)n; i++)
         b[i] = (float)(i % 5) * 0.5f;
-    }
     double best = INFINITY;
     for (int run = 0; run < CALIBRATION_RUNS; run++) {
         double start = now_s();
 #ifdef TSSA_USE_BLAS
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, GEMM_N, GEMM_N, GEMM_N, 1.0f, a, GEMM_N, b, GEMM_N,
-                    0.0f, c, GEMM_N);
+        PARALLEL_FOR_THREADS
+        for (int panel = 0; panel < m / GEMM_PANEL; panel++)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, GEMM_PANEL, n, k, 1.0f,
+                        a + (size_t)panel * GEMM_PANEL * (size_t)k, k, b, n, 0.0f,
+                        c + (size_t)panel * GEMM_PANEL * (size_t)n, n);
 #else
         gemm_loops(a, b, c, threads);
 #endif
         best = fmin(best, now_s() - start);
-        calibration_sink += c[n2 / 2];
+        calibration_sink += c[(size_t)m * (size_t)n / 2];
     }
     free(a);
     free(b);
     free(c);
     tensor_blas_set_threads(blas_threads);
-    return 2.0 * GEMM_N * GEMM_N * GEMM_N / best;
+    return 2.0 * m * (double)k * n / best;
 }
 
 /* ---------------------------------------------------------------- the rates */
@@ -293,7 +315,8 @@ bool device_rates_get(DeviceRates *r, const char *override_path, const char *cac
     if (dir) {
         char host[64];
         host_file_name(host, sizeof host);
-        cache_path = xprintf("%s/device-rates-%s-%dt.json", dir, host, threads);
+        /* v2: the best of 10 runs and the panels' product (v1 figures are not reused) */
+        cache_path = xprintf("%s/device-rates-v2-%s-%dt.json", dir, host, threads);
         if (read_rates_cache(r, cache_path, err)) {
             snprintf(r->source, sizeof r->source, "cache");
             r->link_pinned = false;
