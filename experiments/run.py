@@ -1028,7 +1028,10 @@ def scaling_study(run):
                                 ncols=ncols, nrows=nrows, size=(13, 4.2 * nrows))
         flat = list(axes.flat) if hasattr(axes, "flat") else [axes]
         for ax, name in zip(flat, names):
-            sub = [r for r in rows if r["workload"] == name and r.get("config")]
+            # Points with no number (not run, failed) are left out of the
+            # plot: the table and the footnote say why.
+            sub = [r for r in rows if r["workload"] == name and r.get("config")
+                   and (r.get("ms") or r.get("predicted_ms"))]
             labels = [r["config"].replace("mpirun ", "").replace(" --simulate-hosts", " sim")
                       + ("*" if r.get("oversubscribed") == "yes" else "") for r in sub]
             bars(ax, labels, [("measured (median)", [r.get("ms") for r in sub]),
@@ -1038,9 +1041,11 @@ def scaling_study(run):
             ax.set_title(f"{name} ({sub[0].get('kind') if sub else ''})", fontsize=9)
         for ax in flat[len(names):]:
             ax.axis("off")
+        missing = sorted({r["config"] for r in rows if r.get("config")
+                          and not (r.get("ms") or r.get("predicted_ms"))})
         footnote(fig, ["*: oversubscribed (correctness only)",
                        "" if simulate else "--simulate-hosts points: not run (no such option)",
-                       "×: not run or failed"])
+                       ("not run or failed (see the CSV): " + ", ".join(missing)) if missing else ""])
         save(plt, fig, path)
 
     run.write("scaling", cols, rows, plot, notes=notes,
