@@ -291,8 +291,10 @@ static int64_t slice_count(int64_t trips, int workers, int64_t granule)
 static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
 {
     int64_t trips = plan_loop(p, loop);
+    if (trips < 2 || workers < 2)       /* not a loop to slice (any top-level node comes here) */
+        return 0;
     int64_t granule = exact ? panel_granule(loop, loop->blocks[0], 1) : 1;
-    int64_t c = trips >= 2 && workers >= 2 ? slice_count(trips, workers, granule) : 1;
+    int64_t c = slice_count(trips, workers, granule);
     if (c < 2)
         return 0;
     int64_t m = trips / c;
