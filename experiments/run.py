@@ -935,7 +935,8 @@ def scaling_study(run):
             pred[key], pred_why[key] = bc.predicted_cost(opts.tssa, case, runs, ranks=n,
                                                          threads=threads, extra=extra)
         placements[name] = {key: dict(placement=p["placement"], cost=p["cost"],
-                                      actors=bc.actor_summary(p["actors"]))
+                                      filters=[a for a in bc.actor_summary(p["actors"])
+                                               if a["est_seconds"] is not None])
                             for key, p in pred.items() if p}
         # The configurations take turns, round after round, so that a slow
         # spell of the shared machine hits them alike (bench_mpi.py's way).
