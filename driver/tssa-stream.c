@@ -320,6 +320,8 @@ static int slice_workers(const Options *o)
         return o->devices;
     if (world_local_size() < world_size())
         return world_size();
+    if (world_simulating_hosts() && o->ranks > 1)   /* --ranks N: planning for N simulated hosts */
+        return o->ranks;
     return 1;
 }
 
@@ -579,7 +581,7 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
 static void rebind_to_busy_ranks(Run *r)
 {
     const Schedule *s = r->schedule;
-    if (!world_launched_by_mpirun() || world_size() == 1 || !s->actor_rank || world_simulating_hosts())
+    if (!world_launched_by_mpirun() || world_size() == 1 || !s->actor_rank)
         return;
     bool *busy = xcalloc((size_t)world_size(), sizeof *busy);
     for (int a = 0; a < s->flat->nactors; a++) {
@@ -590,6 +592,10 @@ static void rebind_to_busy_ranks(Run *r)
     }
     for (int k = 0; k < world_size(); k++)
         r->busy_ranks += busy[k];
+    if (world_simulating_hosts()) {     /* another host's cores are out of reach */
+        free(busy);
+        return;
+    }
     int first = world_rank() - world_local_rank(), nbusy = 0, mine = -1;
     for (int k = first; k < first + world_local_size() && k < world_size(); k++) {
         if (k == world_rank() && busy[k])
@@ -702,10 +708,16 @@ static bool time_stream(Run *r, const ExecPlan *plan, RtValue **pristine)
     RtValue **copy = clone_inputs(pristine, r->ninputs);
     for (int i = 0; i < n; i++)
         inputs[i] = copy;
+    /* nobody reads these runs' outputs: each rank keeps the rows it
+     * computed (no gather), and the stream ends when every rank is done */
+    ExecPlan timed = *plan;
+    timed.outputs_dropped = true;
     double t0 = seconds_now();
     const BackendIface *b = r->o->backend;
-    status = copy ? b->run_sets(r->backend_ctx, plan, n, inputs, r->ninputs, drop_outputs, NULL, stderr)
+    status = copy ? b->run_sets(r->backend_ctx, &timed, n, inputs, r->ninputs, drop_outputs, NULL, stderr)
                   : EXIT_RUNTIME;
+    if (status == EXIT_OK)
+        world_barrier();
     double per_run = (seconds_now() - t0) / n;
     if (copy)
         free_outputs(copy, r->ninputs);
@@ -855,7 +867,7 @@ static bool execute(Run *r)                     /* backends: run (+ mpi channels
     ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels,
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
                      .trace_epoch = r->trace_epoch, .placement = r->placement,
-                     .backend_name = r->o->backend->name};
+                     .backend_name = r->o->backend->name, .inputs_everywhere = r->nsets == 0};
     /* The runs reuse their tensors' buffers (the first run allocates them);
      * the pool's memory goes back to the system after the last run. */
     plan.storage_pool = storage_pool_new(storage_pool_default_cap(kernels_plan_memory(r->program).bytes_planned));

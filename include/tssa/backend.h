@@ -121,6 +121,12 @@ typedef struct ExecPlan {
     /* A timed run whose outputs are dropped (--repeat): with a device, the
      * outputs are not copied back; the run ends when the device is done. */
     bool outputs_dropped;
+    /* Every rank holds this run's inputs (a plain run and --repeat: rank 0
+     * shared them; not --inputs, whose sets only rank 0 reads): on several
+     * ranks, each then makes the items it needs from the inputs itself and
+     * keeps the rows of results it computed until they are gathered for the
+     * outputs (sched_replicated_actors, sched_owned_tail_actors). */
+    bool inputs_everywhere;
     /* The backend running the plan (BackendIface.name), for messages that
      * say where an op ran; NULL: "cpu". */
     const char *backend_name;
