@@ -45,12 +45,21 @@ static bool cuda_preferred(void)
     return cuda_device_count(NULL) > 0;
 }
 
+/* TSSA_CUDA_EMULATE_GPUS=G: the shim's devices share G emulated GPUs
+ * (0 or unset: one GPU per device). */
+static int emulated_gpus(void)
+{
+    const char *e = getenv("TSSA_CUDA_EMULATE_GPUS");
+    int g = e ? atoi(e) : 0;
+    return g > 0 ? g : 0;
+}
+
 /* Each rank its own device, the ranks taking the GPUs in turn. */
 static void *cuda_prepare(const BackendSetup *setup, FILE *err)
 {
     int ndev = emulated() ? 1 : cuda_device_count(NULL);
     CudaOptions co = {.device = ndev > 0 ? setup->rank % ndev : 0, .devices = setup->devices,
-                      .emulate = emulated()};
+                      .emulate = emulated(), .emulated_gpus = emulated_gpus()};
     return cuda_backend_open(setup->kernels, &co, err);
 }
 
@@ -241,6 +250,17 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
     fprintf(e, "tssa-stream: stats: %scopies_to_device_per_run %.6g\n", tag, (double)cs.copies_to_device / runs);
     fprintf(e, "tssa-stream: stats: %scopies_to_host_per_run %.6g\n", tag, (double)cs.copies_to_host / runs);
     fprintf(e, "tssa-stream: stats: %sstrided_inputs_per_run %.6g\n", tag, (double)cs.strided_inputs / runs);
+    if (cs.devices > 1) {
+        fprintf(e, "tssa-stream: stats: %sstreams %d (one per device) on %d GPU%s, peer copies between %d of %d "
+                "GPU pairs\n", tag, cs.devices, cs.gpus, cs.gpus == 1 ? "" : "s", cs.peer_pairs, cs.gpu_pairs);
+        fprintf(e, "tssa-stream: stats: %scopies_peer_per_run %.6g\n", tag, (double)cs.copies_peer / runs);
+        fprintf(e, "tssa-stream: stats: %scopies_staged_per_run %.6g\n", tag, (double)cs.copies_staged / runs);
+        fprintf(e, "tssa-stream: stats: %scopies_none_needed_per_run %.6g\n", tag,
+                (double)cs.copies_none_needed / runs);
+        fprintf(e, "tssa-stream: stats: %sbytes_peer_per_run %.6g\n", tag, (double)cs.bytes_peer / runs);
+        fprintf(e, "tssa-stream: stats: %sbytes_staged_per_run %.6g\n", tag, (double)cs.bytes_staged / runs);
+        fprintf(e, "tssa-stream: stats: %sstream_waits_per_run %.6g\n", tag, (double)cs.stream_waits / runs);
+    }
     fprintf(e, "tssa-stream: stats: %speak_device_bytes %lld\n", tag, (long long)cs.peak_device_bytes);
     fprintf(e, "tssa-stream: stats: %sdevice_allocations %lld\n", tag, (long long)cs.device_allocations);
 }

@@ -34,7 +34,8 @@ typedef struct CudaOptions {
     /* the placement's devices (StreamFilter.device: --devices N; 0 is 1):
      * device d runs on GPU device + d, or, with fewer GPUs, shares one */
     int devices;
-    bool emulate;               /* the CPU shim instead of a GPU; one per device */
+    bool emulate;               /* the CPU shim instead of a GPU */
+    int emulated_gpus;          /* with emulate: how many GPUs (0: one per device) */
 } CudaOptions;
 
 typedef struct CudaStats {
@@ -52,6 +53,14 @@ typedef struct CudaStats {
     int64_t peak_device_bytes;  /* most device memory in use at once */
     int64_t device_allocations; /* device allocations made (a freed buffer is reused) */
     int64_t host_nodes_by_op[OP_COUNT]; /* host_nodes by the node's op: what left the device */
+    /* between devices: a value one device made that another reads */
+    int64_t copies_peer, bytes_peer;        /* GPU to GPU (cuMemcpyPeerAsync) */
+    int64_t copies_staged, bytes_staged;    /* GPU to pinned host memory to GPU */
+    int64_t copies_none_needed;             /* devices on one GPU: the value is there */
+    int64_t stream_waits;                   /* events waited for between streams */
+    int devices, gpus;                      /* logical devices (one stream each), GPUs */
+    int peer_pairs, gpu_pairs;              /* ordered GPU pairs allowing peer copies, of all */
+    char bus_ids[CUDA_MAX_DEVICES][32];     /* each GPU's PCI bus id ("" unknown) */
 } CudaStats;
 
 /* How many GPUs the driver sees: 0 (with *why, a static string, when not

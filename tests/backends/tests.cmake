@@ -83,6 +83,10 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #                        its table: exit 1, PyTorch's message, no output
 #   cuda_placement       --emit=placement of two programs against goldens,
 #                        and runs that execute it (no fallback; one counted)
+#   cuda_streams         a stream per device through the shim's lazy streams:
+#                        right outputs and copy counts by kind (peer, staged,
+#                        none needed) at --devices 2 and 3 on 1 to 3 GPUs;
+#                        the shim ignoring waits must give wrong outputs
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -102,4 +106,8 @@ if(TSSA_CUDA)
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_placement.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
   set_tests_properties(cuda_placement PROPERTIES LABELS cuda)
+  add_test(NAME cuda_streams
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_streams.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
+  set_tests_properties(cuda_streams PROPERTIES LABELS cuda)
 endif()
