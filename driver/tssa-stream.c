@@ -450,8 +450,11 @@ static bool emit_topology(Run *r)
         bindings[i] = machine_binding_plan(&r->machine, i, n);
         ranks[i] = first + i;
     }
-    if (world_rank() == 0)
+    if (world_rank() == 0) {
         machine_topology_print(stdout, &r->machine, bindings, ranks, n);
+        if (r->o->backend && r->o->backend->print_topology)
+            r->o->backend->print_topology(stdout, world_local_rank());
+    }
     free(bindings);
     free(ranks);
     fflush(stdout);
@@ -787,7 +790,8 @@ static void start_trace(Run *r)
  * compiled and loaded on it). */
 static bool prepare_backend(Run *r)             /* backends: prepare */
 {
-    BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .devices = r->o->devices};
+    BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .local_rank = world_local_rank(),
+                          .devices = r->o->devices};
     r->backend_ctx = r->o->backend->prepare(&setup, stderr);
     return ranks_agree(r, r->backend_ctx || stop(r, EXIT_RUNTIME));     /* each rank its own */
 }

@@ -1547,7 +1547,7 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
     cb->kp = kp;
     cb->ndevices = ndevices;
     for (int g = 0; g < ngpus; g++) {
-        Device *dev = o->emulate ? cuda_emulated_open(g, err)
+        Device *dev = o->emulate ? cuda_emulated_open(o->device + g, err)
                                  : cuda_driver_open(count > 0 ? (o->device + g) % count : o->device + g, err);
         if (!dev) {
             cuda_backend_close(cb);
@@ -1584,6 +1584,8 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
         snprintf(cb->stats.device, sizeof cb->stats.device, "%d devices on %d x %s", ndevices, ngpus,
                  first->name);
     cb->stats.devices = ndevices;
+    if (o->gpu_choice)
+        snprintf(cb->stats.gpu_choice, sizeof cb->stats.gpu_choice, "%s", o->gpu_choice);
     cb->stats.gpus = ngpus;
     int pairs = 0, peers = 0;
     for (int g = 0; g < ngpus; g++)

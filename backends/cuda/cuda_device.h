@@ -118,6 +118,8 @@ struct Device {
 /* The number of CUDA devices (0 when there is no driver or no GPU; then
  * *why, when not NULL, says which: a static string). */
 int cuda_driver_count(const char **why);
+/* GPU ordinal's PCI bus id ("0000:41:00.0") into buf; false when unknown. */
+bool cuda_driver_bus_id(int ordinal, char *buf, size_t cap);
 /* Opens device `ordinal` (its primary context, a stream, cuBLAS), or NULL
  * after writing "tssa-stream: error: no CUDA device: WHY" (or what
  * failed) to err. */
@@ -126,5 +128,10 @@ Device *cuda_driver_open(int ordinal, FILE *err);
  * devices of one process share nothing but their peer copies; `ordinal`
  * names them ("emulated GPU 1") and gives each a made-up PCI bus id. */
 Device *cuda_emulated_open(int ordinal, FILE *err);
+/* The emulated machine's GPUs: TSSA_CUDA_EMULATE_PCI="BUSID,BUSID,..."
+ * names them (for the choice of GPU, cuda_gpu_choice.c); 1 without it.
+ * Bus id `ordinal` into buf (a made-up one without the list). */
+int cuda_emulated_count(void);
+void cuda_emulated_bus_id(int ordinal, char *buf, size_t cap);
 
 #endif

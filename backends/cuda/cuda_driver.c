@@ -846,6 +846,14 @@ static const DeviceOps cuda_ops = {
     .stage_in = cuda_stage_in,
 };
 
+bool cuda_driver_bus_id(int ordinal, char *buf, size_t cap)
+{
+    CUdevice dev = 0;
+    buf[0] = '\0';
+    return cuda_driver_count(NULL) > ordinal && p_cuDeviceGet(&dev, ordinal) == CUDA_SUCCESS &&
+           p_cuDeviceGetPCIBusId(buf, (int)cap, dev) == CUDA_SUCCESS;
+}
+
 int cuda_driver_count(const char **why)
 {
     pthread_once(&cuda_once, load_cuda);

@@ -504,6 +504,31 @@ static const DeviceOps EMULATED_OPS = {
     .stage_in = emu_stage_in,
 };
 
+int cuda_emulated_count(void)
+{
+    const char *list = getenv("TSSA_CUDA_EMULATE_PCI");
+    if (!list || !*list)
+        return 1;
+    int n = 1;
+    for (const char *c = list; *c; c++)
+        n += *c == ',';
+    return n;
+}
+
+void cuda_emulated_bus_id(int ordinal, char *buf, size_t cap)
+{
+    const char *list = getenv("TSSA_CUDA_EMULATE_PCI");
+    if (!list || !*list) {
+        snprintf(buf, cap, "emulated:%02x", ordinal & 0xff);
+        return;
+    }
+    const char *at = list;
+    for (int i = 0; i < ordinal % cuda_emulated_count(); i++)
+        at = strchr(at, ',') + 1;
+    size_t len = strcspn(at, ",");
+    snprintf(buf, cap, "%.*s", (int)len, at);
+}
+
 Device *cuda_emulated_open(int ordinal, FILE *err)
 {
     (void)err;
@@ -512,8 +537,7 @@ Device *cuda_emulated_open(int ordinal, FILE *err)
     d->emulated = true;
     d->memory = physical_memory_bytes();
     snprintf(d->name, sizeof d->name, "emulated on the CPU (TSSA_CUDA_EMULATE: CUDA kernels as C++)");
-    /* a made-up bus id, one per emulated GPU, for the topology's lines */
-    snprintf(d->pci_bus_id, sizeof d->pci_bus_id, "emulated:%02x", ordinal & 0xff);
+    cuda_emulated_bus_id(ordinal, d->pci_bus_id, sizeof d->pci_bus_id);
     Emulated *e = xcalloc(1, sizeof *e);
     const char *mode = getenv("TSSA_CUDA_EMULATE");
     e->fail_launches = mode && strcmp(mode, "fail-launch") == 0;

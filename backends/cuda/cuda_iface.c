@@ -54,12 +54,13 @@ static int emulated_gpus(void)
     return g > 0 ? g : 0;
 }
 
-/* Each rank its own device, the ranks taking the GPUs in turn. */
+/* Each rank the GPU closest to its cores (its devices from there on). */
 static void *cuda_prepare(const BackendSetup *setup, FILE *err)
 {
-    int ndev = emulated() ? 1 : cuda_device_count(NULL);
-    CudaOptions co = {.device = ndev > 0 ? setup->rank % ndev : 0, .devices = setup->devices,
-                      .emulate = emulated(), .emulated_gpus = emulated_gpus()};
+    char why[256];
+    int first = cuda_gpu_for_rank(emulated(), setup->local_rank, why, sizeof why);
+    CudaOptions co = {.device = first, .devices = setup->devices, .emulate = emulated(),
+                      .emulated_gpus = emulated_gpus(), .gpu_choice = why};
     return cuda_backend_open(setup->kernels, &co, err);
 }
 
@@ -240,6 +241,8 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
 {
     CudaStats cs = cuda_backend_stats(ctx);
     fprintf(e, "tssa-stream: stats: %sdevice %s\n", tag, cs.device);
+    if (cs.gpu_choice[0])
+        fprintf(e, "tssa-stream: stats: %sgpu_choice %s\n", tag, cs.gpu_choice);
     fprintf(e, "tssa-stream: stats: %slaunches_per_run %.6g\n", tag, (double)cs.launches / runs);
     fprintf(e, "tssa-stream: stats: %sgemms_per_run %.6g\n", tag, (double)cs.gemms / runs);
     fprintf(e, "tssa-stream: stats: %shost_nodes_per_run %.6g\n", tag, (double)cs.host_nodes / runs);
@@ -270,6 +273,11 @@ static void cuda_close(void *ctx)
     cuda_backend_close(ctx);
 }
 
+static void cuda_print_topology(FILE *out, int local_rank)
+{
+    cuda_print_gpus(out, emulated(), local_rank);
+}
+
 /* The description's limit is CUDA_MAX_DEVICES's. */
 _Static_assert(CUDA_MAX_DEVICES == 8, "backend_cuda's description says --devices 1 to 8");
 
@@ -293,4 +301,5 @@ const BackendIface backend_cuda = {
     .stage_inputs = cuda_stage_inputs,
     .stats = cuda_stats,
     .close = cuda_close,
+    .print_topology = cuda_print_topology,
 };

@@ -36,6 +36,7 @@ typedef struct CudaOptions {
     int devices;
     bool emulate;               /* the CPU shim instead of a GPU */
     int emulated_gpus;          /* with emulate: how many GPUs (0: one per device) */
+    const char *gpu_choice;     /* why the first GPU (cuda_gpu_for_rank), for --stats; or NULL */
 } CudaOptions;
 
 typedef struct CudaStats {
@@ -61,8 +62,16 @@ typedef struct CudaStats {
     int devices, gpus;                      /* logical devices (one stream each), GPUs */
     int peer_pairs, gpu_pairs;              /* ordered GPU pairs allowing peer copies, of all */
     char bus_ids[CUDA_MAX_DEVICES][32];     /* each GPU's PCI bus id ("" unknown) */
+    char gpu_choice[256];                   /* which GPU the rank took and why */
 } CudaStats;
 
+/* The GPU for this rank (local rank local_rank on its host): the one
+ * closest to its cores (backends/cuda/cuda_gpu_choice.c); why gets one line
+ * ("GPU 1 of 2 (0000:41:00.0, NUMA node 1): on the rank's NUMA node 1 ..."). */
+int cuda_gpu_for_rank(bool emulate, int local_rank, char *why, size_t cap);
+/* --emit=topology's lines: the GPUs, their bus ids and NUMA nodes, and
+ * which this rank takes. */
+void cuda_print_gpus(FILE *out, bool emulate, int local_rank);
 /* How many GPUs the driver sees: 0 (with *why, a static string, when not
  * NULL) where there is no driver or no GPU. */
 int cuda_device_count(const char **why);

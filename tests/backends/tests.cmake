@@ -87,6 +87,8 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #                        right outputs and copy counts by kind (peer, staged,
 #                        none needed) at --devices 2 and 3 on 1 to 3 GPUs;
 #                        the shim ignoring waits must give wrong outputs
+#   cuda_gpu_choice      each rank takes the GPU on its NUMA node (a made-up
+#                        sysfs and bus ids; 1 and 2 ranks)
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -110,4 +112,7 @@ if(TSSA_CUDA)
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_streams.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
   set_tests_properties(cuda_streams PROPERTIES LABELS cuda)
+  add_test(NAME cuda_gpu_choice
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_gpu_choice.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
+  set_tests_properties(cuda_gpu_choice PROPERTIES LABELS "cuda;mpi")
 endif()
