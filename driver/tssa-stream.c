@@ -397,6 +397,13 @@ static bool fission(Run *r)                     /* scheduler: fission, devices *
         if (devices && !schedule(r))
             return false;
     }
+    if (devices && r->o->devices > 1 && r->o->backend->gpu_rates) {
+        /* the prediction's one device: this schedule, before the split */
+        GpuRates gr = {0};
+        double unused;
+        r->o->backend->gpu_rates(1, world_local_rank(), &gr);
+        sched_device_times(r->schedule, 1, &gr, &r->one_device_s, &unused);
+    }
     if (devices)
         r->schedule = sched_place_devices(r->schedule, r->o->devices ? r->o->devices : 1, stderr);
     if (devices && !r->schedule)
@@ -588,6 +595,11 @@ static bool place(Run *r)                       /* scheduler: partition */
         return false;
     speak_again(false);
     rebind_to_busy_ranks(r);
+    if (r->o->devices > 1 && r->o->backend->gpu_rates) {
+        GpuRates gr = {0};
+        r->o->backend->gpu_rates(r->o->devices, world_local_rank(), &gr);
+        sched_note_devices(r->schedule, r->o->devices, &gr, r->one_device_s);
+    }
     return true;
 }
 

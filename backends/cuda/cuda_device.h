@@ -118,6 +118,9 @@ struct Device {
 /* The number of CUDA devices (0 when there is no driver or no GPU; then
  * *why, when not NULL, says which: a static string). */
 int cuda_driver_count(const char **why);
+/* GPU ordinal's peak FP32 rate (one operation per lane and cycle) and
+ * memory bandwidth from its attributes; name says which GPU and how. */
+bool cuda_driver_rates(int ordinal, double *flops_per_s, double *bytes_per_s, char *name, size_t cap);
 /* GPU ordinal's PCI bus id ("0000:41:00.0") into buf; false when unknown. */
 bool cuda_driver_bus_id(int ordinal, char *buf, size_t cap);
 /* Opens device `ordinal` (its primary context, a stream, cuBLAS), or NULL

@@ -846,6 +846,40 @@ static const DeviceOps cuda_ops = {
     .stage_in = cuda_stage_in,
 };
 
+/* FP32 lanes per multiprocessor by compute capability (the CUDA
+ * programming guide's arithmetic-throughput table). */
+static int fp32_lanes(int sm)
+{
+    if (sm == 60 || (sm >= 70 && sm <= 80))
+        return 64;
+    return 128;
+}
+
+bool cuda_driver_rates(int ordinal, double *flops_per_s, double *bytes_per_s, char *name, size_t cap)
+{
+    CUdevice dev = 0;
+    int sms = 0, clock_khz = 0, mem_khz = 0, bus_bits = 0, major = 0, minor = 0;
+    char model[100] = "";
+    if (cuda_driver_count(NULL) <= ordinal || p_cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&mem_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetName(model, (int)sizeof model, dev) != CUDA_SUCCESS)
+        return false;
+    model[sizeof model - 1] = '\0';
+    /* one operation per lane and cycle: the kernels are built without
+     * fused multiply-add (--fmad=false) */
+    *flops_per_s = (double)sms * fp32_lanes(major * 10 + minor) * clock_khz * 1e3;
+    /* double data rate over the bus */
+    *bytes_per_s = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
+    snprintf(name, cap, "%s: %d SMs at %d MHz, memory %d MHz x %d bits", model, sms, clock_khz / 1000,
+             mem_khz / 1000, bus_bits);
+    return true;
+}
+
 bool cuda_driver_bus_id(int ordinal, char *buf, size_t cap)
 {
     CUdevice dev = 0;

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tssa/cuda.h"
+#include "backends/cuda/cuda_device.h"
 #include "tssa/shapes.h"
 
 static bool emulated(void)
@@ -273,6 +274,35 @@ static void cuda_close(void *ctx)
     cuda_backend_close(ctx);
 }
 
+/* Assumed, not measured: a firing's launch (the executor's dispatch and
+ * cuLaunchKernel) and a link between GPUs (PCIe 4.0 x16 peer copies). */
+#define LAUNCH_S 5e-6
+#define LINK_BYTES_PER_S 25e9
+#define LINK_LATENCY_S 10e-6
+
+/* The GPU's rates from its attributes (cuda_driver_rates); on the shim the
+ * figures of an H100 SXM (132 SMs x 128 lanes at 1.98 GHz, 3.35 TB/s):
+ * a projection, the shim itself runs every device on one CPU thread. */
+static void cuda_gpu_rates(int ndevices, int local_rank, GpuRates *r)
+{
+    char why[256];
+    int first = cuda_gpu_for_rank(emulated(), local_rank, why, sizeof why);
+    int count = emulated() ? (emulated_gpus() ? emulated_gpus() : ndevices) : cuda_device_count(NULL);
+    r->gpus = count < ndevices ? (count > 0 ? count : 1) : ndevices;
+    r->launch_s = LAUNCH_S;
+    r->link_bytes_per_s = LINK_BYTES_PER_S;
+    r->link_latency_s = LINK_LATENCY_S;
+    char name[128];
+    if (!emulated() && cuda_driver_rates(first, &r->flops_per_s, &r->bytes_per_s, name, sizeof name)) {
+        snprintf(r->source, sizeof r->source, "%s; launch and links assumed", name);
+        return;
+    }
+    r->flops_per_s = 132.0 * 128 * 1.98e9;
+    r->bytes_per_s = 3.35e12;
+    snprintf(r->source, sizeof r->source, "%s: an H100 SXM's figures; launch and links assumed",
+             emulated() ? "no GPU, the CPU shim" : "the driver gave no rates");
+}
+
 static void cuda_print_topology(FILE *out, int local_rank)
 {
     cuda_print_gpus(out, emulated(), local_rank);
@@ -302,4 +332,5 @@ const BackendIface backend_cuda = {
     .stats = cuda_stats,
     .close = cuda_close,
     .print_topology = cuda_print_topology,
+    .gpu_rates = cuda_gpu_rates,
 };

@@ -223,6 +223,10 @@ typedef struct BackendIface {
     void (*stats)(void *ctx, FILE *out, const char *tag, int runs);
     /* Releases the context (NULL-safe), before the kernels it was given. */
     void (*close)(void *ctx);
+    /* --devices N (N >= 2): the rates of the GPU this rank takes and how
+     * many GPUs the N devices get (GpuRates.gpus), for the prediction
+     * beside the placement (sched_note_devices); NULL: none. */
+    void (*gpu_rates)(int ndevices, int local_rank, GpuRates *r);
     /* --emit=topology: its devices on this host and which this rank
      * (local_rank) takes, as lines to out; NULL: none. */
     void (*print_topology)(FILE *out, int local_rank);

@@ -89,6 +89,8 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #                        the shim ignoring waits must give wrong outputs
 #   cuda_gpu_choice      each rank takes the GPU on its NUMA node (a made-up
 #                        sysfs and bus ids; 1 and 2 ranks)
+#   cuda_device_prediction  --emit=schedule's predicted speedup on N GPUs,
+#                        and "logical devices sharing" fewer GPUs
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -115,4 +117,7 @@ if(TSSA_CUDA)
   add_test(NAME cuda_gpu_choice
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_gpu_choice.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
   set_tests_properties(cuda_gpu_choice PROPERTIES LABELS "cuda;mpi")
+  add_test(NAME cuda_device_prediction
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_device_prediction.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
+  set_tests_properties(cuda_device_prediction PROPERTIES LABELS "cuda;scheduler")
 endif()
