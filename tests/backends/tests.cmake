@@ -91,6 +91,10 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #                        sysfs and bus ids; 1 and 2 ranks)
 #   cuda_device_prediction  --emit=schedule's predicted speedup on N GPUs,
 #                        and "logical devices sharing" fewer GPUs
+#   cuda_streams_shim    a device's streams and events (ordered: right; without
+#                        the wait: the stale value) on the shim; the same
+#                        binary on a GPU (scripts/gpu-check.sh) also checks
+#                        that two streams overlap
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -120,4 +124,10 @@ if(TSSA_CUDA)
   add_test(NAME cuda_device_prediction
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_device_prediction.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
   set_tests_properties(cuda_device_prediction PROPERTIES LABELS "cuda;scheduler")
+  add_executable(cuda_streams_check ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_streams.c)
+  target_link_libraries(cuda_streams_check PRIVATE tssa)
+  target_include_directories(cuda_streams_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+  add_test(NAME cuda_streams_shim COMMAND cuda_streams_check)
+  set_tests_properties(cuda_streams_shim PROPERTIES LABELS cuda ENVIRONMENT
+                       "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror")
 endif()
