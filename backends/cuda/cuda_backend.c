@@ -194,6 +194,7 @@ struct CudaBackend {
     bool peer[CUDA_MAX_DEVICES][CUDA_MAX_DEVICES];  /* [to][from]: copy_peer allowed */
     FreeBuffer *pinned;         /* staging buffers (dptr: the host pointer), reused by size */
     int npinned;
+    size_t pinned_bytes;
     char source[256];           /* the source line of the node under way, for messages */
     char gather_source[256];    /* that of the last gather, for an index out of range */
     /* mirrors: a dense array and an open-addressing index over it */
@@ -448,7 +449,40 @@ static Mirror *mirror_get(CudaBackend *cb, const Tensor *t)
 
 static bool gathers_ok(CudaBackend *cb, int g);
 
-/* Makes the host copy current (from a GPU that has the data). */
+static FreeBuffer *pinned_buffer(CudaBackend *cb, size_t bytes);
+
+/* Downloads of at least this many bytes go through a pinned buffer (full
+ * DMA speed: the data a message to another rank, an output or a host node
+ * takes), while the pinned pool holds at most PINNED_POOL_MAX bytes. */
+#define PINNED_DOWNLOAD_MIN ((size_t)64 << 10)
+#define PINNED_POOL_MAX ((size_t)256 << 20)
+
+/* m's bytes from GPU g's buffer into host memory, on the current lane's
+ * stream (the host waits for it alone). */
+static bool download(CudaBackend *cb, Mirror *m, int g)
+{
+    Device *d = cb->gpus[g].dev;
+    bool pooled = false;
+    for (int i = 0; i < cb->npinned; i++)
+        pooled |= cb->pinned[i].bytes == m->bytes;
+    bool pinned = m->bytes >= PINNED_DOWNLOAD_MIN && (pooled || cb->pinned_bytes + m->bytes <= PINNED_POOL_MAX);
+    if (!pinned)
+        return d->ops->download(d, m->storage->data, m->dptr[g], m->bytes);
+    FreeBuffer *buf = pinned_buffer(cb, m->bytes);
+    if (!buf || !wait_for_lanes(cb, buf->users) ||
+        !d->ops->stage_out(d, (void *)(uintptr_t)buf->dptr, m->dptr[g], m->bytes))
+        return false;
+    queued(cb);
+    if (!d->ops->stream_sync(d))
+        return false;
+    memcpy(m->storage->data, (const void *)(uintptr_t)buf->dptr, m->bytes);
+    buf->users = 1u << cb->lane;    /* done: the host waited for that stream */
+    cb->stats.copies_to_host_pinned++;
+    return true;
+}
+
+/* Makes the host copy current (from a GPU that has the data), on the
+ * writer's stream: the host waits for that stream alone. */
 static bool mirror_to_host(CudaBackend *cb, Mirror *m)
 {
     if (m->host_valid || m->bytes == 0)
@@ -458,12 +492,11 @@ static bool mirror_to_host(CudaBackend *cb, Mirror *m)
         g++;
     if (g == cb->ngpus)
         return true;    /* never written anywhere: nothing to bring */
-    /* on the writer's stream: the host waits for it alone */
     int lane = cb->lane;
     use_lane(cb, m->writer[g] >= 0 ? m->writer[g] : lane_on(cb, g));
-    Device *d = cb->gpus[g].dev;
-    if (!gathers_ok(cb, g) || !d->ops->download(d, m->storage->data, m->dptr[g], m->bytes))
+    if (!gathers_ok(cb, g) || !download(cb, m, g))
         return false;   /* the failure is that GPU's: cb->cur stays on it */
+    m->readers[g] |= (unsigned char)(1u << cb->lane);
     use_lane(cb, lane);
     m->host_valid = true;
     cb->stats.bytes_to_host += (int64_t)m->bytes;
@@ -484,6 +517,7 @@ static FreeBuffer *pinned_buffer(CudaBackend *cb, size_t bytes)
         return NULL;
     cb->pinned = xreallocn(cb->pinned, (size_t)cb->npinned + 1, sizeof *cb->pinned);
     cb->pinned[cb->npinned] = (FreeBuffer){bytes, (DevicePtr)(uintptr_t)p, 0};
+    cb->pinned_bytes += bytes;
     return &cb->pinned[cb->npinned++];
 }
 

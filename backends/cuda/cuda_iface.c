@@ -253,6 +253,8 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
     fprintf(e, "tssa-stream: stats: %sbytes_to_host_per_run %.6g\n", tag, (double)cs.bytes_to_host / runs);
     fprintf(e, "tssa-stream: stats: %scopies_to_device_per_run %.6g\n", tag, (double)cs.copies_to_device / runs);
     fprintf(e, "tssa-stream: stats: %scopies_to_host_per_run %.6g\n", tag, (double)cs.copies_to_host / runs);
+    fprintf(e, "tssa-stream: stats: %scopies_to_host_pinned_per_run %.6g\n", tag,
+            (double)cs.copies_to_host_pinned / runs);
     fprintf(e, "tssa-stream: stats: %sstrided_inputs_per_run %.6g\n", tag, (double)cs.strided_inputs / runs);
     if (cs.devices > 1) {
         fprintf(e, "tssa-stream: stats: %sstreams %d (one per device) on %d GPU%s, peer copies between %d of %d "

@@ -50,6 +50,7 @@ typedef struct CudaStats {
     int64_t host_fallbacks;
     int64_t bytes_to_device, bytes_to_host;
     int64_t copies_to_device, copies_to_host;
+    int64_t copies_to_host_pinned;          /* of those, through a pinned buffer */
     int64_t strided_inputs;     /* kernel inputs made contiguous first (on the host), GEMM operands (on the device) */
     int64_t peak_device_bytes;  /* most device memory in use at once */
     int64_t device_allocations; /* device allocations made (a freed buffer is reused) */

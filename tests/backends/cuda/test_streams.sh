@@ -14,6 +14,8 @@
 #   --devices 3, 3 GPUs        right; peer copies
 #   --devices 3, 2 GPUs, no    right; staged + none_needed = the 3-GPU peer
 #     peer                     count (devices 0 and 2 share GPU 0), both > 0
+#   (and long_batch_map's output, 160,000 bytes, comes back through a pinned
+#   buffer: copies_to_host_pinned; the shim fills it only when the host waits)
 #   drop-waits, --devices 2/3  TSSA_CUDA_EMULATE=drop-waits makes the shim
 #                              ignore every wait between streams: the output
 #                              must then be WRONG (long_batch_map), so a
@@ -63,6 +65,8 @@ for case in long_batch_map batch_loop; do
   expect "peer2 > 0 && $(stat copies_staged "$err") == 0 && $(stat copies_none_needed "$err") == 0" \
     "--devices 2 on 2 GPUs: expected peer copies only ($(grep -E 'copies_(peer|staged|none)' "$err" | tr '\n' ' '))"
   grep -q "streams 2 (one per device) on 2 GPUs" "$err" || { echo "FAIL: $case: no streams line"; status=1; }
+  # the output (long_batch_map's 160,000 bytes) comes back through a pinned buffer
+  [[ $case == long_batch_map ]] && expect "$(stat copies_to_host_pinned "$err") >= 1" "the output was not downloaded through pinned memory"
 
   run shared 2 1 1 1
   expect "right" "--devices 2 on 1 GPU: wrong output"
