@@ -236,8 +236,6 @@ static int device_failed(CudaBackend *cb, const char *what)
     return -1;
 }
 
-/* ---------------------------------------------------------------- memory */
-
 /* ---------------------------------------------------------------- streams */
 
 /* The firings that follow run on lane `lane`: its GPU, its stream. */
@@ -318,6 +316,8 @@ static unsigned users_of(const Mirror *m, int g)
 {
     return m->readers[g] | (m->writer[g] >= 0 ? 1u << m->writer[g] : 0u);
 }
+
+/* ---------------------------------------------------------------- memory */
 
 /* A buffer on GPU g (the current lane's): a freed one of the same size,
  * once the streams that used it are waited for, else a new one. */
