@@ -429,6 +429,13 @@ static bool fission(Run *r)                     /* scheduler: fission, devices *
         if (devices && !schedule(r))
             return false;
     }
+    if (devices && r->o->devices > 1 && r->o->backend->gpu_rates) {
+        /* the prediction's one device: this schedule, before the split */
+        GpuRates gr = {0};
+        double unused;
+        r->o->backend->gpu_rates(1, world_local_rank(), &gr);
+        sched_device_times(r->schedule, 1, &gr, &r->one_device_s, &unused);
+    }
     if (devices)
         r->schedule = sched_place_devices(r->schedule, r->o->devices ? r->o->devices : 1, stderr);
     if (devices && !r->schedule)
@@ -497,8 +504,11 @@ static bool emit_topology(Run *r)
         bindings[i] = machine_share(&r->machine, i, n);
         ranks[i] = first + i;
     }
-    if (world_rank() == 0)
+    if (world_rank() == 0) {
         machine_topology_print(stdout, &r->machine, bindings, ranks, n);
+        if (r->o->backend && r->o->backend->print_topology)
+            r->o->backend->print_topology(stdout, world_local_rank());
+    }
     free(bindings);
     free(ranks);
     fflush(stdout);
@@ -643,6 +653,11 @@ static bool place(Run *r)                       /* scheduler: partition */
         return false;
     speak_again(false);
     rebind_to_busy_ranks(r);
+    if (r->o->devices > 1 && r->o->backend->gpu_rates) {
+        GpuRates gr = {0};
+        r->o->backend->gpu_rates(r->o->devices, world_local_rank(), &gr);
+        sched_note_devices(r->schedule, r->o->devices, &gr, r->one_device_s);
+    }
     return true;
 }
 
@@ -851,7 +866,8 @@ static void start_trace(Run *r)
  * compiled and loaded on it). */
 static bool prepare_backend(Run *r)             /* backends: prepare */
 {
-    BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .devices = r->o->devices};
+    BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .local_rank = world_local_rank(),
+                          .devices = r->o->devices};
     r->backend_ctx = r->o->backend->prepare(&setup, stderr);
     return ranks_agree(r, r->backend_ctx || stop(r, EXIT_RUNTIME));     /* each rank its own */
 }

@@ -171,5 +171,6 @@ void sched_free(Schedule *s)
     free(s->actor_rank);
     free(s->actor_seconds);
     free(s->placement_note);
+    free(s->device_note);
     free(s);
 }

@@ -26,6 +26,7 @@
  *         "from_rank": 0, "to_rank": 1                   null before placement
  *     }, ...],
  *     "ranks": 2, "placement_note": "..."     null before placement
+ *     "device_note": "..."                     --devices N: the predicted speedup (absent otherwise)
  *   }
  * The same actors and channels as the table: the external input and output
  * only when they carry items. Integers go through cJSON's raw values so
@@ -176,6 +177,8 @@ void sched_print_json(FILE *out, const Schedule *s)
         add_int(root, "ranks", s->nranks);
     else
         cJSON_AddNullToObject(root, "ranks");
+    if (s->device_note)
+        cJSON_AddStringToObject(root, "device_note", s->device_note);
     if (s->placement_note)
         cJSON_AddStringToObject(root, "placement_note", s->placement_note);
     else

@@ -348,6 +348,8 @@ void sched_print_table(FILE *out, const Schedule *s)
                 plural(s->nranks, "rank", "ranks"), total * 1e3, s->placement_note ? "; " : "",
                 s->placement_note ? s->placement_note : "");
     }
+    if (s->device_note)
+        fprintf(out, "%s\n", s->device_note);
 
     Paths paths;
     paths_build(&paths, f);

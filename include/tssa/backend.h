@@ -162,7 +162,8 @@ typedef struct BackendSetup {
      * already loaded when the backend's kernels_target is KERNELS_TARGET_C;
      * generated only (kernels_source) when the backend compiles them itself. */
     KernelProgram *kernels;
-    int rank;                   /* this process's rank (ranks take GPUs in turn) */
+    int rank;                   /* this process's rank */
+    int local_rank;             /* its rank among the ranks on its host (GPU choice) */
     int devices;                /* --devices N for a backend with devices; 0: not given */
 } BackendSetup;
 
@@ -228,6 +229,13 @@ typedef struct BackendIface {
     void (*stats)(void *ctx, FILE *out, const char *tag, int runs);
     /* Releases the context (NULL-safe), before the kernels it was given. */
     void (*close)(void *ctx);
+    /* --devices N (N >= 2): the rates of the GPU this rank takes and how
+     * many GPUs the N devices get (GpuRates.gpus), for the prediction
+     * beside the placement (sched_note_devices); NULL: none. */
+    void (*gpu_rates)(int ndevices, int local_rank, GpuRates *r);
+    /* --emit=topology: its devices on this host and which this rank
+     * (local_rank) takes, as lines to out; NULL: none. */
+    void (*print_topology)(FILE *out, int local_rank);
 } BackendIface;
 
 /* The entries, each defined in its backend's folder; registry.c lists the

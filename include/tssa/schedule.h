@@ -80,7 +80,29 @@ typedef struct Schedule {
     int *actor_rank;
     double *actor_seconds;      /* estimated time per steady state, or NULL */
     char *placement_note;       /* why the placement is what it is, or NULL */
+    char *device_note;          /* --devices N: the predicted speedup (sched_note_devices), or NULL */
 } Schedule;
+
+/* A GPU's rates for the devices' cost model (scheduler/device_speedup.c),
+ * as the backend knows them (BackendIface.gpu_rates). */
+typedef struct GpuRates {
+    double flops_per_s;         /* FP32 */
+    double bytes_per_s;         /* device memory */
+    double launch_s;            /* one firing's kernel launch */
+    double link_bytes_per_s, link_latency_s;    /* between two GPUs */
+    int gpus;                   /* GPUs the N devices are on */
+    char source[160];           /* where the figures come from */
+} GpuRates;
+
+/* The steady state's predicted time with every filter on one device
+ * (*one) and on the placement's ndevices devices over r->gpus GPUs
+ * (*many: the busiest GPU's time). */
+void sched_device_times(const Schedule *s, int ndevices, const GpuRates *r, double *one, double *many);
+/* Sets s->device_note ("devices: N, predicted 1.9x ...", saying when the
+ * devices are logical ones sharing fewer GPUs); nothing for N < 2.
+ * one_s: the time on one device, from the schedule before the devices
+ * split it (sched_device_times on it); <= 0: this schedule's, all on one. */
+void sched_note_devices(Schedule *s, int ndevices, const GpuRates *r, double one_s);
 
 /* Plans root (see above). On error writes a message naming the stream, the
  * channel or the loop ("FILE:LINE:COL: error: ..." when the graph came from
