@@ -256,6 +256,7 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
     fprintf(e, "tssa-stream: stats: %scopies_to_host_pinned_per_run %.6g\n", tag,
             (double)cs.copies_to_host_pinned / runs);
     fprintf(e, "tssa-stream: stats: %sstrided_inputs_per_run %.6g\n", tag, (double)cs.strided_inputs / runs);
+    fprintf(e, "tssa-stream: stats: %smemcpys_on_device_per_run %.6g\n", tag, (double)cs.memcpys_on_device / runs);
     if (cs.devices > 1) {
         fprintf(e, "tssa-stream: stats: %sstreams %d (one per device) on %d GPU%s, peer copies between %d of %d "
                 "GPU pairs\n", tag, cs.devices, cs.gpus, cs.gpus == 1 ? "" : "s", cs.peer_pairs, cs.gpu_pairs);

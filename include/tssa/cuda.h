@@ -57,6 +57,8 @@ typedef struct CudaStats {
     int64_t host_nodes_by_op[OP_COUNT]; /* host_nodes by the node's op: what left the device */
     /* between devices: a value one device made that another reads */
     int64_t copies_peer, bytes_peer;        /* GPU to GPU (cuMemcpyPeerAsync) */
+    int64_t memcpys_on_device;              /* contiguous copies within a GPU: the
+                                             * copy engine, not a kernel launch */
     int64_t copies_staged, bytes_staged;    /* GPU to pinned host memory to GPU */
     int64_t copies_none_needed;             /* devices on one GPU: the value is there */
     int64_t stream_waits;                   /* events waited for between streams */
