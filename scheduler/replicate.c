@@ -36,6 +36,17 @@
 #include "tssa/lower.h"
 #include "tssa/util.h"
 
+/* Whether every output of n is a number (a slice's bounds: s * m). */
+static bool makes_numbers(const IrNode *n)
+{
+    for (int i = 0; i < n->noutputs; i++) {
+        const IrType *t = n->outputs[i]->type;
+        if (!t || (t->kind != TY_INT && t->kind != TY_FLOAT && t->kind != TY_BOOL))
+            return false;
+    }
+    return n->noutputs > 0;
+}
+
 /* Whether n costs next to nothing to run again on another rank: a view, a
  * number, a shape, an allocation (creation ops, not random ones). */
 static bool cheap_node(const IrNode *n)
@@ -44,7 +55,7 @@ static bool cheap_node(const IrNode *n)
         return false;
     OpClass cls = op_info(n->op)->cls;
     return op_is_view(n->op) || cls == OPC_SCALAR || cls == OPC_CONSTANT || cls == OPC_CREATION ||
-           op_reads_no_elements(n->op);
+           op_reads_no_elements(n->op) || makes_numbers(n);
 }
 
 static bool cheap_nodes(IrNode *const *nodes, int n)

