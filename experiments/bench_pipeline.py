@@ -25,8 +25,8 @@ one thread: what the machine, with whatever else runs on it, allows two
 ranks; the issue's memory-bound target is put the same way against a
 STREAM triad), and reads rank 0's `inputs: N sets in T ms` line. It prints
 the median sets per second of each over the rounds and the best round's
-(on a shared machine the best round is the one least disturbed), the ratio (issue 29's target: >= 1.6),
-the placement the partitioner chose (--emit=schedule with --repeat SETS-1,
+(on a shared machine the best round is the one least disturbed), the
+ratio (issue 29's target: >= 1.6), the placement the partitioner chose (--emit=schedule with --repeat SETS-1,
 the same stream length), and checks every set's output against PyTorch
 (rtol 1e-4, atol 1e-5) and the two runs' outputs against each other bit for
 bit.
