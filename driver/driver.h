@@ -99,6 +99,7 @@ typedef struct Run {
     RankBinding binding;        /* its cores and threads */
     DeviceRates rates;          /* the cost model's device and link rates */
     DeviceRates alone_rates;    /* rank 0 with all its host's cores (placement's one-rank case) */
+    double one_device_s;        /* --devices N: the steady state predicted on one device (fission) */
     TraceLog *trace;            /* --trace: this rank's events */
     double trace_epoch;
     StoragePoolStats pool;      /* the plan's buffer pool, after its runs */

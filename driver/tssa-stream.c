@@ -320,6 +320,8 @@ static int slice_workers(const Options *o)
         return o->devices;
     if (world_local_size() < world_size())
         return world_size();
+    if (world_simulating_hosts() && o->ranks > 1)   /* --ranks N: planning for N simulated hosts */
+        return o->ranks;
     return 1;
 }
 
@@ -427,6 +429,13 @@ static bool fission(Run *r)                     /* scheduler: fission, devices *
         if (devices && !schedule(r))
             return false;
     }
+    if (devices && r->o->devices > 1 && r->o->backend->gpu_rates) {
+        /* the prediction's one device: this schedule, before the split */
+        GpuRates gr = {0};
+        double unused;
+        r->o->backend->gpu_rates(1, world_local_rank(), &gr);
+        sched_device_times(r->schedule, 1, &gr, &r->one_device_s, &unused);
+    }
     if (devices)
         r->schedule = sched_place_devices(r->schedule, r->o->devices ? r->o->devices : 1, stderr);
     if (devices && !r->schedule)
@@ -495,8 +504,11 @@ static bool emit_topology(Run *r)
         bindings[i] = machine_share(&r->machine, i, n);
         ranks[i] = first + i;
     }
-    if (world_rank() == 0)
+    if (world_rank() == 0) {
         machine_topology_print(stdout, &r->machine, bindings, ranks, n);
+        if (r->o->backend && r->o->backend->print_topology)
+            r->o->backend->print_topology(stdout, world_local_rank());
+    }
     free(bindings);
     free(ranks);
     fflush(stdout);
@@ -579,7 +591,7 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
 static void rebind_to_busy_ranks(Run *r)
 {
     const Schedule *s = r->schedule;
-    if (!world_launched_by_mpirun() || world_size() == 1 || !s->actor_rank || world_simulating_hosts())
+    if (!world_launched_by_mpirun() || world_size() == 1 || !s->actor_rank)
         return;
     bool *busy = xcalloc((size_t)world_size(), sizeof *busy);
     for (int a = 0; a < s->flat->nactors; a++) {
@@ -590,6 +602,10 @@ static void rebind_to_busy_ranks(Run *r)
     }
     for (int k = 0; k < world_size(); k++)
         r->busy_ranks += busy[k];
+    if (world_simulating_hosts()) {     /* another host's cores are out of reach */
+        free(busy);
+        return;
+    }
     int first = world_rank() - world_local_rank(), nbusy = 0, mine = -1;
     for (int k = first; k < first + world_local_size() && k < world_size(); k++) {
         if (k == world_rank() && busy[k])
@@ -637,6 +653,11 @@ static bool place(Run *r)                       /* scheduler: partition */
         return false;
     speak_again(false);
     rebind_to_busy_ranks(r);
+    if (r->o->devices > 1 && r->o->backend->gpu_rates) {
+        GpuRates gr = {0};
+        r->o->backend->gpu_rates(r->o->devices, world_local_rank(), &gr);
+        sched_note_devices(r->schedule, r->o->devices, &gr, r->one_device_s);
+    }
     return true;
 }
 
@@ -702,10 +723,16 @@ static bool time_stream(Run *r, const ExecPlan *plan, RtValue **pristine)
     RtValue **copy = clone_inputs(pristine, r->ninputs);
     for (int i = 0; i < n; i++)
         inputs[i] = copy;
+    /* nobody reads these runs' outputs: each rank keeps the rows it
+     * computed (no gather), and the stream ends when every rank is done */
+    ExecPlan timed = *plan;
+    timed.outputs_dropped = true;
     double t0 = seconds_now();
     const BackendIface *b = r->o->backend;
-    status = copy ? b->run_sets(r->backend_ctx, plan, n, inputs, r->ninputs, drop_outputs, NULL, stderr)
+    status = copy ? b->run_sets(r->backend_ctx, &timed, n, inputs, r->ninputs, drop_outputs, NULL, stderr)
                   : EXIT_RUNTIME;
+    if (status == EXIT_OK)
+        world_barrier();
     double per_run = (seconds_now() - t0) / n;
     if (copy)
         free_outputs(copy, r->ninputs);
@@ -839,7 +866,8 @@ static void start_trace(Run *r)
  * compiled and loaded on it). */
 static bool prepare_backend(Run *r)             /* backends: prepare */
 {
-    BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .devices = r->o->devices};
+    BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .local_rank = world_local_rank(),
+                          .devices = r->o->devices};
     r->backend_ctx = r->o->backend->prepare(&setup, stderr);
     return ranks_agree(r, r->backend_ctx || stop(r, EXIT_RUNTIME));     /* each rank its own */
 }
@@ -855,7 +883,7 @@ static bool execute(Run *r)                     /* backends: run (+ mpi channels
     ExecPlan plan = {.program = r->program, .schedule = r->schedule, .kernels = r->kernels,
                      .rank = world_rank(), .transport = world_channel_transport(), .trace = r->trace,
                      .trace_epoch = r->trace_epoch, .placement = r->placement,
-                     .backend_name = r->o->backend->name};
+                     .backend_name = r->o->backend->name, .inputs_everywhere = r->nsets == 0};
     /* The runs reuse their tensors' buffers (the first run allocates them);
      * the pool's memory goes back to the system after the last run. */
     plan.storage_pool = storage_pool_new(storage_pool_default_cap(kernels_plan_memory(r->program).bytes_planned));

@@ -20,9 +20,13 @@ Every round runs, back to back:
   2 hosts   OMP_NUM_THREADS=1 mpirun --bind-to core -np 2 tssa-stream
             --simulate-hosts model.ir ... --inputs sets -o out_np2
 (each rank one thread on a core of its own, Open MPI over TCP on loopback)
-and reads rank 0's `inputs: N sets in T ms` line. It prints the median sets
-per second of each over the rounds, the ratio (issue 29's target: >= 1.6),
-the placement the partitioner chose (--emit=schedule with --repeat SETS-1,
+and then two 1-rank runs at the same time (two independent processes of
+one thread: what the machine, with whatever else runs on it, allows two
+ranks; the issue's memory-bound target is put the same way against a
+STREAM triad), and reads rank 0's `inputs: N sets in T ms` line. It prints
+the median sets per second of each over the rounds and the best round's
+(on a shared machine the best round is the one least disturbed), the
+ratio (issue 29's target: >= 1.6), the placement the partitioner chose (--emit=schedule with --repeat SETS-1,
 the same stream length), and checks every set's output against PyTorch
 (rtol 1e-4, atol 1e-5) and the two runs' outputs against each other bit for
 bit.
@@ -73,18 +77,37 @@ def make_case(workdir, sets, batch, width):
     return case, model, xs
 
 
-def run(tssa, case, ranks, out_name):
-    """Seconds for all sets from rank 0's inputs line, else raises."""
+def start(tssa, case, ranks, out_name):
+    """Starts one run over the sets: 1 rank, or `ranks` simulated hosts."""
     env = bc.tssa_environ(OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     cmd = ["mpirun", "--allow-run-as-root", "--bind-to", "core", "-np", str(ranks), tssa]
     if ranks > 1:
         cmd.append("--simulate-hosts")
     cmd += ["model.ir", *bc.case_args(case), "--inputs", "sets", "-o", out_name]
-    p = subprocess.run(cmd, cwd=case, env=env, capture_output=True, text=True, timeout=TIMEOUT_S)
-    m = re.search(r"inputs: (\d+) sets in ([\d.]+) ms", p.stdout + p.stderr)
+    p = subprocess.Popen(cmd, cwd=case, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p.cmd = cmd
+    return p
+
+
+def finish(p):
+    """Seconds for all sets from rank 0's inputs line, else exits."""
+    out, err = p.communicate(timeout=TIMEOUT_S)
+    m = re.search(r"inputs: (\d+) sets in ([\d.]+) ms", out + err)
     if p.returncode != 0 or not m:
-        sys.exit(f"bench_pipeline: {' '.join(cmd)}: exit {p.returncode}\n{p.stderr[-2000:]}")
+        sys.exit(f"bench_pipeline: {' '.join(p.cmd)}: exit {p.returncode}\n{err[-2000:]}")
     return float(m.group(2)) / 1e3
+
+
+def run(tssa, case, ranks, out_name):
+    return finish(start(tssa, case, ranks, out_name))
+
+
+def two_alone(tssa, case):
+    """Two 1-rank runs at once: the rate two independent processes of one
+    thread get from this machine now (its other load included), the most a
+    2-rank pipeline could reach."""
+    a, b = start(tssa, case, 1, "out_alone_a"), start(tssa, case, 1, "out_alone_b")
+    return finish(a), finish(b)
 
 
 def placement(tssa, case, sets):
@@ -139,24 +162,30 @@ def main():
     workdir = o.keep or tempfile.mkdtemp(prefix="bench_pipeline.")
     os.makedirs(workdir, exist_ok=True)
     case, model, xs = make_case(workdir, o.sets, o.batch, o.width)
-    t1, t2 = [], []
+    t1, t2, allowed = [], [], []
     for r in range(o.rounds):
         t1.append(run(tssa, case, 1, "out_np1"))
         t2.append(run(tssa, case, 2, "out_np2"))
+        ta, tb = two_alone(tssa, case)
+        allowed.append((o.sets / ta + o.sets / tb) / (o.sets / t1[-1]))
         print(f"round {r + 1}: 1 rank {o.sets / t1[-1]:.1f} sets/s, 2 simulated hosts {o.sets / t2[-1]:.1f} "
-              f"sets/s", file=sys.stderr)
+              f"sets/s, two 1-rank runs at once {o.sets / ta:.1f} + {o.sets / tb:.1f} sets/s", file=sys.stderr)
     err1, err2 = check(case, model, xs, "out_np1"), check(case, model, xs, "out_np2")
     place, link, rank1 = placement(tssa, case, o.sets)
     m1, m2 = statistics.median(t1), statistics.median(t2)
     flops = 2 * 2 * o.batch * o.width * o.width
     print(f"## pipeline: TwoStage x[{o.batch}, {o.width}] @ W[{o.width}, {o.width}] twice "
           f"({flops / 1e6:.0f} MFLOP per set), {o.sets} sets, median of {o.rounds} rounds ({bc.CORES} cores)\n")
-    print("| run | sets/s | ms per set | max abs error vs PyTorch |")
-    print("|---|---:|---:|---:|")
-    print(f"| 1 rank, 1 thread | {o.sets / m1:.1f} | {m1 / o.sets * 1e3:.2f} | {err1:.2g} |")
-    print(f"| 2 simulated hosts, 1 thread each | {o.sets / m2:.1f} | {m2 / o.sets * 1e3:.2f} | {err2:.2g} |")
-    print(f"\nratio (2 hosts / 1 rank): {m1 / m2:.2f} (target >= 1.6); outputs the same bytes at 1 and 2 "
-          f"ranks: {'yes' if same_bytes(case, o.sets) else 'NO'}")
+    b1, b2 = min(t1), min(t2)
+    print("| run | sets/s (median) | ms per set (median) | sets/s (best round) | max abs error vs PyTorch |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| 1 rank, 1 thread | {o.sets / m1:.1f} | {m1 / o.sets * 1e3:.2f} | {o.sets / b1:.1f} | {err1:.2g} |")
+    print(f"| 2 simulated hosts, 1 thread each | {o.sets / m2:.1f} | {m2 / o.sets * 1e3:.2f} | {o.sets / b2:.1f} "
+          f"| {err2:.2g} |")
+    print(f"\nratio (2 hosts / 1 rank): median {m1 / m2:.2f}, best rounds {b1 / b2:.2f} (target >= 1.6); two "
+          f"independent 1-rank runs at once (what the machine allows now): {statistics.median(allowed):.2f}x one "
+          f"run's rate (median); outputs the same bytes at 1 and 2 ranks: "
+          f"{'yes' if same_bytes(case, o.sets) else 'NO'}")
     print(f"{place}\non rank 1: {', '.join(rank1) or 'nothing'}\n{link}")
     if not o.keep:
         subprocess.run(["rm", "-rf", workdir])

@@ -264,6 +264,68 @@ static IrValue *slice_loop(LowerProgram *p, IrNode *loop, IrNode *outer, IrValue
     return result;
 }
 
+static IrValue *static_node(LowerProgram *p, IrNode *before, OpId op, IrValue *const *in, int nin, IrType *type,
+                            RtValue *value)
+{
+    IrNode *n = ir_node_new_op(lower_ir_graph(p), op);
+    for (int i = 0; i < nin; i++)
+        ir_node_add_input(n, in[i]);
+    IrValue *out = ir_node_add_output(n, type, NULL);
+    ir_insert_before(n, before);
+    if (value)
+        lower_add_static(p, out, value);
+    return out;
+}
+
+static IrValue *int_list_constant(LowerProgram *p, IrNode *before, const int64_t *v, int n)
+{
+    IrGraph *g = lower_ir_graph(p);
+    IrValue *in[KIR_MAX_RANK];
+    RtValue *items[KIR_MAX_RANK];
+    for (int i = 0; i < n; i++) {
+        in[i] = kernels_scalar_constant(p, before, v[i], false);
+        items[i] = rt_int(v[i]);
+    }
+    IrType *elem = ir_type_simple(g, TY_INT);
+    RtValue *list = rt_list(RT_LIST, n, items);
+    for (int i = 0; i < n; i++)
+        rt_release(items[i]);
+    return static_node(p, before, OP_PRIM_LISTCONSTRUCT, in, n, ir_type_list(g, elem), list);
+}
+
+/* aten::empty of refined tensor type t before `at` (an allocation whose
+ * elements are unset), with its sizes and dtype as compile-time values. */
+static IrValue *empty_of(LowerProgram *p, IrNode *at, IrType *type)
+{
+    IrGraph *g = lower_ir_graph(p);
+    const IrTensorType *t = &type->tensor;
+    IrValue *none = static_node(p, at, OP_PRIM_CONSTANT, NULL, 0, ir_type_simple(g, TY_NONE), rt_none());
+    IrValue *dtype = kernels_scalar_constant(p, at, dtype_to_scalar_type((TensorDType)t->dtype), false);
+    IrValue *sizes = int_list_constant(p, at, t->sizes, t->rank);
+    return static_node(p, at, OP_ATEN_EMPTY, (IrValue *[]){sizes, dtype, none, none, none, none}, 6, type, NULL);
+}
+
+/* A destination made only to be overwritten whole (zeros, ones, full,
+ * empty and their _like forms, read by nothing but the loop) becomes an
+ * allocation: the slices write every row, and no run should spend a pass
+ * over memory filling it (a rank that computes no slice would fill one it
+ * never uses). */
+static void allocate_only(LowerProgram *p, IrNode *loop)
+{
+    IrValue *dst = loop->inputs[2];
+    IrNode *made = dst->def;
+    bool creation = made->op == OP_ATEN_ZEROS || made->op == OP_ATEN_ONES || made->op == OP_ATEN_FULL ||
+                    made->op == OP_ATEN_EMPTY || made->op == OP_ATEN_ZEROS_LIKE || made->op == OP_ATEN_ONES_LIKE ||
+                    made->op == OP_ATEN_EMPTY_LIKE || made->op == OP_ATEN_FULL_LIKE;
+    const IrTensorType *t = shape_of(dst);
+    if (!creation || dst->nuses != 1 || made->nblocks || made->noutputs != 1 || !t || t->dtype < 0 ||
+        made->owner != loop->owner || t->rank > KIR_MAX_RANK)
+        return;
+    IrValue *empty = empty_of(p, loop, dst->type);
+    ir_node_set_input(loop, 2, empty);
+    ir_node_destroy(made);
+}
+
 /* The number of equal slices to cut `trips` iterations into for `workers`
  * workers: a divisor c of trips (slices of one shape, so one kernel per
  * group serves them all), at most 8 per worker, each slice a multiple of
@@ -291,7 +353,7 @@ static int64_t slice_count(int64_t trips, int workers, int64_t granule)
 static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
 {
     int64_t trips = plan_loop(p, loop);
-    if (trips < 2 || workers < 2)       /* not a loop to slice (any top-level node comes here) */
+    if (trips < 2)
         return 0;
     int64_t granule = exact ? panel_granule(loop, loop->blocks[0], 1) : 1;
     int64_t c = slice_count(trips, workers, granule);
@@ -299,6 +361,7 @@ static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
         return 0;
     int64_t m = trips / c;
     IrGraph *g = lower_ir_graph(p);
+    allocate_only(p, loop);
     IrValue *dst = loop->inputs[2];
 
     IrNode *outer = ir_node_new_op(g, OP_PRIM_LOOP);
@@ -340,35 +403,6 @@ static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
  * than the share of work it moves). */
 enum { PRODUCT_SLICE_FLOPS = 1 << 26 };
 
-static IrValue *static_node(LowerProgram *p, IrNode *before, OpId op, IrValue *const *in, int nin, IrType *type,
-                            RtValue *value)
-{
-    IrNode *n = ir_node_new_op(lower_ir_graph(p), op);
-    for (int i = 0; i < nin; i++)
-        ir_node_add_input(n, in[i]);
-    IrValue *out = ir_node_add_output(n, type, NULL);
-    ir_insert_before(n, before);
-    if (value)
-        lower_add_static(p, out, value);
-    return out;
-}
-
-static IrValue *int_list_constant(LowerProgram *p, IrNode *before, const int64_t *v, int n)
-{
-    IrGraph *g = lower_ir_graph(p);
-    IrValue *in[KIR_MAX_RANK];
-    RtValue *items[KIR_MAX_RANK];
-    for (int i = 0; i < n; i++) {
-        in[i] = kernels_scalar_constant(p, before, v[i], false);
-        items[i] = rt_int(v[i]);
-    }
-    IrType *elem = ir_type_simple(g, TY_INT);
-    RtValue *list = rt_list(RT_LIST, n, items);
-    for (int i = 0; i < n; i++)
-        rt_release(items[i]);
-    return static_node(p, before, OP_PRIM_LISTCONSTRUCT, in, n, ir_type_list(g, elem), list);
-}
-
 static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
 {
     bool product = n->op == OP_ATEN_MATMUL || n->op == OP_ATEN_MM || n->op == OP_ATEN_LINEAR;
@@ -392,7 +426,6 @@ static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
     int64_t m = rows / c;
     IrGraph *g = lower_ir_graph(p);
     IrNode *at = n;
-    IrValue *none = static_node(p, at, OP_PRIM_CONSTANT, NULL, 0, ir_type_simple(g, TY_NONE), rt_none());
     int64_t flat_sizes[2] = {rows, k}, out_sizes[2] = {rows, cols};
     IrValue *flat = n->inputs[0];
     if (tx->rank != 2) {
@@ -401,10 +434,7 @@ static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
                            ir_type_tensor_refined(g, tx->dtype, 2, flat_sizes, NULL), NULL);
     }
     IrType *out_type = ir_type_tensor_refined(g, ty->dtype, 2, out_sizes, NULL);
-    IrValue *dtype = kernels_scalar_constant(p, at, dtype_to_scalar_type((TensorDType)ty->dtype), false);
-    IrValue *empty = static_node(p, at, OP_ATEN_EMPTY,
-                                 (IrValue *[]){int_list_constant(p, at, out_sizes, 2), dtype, none, none, none, none},
-                                 6, out_type, NULL);
+    IrValue *empty = empty_of(p, at, out_type);
     IrNode *loop = ir_node_new_op(g, OP_PRIM_LOOP);
     loop->line = n->line;
     loop->comment = n->comment;

@@ -110,6 +110,11 @@ void sched_rank_actors(Schedule *s, int nranks, const PartitionOptions *o);
 double *sched_item_bytes(const Schedule *s);
 /* A channel's bytes per steady state, given sched_item_bytes' array. */
 double sched_channel_bytes(const Schedule *s, const double *item_bytes, int channel);
+/* Whether a channel's items travel in messages when its ends are on
+ * different ranks: not those every rank makes itself, nor the rows of
+ * results each rank keeps until they are written (sched_replicated_actors,
+ * sched_owned_tail_actors give the arrays). */
+bool sched_channel_messaged(const StreamChannel *ch, const bool *replicated, const unsigned char *tail);
 
 /* The cost model's prediction of a placed schedule (predict.c): fills
  * s->predicted from the actors' ranks and estimates (sched_rank_actors) and

@@ -174,5 +174,6 @@ void sched_free(Schedule *s)
     free(s->predicted.rank_work_s);
     free(s->predicted.rank_in_s);
     free(s->predicted.rank_out_s);
+    free(s->device_note);
     free(s);
 }

@@ -36,6 +36,7 @@
  *         "sets": 10, "predicted_s": L + (sets - 1) B,
  *         "predicted_per_set_s": predicted_s / sets
  *     }                                 (scheduler/predict.c says how)
+ *     "device_note": "..."                     --devices N: the predicted speedup (absent otherwise)
  *   }
  * The same actors and channels as the table: the external input and output
  * only when they carry items. Integers go through cJSON's raw values so
@@ -218,6 +219,8 @@ void sched_print_json(FILE *out, const Schedule *s)
         add_int(root, "ranks", s->nranks);
     else
         cJSON_AddNullToObject(root, "ranks");
+    if (s->device_note)
+        cJSON_AddStringToObject(root, "device_note", s->device_note);
     if (s->placement_note)
         cJSON_AddStringToObject(root, "placement_note", s->placement_note);
     else

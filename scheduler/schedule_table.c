@@ -339,6 +339,7 @@ static void print_filter_costs(FILE *out, const Schedule *s, const Paths *paths)
     fputs("\nfilter costs (the cost model's, per firing and per steady state):\n", out);
     fprintf(out, "  %6s  %4s  %8s  %10s  %10s  %s\n", "#", "rank", "firings", "ms/firing", "ms/steady", "filter");
     Text path = {0};
+    bool *replicated = sched_replicated_actors(s->flat);
     for (int a = 0; a < s->flat->nactors; a++) {
         if (!has_estimate(s, a))
             continue;
@@ -346,9 +347,11 @@ static void print_filter_costs(FILE *out, const Schedule *s, const Paths *paths)
         double seconds = s->actor_seconds[a];
         path.n = 0;
         text_path(&path, paths, a);
-        fprintf(out, "  %6d  %4d  %8" PRId64 "  %10.3g  %10.3g  %s\n", a, s->actor_rank[a], reps,
-                reps > 0 ? seconds * 1e3 / (double)reps : 0.0, seconds * 1e3, path.p);
+        fprintf(out, "  %6d  %4d  %8" PRId64 "  %10.3g  %10.3g  %s%s\n", a, s->actor_rank[a], reps,
+                reps > 0 ? seconds * 1e3 / (double)reps : 0.0, seconds * 1e3, path.p,
+                replicated[a] ? " (every rank makes it: not in the ranks' work)" : "");
     }
+    free(replicated);
     free(path.p);
 }
 
@@ -401,6 +404,8 @@ void sched_print_table(FILE *out, const Schedule *s)
                 s->placement_note ? s->placement_note : "");
         print_prediction(out, &s->predicted);
     }
+    if (s->device_note)
+        fprintf(out, "%s\n", s->device_note);
 
     Paths paths;
     paths_build(&paths, f);

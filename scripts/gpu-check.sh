@@ -12,13 +12,22 @@
 #      launch) and kernels.cuda_source (NVRTC and nvcc compile every
 #      program's CUDA);
 #   3. experiments/bench_gpu.py: the TensorSSA paper's workloads against
-#      PyTorch eager and torch.compile, then --devices 1,2,4.
+#      PyTorch eager and torch.compile, then --devices 1,2,4;
+#   4. streams and devices (devices_check, below): the stream check on the
+#      GPU (an event orders two streams; two streams overlap), then
+#      long_batch_map and mask_crop with --devices 1, 2, 4: median time per
+#      run, launches, copies by kind, stream waits and the cost model's
+#      predicted speedup, one line each (devices.log).
 # Logs and results go to OUT_DIR (default gpu-check/): ctest_cuda.log,
 # bench.log, gpu/<date>-<host>.csv|.json and cases.tar.gz (each exported
 # workload's model.ir and args.txt, to replay a failure elsewhere).
 #
 # Environment (seconds; an empty budget skips the part):
-#   CTEST_BUDGET=150  BENCH_BUDGET=420
+#   CTEST_BUDGET=150  BENCH_BUDGET=420  DEVICES_BUDGET=60
+#   (only part 4: CTEST_BUDGET= BENCH_BUDGET= scripts/gpu-check.sh build out)
+#   DEVICE_CASES      case folders for part 4 (model.ir, args.txt), default
+#                     tests/models/long_batch_map and mask_crop
+#   DEVICE_REPEAT=20  timed runs per point
 #   BENCH_ARGS        more options for bench_gpu.py (e.g. --no-compile --runs 10)
 #   TRACE             workloads whose --trace to keep (trace_NAME.json), e.g. rnn_loop
 #   PYTHON            the python with a CUDA build of torch (default python3)
@@ -29,7 +38,45 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 python=${PYTHON:-python3}
 ctest_budget=${CTEST_BUDGET-150}
 bench_budget=${BENCH_BUDGET-420}
+devices_budget=${DEVICES_BUDGET-60}
 say() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
+
+# devices_check BUILD OUT BUDGET: the streams check, then each case at
+# --devices 1, 2, 4 (stopping when the budget runs out). One line a point:
+#   CASE devices N: median MS ms/run (Xx devices 1), launches L, peer P,
+#   staged S, none-needed K, waits W | predicted: the --emit=schedule line
+devices_check() {
+  local build=$1 out=$2 budget=$3 end=$((SECONDS + $3)) tmp
+  tmp=$(mktemp -d)
+  echo "-- cuda_streams_check (ordering by an event; two streams overlapping)"
+  timeout 30 "$build/tests/cuda_streams_check"; echo "cuda_streams_check exit $?"
+  local cases=${DEVICE_CASES:-"$root/tests/models/long_batch_map $root/tests/models/mask_crop"}
+  for dir in $cases; do
+    [[ -f "$dir/args.txt" ]] || { echo "$dir: no args.txt"; continue; }
+    local name base="" args
+    name=$(basename "$dir")
+    read -r -a args <"$dir/args.txt"
+    for n in 1 2 4; do
+      local left=$((end - SECONDS))
+      ((left > 3)) || { echo "devices_check: budget of $budget s spent"; break 2; }
+      (cd "$dir" && timeout "$left" "$build/tssa-stream" --backend=cuda --devices "$n" --repeat "${DEVICE_REPEAT:-20}" \
+         --stats model.ir "${args[@]}" -o "$tmp/o" >/dev/null 2>"$tmp/err") || { echo "$name devices $n: failed"; tail -3 "$tmp/err"; continue; }
+      local ms stat
+      ms=$(sed -n 's/.*median \([0-9.e+-]*\) ms per run.*/\1/p' "$tmp/err")
+      stat() { sed -n "s/^tssa-stream: stats: $1_per_run //p" "$tmp/err" | head -1; }
+      [[ $n == 1 ]] && base=$ms
+      local predicted=""
+      ((n > 1)) && predicted=$(cd "$dir" && timeout 20 "$build/tssa-stream" --backend=cuda --devices "$n" \
+         --emit=schedule model.ir "${args[@]}" 2>/dev/null | sed -n 's/^devices: [0-9]*, //p' | cut -c1-160)
+      printf '%s devices %d: median %s ms/run (%sx devices 1), launches %s, peer %s, staged %s, none-needed %s, waits %s%s\n' \
+        "$name" "$n" "$ms" "$(awk -v a="$base" -v b="$ms" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')" \
+        "$(stat launches)" "$(stat copies_peer)" "$(stat copies_staged)" "$(stat copies_none_needed)" \
+        "$(stat stream_waits)" "${predicted:+ | $predicted}"
+    done
+  done
+  grep -h "gpu_choice" "$tmp/err" 2>/dev/null | head -1
+  rm -rf "$tmp"
+}
 
 say machine
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm \
@@ -71,5 +118,9 @@ if [[ -n "$bench_budget" ]]; then
      tar czf "$out/cases.tar.gz" -T -) 2>/dev/null
   rm -rf "$cases"
   tail -60 "$out/bench.log"
+fi
+if [[ -n "$devices_budget" ]]; then
+  say "streams and devices (budget ${devices_budget} s)"
+  devices_check "$build" "$out" "$devices_budget" 2>&1 | tee "$out/devices.log"
 fi
 say done

@@ -96,10 +96,9 @@ static bool blas_layout(const Tensor *x, CBLAS_TRANSPOSE *trans, int *ld)
  * which tssa-stream turns on for every run): under mpirun results must not
  * depend on how many cores a rank has (README). OpenBLAS's own threads
  * change how it blocks a product, so in that mode it runs single-threaded
- * and a product is cut into panels whose shapes depend only on the
- * product's (row panels of GEMM_PANEL_ROWS whenever it has more rows, or
- * column panels of GEMM_PANEL_COLS of a large one that has not); OpenMP
- * shares the panels out, the
+ * and a product is cut into tiles whose shapes depend only on the rows of
+ * their panel (row panels of GEMM_PANEL_ROWS, each in columns of
+ * GEMM_PANEL_COLS when the panel is large); OpenMP shares the tiles out, the
  * same threads as the generated kernels' (two pools would spin against
  * each other on the same cores). Otherwise OpenBLAS runs each product with
  * its threads.
@@ -181,32 +180,32 @@ static void gemm_panels(TensorDType dt, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, 
     size_t es = dtype_size(dt);
     const char *ap = a, *bp = b;
     char *cp = c;
-    /* Row panels whenever there is more than one: a row's result then
-     * depends only on its panel (rows at a multiple of GEMM_PANEL_ROWS of
-     * the product), not on how many rows the product has, so a product cut
-     * into slices of whole panels (kernels/strip_mine.c) gives the same bits
-     * as the whole. Column panels only split a large product of one panel. */
-    bool by_rows = m > GEMM_PANEL_ROWS;
-    if (!independent_of_threads || (!by_rows && (double)m * (double)n * (double)k < GEMM_PANEL_WORK)) {
+    /* Tiles: row panels of GEMM_PANEL_ROWS rows (rows at multiples of it
+     * in the product), each cut into columns of GEMM_PANEL_COLS when the
+     * panel alone is large. Every decision depends on the panel's rows, not
+     * on how many rows the product has, so a product cut into slices of
+     * whole panels (kernels/strip_mine.c) makes the same calls for the same
+     * rows and gives the same bits as the whole. */
+    int64_t panel_rows = m < GEMM_PANEL_ROWS ? m : GEMM_PANEL_ROWS;
+    bool by_cols = (double)panel_rows * (double)n * (double)k >= GEMM_PANEL_WORK && n >= 2 * GEMM_PANEL_COLS;
+    int64_t row_panels = (m + GEMM_PANEL_ROWS - 1) / GEMM_PANEL_ROWS;
+    int64_t col_panels = by_cols ? (n + GEMM_PANEL_COLS - 1) / GEMM_PANEL_COLS : 1;
+    if (!independent_of_threads || row_panels * col_panels == 1) {
         gemm_call(dt, ta, tb, m, n, k, alpha, ap, lda, bp, ldb, beta, cp, (int)n);
         return;
     }
-    /* row panels (rows of a and c), or column panels (of b and c) */
-    int64_t extent = by_rows ? m : n, size = by_rows ? GEMM_PANEL_ROWS : GEMM_PANEL_COLS;
-    int64_t panels = (extent + size - 1) / size;
+    int64_t tiles = row_panels * col_panels;
 #pragma omp parallel
     {
         trace_thread_span(thread_number(), 1);
 #pragma omp for schedule(static) nowait
-        for (int64_t p = 0; p < panels; p++) {
-            int64_t at = p * size, len = extent - at < size ? extent - at : size;
-            if (by_rows)
-                gemm_call(dt, ta, tb, len, n, k, alpha, ap + (size_t)(ta == CblasNoTrans ? at * lda : at) * es,
-                          lda, bp, ldb, beta, cp + (size_t)(at * n) * es, (int)n);
-            else
-                gemm_call(dt, ta, tb, m, len, k, alpha, ap, lda,
-                          bp + (size_t)(tb == CblasNoTrans ? at : at * ldb) * es, ldb, beta,
-                          cp + (size_t)at * es, (int)n);
+        for (int64_t p = 0; p < tiles; p++) {
+            int64_t row = (p / col_panels) * GEMM_PANEL_ROWS, col = (p % col_panels) * GEMM_PANEL_COLS;
+            int64_t rows = m - row < GEMM_PANEL_ROWS ? m - row : GEMM_PANEL_ROWS;
+            int64_t cols = by_cols ? (n - col < GEMM_PANEL_COLS ? n - col : GEMM_PANEL_COLS) : n;
+            gemm_call(dt, ta, tb, rows, cols, k, alpha, ap + (size_t)(ta == CblasNoTrans ? row * lda : row) * es,
+                      lda, bp + (size_t)(tb == CblasNoTrans ? col : col * ldb) * es, ldb, beta,
+                      cp + (size_t)(row * n + col) * es, (int)n);
         }
         trace_thread_span(thread_number(), 0);
     }

@@ -51,10 +51,37 @@ bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushe
  * before phase 0 and after the last; cpu_phase_state_free releases what a
  * failed run left). Other work ignores the phase. Pushes npush items. */
 typedef struct CpuPhaseState CpuPhaseState;
+/* Rows [lo, hi) of dim 0 of a loop's result that the owned tail
+ * (sched_owned_tail_actors) moves to rank 0 after a run, recorded by the
+ * Stacks in firing order, which is the same on every rank: on rank 0 the
+ * result and the rows rank `owner` computed (its items reached rank 0 as
+ * placeholders, cpu_absent_item); on another rank the rows it computed
+ * itself (tensor: the iteration's item, owner -1). */
+typedef struct CpuRegion {
+    RtValue *tensor;        /* a reference */
+    int64_t lo, hi;
+    int owner;
+    bool row;               /* rows [lo, lo + 1) as one row (select_rev's) */
+} CpuRegion;
+typedef struct CpuRegions {
+    CpuRegion *items;
+    int n, cap;
+} CpuRegions;
+void cpu_regions_clear(CpuRegions *r);
+
+/* The placeholder standing for the items rank `rank` made and kept (the
+ * same value every time: compare pointers), and the rank a placeholder
+ * stands for (-1 for any other value). */
+RtValue *cpu_absent_item(int rank);
+int cpu_absent_rank(const RtValue *v);
+
 typedef struct CpuLoopPhase {
     int64_t first, count;
     bool last;
     CpuPhaseState **state;
+    CpuRegions *regions;    /* a Stack records its rows here, or NULL */
+    bool sends_rows;        /* a Stack on a rank other than 0: it keeps no result,
+                             * only records its own iterations' rows for rank 0 */
 } CpuLoopPhase;
 bool cpu_fire_phase(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, int64_t npush,
                     RtValue **popped, RtValue **pushed, FILE *err);

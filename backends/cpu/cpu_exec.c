@@ -29,6 +29,12 @@
  * No deadlock: sends never wait, and a receive waits only for a firing
  * that comes earlier in the one sequential order every rank follows, so by
  * induction on that order every firing completes.
+ *
+ * Replicated actors (sched_replicated_actors: the input and what only
+ * moves and views its items) fire on every rank that fires a consumer of
+ * theirs, since every rank holds the inputs: their items reach a consumer
+ * on the consumer's own rank, and those for consumers elsewhere are dropped
+ * (that rank made its own), so inputs never travel in messages.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +55,13 @@ typedef struct Exec {
     /* Per channel: the rank of the end that is not here, or -1 when both
      * ends are here (or neither: the channel is not this rank's). */
     int *send_to, *recv_from;
+    bool *here;             /* per actor: fired on this rank */
+    bool *drop;             /* per channel: a replicated producer's items
+                             * for a consumer elsewhere (which made its own) */
+    unsigned char *tail;    /* per actor: the owned tail (TAIL_*), or NULL (one rank) */
+    int *absent_from;       /* per channel into the owned tail: the rank whose
+                             * items it stands for with placeholders, or -1 */
+    CpuRegions regions;     /* the owned tail's Stacks' rows, this run */
     /* --trace: messages per channel so far in this run, and the run's
      * number (every rank runs the same runs in the same order, so both
      * ends of a message compute the same arrow id). */
@@ -93,6 +106,10 @@ static int64_t push_at(const Exec *x, int c)
 
 static bool fifo_push(Exec *x, int ch, RtValue *v)
 {
+    if (x->drop[ch]) {
+        rt_release(v);
+        return true;
+    }
     Fifo *f = &x->fifos[ch];
     if (x->send_to[ch] >= 0 && f->count == f->cap) {    /* a firing's message grows */
         int64_t cap = 2 * f->cap;
@@ -162,6 +179,8 @@ static bool send_pushed(Exec *x, int ch)
 static RtValue *fifo_pop(Exec *x, int ch)
 {
     Fifo *f = &x->fifos[ch];
+    if (f->count == 0 && x->absent_from[ch] >= 0)
+        return cpu_absent_item(x->absent_from[ch]);
     if (f->count == 0 && x->recv_from[ch] >= 0 && !receive(x, ch))
         return NULL;
     if (f->count == 0) {
@@ -183,6 +202,16 @@ static bool move_items(Exec *x, int from, int to, int64_t n)
             return false;
     }
     return true;
+}
+
+/* Whether this rank's owned-tail Stacks keep their iterations' rows as
+ * they came instead of copying them into one result: every rank but 0 (its
+ * rows go to rank 0 after the run), and rank 0 too when nobody reads the
+ * run's outputs (--repeat's timed runs): the result then stays a tensor cut
+ * by rows over the ranks, as a GPU program's outputs stay on the device. */
+static bool keeps_rows_apart(const Exec *x)
+{
+    return x->plan->rank != 0 || x->plan->outputs_dropped;
 }
 
 static bool fire_filter(Exec *x, const StreamActor *a)
@@ -226,9 +255,14 @@ static bool fire_filter(Exec *x, const StreamActor *a)
     bool ok;
     if (ph) {
         int64_t j = next_phase(x, self);
-        CpuLoopPhase phase = {j * ph->chunk, stream_phasing_iterations(ph, j),
-                              j == x->nphases[self] - 1, &x->phase_state[self]};
+        bool tail = x->tail && x->tail[self];
+        CpuLoopPhase phase = {j * ph->chunk, stream_phasing_iterations(ph, j), j == x->nphases[self] - 1,
+                              &x->phase_state[self], tail ? &x->regions : NULL, tail && keeps_rows_apart(x)};
         ok = cpu_fire_phase(x->values, w, &phase, npush, x->popped, x->pushed, x->err);
+    } else if (x->tail && x->tail[self] && w->kind == LOWER_WORK_LOOP_STACK) {
+        CpuPhaseState *state = NULL;
+        CpuLoopPhase whole = {0, w->plan->trips, true, &state, &x->regions, keeps_rows_apart(x)};
+        ok = cpu_fire_phase(x->values, w, &whole, npush, x->popped, x->pushed, x->err);
     } else {
         ok = cpu_fire(x->values, w, x->popped, x->pushed, x->err);
     }
@@ -351,7 +385,7 @@ static void trace_firings(Exec *x, const StreamActor *a, int64_t firings, double
 static void fire(int actor, int64_t firings, void *ctx)
 {
     Exec *x = ctx;
-    if (x->failed || actor_rank(x, actor) != x->plan->rank)
+    if (x->failed || !x->here[actor])
         return;
     const StreamActor *a = &x->flat->actors[actor];
     double t0 = x->plan->trace ? now_s() : 0;
@@ -371,18 +405,115 @@ static void fire(int actor, int64_t firings, void *ctx)
         trace_firings(x, a, firings, t0);
 }
 
-/* Which ends of each channel are elsewhere, for this rank. */
+/* The rows of the results each rank computed, to rank 0, which holds the
+ * outputs (after a run whose outputs are read): every rank walks the same
+ * list of rows in the same order (the Stacks' firings), so the sends and
+ * receives pair up on one tag, a message per slice. */
+static bool gather_rows(Exec *x)
+{
+    const ChannelTransport *t = x->plan->transport;
+    int me = x->plan->rank, tag = x->flat->nchannels;
+    bool ok = t != NULL;
+    for (int i = 0; ok && i < x->regions.n; i++) {
+        const CpuRegion *r = &x->regions.items[i];
+        if (me != 0) {          /* this rank's rows (an iteration's item) */
+            ok = r->owner >= 0 || t->send(tag, 0, &r->tensor, 1, x->err);
+            continue;
+        }
+        if (r->owner < 0 || r->hi <= r->lo)
+            continue;
+        Tensor *rows = r->row ? tensor_select(r->tensor->u.t, 0, r->lo) : tensor_slice(r->tensor->u.t, 0, r->lo, r->hi, 1);
+        int n = 0;
+        RtValue **got = rows ? t->recv(tag, r->owner, &n, x->err) : NULL;
+        ok = got && n == 1 && got[0]->kind == RT_TENSOR && tensor_copy_(rows, got[0]->u.t);
+        if (!ok)
+            fprintf(x->err, "error: internal: rows %lld..%lld of an output from rank %d do not fit\n",
+                    (long long)r->lo, (long long)r->hi, r->owner);
+        for (int k = 0; got && k < n; k++)
+            rt_release(got[k]);
+        free(got);
+        tensor_release(rows);
+    }
+    return ok && t->flush(x->err);
+}
+
+/* Whether a is a data-parallel loop's body (or a copy of it): what it
+ * pushes are its iterations' rows of the loop's results. */
+static bool makes_rows(const StreamActor *a)
+{
+    if (a->kind != ACTOR_FILTER || a->node->filter.role != FILTER_WORK)
+        return false;
+    const LowerWork *w = a->node->filter.work;
+    return w && w->kind == LOWER_WORK_REGION && w->plan && !w->plan->feedback;
+}
+
+/* Which actors fire here, and which ends of each channel are elsewhere,
+ * for this rank. A replicated actor fires here when an actor that fires
+ * here pops what it pushes (found backwards from the consumers: the flat
+ * view lists producers before consumers, but a few passes settle any
+ * order). */
 static void place_channels(Exec *x)
 {
-    int n = x->flat->nchannels;
+    const StreamFlat *f = x->flat;
+    int n = f->nchannels, me = x->plan->rank;
+    bool spread = x->plan->schedule->nranks > 1 && x->plan->inputs_everywhere;
+    bool *replicated = spread ? sched_replicated_actors(f) : NULL;
+    x->tail = spread ? sched_owned_tail_actors(f) : NULL;
+    x->here = xcalloc((size_t)f->nactors + 1, sizeof *x->here);
+    x->drop = xcalloc((size_t)n + 1, sizeof *x->drop);
+    x->absent_from = xmallocn((size_t)n + 1, sizeof *x->absent_from);
+    for (int c = 0; c <= n; c++)
+        x->absent_from[c] = -1;
+    for (int a = 0; a < f->nactors; a++)
+        x->here[a] = (actor_rank(x, a) == me && !(replicated && replicated[a])) || (x->tail && x->tail[a]);
+    for (bool grew = replicated != NULL; grew;) {
+        grew = false;
+        for (int c = 0; c < n; c++) {
+            const StreamChannel *ch = &f->channels[c];
+            if (replicated[ch->src] && !x->here[ch->src] && x->here[ch->dst]) {
+                x->here[ch->src] = true;
+                grew = true;
+            }
+        }
+    }
+    /* the input actor (it hands the stream its inputs) always fires */
+    for (int a = 0; a < f->nactors; a++)
+        if (f->actors[a].kind == ACTOR_INPUT && (me == 0 || (replicated && replicated[a])))
+            x->here[a] = true;
     x->send_to = xcalloc((size_t)n + 1, sizeof *x->send_to);
     x->recv_from = xcalloc((size_t)n + 1, sizeof *x->recv_from);
     for (int c = 0; c < n; c++) {
-        const StreamChannel *ch = &x->flat->channels[c];
-        int src = actor_rank(x, ch->src), dst = actor_rank(x, ch->dst), me = x->plan->rank;
-        x->send_to[c] = src == me && dst != me ? dst : -1;
-        x->recv_from[c] = dst == me && src != me ? src : -1;
+        const StreamChannel *ch = &f->channels[c];
+        int src = actor_rank(x, ch->src), dst = actor_rank(x, ch->dst);
+        if (replicated && replicated[ch->src]) {
+            x->drop[c] = x->here[ch->src] && !x->here[ch->dst];
+            x->send_to[c] = x->recv_from[c] = -1;
+            continue;
+        }
+        if (x->tail && x->tail[ch->dst] == TAIL_BEFORE_STACK && !x->tail[ch->src]) {
+            /* An iteration's rows stay on the rank that computed them
+             * (placeholders elsewhere; gather_rows moves them once). What
+             * else enters (a loop's initial value) goes to rank 0, the only
+             * rank whose Stacks keep their results. */
+            bool mine = x->here[ch->src], rows = makes_rows(&f->actors[ch->src]);
+            x->send_to[c] = mine && !rows && me != 0 ? 0 : -1;
+            x->recv_from[c] = !mine && !rows && me == 0 ? src : -1;
+            x->absent_from[c] = mine ? (!rows && me != 0 ? me : -1) : (x->recv_from[c] >= 0 ? -1 : src);
+            continue;
+        }
+        if (x->tail && x->tail[ch->dst] == TAIL_AFTER_STACK && !x->tail[ch->src]) {
+            /* a result for the output: rank 0's copy of the tail takes the
+             * item, the others' placeholders (their outputs are not read) */
+            bool mine = x->here[ch->src];
+            x->send_to[c] = mine && me != 0 ? 0 : -1;
+            x->recv_from[c] = me == 0 && !mine ? src : -1;
+            x->absent_from[c] = me != 0 ? (mine ? me : src) : -1;
+            continue;
+        }
+        x->send_to[c] = x->here[ch->src] && !x->here[ch->dst] ? dst : -1;
+        x->recv_from[c] = x->here[ch->dst] && !x->here[ch->src] ? src : -1;
     }
+    free(replicated);
 }
 
 bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs, int ninputs,
@@ -451,6 +582,8 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
         sched_phases_run(s->steady, s->nsteady, fire, &x);
     if (!x.failed && plan->transport && !deferred && !plan->transport->flush(err))
         x.failed = true;
+    if (!x.failed && x.tail && !plan->outputs_dropped && !gather_rows(&x))
+        x.failed = true;
     if (x.failed_actor && s->nranks > 1)   /* which rank stops the job, and in which filter */
         fprintf(err, "tssa-stream: error: rank %d of %d stops the job: filter '%s' failed (above)\n", plan->rank,
                 s->nranks, x.failed_actor->node->name);
@@ -468,6 +601,11 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     }
     free(x.fifos);
     free(x.send_to);
+    free(x.here);
+    free(x.drop);
+    free(x.tail);
+    free(x.absent_from);
+    cpu_regions_clear(&x.regions);
     if (!deferred || x.failed)      /* a deferred run hands recv_from over */
         free(x.recv_from);
     free(x.messages);

@@ -283,6 +283,86 @@ static bool elems_add_list(Elems *e, const RtValue *v, const char *what, FILE *e
     return true;
 }
 
+/* ---------------------------------------------------------------- owned rows */
+
+enum { MAX_ABSENT_RANKS = 1 << 16 };
+static RtValue *absent_items[MAX_ABSENT_RANKS];
+
+RtValue *cpu_absent_item(int rank)
+{
+    if (rank < 0 || rank >= MAX_ABSENT_RANKS)
+        rank = MAX_ABSENT_RANKS - 1;
+    if (!absent_items[rank])
+        absent_items[rank] = rt_none();     /* kept for the process's life */
+    return rt_retain(absent_items[rank]);
+}
+
+int cpu_absent_rank(const RtValue *v)
+{
+    if (!v || v->kind != RT_NONE)
+        return -1;
+    for (int r = 0; r < MAX_ABSENT_RANKS && r < 4096; r++)
+        if (absent_items[r] == v)
+            return r;
+    return -1;
+}
+
+void cpu_regions_clear(CpuRegions *r)
+{
+    for (int i = 0; i < r->n; i++)
+        rt_release(r->items[i].tensor);
+    free(r->items);
+    *r = (CpuRegions){0};
+}
+
+static int64_t int_arg(NodeExec *x, const IrValue *v, int64_t dflt)
+{
+    const RtValue *r = node_exec_get(x, v);
+    return r && (r->kind == RT_INT || r->kind == RT_BOOL) ? r->u.i : dflt;
+}
+
+/* The rows of dim 0 that write (select_rev at an index, or slice_rev from
+ * start to end by 1: LoopPlan.overwrites) covers in a result of `rows`
+ * rows, as Python indexes them, recorded with `tensor` (rank 0: the
+ * result, whose rows `owner` computed; another rank: the rows it computed,
+ * owner -1). */
+static bool record_rows(NodeExec *x, CpuRegions *regions, const IrNode *write, RtValue *tensor, int64_t rows,
+                        int owner, FILE *err)
+{
+    if (!tensor || tensor->kind != RT_TENSOR) {
+        fprintf(err, "error: internal: a loop's written rows are not a tensor\n");
+        return false;
+    }
+    int64_t lo, hi;
+    if (write->op == OP_IMMUT_SELECT_REV) {
+        lo = int_arg(x, write->inputs[3], 0);
+        lo = lo < 0 ? lo + rows : lo;
+        hi = lo + 1;
+    } else {
+        lo = int_arg(x, write->inputs[3], 0);
+        hi = int_arg(x, write->inputs[4], rows);
+        lo = lo < 0 ? lo + rows : lo;
+        hi = hi < 0 ? hi + rows : hi;
+        lo = lo < 0 ? 0 : lo > rows ? rows : lo;
+        hi = hi < lo ? lo : hi > rows ? rows : hi;
+    }
+    if (regions->n == regions->cap) {
+        regions->cap = regions->cap ? 2 * regions->cap : 16;
+        regions->items = xrealloc(regions->items, (size_t)regions->cap * sizeof *regions->items);
+    }
+    regions->items[regions->n++] = (CpuRegion){rt_retain(tensor), lo, hi, owner,
+                                                write->op == OP_IMMUT_SELECT_REV};
+    return true;
+}
+
+/* The rows (dim 0) of carried value k, which a loop whose writes cover it
+ * has statically (LoopPlan.overwrites). */
+static int64_t written_rows(const LoopPlan *plan, int k)
+{
+    const IrType *t = plan->loop->outputs[k]->type;
+    return t && t->kind == TY_TENSOR && t->tensor.rank >= 1 ? t->tensor.sizes[0] : 0;
+}
+
 /* Pops K (the kept initial values) and every iteration's S + O items;
  * pushes the loop's results in carried order: invariants as they came, the
  * final state from the last iteration, each written tensor as one copy of
@@ -321,8 +401,11 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, 
             case LOOP_CARRIED_WRITTEN:
                 /* The destination, planned once: a copy of the initial value
                  * that only this firing holds, so the writes go in place
-                 * (only its shape when the writes cover all of it). */
-                if (init && init->kind == RT_TENSOR)
+                 * (only its shape when the writes cover all of it). A rank
+                 * that sends its rows to rank 0 keeps none. */
+                if (ph->sends_rows)
+                    *res = rt_none();
+                else if (init && init->kind == RT_TENSOR)
                     *res = plan->overwrites[k] ? node_exec_tensor_like(x, init)   /* where init is */
                                                : node_exec_clone_tensor(x, init);
                 else if (init && init->kind == RT_LIST)     /* xs[i] = v */
@@ -363,6 +446,16 @@ static bool fire_stack(NodeExec *x, const LowerWork *w, const CpuLoopPhase *ph, 
                 ok = elems_add_list(&st->lists[k], src, "what a loop iteration appended", err);
                 continue;
             }
+            int owner = cpu_absent_rank(src);
+            if (ph->sends_rows) {       /* this rank's own rows, for rank 0 */
+                if (owner < 0)
+                    ok = record_rows(x, ph->regions, write, src, written_rows(plan, k), -1, err);
+                continue;
+            }
+            if (owner >= 0 && ph->regions)      /* another rank's rows: it sends them */
+                ok = record_rows(x, ph->regions, write, st->results[k], written_rows(plan, k), owner, err);
+            if (owner >= 0)
+                continue;
             IrValue *src_value = write->inputs[lower_write_source(write)];
             node_exec_set(x, write->inputs[0], rt_retain(st->results[k]));
             node_exec_set(x, src_value, rt_retain(src));
@@ -394,7 +487,7 @@ bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushe
 {
     CpuPhaseState *state = NULL;
     int64_t trips = w->plan ? w->plan->trips : 0;
-    CpuLoopPhase whole = {0, trips, true, &state};
+    CpuLoopPhase whole = {0, trips, true, &state, NULL, false};
     return cpu_fire_phase(x, w, &whole, lower_work_push(w), popped, pushed, err);
 }
 

@@ -33,8 +33,22 @@
  *              matmul with a vector as a one-row or one-column matrix) go to
  *              the device's GEMM (cuBLAS); other shapes run on the host.
  *   devices    with several (--devices N: the placement's StreamFilter.device),
- *              the executor selects each firing's GPU; a mirror keeps a
- *              buffer per GPU, and data a GPU lacks comes through the host.
+ *              the executor selects each firing's device: a Lane, a GPU and
+ *              a stream of its own there (logical devices on one GPU share
+ *              its memory, not its stream). A mirror keeps a buffer per GPU
+ *              and, per buffer, the lane that last wrote it and the lanes
+ *              that read it since: a lane reading what another wrote first
+ *              waits on the device for an event of the writer's stream
+ *              (`order`), a lane writing waits for the readers, and a pool
+ *              buffer is reused only after its users' streams. The host
+ *              waits only for data it reads (a download waits for the
+ *              writer's stream) and at the end of a run.
+ *   copies     a value another GPU has comes peer to peer where the driver
+ *              allows (copy_peer, queued on the reader's stream after the
+ *              writer's event), else staged through pinned host memory
+ *              (out on the writer's stream, in on the reader's; the buffer
+ *              reused, by size, after both); on the same GPU none is needed. Each
+ *              is counted (--stats copies_peer / staged / none_needed).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -128,11 +142,27 @@ typedef struct Mirror {
     bool host_valid;
     DevicePtr dptr[CUDA_MAX_DEVICES];
     bool device_valid[CUDA_MAX_DEVICES];
+    /* per GPU: the lane whose stream last wrote the buffer (-1: none), and
+     * the lanes (bits) whose streams read it since */
+    signed char writer[CUDA_MAX_DEVICES];
+    unsigned char readers[CUDA_MAX_DEVICES];
 } Mirror;
+
+_Static_assert(CUDA_MAX_DEVICES <= 8, "a Mirror's readers are a byte of lane bits");
+
+/* A logical device: its GPU, its stream there, and how far that stream is
+ * known to be ordered after the others'. */
+typedef struct Lane {
+    int gpu;
+    DeviceStream *stream;
+    int64_t queued;                     /* calls queued on the stream so far */
+    int64_t waited[CUDA_MAX_DEVICES];   /* lane j's `queued` when this stream last waited for j's */
+} Lane;
 
 typedef struct FreeBuffer {
     size_t bytes;
     DevicePtr dptr;
+    unsigned users;             /* lanes whose streams may still use it */
 } FreeBuffer;
 
 /* One GPU (or emulated device): its kernels and its pool of free buffers. */
@@ -157,9 +187,14 @@ struct CudaBackend {
     int ngpus;
     /* the placement's devices (StreamFilter.device) on the GPUs: several
      * devices may share a GPU */
-    int gpu_of[CUDA_MAX_DEVICES];
+    Lane lanes[CUDA_MAX_DEVICES];
     int ndevices;
-    int cur;                    /* the GPU of the firing under way */
+    int lane;                   /* the device of the firing under way */
+    int cur;                    /* its GPU */
+    bool peer[CUDA_MAX_DEVICES][CUDA_MAX_DEVICES];  /* [to][from]: copy_peer allowed */
+    FreeBuffer *pinned;         /* staging buffers (dptr: the host pointer), reused by size */
+    int npinned;
+    size_t pinned_bytes;
     char source[256];           /* the source line of the node under way, for messages */
     char gather_source[256];    /* that of the last gather, for an index out of range */
     /* mirrors: a dense array and an open-addressing index over it */
@@ -201,14 +236,98 @@ static int device_failed(CudaBackend *cb, const char *what)
     return -1;
 }
 
+/* ---------------------------------------------------------------- streams */
+
+/* The firings that follow run on lane `lane`: its GPU, its stream. */
+static void use_lane(CudaBackend *cb, int lane)
+{
+    cb->lane = lane;
+    cb->cur = cb->lanes[lane].gpu;
+    cb->gpus[cb->cur].dev->stream = cb->lanes[lane].stream;
+}
+
+/* The first lane on GPU g. */
+static int lane_on(const CudaBackend *cb, int g)
+{
+    for (int l = 0; l < cb->ndevices; l++)
+        if (cb->lanes[l].gpu == g)
+            return l;
+    return 0;
+}
+
+/* A call was queued on the current lane's stream. */
+static void queued(CudaBackend *cb)
+{
+    cb->lanes[cb->lane].queued++;
+}
+
+/* The current lane's stream runs what it is given next only after what
+ * lane w has queued so far (nothing to do when it already waited for all
+ * of that). The host does not wait. */
+static bool wait_for_lane(CudaBackend *cb, int w)
+{
+    Lane *r = &cb->lanes[cb->lane];
+    if (w < 0 || w == cb->lane || r->waited[w] >= cb->lanes[w].queued)
+        return true;
+    Device *d = cb->gpus[r->gpu].dev, *pd = cb->gpus[cb->lanes[w].gpu].dev;
+    if (!d->ops->order(d, r->stream, pd, cb->lanes[w].stream))
+        return false;
+    r->waited[w] = cb->lanes[w].queued;
+    cb->stats.stream_waits++;
+    return true;
+}
+
+static bool wait_for_lanes(CudaBackend *cb, unsigned lanes)
+{
+    for (int l = 0; l < cb->ndevices; l++)
+        if (((lanes >> l) & 1u) && !wait_for_lane(cb, l))
+            return false;
+    return true;
+}
+
+/* The current lane is about to read m's buffer on GPU g: after its writer. */
+static bool before_read(CudaBackend *cb, Mirror *m, int g)
+{
+    int w = m->writer[g];
+    if (w >= 0 && w != cb->lane) {
+        /* a value made by another device of this GPU: no copy, only a wait */
+        if (g == cb->cur && !(m->readers[g] & (1u << cb->lane)))
+            cb->stats.copies_none_needed++;
+        if (!wait_for_lane(cb, w))
+            return false;
+    }
+    m->readers[g] |= (unsigned char)(1u << cb->lane);
+    return true;
+}
+
+/* The current lane is about to write m's buffer on GPU g: after its last
+ * writer and everyone who read it since. */
+static bool before_write(CudaBackend *cb, Mirror *m, int g)
+{
+    if (!wait_for_lane(cb, m->writer[g]) || !wait_for_lanes(cb, m->readers[g]))
+        return false;
+    m->writer[g] = (signed char)cb->lane;
+    m->readers[g] = 0;
+    return true;
+}
+
+/* The lanes that may still use m's buffer on GPU g. */
+static unsigned users_of(const Mirror *m, int g)
+{
+    return m->readers[g] | (m->writer[g] >= 0 ? 1u << m->writer[g] : 0u);
+}
+
 /* ---------------------------------------------------------------- memory */
 
-/* A buffer on GPU g: a freed one of the same size, else a new one. */
+/* A buffer on GPU g (the current lane's): a freed one of the same size,
+ * once the streams that used it are waited for, else a new one. */
 static bool pool_alloc(CudaBackend *cb, int g, size_t bytes, DevicePtr *p)
 {
     Gpu *gpu = &cb->gpus[g];
     for (int i = 0; i < gpu->npool; i++)
         if (gpu->pool[i].bytes == bytes) {
+            if (!wait_for_lanes(cb, gpu->pool[i].users))
+                return false;
             *p = gpu->pool[i].dptr;
             gpu->pool[i] = gpu->pool[--gpu->npool];
             goto got;
@@ -229,14 +348,14 @@ got:
     return true;
 }
 
-static void pool_free(CudaBackend *cb, int g, size_t bytes, DevicePtr p)
+static void pool_free(CudaBackend *cb, int g, size_t bytes, DevicePtr p, unsigned users)
 {
     Gpu *gpu = &cb->gpus[g];
     if (gpu->npool == gpu->cappool) {
         gpu->cappool = gpu->cappool ? 2 * gpu->cappool : 64;
         gpu->pool = xrealloc(gpu->pool, (size_t)gpu->cappool * sizeof *gpu->pool);
     }
-    gpu->pool[gpu->npool++] = (FreeBuffer){bytes, p};
+    gpu->pool[gpu->npool++] = (FreeBuffer){bytes, p, users};
     cb->in_use -= (int64_t)bytes;
 }
 
@@ -288,7 +407,7 @@ static void sweep(CudaBackend *cb)
         if (m->storage->refcount == 1) {     /* only the holder */
             for (int g = 0; g < cb->ngpus; g++)
                 if (m->dptr[g])
-                    pool_free(cb, g, m->bytes, m->dptr[g]);
+                    pool_free(cb, g, m->bytes, m->dptr[g], users_of(m, g));
             tensor_release(m->holder);
             continue;
         }
@@ -316,6 +435,7 @@ static Mirror *mirror_get(CudaBackend *cb, const Tensor *t)
     cb->mirrors[cb->nmirrors++] =
         (Mirror){.storage = s, .holder = tensor_make_view(t, t->ndim, t->sizes, t->strides, t->offset),
                  .bytes = s->nbytes, .host_valid = true};
+    memset(cb->mirrors[cb->nmirrors - 1].writer, -1, sizeof cb->mirrors[cb->nmirrors - 1].writer);
     if (2 * cb->nmirrors >= cb->capindex)
         reindex(cb);
     else {
@@ -329,7 +449,40 @@ static Mirror *mirror_get(CudaBackend *cb, const Tensor *t)
 
 static bool gathers_ok(CudaBackend *cb, int g);
 
-/* Makes the host copy current (from a GPU that has the data). */
+static FreeBuffer *pinned_buffer(CudaBackend *cb, size_t bytes);
+
+/* Downloads of at least this many bytes go through a pinned buffer (full
+ * DMA speed: the data a message to another rank, an output or a host node
+ * takes), while the pinned pool holds at most PINNED_POOL_MAX bytes. */
+#define PINNED_DOWNLOAD_MIN ((size_t)64 << 10)
+#define PINNED_POOL_MAX ((size_t)256 << 20)
+
+/* m's bytes from GPU g's buffer into host memory, on the current lane's
+ * stream (the host waits for it alone). */
+static bool download(CudaBackend *cb, Mirror *m, int g)
+{
+    Device *d = cb->gpus[g].dev;
+    bool pooled = false;
+    for (int i = 0; i < cb->npinned; i++)
+        pooled |= cb->pinned[i].bytes == m->bytes;
+    bool pinned = m->bytes >= PINNED_DOWNLOAD_MIN && (pooled || cb->pinned_bytes + m->bytes <= PINNED_POOL_MAX);
+    if (!pinned)
+        return d->ops->download(d, m->storage->data, m->dptr[g], m->bytes);
+    FreeBuffer *buf = pinned_buffer(cb, m->bytes);
+    if (!buf || !wait_for_lanes(cb, buf->users) ||
+        !d->ops->stage_out(d, (void *)(uintptr_t)buf->dptr, m->dptr[g], m->bytes))
+        return false;
+    queued(cb);
+    if (!d->ops->stream_sync(d))
+        return false;
+    memcpy(m->storage->data, (const void *)(uintptr_t)buf->dptr, m->bytes);
+    buf->users = 1u << cb->lane;    /* done: the host waited for that stream */
+    cb->stats.copies_to_host_pinned++;
+    return true;
+}
+
+/* Makes the host copy current (from a GPU that has the data), on the
+ * writer's stream: the host waits for that stream alone. */
 static bool mirror_to_host(CudaBackend *cb, Mirror *m)
 {
     if (m->host_valid || m->bytes == 0)
@@ -339,36 +492,104 @@ static bool mirror_to_host(CudaBackend *cb, Mirror *m)
         g++;
     if (g == cb->ngpus)
         return true;    /* never written anywhere: nothing to bring */
-    Device *d = cb->gpus[g].dev;
-    if (!gathers_ok(cb, g) || !d->ops->download(d, m->storage->data, m->dptr[g], m->bytes)) {
-        cb->cur = g;    /* the failure is that GPU's */
-        return false;
-    }
+    int lane = cb->lane;
+    use_lane(cb, m->writer[g] >= 0 ? m->writer[g] : lane_on(cb, g));
+    if (!gathers_ok(cb, g) || !download(cb, m, g))
+        return false;   /* the failure is that GPU's: cb->cur stays on it */
+    m->readers[g] |= (unsigned char)(1u << cb->lane);
+    use_lane(cb, lane);
     m->host_valid = true;
     cb->stats.bytes_to_host += (int64_t)m->bytes;
     cb->stats.copies_to_host++;
     return true;
 }
 
-/* The current GPU's copy of t's storage, current: uploaded when stale
- * there (from another GPU through the host). */
+/* A pinned staging buffer of `bytes`, from the pool (its users, the lanes
+ * whose streams last copied through it, to be waited for), else new. */
+static FreeBuffer *pinned_buffer(CudaBackend *cb, size_t bytes)
+{
+    for (int i = 0; i < cb->npinned; i++)
+        if (cb->pinned[i].bytes == bytes)
+            return &cb->pinned[i];
+    Device *d = cb->gpus[cb->cur].dev;
+    void *p;
+    if (!d->ops->pinned_alloc(d, bytes, &p))
+        return NULL;
+    cb->pinned = xreallocn(cb->pinned, (size_t)cb->npinned + 1, sizeof *cb->pinned);
+    cb->pinned[cb->npinned] = (FreeBuffer){bytes, (DevicePtr)(uintptr_t)p, 0};
+    cb->pinned_bytes += bytes;
+    return &cb->pinned[cb->npinned++];
+}
+
+/* m's data into its (allocated) buffer on the current GPU, from another
+ * GPU that has it (peer to peer where allowed, else staged through pinned
+ * memory), else from the host. */
+static bool bring_here(CudaBackend *cb, Mirror *m)
+{
+    int g = cb->cur, lane = cb->lane;
+    Device *d = cb->gpus[g].dev;
+    int h = -1;
+    for (int o = 0; o < cb->ngpus; o++)
+        if (o != g && m->device_valid[o] && (h < 0 || m->writer[o] >= 0))
+            h = o;
+    if (!before_write(cb, m, g))
+        return false;
+    if (h >= 0 && cb->peer[g][h]) {
+        /* on this lane's stream, after the writer's */
+        if (!wait_for_lane(cb, m->writer[h]) ||
+            !d->ops->copy_peer(d, m->dptr[g], cb->gpus[h].dev, m->dptr[h], m->bytes))
+            return false;
+        queued(cb);
+        m->readers[h] |= (unsigned char)(1u << lane);
+        cb->stats.copies_peer++;
+        cb->stats.bytes_peer += (int64_t)m->bytes;
+        return true;
+    }
+    if (h >= 0) {
+        /* out on the writer's stream (once the buffer's last users are
+         * done with it), in on this one after it */
+        FreeBuffer *buf = pinned_buffer(cb, m->bytes);
+        if (!buf)
+            return false;
+        int w = m->writer[h] >= 0 ? m->writer[h] : lane_on(cb, h);
+        use_lane(cb, w);
+        Device *hd = cb->gpus[h].dev;
+        void *pinned = (void *)(uintptr_t)buf->dptr;
+        if (!wait_for_lanes(cb, buf->users) || !hd->ops->stage_out(hd, pinned, m->dptr[h], m->bytes))
+            return false;
+        queued(cb);
+        m->readers[h] |= (unsigned char)(1u << w);
+        use_lane(cb, lane);
+        if (!wait_for_lane(cb, w) || !d->ops->stage_in(d, m->dptr[g], pinned, m->bytes))
+            return false;
+        queued(cb);
+        buf->users = (1u << w) | (1u << lane);
+        cb->stats.copies_staged++;
+        cb->stats.bytes_staged += (int64_t)m->bytes;
+        return true;
+    }
+    bool ok = mirror_to_host(cb, m);
+    if (!ok || !d->ops->upload(d, m->dptr[g], m->storage->data, m->bytes))
+        return false;
+    queued(cb);
+    cb->stats.bytes_to_device += (int64_t)m->bytes;
+    cb->stats.copies_to_device++;
+    return true;
+}
+
+/* The current GPU's copy of t's storage, current (brought when stale
+ * there), for the current lane to read: after its writer's stream. */
 static bool on_device(CudaBackend *cb, const Tensor *t, DevicePtr *p)
 {
     int g = cb->cur;
-    Device *d = cb->gpus[g].dev;
     Mirror *m = mirror_get(cb, t);
     if (!m->dptr[g] && !pool_alloc(cb, g, m->bytes, &m->dptr[g]))
         return false;
-    if (!m->device_valid[g] && m->bytes > 0) {
-        int cur = cb->cur;
-        bool ok = mirror_to_host(cb, m);
-        cb->cur = ok ? cur : cb->cur;
-        if (!ok || !d->ops->upload(d, m->dptr[g], m->storage->data, m->bytes))
-            return false;
-        m->device_valid[g] = true;
-        cb->stats.bytes_to_device += (int64_t)m->bytes;
-        cb->stats.copies_to_device++;
-    }
+    if (!m->device_valid[g] && m->bytes > 0 && !bring_here(cb, m))
+        return false;
+    m->device_valid[g] = true;
+    if (!before_read(cb, m, g))
+        return false;
     *p = m->dptr[g] + (DevicePtr)((size_t)t->offset * dtype_size(t->dtype));
     return true;
 }
@@ -388,6 +609,8 @@ static Tensor *device_output(CudaBackend *cb, TensorDType dt, int rank, const in
     }
     m->host_valid = false;
     m->device_valid[g] = true;
+    m->writer[g] = (signed char)cb->lane;
+    m->readers[g] = 0;
     *p = m->dptr[g];
     return t;
 }
@@ -437,6 +660,7 @@ static bool launch_elements(CudaBackend *cb, void *fn, const char *name, int64_t
     Device *d = cb->gpus[cb->cur].dev;
     if (!d->ops->launch(d, fn, name, blocks, THREADS_PER_BLOCK, args, size))
         return false;
+    queued(cb);
     cb->stats.launches++;
     return true;
 }
@@ -629,6 +853,8 @@ static int gemm_on(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_tra
                     .stride_c = m * n, .batch = batch_a, .accumulate = bias != NULL};
     Device *d = cb->gpus[cb->cur].dev;
     ok = ok && d->ops->gemm(d, &g);
+    if (ok)
+        queued(cb);
     if (!ok) {
         tensor_release(c);
         return device_failed(cb, "GEMM");
@@ -777,14 +1003,22 @@ static bool copy_on_device(CudaBackend *cb, const Tensor *dst, const Tensor *src
     if (total == 0)
         return true;
     CopyArgs a = {.total = total, .rank = dst->ndim};
-    if (!on_device(cb, src, &a.src) || !on_device(cb, dst, &a.dst))
+    if (!on_device(cb, src, &a.src) || !on_device(cb, dst, &a.dst) ||
+        !before_write(cb, mirror_find(cb, dst->storage), cb->cur))
         return false;
+    size_t es = dtype_size(dst->dtype);
+    if (dst->dtype == src->dtype && tensor_is_contiguous(dst) && tensor_is_contiguous(src)) {
+        /* one block of bytes (a slice's rows into a loop's result): the
+         * copy engine, in order on this device's stream */
+        Device *dev = cb->gpus[cb->cur].dev;
+        cb->stats.memcpys_on_device++;
+        return dev->ops->copy_peer(dev, a.dst, dev, a.src, (size_t)total * es);
+    }
     for (int d = 0; d < dst->ndim; d++) {
         a.sizes[d] = dst->sizes[d];
         a.sstr[d] = src->strides[d];
         a.dstr[d] = dst->strides[d];
     }
-    size_t es = dtype_size(dst->dtype);
     int e = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
     return launch_elements(cb, cb->gpus[cb->cur].copy_fn[e], "tssa_copy", total, &a, sizeof a);
 }
@@ -883,7 +1117,8 @@ static bool gathers_ok(CudaBackend *cb, int g)
     gpu->gather_unchecked = false;
     int64_t note[2] = {0, 0};
     Device *d = gpu->dev;
-    if (!d->ops->download(d, note, gpu->gather_bad, sizeof note))
+    /* any of the GPU's streams may have run a gather */
+    if (!d->ops->sync(d) || !d->ops->download(d, note, gpu->gather_bad, sizeof note))
         return false;
     if (!note[0])
         return true;
@@ -913,6 +1148,7 @@ static int try_gather(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue 
         if (!pool_alloc(cb, cb->cur, sizeof zero, &gpu->gather_bad) ||
             !gpu->dev->ops->upload(gpu->dev, gpu->gather_bad, zero, sizeof zero))
             return device_failed(cb, "the gathers' note");
+        queued(cb);
     }
     int64_t sizes[TENSOR_MAX_DIMS];
     for (int d = 0; d < idx->ndim; d++)
@@ -1072,6 +1308,8 @@ static int try_factory(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue
         tensor_release(out);
         return device_failed(cb, "zeros on the device");
     }
+    if (zeros)
+        queued(cb);
     outs[0] = rt_tensor_take(out);
     return 1;
 }
@@ -1233,8 +1471,22 @@ static bool value_to_device(CudaBackend *cb, const RtValue *v)
 static bool items_to_device(void *ctx, RtValue *const *items, int n, FILE *err)
 {
     CudaBackend *cb = ctx;
-    cb->cur = cb->gpu_of[0];
+    use_lane(cb, 0);
     return each_item(cb, items, n, err, value_to_device);
+}
+
+/* Every stream done: no lane needs to wait for work queued before now,
+ * nor for a pool buffer's or staging buffer's users. */
+static void all_done(CudaBackend *cb)
+{
+    for (int r = 0; r < cb->ndevices; r++)
+        for (int w = 0; w < cb->ndevices; w++)
+            cb->lanes[r].waited[w] = cb->lanes[w].queued;
+    for (int g = 0; g < cb->ngpus; g++)
+        for (int i = 0; i < cb->gpus[g].npool; i++)
+            cb->gpus[g].pool[i].users = 0;
+    for (int i = 0; i < cb->npinned; i++)
+        cb->pinned[i].users = 0;
 }
 
 static bool sync_devices(void *ctx, FILE *err)
@@ -1247,13 +1499,13 @@ static bool sync_devices(void *ctx, FILE *err)
             return false;
         }
     }
+    all_done(cb);
     return true;
 }
 
 static void select_device(void *ctx, int device)
 {
-    CudaBackend *cb = ctx;
-    cb->cur = cb->gpu_of[device >= 0 && device < cb->ndevices ? device : 0];
+    use_lane(ctx, device >= 0 && device < ((CudaBackend *)ctx)->ndevices ? device : 0);
 }
 
 static void end_run(void *ctx)
@@ -1334,21 +1586,23 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
     int ndevices = o->devices > 0 ? o->devices : 1;
     if (ndevices > CUDA_MAX_DEVICES)
         ndevices = CUDA_MAX_DEVICES;
-    /* one GPU per device as far as there are GPUs (from o->device on);
-     * emulated devices are as many as asked, each with memory of its own */
-    int ngpus = ndevices;
+    /* one GPU per device as far as there are GPUs (from o->device on, in
+     * turn); emulated GPUs are as many as asked (o->emulated_gpus; 0: one
+     * per device), each with memory of its own */
+    int ngpus = ndevices, count = 0;
     if (!o->emulate) {
-        int count = cuda_device_count(NULL);
+        count = cuda_device_count(NULL);
         if (count > 0 && ngpus > count)
             ngpus = count;
+    } else if (o->emulated_gpus > 0 && o->emulated_gpus < ngpus) {
+        ngpus = o->emulated_gpus;
     }
     CudaBackend *cb = xcalloc(1, sizeof *cb);
     cb->kp = kp;
     cb->ndevices = ndevices;
-    for (int d = 0; d < ndevices; d++)
-        cb->gpu_of[d] = d % ngpus;
     for (int g = 0; g < ngpus; g++) {
-        Device *dev = o->emulate ? cuda_emulated_open(err) : cuda_driver_open(o->device + g, err);
+        Device *dev = o->emulate ? cuda_emulated_open(o->device + g, err)
+                                 : cuda_driver_open(count > 0 ? (o->device + g) % count : o->device + g, err);
         if (!dev) {
             cuda_backend_close(cb);
             return NULL;
@@ -1359,12 +1613,45 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
             return NULL;
         }
     }
+    /* device d on GPU d mod G, with a stream of its own there: the GPU's
+     * first stream for the first device on it, a new one for the rest */
+    for (int d = 0; d < ndevices; d++) {
+        Lane *l = &cb->lanes[d];
+        Device *dev = cb->gpus[d % ngpus].dev;
+        l->gpu = d % ngpus;
+        if (d < ngpus)
+            l->stream = dev->stream;
+        else if (!dev->ops->stream_open(dev, &l->stream)) {
+            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", dev->name, dev->error);
+            cuda_backend_close(cb);
+            return NULL;
+        }
+    }
+    for (int g = 0; g < ngpus; g++)
+        for (int h = 0; h < ngpus; h++)
+            cb->peer[g][h] = g != h && cb->gpus[g].dev->ops->peer_enable(cb->gpus[g].dev, cb->gpus[h].dev);
+    use_lane(cb, 0);
     const Device *first = cb->gpus[0].dev;
     if (ngpus == 1 && ndevices == 1)
         snprintf(cb->stats.device, sizeof cb->stats.device, "%s", first->name);
     else
         snprintf(cb->stats.device, sizeof cb->stats.device, "%d devices on %d x %s", ndevices, ngpus,
                  first->name);
+    cb->stats.devices = ndevices;
+    if (o->gpu_choice)
+        snprintf(cb->stats.gpu_choice, sizeof cb->stats.gpu_choice, "%s", o->gpu_choice);
+    cb->stats.gpus = ngpus;
+    int pairs = 0, peers = 0;
+    for (int g = 0; g < ngpus; g++)
+        for (int h = 0; h < ngpus; h++)
+            if (g != h) {
+                pairs++;
+                peers += cb->peer[g][h];
+            }
+    cb->stats.peer_pairs = peers;
+    cb->stats.gpu_pairs = pairs;
+    for (int g = 0; g < ngpus; g++)
+        snprintf(cb->stats.bus_ids[g], sizeof cb->stats.bus_ids[g], "%s", cb->gpus[g].dev->pci_bus_id);
     reindex(cb);
     cb->exec = (ExecDevice){.ctx = cb, .install = install, .to_host = items_to_host,
                             .prefetch = items_to_device, .sync = sync_devices,
@@ -1391,6 +1678,11 @@ void cuda_backend_close(CudaBackend *cb)
 {
     if (!cb)
         return;
+    for (int g = 0; g < cb->ngpus; g++)
+        cb->gpus[g].dev->ops->sync(cb->gpus[g].dev);
+    for (int i = 0; i < cb->npinned; i++)
+        cb->gpus[0].dev->ops->pinned_free(cb->gpus[0].dev, (void *)(uintptr_t)cb->pinned[i].dptr);
+    free(cb->pinned);
     for (int i = 0; i < cb->nmirrors; i++) {
         for (int g = 0; g < cb->ngpus; g++)
             if (cb->mirrors[i].dptr[g])

@@ -16,6 +16,15 @@
  * "NAME_args": in[], si[], sf[], out[], every field 8 bytes); launch is
  * handed its bytes. Every call returns false after writing what failed
  * (the CUDA call, its error name and text) into d->error.
+ *
+ * Streams: a device opens with one stream, d->stream; stream_open makes
+ * more (the backend gives each logical device its own). The queued calls
+ * (upload, zero, launch, gemm, copy_peer, stage_out, stage_in) go on
+ * d->stream as it is when they are made, run in order there, and in no
+ * particular order with other streams' work unless `order` says so: an
+ * event recorded on the producer's stream, waited for on the waiter's (the
+ * host does not wait). download, stream_sync and sync make the host wait;
+ * release waits for the device as cuMemFree does.
  */
 #ifndef TSSA_CUDA_DEVICE_H
 #define TSSA_CUDA_DEVICE_H
@@ -45,13 +54,16 @@ typedef struct DeviceGemm {
 } DeviceGemm;
 
 typedef struct Device Device;
+typedef struct DeviceStream DeviceStream;   /* CUstream, or the shim's queue */
 
 typedef struct DeviceOps {
     bool (*alloc)(Device *d, size_t bytes, DevicePtr *p);
     void (*release)(Device *d, DevicePtr p);
+    /* Queued on d->stream; src (pageable) may be reused once it returns. */
     bool (*upload)(Device *d, DevicePtr dst, const void *src, size_t bytes);
+    /* Waits for d->stream, then copies: dst holds the data on return. */
     bool (*download)(Device *d, void *dst, DevicePtr src, size_t bytes);
-    /* Sets bytes at p to 0 (in order with the launches). */
+    /* Sets bytes at p to 0 (queued on d->stream). */
     bool (*zero)(Device *d, DevicePtr p, size_t bytes);
     /* Compiles source (the generated CUDA text; cached on disk by a hash
      * of it and the target) and finds names[0..n) in it: functions[i]. */
@@ -62,9 +74,33 @@ typedef struct DeviceOps {
     bool (*launch)(Device *d, void *function, const char *name, int64_t blocks, int threads,
                    const void *args, size_t args_size);
     bool (*gemm)(Device *d, const DeviceGemm *g);
-    /* Waits for everything launched so far. */
+    /* Waits for everything queued so far on every stream of d. */
     bool (*sync)(Device *d);
     void (*close)(Device *d);
+
+    /* A new stream of d (closed with the device, or by stream_close). */
+    bool (*stream_open)(Device *d, DeviceStream **s);
+    void (*stream_close)(Device *d, DeviceStream *s);
+    /* Waits for everything queued so far on d->stream. */
+    bool (*stream_sync)(Device *d);
+    /* waiter (a stream of d) runs what is queued on it from now on only
+     * after everything queued so far on producer (a stream of pd: d itself
+     * or another device of the same kind): cuEventRecord on producer,
+     * cuStreamWaitEvent on waiter. */
+    bool (*order)(Device *d, DeviceStream *waiter, Device *pd, DeviceStream *producer);
+    /* Whether d may copy from peer's memory directly (then enabled);
+     * false (no error) where the pair does not allow it. */
+    bool (*peer_enable)(Device *d, Device *peer);
+    /* bytes from src on peer to dst on d, queued on d->stream (peer_enable
+     * said yes). */
+    bool (*copy_peer)(Device *d, DevicePtr dst, Device *peer, DevicePtr src, size_t bytes);
+    /* Page-locked host memory, usable by every device (cuMemHostAlloc). */
+    bool (*pinned_alloc)(Device *d, size_t bytes, void **p);
+    void (*pinned_free)(Device *d, void *p);
+    /* Copies through pinned memory queued on d->stream: the bytes are read
+     * or written when the stream gets there, not when the call returns. */
+    bool (*stage_out)(Device *d, void *pinned, DevicePtr src, size_t bytes);
+    bool (*stage_in)(Device *d, DevicePtr dst, const void *pinned, size_t bytes);
 } DeviceOps;
 
 struct Device {
@@ -73,6 +109,8 @@ struct Device {
     int sm;                     /* compute capability * 10: 90 on Hopper; 0 emulated */
     size_t memory;              /* bytes of device memory */
     bool emulated;
+    char pci_bus_id[32];        /* "0000:41:00.0" (the driver's), "" when unknown */
+    DeviceStream *stream;       /* where queued calls go (set by the caller) */
     char error[1024];           /* the last failure */
     void *impl;                 /* the implementation's own state */
 };
@@ -80,11 +118,23 @@ struct Device {
 /* The number of CUDA devices (0 when there is no driver or no GPU; then
  * *why, when not NULL, says which: a static string). */
 int cuda_driver_count(const char **why);
+/* GPU ordinal's peak FP32 rate (one operation per lane and cycle) and
+ * memory bandwidth from its attributes; name says which GPU and how. */
+bool cuda_driver_rates(int ordinal, double *flops_per_s, double *bytes_per_s, char *name, size_t cap);
+/* GPU ordinal's PCI bus id ("0000:41:00.0") into buf; false when unknown. */
+bool cuda_driver_bus_id(int ordinal, char *buf, size_t cap);
 /* Opens device `ordinal` (its primary context, a stream, cuBLAS), or NULL
  * after writing "tssa-stream: error: no CUDA device: WHY" (or what
  * failed) to err. */
 Device *cuda_driver_open(int ordinal, FILE *err);
-/* The CPU shim; NULL after a message to err (no C++ compiler). */
-Device *cuda_emulated_open(FILE *err);
+/* The CPU shim; NULL after a message to err (no C++ compiler). Emulated
+ * devices of one process share nothing but their peer copies; `ordinal`
+ * names them ("emulated GPU 1") and gives each a made-up PCI bus id. */
+Device *cuda_emulated_open(int ordinal, FILE *err);
+/* The emulated machine's GPUs: TSSA_CUDA_EMULATE_PCI="BUSID,BUSID,..."
+ * names them (for the choice of GPU, cuda_gpu_choice.c); 1 without it.
+ * Bus id `ordinal` into buf (a made-up one without the list). */
+int cuda_emulated_count(void);
+void cuda_emulated_bus_id(int ordinal, char *buf, size_t cap);
 
 #endif

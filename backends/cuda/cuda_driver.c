@@ -13,10 +13,14 @@
  * bind to.
  *
  * Every call runs on the device's primary context (the one cudart and cuBLAS
- * use, so they share memory and ordering with us) and on the legacy default
- * stream: launches and products queue there, and the synchronous copies
- * (cuMemcpyHtoD, cuMemcpyDtoH) wait for all of them, so no explicit
- * synchronisation is needed between a launch and reading its output.
+ * use, so they share memory with us) and on d->stream, a non-blocking
+ * stream of our own (cuda_device.h): launches, products (a cuBLAS handle
+ * per stream, whose workspace no other stream shares), uploads and memsets
+ * queue there; a download waits for that stream only. `order` records the
+ * producer stream's event and makes the waiter wait for it on the device,
+ * across contexts too; peer copies (cuMemcpyPeerAsync, after
+ * cuCtxEnablePeerAccess) and staged ones (through cuMemHostAlloc memory)
+ * queue on d->stream like the rest. cuMemFree waits for the whole context.
  *
  * A failing call leaves "CALL(DETAIL): ERROR_NAME: error text" in d->error
  * and makes the operation return false.
@@ -69,7 +73,10 @@ static const char CACHE_VERSION[] = "tssa-cuda-1";
     X(cuDeviceGetAttribute) X(cuDeviceTotalMem) X(cuDevicePrimaryCtxRetain)                         \
     X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuModuleLoadData)         \
     X(cuModuleGetFunction) X(cuModuleUnload) X(cuLaunchKernel) X(cuMemAlloc) X(cuMemFree)           \
-    X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8) X(cuGetErrorName) X(cuGetErrorString)
+    X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemsetD8Async) X(cuGetErrorName) X(cuGetErrorString)     \
+    X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuEventCreate)  \
+    X(cuEventDestroy) X(cuEventRecord) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)              \
+    X(cuMemcpyPeerAsync) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuDeviceGetPCIBusId)
 
 #define NVRTC_FUNCTIONS(X)                                                                           \
     X(nvrtcVersion) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs) X(nvrtcCreateProgram)    \
@@ -213,10 +220,19 @@ static void load_cublas(void)
 }
 
 /* ---------------------------------------------------------------- the device */
+/* One of our streams: the CUstream, the event `order` records on it, and
+ * its cuBLAS handle (made at its first product). */
+typedef struct CudaStream {
+    CUstream stream;
+    CUevent done;
+    cublasHandle_t blas;
+} CudaStream;
+
 typedef struct CudaImpl {
     CUdevice dev;
     CUcontext ctx;              /* the primary context, retained */
-    cublasHandle_t blas;        /* made at the first product */
+    CudaStream **streams;       /* [0] the device's own; closed at close */
+    int nstreams;
     CUmodule *modules;          /* loaded, unloaded at close */
     int nmodules, cap_modules;
 } CudaImpl;
@@ -224,6 +240,11 @@ typedef struct CudaImpl {
 static CudaImpl *impl_of(Device *d)
 {
     return d->impl;
+}
+
+static CudaStream *stream_of(Device *d)
+{
+    return (CudaStream *)d->stream;
 }
 
 /* Writes "CALL(DETAIL): NAME: TEXT" unless r is success; returns whether it was. */
@@ -285,35 +306,159 @@ static bool cuda_alloc(Device *d, size_t bytes, DevicePtr *p)
 static void cuda_release(Device *d, DevicePtr p)
 {
     /* nothing to return: a failure is only recorded (the memory is gone
-     * with the context at close either way) */
-    if (p && bind(d))
+     * with the context at close either way); the context is synchronized
+     * first: work queued on our non-blocking streams may still use p */
+    if (p && bind(d) && cu_ok(d, p_cuCtxSynchronize(), "cuCtxSynchronize", NULL))
         cu_ok(d, p_cuMemFree((CUdeviceptr)p), "cuMemFree", NULL);
 }
 
+/* From pageable memory the driver stages src before returning. */
 static bool cuda_upload(Device *d, DevicePtr dst, const void *src, size_t bytes)
 {
     if (bytes == 0)
         return true;
-    return bind(d) && cu_ok(d, p_cuMemcpyHtoD((CUdeviceptr)dst, src, bytes), "cuMemcpyHtoD", NULL);
+    return bind(d) && cu_ok(d, p_cuMemcpyHtoDAsync((CUdeviceptr)dst, src, bytes, stream_of(d)->stream),
+                            "cuMemcpyHtoDAsync", NULL);
+}
+
+static bool cuda_stream_sync(Device *d)
+{
+    return bind(d) && cu_ok(d, p_cuStreamSynchronize(stream_of(d)->stream), "cuStreamSynchronize", NULL);
 }
 
 static bool cuda_download(Device *d, void *dst, DevicePtr src, size_t bytes)
 {
     if (bytes == 0)
         return true;
-    return bind(d) && cu_ok(d, p_cuMemcpyDtoH(dst, (CUdeviceptr)src, bytes), "cuMemcpyDtoH", NULL);
+    return bind(d) &&
+           cu_ok(d, p_cuMemcpyDtoHAsync(dst, (CUdeviceptr)src, bytes, stream_of(d)->stream), "cuMemcpyDtoHAsync",
+                 NULL) &&
+           cuda_stream_sync(d);
 }
 
 static bool cuda_zero(Device *d, DevicePtr p, size_t bytes)
 {
     if (bytes == 0)
         return true;
-    return bind(d) && cu_ok(d, p_cuMemsetD8((CUdeviceptr)p, 0, bytes), "cuMemsetD8", NULL);
+    return bind(d) && cu_ok(d, p_cuMemsetD8Async((CUdeviceptr)p, 0, bytes, stream_of(d)->stream),
+                            "cuMemsetD8Async", NULL);
 }
 
 static bool cuda_sync(Device *d)
 {
     return bind(d) && cu_ok(d, p_cuCtxSynchronize(), "cuCtxSynchronize", NULL);
+}
+
+/* ---------------------------------------------------------------- streams */
+static bool cuda_stream_open(Device *d, DeviceStream **out)
+{
+    if (!bind(d))
+        return false;
+    CudaStream *s = xcalloc(1, sizeof *s);
+    /* non-blocking: no implicit ordering with the legacy default stream
+     * (cuBLAS's internal work or another library's) */
+    if (!cu_ok(d, p_cuStreamCreate(&s->stream, CU_STREAM_NON_BLOCKING), "cuStreamCreate", NULL)) {
+        free(s);
+        return false;
+    }
+    if (!cu_ok(d, p_cuEventCreate(&s->done, CU_EVENT_DISABLE_TIMING), "cuEventCreate", NULL)) {
+        p_cuStreamDestroy(s->stream);
+        free(s);
+        return false;
+    }
+    CudaImpl *impl = impl_of(d);
+    impl->streams = xreallocn(impl->streams, (size_t)impl->nstreams + 1, sizeof *impl->streams);
+    impl->streams[impl->nstreams++] = s;
+    *out = (DeviceStream *)s;
+    return true;
+}
+
+static void stream_free(CudaStream *s)
+{
+    if (s->blas)
+        p_cublasDestroy(s->blas);
+    p_cuEventDestroy(s->done);
+    p_cuStreamDestroy(s->stream);
+    free(s);
+}
+
+static void cuda_stream_close(Device *d, DeviceStream *stream)
+{
+    CudaImpl *impl = impl_of(d);
+    if (!bind(d))
+        return;
+    for (int i = 1; i < impl->nstreams; i++)
+        if ((DeviceStream *)impl->streams[i] == stream) {
+            p_cuStreamSynchronize(impl->streams[i]->stream);
+            stream_free(impl->streams[i]);
+            impl->streams[i] = impl->streams[--impl->nstreams];
+            break;
+        }
+    if (d->stream == stream)
+        d->stream = (DeviceStream *)impl->streams[0];
+}
+
+/* The event is re-recorded for every wait: cuStreamWaitEvent waits for the
+ * record made before it, so one event per stream serves every waiter. */
+static bool cuda_order(Device *d, DeviceStream *waiter, Device *pd, DeviceStream *producer)
+{
+    if (waiter == producer)
+        return true;
+    CudaStream *w = (CudaStream *)waiter, *p = (CudaStream *)producer;
+    if (!bind(pd) || !cu_ok(d, p_cuEventRecord(p->done, p->stream), "cuEventRecord", NULL))
+        return false;
+    return bind(d) && cu_ok(d, p_cuStreamWaitEvent(w->stream, p->done, 0), "cuStreamWaitEvent", NULL);
+}
+
+static bool cuda_peer_enable(Device *d, Device *peer)
+{
+    if (peer->emulated)
+        return false;
+    int can = 0;
+    if (p_cuDeviceCanAccessPeer(&can, impl_of(d)->dev, impl_of(peer)->dev) != CUDA_SUCCESS || !can)
+        return false;
+    if (!bind(d))
+        return false;
+    CUresult r = p_cuCtxEnablePeerAccess(impl_of(peer)->ctx, 0);
+    return r == CUDA_SUCCESS || r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+}
+
+static bool cuda_copy_peer(Device *d, DevicePtr dst, Device *peer, DevicePtr src, size_t bytes)
+{
+    if (bytes == 0)
+        return true;
+    return bind(d) && cu_ok(d, p_cuMemcpyPeerAsync((CUdeviceptr)dst, impl_of(d)->ctx, (CUdeviceptr)src,
+                                                   impl_of(peer)->ctx, bytes, stream_of(d)->stream),
+                            "cuMemcpyPeerAsync", NULL);
+}
+
+static bool cuda_pinned_alloc(Device *d, size_t bytes, void **p)
+{
+    *p = NULL;
+    return bind(d) && cu_ok(d, p_cuMemHostAlloc(p, bytes ? bytes : 1, CU_MEMHOSTALLOC_PORTABLE), "cuMemHostAlloc",
+                            NULL);
+}
+
+static void cuda_pinned_free(Device *d, void *p)
+{
+    if (p && bind(d))
+        cu_ok(d, p_cuMemFreeHost(p), "cuMemFreeHost", NULL);
+}
+
+static bool cuda_stage_out(Device *d, void *pinned, DevicePtr src, size_t bytes)
+{
+    if (bytes == 0)
+        return true;
+    return bind(d) && cu_ok(d, p_cuMemcpyDtoHAsync(pinned, (CUdeviceptr)src, bytes, stream_of(d)->stream),
+                            "cuMemcpyDtoHAsync", "staged");
+}
+
+static bool cuda_stage_in(Device *d, DevicePtr dst, const void *pinned, size_t bytes)
+{
+    if (bytes == 0)
+        return true;
+    return bind(d) && cu_ok(d, p_cuMemcpyHtoDAsync((CUdeviceptr)dst, pinned, bytes, stream_of(d)->stream),
+                            "cuMemcpyHtoDAsync", "staged");
 }
 
 /* ---------------------------------------------------------------- compiling */
@@ -567,16 +712,17 @@ static bool cuda_launch(Device *d, void *function, const char *name, int64_t blo
      * copies its bytes (the size the kernel declares) from args */
     void *params[1] = {(void *)args};
     CUresult r = p_cuLaunchKernel((CUfunction)function, (unsigned)blocks, 1, 1, (unsigned)threads, 1, 1, 0,
-                                  NULL /* the legacy default stream: ordered with the synchronous copies */,
-                                  args_size ? params : NULL, NULL);
+                                  stream_of(d)->stream, args_size ? params : NULL, NULL);
     return cu_ok(d, r, "cuLaunchKernel", name);
 }
 
 /* ---------------------------------------------------------------- products */
+/* The handle of d->stream (one per stream: a handle's workspace serves one
+ * stream at a time). */
 static bool blas_handle(Device *d)
 {
-    CudaImpl *impl = impl_of(d);
-    if (impl->blas)
+    CudaStream *s = stream_of(d);
+    if (s->blas)
         return true;
     pthread_once(&cublas_once, load_cublas);
     if (!cublas_ready)
@@ -584,14 +730,14 @@ static bool blas_handle(Device *d)
     cublasHandle_t h = NULL;
     if (!blas_ok(d, p_cublasCreate(&h), "cublasCreate"))
         return false;
-    /* the legacy default stream, as launches and copies use; no TF32 or
-     * other reduced precision: products must match the cpu backend's */
-    if (!blas_ok(d, p_cublasSetStream(h, NULL), "cublasSetStream") ||
+    /* the stream's, as its launches and copies; no TF32 or other reduced
+     * precision: products must match the cpu backend's */
+    if (!blas_ok(d, p_cublasSetStream(h, s->stream), "cublasSetStream") ||
         !blas_ok(d, p_cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode")) {
         p_cublasDestroy(h);
         return false;
     }
-    impl->blas = h;
+    s->blas = h;
     return true;
 }
 
@@ -634,7 +780,7 @@ static bool cuda_gemm(Device *d, const DeviceGemm *g)
                     (long long)g->m, (long long)g->n, (long long)g->k);
     if (!bind(d) || !blas_handle(d))
         return false;
-    cublasHandle_t h = impl_of(d)->blas;
+    cublasHandle_t h = stream_of(d)->blas;
     cublasOperation_t ta = g->trans_a ? CUBLAS_OP_T : CUBLAS_OP_N;
     cublasOperation_t tb = g->trans_b ? CUBLAS_OP_T : CUBLAS_OP_N;
     int m = (int)g->m, n = (int)g->n, k = (int)g->k, batch = (int)g->batch;
@@ -664,8 +810,10 @@ static void cuda_close(Device *d)
     CudaImpl *impl = impl_of(d);
     /* teardown goes on past failures: each step frees what it can */
     p_cuCtxSetCurrent(impl->ctx);
-    if (impl->blas)
-        p_cublasDestroy(impl->blas);
+    p_cuCtxSynchronize();
+    for (int i = 0; i < impl->nstreams; i++)
+        stream_free(impl->streams[i]);
+    free(impl->streams);
     for (int i = 0; i < impl->nmodules; i++)
         p_cuModuleUnload(impl->modules[i]);
     p_cuCtxSetCurrent(NULL);
@@ -686,7 +834,59 @@ static const DeviceOps cuda_ops = {
     .gemm = cuda_gemm,
     .sync = cuda_sync,
     .close = cuda_close,
+    .stream_open = cuda_stream_open,
+    .stream_close = cuda_stream_close,
+    .stream_sync = cuda_stream_sync,
+    .order = cuda_order,
+    .peer_enable = cuda_peer_enable,
+    .copy_peer = cuda_copy_peer,
+    .pinned_alloc = cuda_pinned_alloc,
+    .pinned_free = cuda_pinned_free,
+    .stage_out = cuda_stage_out,
+    .stage_in = cuda_stage_in,
 };
+
+/* FP32 lanes per multiprocessor by compute capability (the CUDA
+ * programming guide's arithmetic-throughput table). */
+static int fp32_lanes(int sm)
+{
+    if (sm == 60 || (sm >= 70 && sm <= 80))
+        return 64;
+    return 128;
+}
+
+bool cuda_driver_rates(int ordinal, double *flops_per_s, double *bytes_per_s, char *name, size_t cap)
+{
+    CUdevice dev = 0;
+    int sms = 0, clock_khz = 0, mem_khz = 0, bus_bits = 0, major = 0, minor = 0;
+    char model[100] = "";
+    if (cuda_driver_count(NULL) <= ordinal || p_cuDeviceGet(&dev, ordinal) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&clock_khz, CU_DEVICE_ATTRIBUTE_CLOCK_RATE, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&mem_khz, CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&bus_bits, CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev) != CUDA_SUCCESS ||
+        p_cuDeviceGetName(model, (int)sizeof model, dev) != CUDA_SUCCESS)
+        return false;
+    model[sizeof model - 1] = '\0';
+    /* one operation per lane and cycle: the kernels are built without
+     * fused multiply-add (--fmad=false) */
+    *flops_per_s = (double)sms * fp32_lanes(major * 10 + minor) * clock_khz * 1e3;
+    /* double data rate over the bus */
+    *bytes_per_s = 2.0 * mem_khz * 1e3 * bus_bits / 8.0;
+    snprintf(name, cap, "%s: %d SMs at %d MHz, memory %d MHz x %d bits", model, sms, clock_khz / 1000,
+             mem_khz / 1000, bus_bits);
+    return true;
+}
+
+bool cuda_driver_bus_id(int ordinal, char *buf, size_t cap)
+{
+    CUdevice dev = 0;
+    buf[0] = '\0';
+    return cuda_driver_count(NULL) > ordinal && p_cuDeviceGet(&dev, ordinal) == CUDA_SUCCESS &&
+           p_cuDeviceGetPCIBusId(buf, (int)cap, dev) == CUDA_SUCCESS;
+}
 
 int cuda_driver_count(const char **why)
 {
@@ -753,5 +953,15 @@ Device *cuda_driver_open(int ordinal, FILE *err)
     d->emulated = false;
     d->impl = impl;
     snprintf(d->name, sizeof d->name, "%s (sm_%d, %zu GiB)", name, d->sm, memory >> 30);
+    if (p_cuDeviceGetPCIBusId(d->pci_bus_id, (int)sizeof d->pci_bus_id, dev) != CUDA_SUCCESS)
+        d->pci_bus_id[0] = '\0';
+    DeviceStream *own = NULL;
+    if (!cuda_stream_open(d, &own)) {
+        if (err)
+            fprintf(err, "tssa-stream: error: cuda: %s\n", d->error);
+        cuda_close(d);
+        return NULL;
+    }
+    d->stream = own;
     return d;
 }

@@ -15,12 +15,28 @@
  *            order, on the calling thread (no OpenMP: a shim is for
  *            checking, and thread-local indices in a loaded library trip
  *            LeakSanitizer's thread scan);
- *   GEMM     OpenBLAS (cblas) on the emulated buffers, plain loops without it.
+ *   GEMM     OpenBLAS (cblas) on the emulated buffers, plain loops without it;
+ *   streams  each stream is a queue that runs lazily: a queued call (upload,
+ *            launch, GEMM, memset, peer or staged copy) runs only when the
+ *            host waits for its stream (download, stream_sync, sync,
+ *            release) or when a stream that must wait for it (`order`)
+ *            runs; a whole-device sync runs the streams newest first. So
+ *            work on two streams that nobody ordered runs in whatever order
+ *            the host's waits happen to pull it, usually the wrong one: a
+ *            value read on one stream before the stream that makes it has
+ *            been waited for is read stale here, and the tests see wrong
+ *            numbers where a GPU would race. An upload snapshots its
+ *            source when queued (pageable memory, as cuMemcpyHtoDAsync);
+ *            staged copies read and write their pinned buffer when run.
  * Generated kernels synchronize nothing (one thread per output element, no
  * shared memory), so running the threads one after another is exact.
  *
  * TSSA_CUDA_EMULATE=fail-launch makes every launch fail as a GPU's would
- * (the tests check the message that names the call, filter and line).
+ * (the tests check the message that names the call, filter and line);
+ * TSSA_CUDA_EMULATE=drop-waits makes `order` do nothing (the tests check
+ * that a missing wait between streams gives wrong results here);
+ * TSSA_CUDA_EMULATE_PEER=0 makes emulated GPUs refuse peer copies (the
+ * backend then stages through pinned memory).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +74,225 @@ static const char SHIM_HEADER[] =
 
 typedef void (*ShimLauncher)(const void *args, int64_t blocks, int threads);
 
+/* ---------------------------------------------------------------- streams */
+typedef enum EmuOpKind { EMU_LAUNCH, EMU_GEMM, EMU_COPY, EMU_ZERO, EMU_WAIT } EmuOpKind;
+
+typedef struct EmuOp {
+    EmuOpKind kind;
+    ShimLauncher launch;        /* EMU_LAUNCH: on args (owned), blocks x threads */
+    void *args;
+    int64_t blocks;
+    int threads;
+    DeviceGemm gemm;            /* EMU_GEMM */
+    void *dst;                  /* EMU_COPY: dst <- src (src owned when a snapshot); EMU_ZERO: dst */
+    const void *src;
+    void *owned;
+    size_t bytes;
+    struct EmuStream *producer; /* EMU_WAIT: until producer has run `upto` calls */
+    int64_t upto;
+} EmuOp;
+
+/* A queue: calls first .. first+n-1 (by their number since the stream was
+ * made) are queued, those below `done` have run. */
+typedef struct EmuStream {
+    EmuOp *ops;
+    int n, cap;
+    int64_t first, done;
+} EmuStream;
+
 typedef struct Emulated {
     CcLibrary **libs;
     int nlibs;
     bool fail_launches;         /* TSSA_CUDA_EMULATE=fail-launch */
+    bool drop_waits;            /* TSSA_CUDA_EMULATE=drop-waits */
+    bool no_peer;               /* TSSA_CUDA_EMULATE_PEER=0 */
+    EmuStream **streams;        /* [0] is the device's own */
+    int nstreams;
 } Emulated;
+
+/* Every emulated device of the process: release waits for all of them (a
+ * peer copy queued on one may read another's buffer). */
+static Device **all_devices;
+static int nall_devices;
+
+static bool emu_gemm_now(const DeviceGemm *g);
+
+static int64_t queued_end(const EmuStream *s)
+{
+    return s->first + s->n;
+}
+
+static void run_op(EmuOp *op)
+{
+    switch (op->kind) {
+    case EMU_LAUNCH:
+        op->launch(op->args, op->blocks, op->threads);
+        break;
+    case EMU_GEMM:
+        emu_gemm_now(&op->gemm);
+        break;
+    case EMU_COPY:
+        if (op->bytes)
+            memcpy(op->dst, op->src, op->bytes);
+        break;
+    case EMU_ZERO:
+        if (op->bytes)
+            memset(op->dst, 0, op->bytes);
+        break;
+    case EMU_WAIT:
+        break;
+    }
+    free(op->args);
+    free(op->owned);
+}
+
+static void stream_run(EmuStream *s, int64_t upto);
+
+/* Runs s's queue up to call `upto` (a wait first runs what it waits for:
+ * a wait names calls queued before it, so this recursion ends). */
+static void stream_run(EmuStream *s, int64_t upto)
+{
+    if (upto > queued_end(s))
+        upto = queued_end(s);
+    while (s->done < upto) {
+        EmuOp *op = &s->ops[s->done - s->first];
+        if (op->kind == EMU_WAIT && op->producer->done < op->upto)
+            stream_run(op->producer, op->upto);
+        run_op(op);
+        s->done++;
+    }
+    if (s->done == queued_end(s)) {
+        s->first = s->done;
+        s->n = 0;
+    }
+}
+
+static EmuOp *enqueue(Device *d, EmuOpKind kind)
+{
+    EmuStream *s = (EmuStream *)d->stream;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : 64;
+        s->ops = xreallocn(s->ops, (size_t)s->cap, sizeof *s->ops);
+    }
+    EmuOp *op = &s->ops[s->n++];
+    memset(op, 0, sizeof *op);
+    op->kind = kind;
+    return op;
+}
+
+/* Every stream of d, the newest first: a device-wide wait pulls work in an
+ * order no stream asked for. */
+static void device_run(Device *d)
+{
+    Emulated *e = d->impl;
+    for (int i = e->nstreams - 1; i >= 0; i--)
+        stream_run(e->streams[i], queued_end(e->streams[i]));
+}
+
+static void all_run(void)
+{
+    for (int i = 0; i < nall_devices; i++)
+        device_run(all_devices[i]);
+}
+
+static bool emu_stream_open(Device *d, DeviceStream **out)
+{
+    Emulated *e = d->impl;
+    EmuStream *s = xcalloc(1, sizeof *s);
+    e->streams = xreallocn(e->streams, (size_t)e->nstreams + 1, sizeof *e->streams);
+    e->streams[e->nstreams++] = s;
+    *out = (DeviceStream *)s;
+    return true;
+}
+
+static void stream_free(EmuStream *s)
+{
+    stream_run(s, queued_end(s));
+    free(s->ops);
+    free(s);
+}
+
+static void emu_stream_close(Device *d, DeviceStream *stream)
+{
+    Emulated *e = d->impl;
+    all_run();      /* other streams may wait for this one */
+    for (int i = 1; i < e->nstreams; i++)
+        if ((DeviceStream *)e->streams[i] == stream) {
+            stream_free(e->streams[i]);
+            e->streams[i] = e->streams[--e->nstreams];
+            break;
+        }
+    if (d->stream == stream)
+        d->stream = (DeviceStream *)e->streams[0];
+}
+
+static bool emu_stream_sync(Device *d)
+{
+    EmuStream *s = (EmuStream *)d->stream;
+    stream_run(s, queued_end(s));
+    return true;
+}
+
+static bool emu_order(Device *d, DeviceStream *waiter, Device *pd, DeviceStream *producer)
+{
+    (void)pd;
+    if (((Emulated *)d->impl)->drop_waits || waiter == producer)
+        return true;
+    DeviceStream *was = d->stream;
+    d->stream = waiter;
+    EmuOp *op = enqueue(d, EMU_WAIT);
+    d->stream = was;
+    op->producer = (EmuStream *)producer;
+    op->upto = queued_end(op->producer);
+    return true;
+}
+
+static bool emu_peer_enable(Device *d, Device *peer)
+{
+    return peer->emulated && !((Emulated *)d->impl)->no_peer && !((Emulated *)peer->impl)->no_peer;
+}
+
+static void queue_copy(Device *d, void *dst, const void *src, size_t bytes)
+{
+    EmuOp *op = enqueue(d, EMU_COPY);
+    op->dst = dst;
+    op->src = src;
+    op->bytes = bytes;
+}
+
+static bool emu_copy_peer(Device *d, DevicePtr dst, Device *peer, DevicePtr src, size_t bytes)
+{
+    (void)peer;
+    queue_copy(d, (void *)(uintptr_t)dst, (const void *)(uintptr_t)src, bytes);
+    return true;
+}
+
+static bool emu_pinned_alloc(Device *d, size_t bytes, void **p)
+{
+    *p = malloc(bytes ? bytes : 1);
+    if (!*p)
+        snprintf(d->error, sizeof d->error, "malloc(%zu): out of memory (emulated pinned memory)", bytes);
+    return *p != NULL;
+}
+
+static void emu_pinned_free(Device *d, void *p)
+{
+    (void)d;
+    all_run();      /* as cuMemFreeHost, which waits for the copies */
+    free(p);
+}
+
+static bool emu_stage_out(Device *d, void *pinned, DevicePtr src, size_t bytes)
+{
+    queue_copy(d, pinned, (const void *)(uintptr_t)src, bytes);
+    return true;
+}
+
+static bool emu_stage_in(Device *d, DevicePtr dst, const void *pinned, size_t bytes)
+{
+    queue_copy(d, (void *)(uintptr_t)dst, pinned, bytes);
+    return true;
+}
 
 static bool emu_alloc(Device *d, size_t bytes, DevicePtr *p)
 {
@@ -78,20 +308,24 @@ static bool emu_alloc(Device *d, size_t bytes, DevicePtr *p)
 static void emu_release(Device *d, DevicePtr p)
 {
     (void)d;
+    all_run();      /* as cuMemFree, which waits for the device */
     free((void *)(uintptr_t)p);
 }
 
+/* The source is copied now (pageable memory: the caller may reuse it). */
 static bool emu_upload(Device *d, DevicePtr dst, const void *src, size_t bytes)
 {
-    (void)d;
+    void *snapshot = xmalloc(bytes ? bytes : 1);
     if (bytes)
-        memcpy((void *)(uintptr_t)dst, src, bytes);
+        memcpy(snapshot, src, bytes);
+    queue_copy(d, (void *)(uintptr_t)dst, snapshot, bytes);
+    ((EmuStream *)d->stream)->ops[((EmuStream *)d->stream)->n - 1].owned = snapshot;
     return true;
 }
 
 static bool emu_download(Device *d, void *dst, DevicePtr src, size_t bytes)
 {
-    (void)d;
+    emu_stream_sync(d);
     if (bytes)
         memcpy(dst, (const void *)(uintptr_t)src, bytes);
     return true;
@@ -163,19 +397,29 @@ static bool emu_launch(Device *d, void *function, const char *name, int64_t bloc
                  "(injected: TSSA_CUDA_EMULATE=fail-launch)", name);
         return false;
     }
-    ShimLauncher launch;
-    memcpy(&launch, &function, sizeof launch);     /* a symbol of the loaded shim */
-    launch(args, blocks, threads);
+    EmuOp *op = enqueue(d, EMU_LAUNCH);
+    memcpy(&op->launch, &function, sizeof op->launch);     /* a symbol of the loaded shim */
+    op->args = xmalloc(args_size ? args_size : 1);
+    if (args_size)
+        memcpy(op->args, args, args_size);                  /* the driver copies them too */
+    op->blocks = blocks;
+    op->threads = threads;
     return true;
 }
 
-/* Row-major C = op(A) op(B) (+ C), per batch matrix. */
 static bool emu_gemm(Device *d, const DeviceGemm *g)
 {
     if (g->dtype != DT_F32 && g->dtype != DT_F64) {
         snprintf(d->error, sizeof d->error, "gemm: %s is not a GEMM type", dtype_name(g->dtype));
         return false;
     }
+    enqueue(d, EMU_GEMM)->gemm = *g;
+    return true;
+}
+
+/* Row-major C = op(A) op(B) (+ C), per batch matrix. */
+static bool emu_gemm_now(const DeviceGemm *g)
+{
     size_t es = dtype_size(g->dtype);
     for (int64_t i = 0; i < g->batch; i++) {
         const char *a = (const char *)(uintptr_t)g->a + (size_t)(i * g->stride_a) * es;
@@ -214,15 +458,15 @@ static bool emu_gemm(Device *d, const DeviceGemm *g)
 
 static bool emu_zero(Device *d, DevicePtr p, size_t bytes)
 {
-    (void)d;
-    if (bytes)
-        memset((void *)(uintptr_t)p, 0, bytes);
+    EmuOp *op = enqueue(d, EMU_ZERO);
+    op->dst = (void *)(uintptr_t)p;
+    op->bytes = bytes;
     return true;
 }
 
 static bool emu_sync(Device *d)
 {
-    (void)d;
+    device_run(d);
     return true;
 }
 
@@ -231,6 +475,19 @@ static void emu_close(Device *d)
     if (!d)
         return;
     Emulated *e = d->impl;
+    all_run();
+    for (int i = 0; i < e->nstreams; i++)
+        stream_free(e->streams[i]);
+    free(e->streams);
+    for (int i = 0; i < nall_devices; i++)
+        if (all_devices[i] == d) {
+            all_devices[i] = all_devices[--nall_devices];
+            break;
+        }
+    if (!nall_devices) {
+        free(all_devices);
+        all_devices = NULL;
+    }
     for (int i = 0; i < e->nlibs; i++)
         cc_jit_close(e->libs[i]);
     free(e->libs);
@@ -241,9 +498,38 @@ static void emu_close(Device *d)
 static const DeviceOps EMULATED_OPS = {
     .alloc = emu_alloc, .release = emu_release, .upload = emu_upload, .download = emu_download,
     .zero = emu_zero, .load = emu_load, .launch = emu_launch, .gemm = emu_gemm, .sync = emu_sync, .close = emu_close,
+    .stream_open = emu_stream_open, .stream_close = emu_stream_close, .stream_sync = emu_stream_sync,
+    .order = emu_order, .peer_enable = emu_peer_enable, .copy_peer = emu_copy_peer,
+    .pinned_alloc = emu_pinned_alloc, .pinned_free = emu_pinned_free, .stage_out = emu_stage_out,
+    .stage_in = emu_stage_in,
 };
 
-Device *cuda_emulated_open(FILE *err)
+int cuda_emulated_count(void)
+{
+    const char *list = getenv("TSSA_CUDA_EMULATE_PCI");
+    if (!list || !*list)
+        return 1;
+    int n = 1;
+    for (const char *c = list; *c; c++)
+        n += *c == ',';
+    return n;
+}
+
+void cuda_emulated_bus_id(int ordinal, char *buf, size_t cap)
+{
+    const char *list = getenv("TSSA_CUDA_EMULATE_PCI");
+    if (!list || !*list) {
+        snprintf(buf, cap, "emulated:%02x", ordinal & 0xff);
+        return;
+    }
+    const char *at = list;
+    for (int i = 0; i < ordinal % cuda_emulated_count(); i++)
+        at = strchr(at, ',') + 1;
+    size_t len = strcspn(at, ",");
+    snprintf(buf, cap, "%.*s", (int)len, at);
+}
+
+Device *cuda_emulated_open(int ordinal, FILE *err)
 {
     (void)err;
     Device *d = xcalloc(1, sizeof *d);
@@ -251,9 +537,18 @@ Device *cuda_emulated_open(FILE *err)
     d->emulated = true;
     d->memory = physical_memory_bytes();
     snprintf(d->name, sizeof d->name, "emulated on the CPU (TSSA_CUDA_EMULATE: CUDA kernels as C++)");
+    cuda_emulated_bus_id(ordinal, d->pci_bus_id, sizeof d->pci_bus_id);
     Emulated *e = xcalloc(1, sizeof *e);
     const char *mode = getenv("TSSA_CUDA_EMULATE");
     e->fail_launches = mode && strcmp(mode, "fail-launch") == 0;
+    e->drop_waits = mode && strcmp(mode, "drop-waits") == 0;
+    const char *peer = getenv("TSSA_CUDA_EMULATE_PEER");
+    e->no_peer = peer && strcmp(peer, "0") == 0;
     d->impl = e;
+    DeviceStream *own;
+    emu_stream_open(d, &own);
+    d->stream = own;
+    all_devices = xreallocn(all_devices, (size_t)nall_devices + 1, sizeof *all_devices);
+    all_devices[nall_devices++] = d;
     return d;
 }

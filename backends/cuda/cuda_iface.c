@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tssa/cuda.h"
+#include "backends/cuda/cuda_device.h"
 #include "tssa/shapes.h"
 
 static bool emulated(void)
@@ -45,12 +46,22 @@ static bool cuda_preferred(void)
     return cuda_device_count(NULL) > 0;
 }
 
-/* Each rank its own device, the ranks taking the GPUs in turn. */
+/* TSSA_CUDA_EMULATE_GPUS=G: the shim's devices share G emulated GPUs
+ * (0 or unset: one GPU per device). */
+static int emulated_gpus(void)
+{
+    const char *e = getenv("TSSA_CUDA_EMULATE_GPUS");
+    int g = e ? atoi(e) : 0;
+    return g > 0 ? g : 0;
+}
+
+/* Each rank the GPU closest to its cores (its devices from there on). */
 static void *cuda_prepare(const BackendSetup *setup, FILE *err)
 {
-    int ndev = emulated() ? 1 : cuda_device_count(NULL);
-    CudaOptions co = {.device = ndev > 0 ? setup->rank % ndev : 0, .devices = setup->devices,
-                      .emulate = emulated()};
+    char why[256];
+    int first = cuda_gpu_for_rank(emulated(), setup->local_rank, why, sizeof why);
+    CudaOptions co = {.device = first, .devices = setup->devices, .emulate = emulated(),
+                      .emulated_gpus = emulated_gpus(), .gpu_choice = why};
     return cuda_backend_open(setup->kernels, &co, err);
 }
 
@@ -231,6 +242,8 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
 {
     CudaStats cs = cuda_backend_stats(ctx);
     fprintf(e, "tssa-stream: stats: %sdevice %s\n", tag, cs.device);
+    if (cs.gpu_choice[0])
+        fprintf(e, "tssa-stream: stats: %sgpu_choice %s\n", tag, cs.gpu_choice);
     fprintf(e, "tssa-stream: stats: %slaunches_per_run %.6g\n", tag, (double)cs.launches / runs);
     fprintf(e, "tssa-stream: stats: %sgemms_per_run %.6g\n", tag, (double)cs.gemms / runs);
     fprintf(e, "tssa-stream: stats: %shost_nodes_per_run %.6g\n", tag, (double)cs.host_nodes / runs);
@@ -240,7 +253,21 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
     fprintf(e, "tssa-stream: stats: %sbytes_to_host_per_run %.6g\n", tag, (double)cs.bytes_to_host / runs);
     fprintf(e, "tssa-stream: stats: %scopies_to_device_per_run %.6g\n", tag, (double)cs.copies_to_device / runs);
     fprintf(e, "tssa-stream: stats: %scopies_to_host_per_run %.6g\n", tag, (double)cs.copies_to_host / runs);
+    fprintf(e, "tssa-stream: stats: %scopies_to_host_pinned_per_run %.6g\n", tag,
+            (double)cs.copies_to_host_pinned / runs);
     fprintf(e, "tssa-stream: stats: %sstrided_inputs_per_run %.6g\n", tag, (double)cs.strided_inputs / runs);
+    fprintf(e, "tssa-stream: stats: %smemcpys_on_device_per_run %.6g\n", tag, (double)cs.memcpys_on_device / runs);
+    if (cs.devices > 1) {
+        fprintf(e, "tssa-stream: stats: %sstreams %d (one per device) on %d GPU%s, peer copies between %d of %d "
+                "GPU pairs\n", tag, cs.devices, cs.gpus, cs.gpus == 1 ? "" : "s", cs.peer_pairs, cs.gpu_pairs);
+        fprintf(e, "tssa-stream: stats: %scopies_peer_per_run %.6g\n", tag, (double)cs.copies_peer / runs);
+        fprintf(e, "tssa-stream: stats: %scopies_staged_per_run %.6g\n", tag, (double)cs.copies_staged / runs);
+        fprintf(e, "tssa-stream: stats: %scopies_none_needed_per_run %.6g\n", tag,
+                (double)cs.copies_none_needed / runs);
+        fprintf(e, "tssa-stream: stats: %sbytes_peer_per_run %.6g\n", tag, (double)cs.bytes_peer / runs);
+        fprintf(e, "tssa-stream: stats: %sbytes_staged_per_run %.6g\n", tag, (double)cs.bytes_staged / runs);
+        fprintf(e, "tssa-stream: stats: %sstream_waits_per_run %.6g\n", tag, (double)cs.stream_waits / runs);
+    }
     fprintf(e, "tssa-stream: stats: %speak_device_bytes %lld\n", tag, (long long)cs.peak_device_bytes);
     fprintf(e, "tssa-stream: stats: %sdevice_allocations %lld\n", tag, (long long)cs.device_allocations);
 }
@@ -248,6 +275,40 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
 static void cuda_close(void *ctx)
 {
     cuda_backend_close(ctx);
+}
+
+/* Assumed, not measured: a firing's launch (the executor's dispatch and
+ * cuLaunchKernel) and a link between GPUs (PCIe 4.0 x16 peer copies). */
+#define LAUNCH_S 5e-6
+#define LINK_BYTES_PER_S 25e9
+#define LINK_LATENCY_S 10e-6
+
+/* The GPU's rates from its attributes (cuda_driver_rates); on the shim the
+ * figures of an H100 SXM (132 SMs x 128 lanes at 1.98 GHz, 3.35 TB/s):
+ * a projection, the shim itself runs every device on one CPU thread. */
+static void cuda_gpu_rates(int ndevices, int local_rank, GpuRates *r)
+{
+    char why[256];
+    int first = cuda_gpu_for_rank(emulated(), local_rank, why, sizeof why);
+    int count = emulated() ? (emulated_gpus() ? emulated_gpus() : ndevices) : cuda_device_count(NULL);
+    r->gpus = count < ndevices ? (count > 0 ? count : 1) : ndevices;
+    r->launch_s = LAUNCH_S;
+    r->link_bytes_per_s = LINK_BYTES_PER_S;
+    r->link_latency_s = LINK_LATENCY_S;
+    char name[128];
+    if (!emulated() && cuda_driver_rates(first, &r->flops_per_s, &r->bytes_per_s, name, sizeof name)) {
+        snprintf(r->source, sizeof r->source, "%s; launch and links assumed", name);
+        return;
+    }
+    r->flops_per_s = 132.0 * 128 * 1.98e9;
+    r->bytes_per_s = 3.35e12;
+    snprintf(r->source, sizeof r->source, "%s: an H100 SXM's figures; launch and links assumed",
+             emulated() ? "no GPU, the CPU shim" : "the driver gave no rates");
+}
+
+static void cuda_print_topology(FILE *out, int local_rank)
+{
+    cuda_print_gpus(out, emulated(), local_rank);
 }
 
 /* The description's limit is CUDA_MAX_DEVICES's. */
@@ -273,4 +334,6 @@ const BackendIface backend_cuda = {
     .stage_inputs = cuda_stage_inputs,
     .stats = cuda_stats,
     .close = cuda_close,
+    .print_topology = cuda_print_topology,
+    .gpu_rates = cuda_gpu_rates,
 };

@@ -121,6 +121,12 @@ typedef struct ExecPlan {
     /* A timed run whose outputs are dropped (--repeat): with a device, the
      * outputs are not copied back; the run ends when the device is done. */
     bool outputs_dropped;
+    /* Every rank holds this run's inputs (a plain run and --repeat: rank 0
+     * shared them; not --inputs, whose sets only rank 0 reads): on several
+     * ranks, each then makes the items it needs from the inputs itself and
+     * keeps the rows of results it computed until they are gathered for the
+     * outputs (sched_replicated_actors, sched_owned_tail_actors). */
+    bool inputs_everywhere;
     /* The backend running the plan (BackendIface.name), for messages that
      * say where an op ran; NULL: "cpu". */
     const char *backend_name;
@@ -156,7 +162,8 @@ typedef struct BackendSetup {
      * already loaded when the backend's kernels_target is KERNELS_TARGET_C;
      * generated only (kernels_source) when the backend compiles them itself. */
     KernelProgram *kernels;
-    int rank;                   /* this process's rank (ranks take GPUs in turn) */
+    int rank;                   /* this process's rank */
+    int local_rank;             /* its rank among the ranks on its host (GPU choice) */
     int devices;                /* --devices N for a backend with devices; 0: not given */
 } BackendSetup;
 
@@ -222,6 +229,13 @@ typedef struct BackendIface {
     void (*stats)(void *ctx, FILE *out, const char *tag, int runs);
     /* Releases the context (NULL-safe), before the kernels it was given. */
     void (*close)(void *ctx);
+    /* --devices N (N >= 2): the rates of the GPU this rank takes and how
+     * many GPUs the N devices get (GpuRates.gpus), for the prediction
+     * beside the placement (sched_note_devices); NULL: none. */
+    void (*gpu_rates)(int ndevices, int local_rank, GpuRates *r);
+    /* --emit=topology: its devices on this host and which this rank
+     * (local_rank) takes, as lines to out; NULL: none. */
+    void (*print_topology)(FILE *out, int local_rank);
 } BackendIface;
 
 /* The entries, each defined in its backend's folder; registry.c lists the

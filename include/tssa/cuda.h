@@ -34,7 +34,9 @@ typedef struct CudaOptions {
     /* the placement's devices (StreamFilter.device: --devices N; 0 is 1):
      * device d runs on GPU device + d, or, with fewer GPUs, shares one */
     int devices;
-    bool emulate;               /* the CPU shim instead of a GPU; one per device */
+    bool emulate;               /* the CPU shim instead of a GPU */
+    int emulated_gpus;          /* with emulate: how many GPUs (0: one per device) */
+    const char *gpu_choice;     /* why the first GPU (cuda_gpu_for_rank), for --stats; or NULL */
 } CudaOptions;
 
 typedef struct CudaStats {
@@ -48,12 +50,31 @@ typedef struct CudaStats {
     int64_t host_fallbacks;
     int64_t bytes_to_device, bytes_to_host;
     int64_t copies_to_device, copies_to_host;
+    int64_t copies_to_host_pinned;          /* of those, through a pinned buffer */
     int64_t strided_inputs;     /* kernel inputs made contiguous first (on the host), GEMM operands (on the device) */
     int64_t peak_device_bytes;  /* most device memory in use at once */
     int64_t device_allocations; /* device allocations made (a freed buffer is reused) */
     int64_t host_nodes_by_op[OP_COUNT]; /* host_nodes by the node's op: what left the device */
+    /* between devices: a value one device made that another reads */
+    int64_t copies_peer, bytes_peer;        /* GPU to GPU (cuMemcpyPeerAsync) */
+    int64_t memcpys_on_device;              /* contiguous copies within a GPU: the
+                                             * copy engine, not a kernel launch */
+    int64_t copies_staged, bytes_staged;    /* GPU to pinned host memory to GPU */
+    int64_t copies_none_needed;             /* devices on one GPU: the value is there */
+    int64_t stream_waits;                   /* events waited for between streams */
+    int devices, gpus;                      /* logical devices (one stream each), GPUs */
+    int peer_pairs, gpu_pairs;              /* ordered GPU pairs allowing peer copies, of all */
+    char bus_ids[CUDA_MAX_DEVICES][32];     /* each GPU's PCI bus id ("" unknown) */
+    char gpu_choice[256];                   /* which GPU the rank took and why */
 } CudaStats;
 
+/* The GPU for this rank (local rank local_rank on its host): the one
+ * closest to its cores (backends/cuda/cuda_gpu_choice.c); why gets one line
+ * ("GPU 1 of 2 (0000:41:00.0, NUMA node 1): on the rank's NUMA node 1 ..."). */
+int cuda_gpu_for_rank(bool emulate, int local_rank, char *why, size_t cap);
+/* --emit=topology's lines: the GPUs, their bus ids and NUMA nodes, and
+ * which this rank takes. */
+void cuda_print_gpus(FILE *out, bool emulate, int local_rank);
 /* How many GPUs the driver sees: 0 (with *why, a static string, when not
  * NULL) where there is no driver or no GPU. */
 int cuda_device_count(const char **why);

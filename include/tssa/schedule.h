@@ -97,7 +97,29 @@ typedef struct Schedule {
     double *actor_seconds;      /* estimated time per steady state, or NULL */
     char *placement_note;       /* why the placement is what it is, or NULL */
     SchedPrediction predicted;  /* the cost model's times (scheduler/predict.c) */
+    char *device_note;          /* --devices N: the predicted speedup (sched_note_devices), or NULL */
 } Schedule;
+
+/* A GPU's rates for the devices' cost model (scheduler/device_speedup.c),
+ * as the backend knows them (BackendIface.gpu_rates). */
+typedef struct GpuRates {
+    double flops_per_s;         /* FP32 */
+    double bytes_per_s;         /* device memory */
+    double launch_s;            /* one firing's kernel launch */
+    double link_bytes_per_s, link_latency_s;    /* between two GPUs */
+    int gpus;                   /* GPUs the N devices are on */
+    char source[160];           /* where the figures come from */
+} GpuRates;
+
+/* The steady state's predicted time with every filter on one device
+ * (*one) and on the placement's ndevices devices over r->gpus GPUs
+ * (*many: the busiest GPU's time). */
+void sched_device_times(const Schedule *s, int ndevices, const GpuRates *r, double *one, double *many);
+/* Sets s->device_note ("devices: N, predicted 1.9x ...", saying when the
+ * devices are logical ones sharing fewer GPUs); nothing for N < 2.
+ * one_s: the time on one device, from the schedule before the devices
+ * split it (sched_device_times on it); <= 0: this schedule's, all on one. */
+void sched_note_devices(Schedule *s, int ndevices, const GpuRates *r, double one_s);
 
 /* Plans root (see above). On error writes a message naming the stream, the
  * channel or the loop ("FILE:LINE:COL: error: ..." when the graph came from
@@ -124,6 +146,17 @@ void sched_print_json(FILE *out, const Schedule *s);
  * their repetitions. Schedules built before are stale afterwards (their
  * flat view describes the old tree): build a new one with sched_build. */
 bool sched_fission_eligible(const StreamNode *filter, int64_t reps);
+/* The actors every rank fires for itself (scheduler/replicate.c): the input
+ * and what only moves and views its items (every rank holds the inputs),
+ * so no message carries their items: per actor, malloc'd. */
+bool *sched_replicated_actors(const StreamFlat *f);
+/* The actors between the work and the output that only gather rows
+ * (scheduler/replicate.c): movers, and loop Stacks whose iterations each
+ * overwrite their own rows. Every rank fires them on the items it made
+ * itself, so no message carries the rows of the results until they are
+ * written (the executor gathers them after the run): per actor, malloc'd. */
+enum { TAIL_NONE, TAIL_BEFORE_STACK, TAIL_AFTER_STACK };
+unsigned char *sched_owned_tail_actors(const StreamFlat *f);
 /* Splits one filter firing `reps` times per steady state into k copies;
  * returns the copies made (0 when it is not eligible or k < 2). */
 int sched_fission_filter(StreamNode *filter, int64_t reps, int k);

@@ -102,6 +102,18 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #                        its table: exit 1, PyTorch's message, no output
 #   cuda_placement       --emit=placement of two programs against goldens,
 #                        and runs that execute it (no fallback; one counted)
+#   cuda_streams         a stream per device through the shim's lazy streams:
+#                        right outputs and copy counts by kind (peer, staged,
+#                        none needed) at --devices 2 and 3 on 1 to 3 GPUs;
+#                        the shim ignoring waits must give wrong outputs
+#   cuda_gpu_choice      each rank takes the GPU on its NUMA node (a made-up
+#                        sysfs and bus ids; 1 and 2 ranks)
+#   cuda_device_prediction  --emit=schedule's predicted speedup on N GPUs,
+#                        and "logical devices sharing" fewer GPUs
+#   cuda_streams_shim    a device's streams and events (ordered: right; without
+#                        the wait: the stale value) on the shim; the same
+#                        binary on a GPU (scripts/gpu-check.sh) also checks
+#                        that two streams overlap
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -121,4 +133,20 @@ if(TSSA_CUDA)
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_placement.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
   set_tests_properties(cuda_placement PROPERTIES LABELS cuda)
+  add_test(NAME cuda_streams
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_streams.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
+  set_tests_properties(cuda_streams PROPERTIES LABELS cuda)
+  add_test(NAME cuda_gpu_choice
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_gpu_choice.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
+  set_tests_properties(cuda_gpu_choice PROPERTIES LABELS "cuda;mpi")
+  add_test(NAME cuda_device_prediction
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_device_prediction.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
+  set_tests_properties(cuda_device_prediction PROPERTIES LABELS "cuda;scheduler")
+  add_executable(cuda_streams_check ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_streams.c)
+  target_link_libraries(cuda_streams_check PRIVATE tssa)
+  target_include_directories(cuda_streams_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+  add_test(NAME cuda_streams_shim COMMAND cuda_streams_check)
+  set_tests_properties(cuda_streams_shim PROPERTIES LABELS cuda ENVIRONMENT
+                       "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror")
 endif()

@@ -103,6 +103,15 @@ if(TSSA_CUDA)
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/batch_loop 4 2 1 Body_L14)
   set_tests_properties(kernels.horizontal.long_batch_map kernels.horizontal.batch_loop
                        PROPERTIES LABELS "kernels;cuda")
+  #   kernels.strip_mine  data-parallel loops cut into slices for devices and
+  #            ranks on separate hosts: PyTorch's outputs on 1..4 devices,
+  #            slices where they pay (not for a prime trip count), at most
+  #            twice one device's launches on two, and the same bytes as a
+  #            plain run at -np 1..3 with --simulate-hosts
+  add_test(NAME kernels.strip_mine
+           COMMAND ${TSSA_TESTS_DIR}/kernels/test_strip_mine.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
+  set_tests_properties(kernels.strip_mine PROPERTIES LABELS "kernels;cuda;mpi" TIMEOUT 300)
   #   kernels.device_residency  the loop programs on --backend=cuda: right
   #            outputs, and nothing but the outputs copied back per run (the
   #            chunked gates, out[t] = h writes, addmm on the device;
