@@ -63,6 +63,7 @@ to run it on a bigger machine.
 import argparse
 import math
 import os
+import re
 import shutil
 import statistics
 import sys
@@ -1073,7 +1074,7 @@ def devices_study(run):
         why = "this tssa-stream has no --devices option"
     env = bc.cuda_env(run.emulate)
     cols = ["workload", "sizes", "devices", "ms", "speedup", "predicted_speedup_n_gpus",
-            "launches", "check", "placement", "status"]
+            "launches", "check", "placement", "device_note", "status"]
     rows = []
     run.progress.add(len(workloads))
     for name, (program, inputs, wsizes) in workloads.items():
@@ -1092,7 +1093,13 @@ def devices_study(run):
             p, _ = bc.predicted_cost(opts.tssa, case, runs, extra=("--backend=cuda", "--devices",
                                                                    str(n)), env=env)
             if p:
-                row["predicted_speedup_n_gpus"] = bc.find_number(p["doc"], "speedup")
+                # --emit=schedule's device_note: "devices: N, predicted S.SSx the steady
+                # state of one device (...)"
+                note = p["doc"].get("device_note") or ""
+                m = re.search(r"predicted ([0-9.]+)x", note)
+                row["predicted_speedup_n_gpus"] = (float(m.group(1)) if m else
+                                                   bc.find_number(p["doc"], "speedup"))
+                row["device_note"] = short(note, 160) if note else None
                 row["placement"] = short(bc.off_rank0(p["actors"], "device"), 80) if n > 1 \
                     else "device 0"
             if why:
