@@ -888,8 +888,11 @@ static void start_trace(Run *r)
  * compiled and loaded on it). */
 static bool prepare_backend(Run *r)             /* backends: prepare */
 {
+    /* devices that share one GPU run the plan of one (placed_devices):
+     * one device, one stream, nothing to wait for between them */
+    int devices = r->o->devices > 1 && placed_devices(r->o) == 1 ? 1 : r->o->devices;
     BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .local_rank = world_local_rank(),
-                          .devices = r->o->devices};
+                          .devices = devices};
     r->backend_ctx = r->o->backend->prepare(&setup, stderr);
     return ranks_agree(r, r->backend_ctx || stop(r, EXIT_RUNTIME));     /* each rank its own */
 }
