@@ -307,9 +307,31 @@ static bool horizontal_wanted(const Options *o)
     return !(o->keep_loops || o->fission > 1 || o->place);
 }
 
+/* The GPUs that --devices N's devices are on (the backend says; N where
+ * it cannot), at least 1. */
+static int device_gpus(const Options *o)
+{
+    GpuRates gpus = {.gpus = o->devices};
+    if (o->backend->gpu_rates)
+        o->backend->gpu_rates(o->devices, world_local_rank(), &gpus);
+    return gpus.gpus > 1 ? gpus.gpus : 1;
+}
+
+/* The devices the data-parallel filters are spread over: --devices N when
+ * they are N GPUs (or fewer, but more than one); one when they all share one
+ * GPU, whose time they would only share (on an H200, 12-head attention
+ * split over two logical devices of one GPU ran at 0.93x one device: the
+ * split adds launches and waits between streams, the GPU no work). The
+ * prediction line of --emit=schedule says which. */
+static int placed_devices(const Options *o)
+{
+    int n = o->devices ? o->devices : 1;
+    return n > 1 && device_gpus(o) > 1 ? n : 1;
+}
+
 /* How many workers that share no memory the program's data-parallel loops
  * are cut into slices for (kernels/strip_mine.c), each slice one kernel and
- * one message: the devices of --devices N, or the ranks when they are on
+ * one message: the GPUs of --devices N, or the ranks when they are on
  * several hosts. Ranks on one host share its cores: there the kernel's
  * threads do what slices would, without the messages (1: no slices). */
 static int slice_workers(const Options *o)
@@ -317,7 +339,7 @@ static int slice_workers(const Options *o)
     if (!horizontal_wanted(o))
         return 1;
     if (o->backend->device_kind && o->devices > 1)
-        return o->devices;
+        return device_gpus(o);  /* logical devices on one GPU share its time */
     if (world_local_size() < world_size())
         return world_size();
     if (world_simulating_hosts() && o->ranks > 1)   /* --ranks N: planning for N simulated hosts */
@@ -437,7 +459,7 @@ static bool fission(Run *r)                     /* scheduler: fission, devices *
         sched_device_times(r->schedule, 1, &gr, &r->one_device_s, &unused);
     }
     if (devices)
-        r->schedule = sched_place_devices(r->schedule, r->o->devices ? r->o->devices : 1, stderr);
+        r->schedule = sched_place_devices(r->schedule, placed_devices(r->o), stderr);
     if (devices && !r->schedule)
         return stop(r, EXIT_RUNTIME);
     sched_free(r->schedule);
@@ -866,8 +888,11 @@ static void start_trace(Run *r)
  * compiled and loaded on it). */
 static bool prepare_backend(Run *r)             /* backends: prepare */
 {
+    /* devices that share one GPU run the plan of one (placed_devices):
+     * one device, one stream, nothing to wait for between them */
+    int devices = r->o->devices > 1 && placed_devices(r->o) == 1 ? 1 : r->o->devices;
     BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .local_rank = world_local_rank(),
-                          .devices = r->o->devices};
+                          .devices = devices};
     r->backend_ctx = r->o->backend->prepare(&setup, stderr);
     return ranks_agree(r, r->backend_ctx || stop(r, EXIT_RUNTIME));     /* each rank its own */
 }

@@ -291,7 +291,9 @@ static void cuda_gpu_rates(int ndevices, int local_rank, GpuRates *r)
     char why[256];
     int first = cuda_gpu_for_rank(emulated(), local_rank, why, sizeof why);
     int count = emulated() ? (emulated_gpus() ? emulated_gpus() : ndevices) : cuda_device_count(NULL);
-    r->gpus = count < ndevices ? (count > 0 ? count : 1) : ndevices;
+    /* no GPU here (a plan made for a GPU machine, --emit=schedule): the N
+     * devices are taken to be N GPUs */
+    r->gpus = count <= 0 || count >= ndevices ? ndevices : count;
     r->launch_s = LAUNCH_S;
     r->link_bytes_per_s = LINK_BYTES_PER_S;
     r->link_latency_s = LINK_LATENCY_S;

@@ -7,14 +7,14 @@
 # their expected outputs (PyTorch's):
 #   --devices 2, 2 GPUs        right; every value crossing devices peer to
 #                              peer (copies_peer > 0, none staged)
-#   --devices 2, 1 GPU         right; the same crossings, none copied
-#                              (copies_none_needed = the peer count above)
+#   --devices 2, 1 GPU         right; nothing split: devices sharing one GPU
+#                              share its time, so the plan keeps one device
+#                              (no value crosses: no copy of any kind)
 #   --devices 2, no peer       right; the same crossings staged through
 #                              pinned memory (copies_staged = the peer count)
 #   --devices 3, 3 GPUs        right; peer copies
-#   --devices 3, 2 GPUs, no    right; staged + none_needed = the 3-GPU peer
-#     peer                     count (devices 0 and 2 share GPU 0: the
-#                              crossings between them need no copy), staged > 0
+#   --devices 3, 2 GPUs, no    right; the values crossing between the two
+#     peer                     GPUs staged (staged > 0, no peer copy)
 #   (and long_batch_map's output, 160,000 bytes, comes back through a pinned
 #   buffer: copies_to_host_pinned; the shim fills it only when the host waits)
 #   drop-waits, --devices 2/3  TSSA_CUDA_EMULATE=drop-waits makes the shim
@@ -71,8 +71,8 @@ for case in long_batch_map batch_loop; do
 
   run shared 2 1 1 1
   expect "right" "--devices 2 on 1 GPU: wrong output"
-  expect "$(stat copies_none_needed "$err") == peer2 && $(stat copies_peer "$err") == 0 && $(stat copies_staged "$err") == 0" \
-    "--devices 2 on 1 GPU: expected $peer2 values needing no copy ($(grep -E 'copies_(peer|staged|none)' "$err" | tr '\n' ' '))"
+  expect "$(stat copies_none_needed "$err") == 0 && $(stat copies_peer "$err") == 0 && $(stat copies_staged "$err") == 0" \
+    "--devices 2 on 1 GPU: the plan split over devices that share one GPU ($(grep -E 'copies_(peer|staged|none)' "$err" | tr '\n' ' '))"
 
   run staged 2 0 0 1
   expect "right" "--devices 2 without peer access: wrong output"
@@ -87,8 +87,8 @@ for case in long_batch_map batch_loop; do
   run mixed 3 2 0 1
   expect "right" "--devices 3 on 2 GPUs without peer access: wrong output"
   staged=$(stat copies_staged "$err") none=$(stat copies_none_needed "$err")
-  expect "staged > 0 && staged + none == peer3 && $(stat copies_peer "$err") == 0" \
-    "--devices 3 on 2 GPUs: staged $staged + none needed $none != $peer3 (3 GPUs' peer copies)"
+  expect "staged > 0 && $(stat copies_peer "$err") == 0" \
+    "--devices 3 on 2 GPUs: staged $staged, none needed $none (expected staged copies and no peer copy)"
   echo "$case: --devices 2: $peer2 values cross devices (peer on 2 GPUs, staged without peer access," \
        "no copy on 1 GPU); --devices 3: $peer3 peer (3 GPUs), $staged staged + $none none needed (2 GPUs)"
 done
