@@ -358,6 +358,7 @@ static bool run_kernels_passes(Run *r, KernelsStage stage)
     po.horizontal = horizontal_wanted(r->o);
     po.slices = slice_workers(r->o);
     po.slices_exact = !(r->o->backend->device_kind && r->o->devices > 1);
+    po.sink_column_products = !r->o->backend->device_kind || po.slices > 1;
     po.stop_after = r->o->print_after;
     int status = EXIT_OK;
     switch (kernels_run_passes(r->program, stage, &po, stderr, &status)) {

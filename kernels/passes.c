@@ -20,6 +20,9 @@
  *                         their linears and gate ops
  *     fold_embedding_linear -> linear(embedding(E, i), W, b) of compile-time
  *                         E, W, b is a lookup in E @ W^T + b
+ *     sink_sliced_products  (cpu backend, or workers that share no memory)
+ *                         a product read only through column slices -> a
+ *                         product by the weight's columns where each is read
  *     strip_mine          only for workers that share no memory (ranks
  *                         on several hosts, several devices): a
  *                         data-parallel loop -> a loop over equal slices
@@ -68,6 +71,11 @@ static bool slices_wanted(const KernelsPassOptions *o)
     return o->slices >= 2;
 }
 
+static bool sinking_wanted(const KernelsPassOptions *o)
+{
+    return o->sink_column_products;
+}
+
 static const KernelsPass kernels_passes[] = {
     {"expand_rnn_layers",     KERNELS_STAGE_SHAPES, NULL, kernels_expand_rnn_layers, NULL},
     {"split_loop_tuples",     KERNELS_STAGE_SHAPES, NULL, kernels_split_loop_tuples, NULL},
@@ -75,6 +83,7 @@ static const KernelsPass kernels_passes[] = {
     {"fold_decided",          KERNELS_STAGE_FUSION, NULL, kernels_fold_decided, NULL},
     {"decompose_cells",       KERNELS_STAGE_FUSION, NULL, kernels_decompose_cells, NULL},
     {"fold_embedding_linear", KERNELS_STAGE_FUSION, NULL, kernels_fold_embedding_linear, NULL},
+    {"sink_sliced_products",  KERNELS_STAGE_FUSION, sinking_wanted, NULL, kernels_sink_sliced_products},
     {"strip_mine",            KERNELS_STAGE_FUSION, slices_wanted, NULL, kernels_strip_mine},
     {"hoist_input_products",  KERNELS_STAGE_FUSION, NULL, kernels_hoist_input_products, NULL},
     {"split_bias",            KERNELS_STAGE_FUSION, NULL, kernels_split_bias, NULL},

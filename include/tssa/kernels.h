@@ -73,6 +73,11 @@ typedef struct KernelsPassOptions {
      * panels of rows (tensor.h TENSOR_GEMM_PANEL_ROWS). Devices' products
      * (cuBLAS) pick their kernels by shape anyway: any slice. */
     bool slices_exact;
+    /* run `sink_sliced_products`: a product read only through column
+     * slices is computed slice by slice where each is read (on the cpu
+     * backend always, so a run on any number of ranks computes the same
+     * products; with devices only when slicing) */
+    bool sink_column_products;
     /* ir_verify before the first pass and after every pass; a broken graph
      * is an internal error naming the pass. kernels_pass_options_default
      * sets it in builds with TSSA_VERIFY_PASSES (Debug, sanitizer builds)
@@ -142,6 +147,11 @@ int kernels_horizontal(LowerProgram *p);
  * horizontal then makes one kernel per slice, and the ranks and devices
  * share out a slice per firing. */
 bool kernels_strip_mine(LowerProgram *p, const KernelsPassOptions *o, FILE *err, int *status);
+/* A top-level product x @ W read only through column slices (attention's
+ * q[:, :, h*D:(h+1)*D]) becomes x @ W[:, a:b] where each slice is read
+ * (kernels/sink_sliced_products.c), so a rank or device running some heads
+ * needs only x and W (when o->sink_column_products). */
+bool kernels_sink_sliced_products(LowerProgram *p, const KernelsPassOptions *o, FILE *err, int *status);
 
 /* Builds the kernel of every group. With `compile`, compiles and loads the
  * C; else only keeps the source (for --emit=c / --emit=cuda). NULL after a
