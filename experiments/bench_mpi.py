@@ -95,15 +95,17 @@ def study_scaling(opts, workdir):
         # slow spell of the shared machine hits them alike; each is the
         # median over the rounds of its per-run medians. "t1" is one
         # processing element: 1 rank, 1 thread (the strong-scaling base).
-        configs = {"t1": (1, 1, "tssa_out_np1t1"), 1: (1, None, "tssa_out_np1"),
-                   2: (2, None, "tssa_out_np2")}
+        # "sim": 2 ranks as separate hosts (--simulate-hosts: one core and
+        # one thread each, TCP between them), the multi-host path.
+        configs = {"t1": (1, 1, "tssa_out_np1t1", ()), 1: (1, None, "tssa_out_np1", ()),
+                   2: (2, None, "tssa_out_np2", ()), "sim": (2, 1, "tssa_out_sim2", ("--simulate-hosts",))}
         times = {k: [] for k in configs}
         err = {}
         for round_ in range(opts.rounds):
-            for key, (n, threads, out) in configs.items():
+            for key, (n, threads, out, extra) in configs.items():
                 progress(f"scaling {name}: round {round_ + 1}/{opts.rounds}, {n} rank(s)"
-                         f"{', 1 thread' if threads else ''}, --repeat {opts.runs}")
-                secs, why = run_ranks(opts.tssa, case, n, opts.runs, out, threads=threads)
+                         f"{', 1 thread' if threads else ''}{' '.join(('',) + extra)}, --repeat {opts.runs}")
+                secs, why = run_ranks(opts.tssa, case, n, opts.runs, out, threads=threads, extra=extra)
                 if secs is None:
                     err[key] = why
                 else:
@@ -118,7 +120,10 @@ def study_scaling(opts, workdir):
         # runs more than from the one-thread run).
         best = {k: (min(v) if v and k not in err else None) for k, v in times.items()}
         best_speedup = best["t1"] / best[2] if best["t1"] and best[2] else None
+        sim = t1 / t["sim"] if t1 and t["sim"] else None
         rows.append(dict(name=name, sizes=sizes, tssa_np1_t1_s=t1, tssa_np1_s=t[1], tssa_np2_s=t[2],
+                         tssa_sim2_s=t["sim"], sim_speedup=sim,
+                         sim_same_bytes=same_bytes(case, "tssa_out_np1t1", "tssa_out_sim2"),
                          rounds_s={str(k): v for k, v in times.items()},
                          best_efficiency=best_speedup / 2 if best_speedup else None,
                          speedup=speedup, efficiency=speedup / 2 if speedup else None,
@@ -149,6 +154,22 @@ def study_scaling(opts, workdir):
           "configuration's fastest round. The next column compares 2 ranks with "
           "1 rank running 2 threads (OpenMP and OpenBLAS on both cores). eager/tssa above 1: "
           "tssa-stream faster.\n")
+    triad = triad_ratio()
+    print("### 2 ranks as separate hosts (`mpirun --bind-to core -np 2 ... --simulate-hosts`, "
+          "1 thread each)\n")
+    print("| workload | 1 rank 1 thread ms | 2 simulated hosts ms | speedup | same bytes as 1 rank |")
+    print("|---|---:|---:|---:|---|")
+    for r in rows:
+        sp = f"{r['sim_speedup']:.2f}" if r["sim_speedup"] else "-"
+        print(f"| {r['name']} | {ms(r['tssa_np1_t1_s'])} | {ms(r['tssa_sim2_s'])} | {sp} | "
+              f"{r['sim_same_bytes']} |")
+    if triad:
+        one, two = triad
+        print(f"\nSTREAM triad (numpy, one process per core, in this run): one core {one:.1f} GB/s, "
+              f"two cores at once {two:.1f} GB/s: {two / one:.2f}x. The memory-bound workload's "
+              "speedup over that ratio: " +
+              ", ".join(f"{r['name']} {100 * r['sim_speedup'] / (two / one):.0f}%" for r in rows
+                        if r["sim_speedup"]) + "\n")
     print(f"### placement on 2 ranks (--emit=schedule --ranks 2 --repeat {opts.runs})\n")
     print("| workload | filters on rank 1 | placement |")
     print("|---|---|---|")
@@ -156,6 +177,50 @@ def study_scaling(opts, workdir):
         print(f"| {p['name']} | {p['rank1']} | {p['placement']} |")
     print()
     return dict(rows=rows, placements=placements)
+
+
+def same_bytes(case, a, b):
+    """Whether two output folders of a case hold the same bytes."""
+    da, db = os.path.join(case, a), os.path.join(case, b)
+    if not os.path.isdir(da) or not os.path.isdir(db):
+        return "-"
+    names = sorted(f for f in os.listdir(da) if f.endswith(".npy"))
+    for f in names:
+        try:
+            with open(os.path.join(da, f), "rb") as x, open(os.path.join(db, f), "rb") as y:
+                if x.read() != y.read():
+                    return "no"
+        except OSError:
+            return "no"
+    return "yes" if names else "-"
+
+
+TRIAD = """
+import time, numpy as np
+n = 1 << 24
+a = np.zeros(n, np.float32); b = np.ones(n, np.float32); c = np.ones(n, np.float32)
+best = 1e9
+for _ in range(15):
+    t = time.perf_counter(); np.multiply(c, 3.0, out=a); np.add(a, b, out=a)
+    best = min(best, time.perf_counter() - t)
+print(5 * 4 * n / best / 1e9)   # bytes moved: c read, a written, a and b read, a written
+"""
+
+
+def triad_ratio():
+    """(one core's GB/s, two cores' at once GB/s) of a STREAM-like triad, one
+    numpy process per core (pinned with taskset), or None without taskset."""
+    if not shutil.which("taskset"):
+        return None
+    run = lambda core: subprocess.Popen(["taskset", "-c", str(core), sys.executable, "-c", TRIAD],
+                                        stdout=subprocess.PIPE, text=True)
+    try:
+        one = float(run(0).communicate(timeout=120)[0])
+        pair = [run(0), run(1)]
+        two = sum(float(p.communicate(timeout=120)[0]) for p in pair)
+    except (ValueError, subprocess.TimeoutExpired):
+        return None
+    return one, two
 
 
 SPLIT_RANKS = bc.SPLIT_RANKS
