@@ -1,7 +1,8 @@
-/* strip_mine.c — a data-parallel loop as a loop over k contiguous slices of
- * its iterations, each slice a loop of its own: the slices are what ranks
- * on different hosts and devices share out, one firing (one kernel launch,
- * one GEMM, one message) per slice instead of one per iteration.
+/* strip_mine.c — a data-parallel loop as a loop over c contiguous slices of
+ * its iterations, each slice a loop of its own, and a large product of
+ * stacked rows as such a loop over row slices: the slices are what ranks on
+ * different hosts and GPUs share out, one firing (one kernel launch, one
+ * GEMM, one message) per slice instead of one per iteration.
  *
  * Why here. Horizontal fusion (horizontal.c) makes a data-parallel loop a
  * few operations over all its iterations, which leaves nothing for ranks or
@@ -9,8 +10,8 @@
  * and a message per iteration. Strip-mining first keeps both: after this
  * pass the inner loop of each slice is what hoist_input_products and
  * horizontal take (one GEMM and one kernel over the slice's rows), and the
- * outer loop is an ordinary data-parallel loop of k iterations, which the
- * loop lowering makes one body filter fired k times, and fission, the
+ * outer loop is an ordinary data-parallel loop of c iterations, which the
+ * loop lowering makes one body filter fired c times, and fission, the
  * partitioner and the device placement spread as they spread any loop.
  *
  * The loop it takes (top level, after shape_infer):

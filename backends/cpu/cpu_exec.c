@@ -458,7 +458,10 @@ static void place_channels(Exec *x)
     int n = f->nchannels, me = x->plan->rank;
     bool spread = x->plan->schedule->nranks > 1 && x->plan->inputs_everywhere;
     bool *replicated = spread ? sched_replicated_actors(f) : NULL;
-    x->tail = spread ? sched_owned_tail_actors(f) : NULL;
+    /* The owned tail writes received rows straight into host memory: with
+     * a device (whose copy of a result may be the current one) results go
+     * to rank 0 as messages instead, after the device's to_host. */
+    x->tail = spread && !x->plan->device ? sched_owned_tail_actors(f) : NULL;
     x->here = xcalloc((size_t)f->nactors + 1, sizeof *x->here);
     x->drop = xcalloc((size_t)n + 1, sizeof *x->drop);
     x->absent_from = xmallocn((size_t)n + 1, sizeof *x->absent_from);
