@@ -287,6 +287,7 @@ static bool elems_add_list(Elems *e, const RtValue *v, const char *what, FILE *e
 
 enum { MAX_ABSENT_RANKS = 1 << 16 };
 static RtValue *absent_items[MAX_ABSENT_RANKS];
+static int absent_top;          /* ranks below this may have a placeholder */
 
 RtValue *cpu_absent_item(int rank)
 {
@@ -294,6 +295,8 @@ RtValue *cpu_absent_item(int rank)
         rank = MAX_ABSENT_RANKS - 1;
     if (!absent_items[rank])
         absent_items[rank] = rt_none();     /* kept for the process's life */
+    if (rank >= absent_top)
+        absent_top = rank + 1;
     return rt_retain(absent_items[rank]);
 }
 
@@ -301,7 +304,7 @@ int cpu_absent_rank(const RtValue *v)
 {
     if (!v || v->kind != RT_NONE)
         return -1;
-    for (int r = 0; r < MAX_ABSENT_RANKS && r < 4096; r++)
+    for (int r = 0; r < absent_top; r++)
         if (absent_items[r] == v)
             return r;
     return -1;
