@@ -63,25 +63,17 @@ static bool static_int_is(const LowerProgram *p, const IrValue *v, int64_t want)
     return r && (r->kind == RT_INT || r->kind == RT_BOOL) && r->u.i == want;
 }
 
-static bool holds_random_or_print(IrNode *n)
+/* Whether block b, nested blocks included, draws random numbers. */
+static bool holds_random(const IrBlock *b)
 {
-    if (op_info(n->op)->cls == OPC_RANDOM || ir_node_prints(n))
-        return true;
-    for (int b = 0; b < n->nblocks; b++)
-        for (IrNode *m = ir_block_first(n->blocks[b]); !ir_node_is_end(m); m = m->next)
-            if (holds_random_or_print(m))
+    for (IrNode *m = ir_block_first(b); !ir_node_is_end(m); m = m->next) {
+        if (op_info(m->op)->cls == OPC_RANDOM)
+            return true;
+        for (int k = 0; k < m->nblocks; k++)
+            if (holds_random(m->blocks[k]))
                 return true;
-    return false;
-}
-
-static int64_t gcd(int64_t a, int64_t b)
-{
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
     }
-    return a;
+    return false;
 }
 
 /* The iterations a slice must hold a multiple of, so that each product of
@@ -110,8 +102,8 @@ static int64_t panel_granule(const IrNode *loop, const IrBlock *b, int64_t granu
         int64_t rows = 1;
         for (int d = 0; d + 1 < tx->rank; d++)
             rows *= tx->sizes[d];
-        int64_t need = TENSOR_GEMM_PANEL_ROWS / gcd(rows > 0 ? rows : 1, TENSOR_GEMM_PANEL_ROWS);
-        granule = granule / gcd(granule, need) * need;
+        int64_t need = TENSOR_GEMM_PANEL_ROWS / gcd64(rows > 0 ? rows : 1, TENSOR_GEMM_PANEL_ROWS);
+        granule = granule / gcd64(granule, need) * need;
     }
     return granule;
 }
@@ -136,10 +128,7 @@ static int64_t plan_loop(const LowerProgram *p, IrNode *loop)
     row = shape_of(write->inputs[1]);
     if (!dst || !row || dst->rank != row->rank + 1 || dst->sizes[0] != n->u.i || dst->rank > KIR_MAX_RANK)
         return 0;
-    for (IrNode *m = ir_block_first(body); !ir_node_is_end(m); m = m->next)
-        if (holds_random_or_print(m))
-            return 0;
-    return n->u.i;
+    return holds_random(body) || ir_node_prints(loop) ? 0 : n->u.i;
 }
 
 /* A slice [lo, hi) of dim 0 of x, appended to block b: its type is x's
@@ -185,6 +174,44 @@ static IrValue *write_rows(IrGraph *g, LowerProgram *p, IrBlock *b, IrValue *roo
     return ir_node_add_output(w, root->type, NULL);
 }
 
+/* The loop over c slices of m rows each, before `before`, carrying `dst`
+ * (its result of dst's type): a loop whose body has only the slice's bounds
+ * lo = s * m and hi = lo + m so far (*lo, *hi); slices_done finishes it. */
+typedef struct Slices {
+    IrNode *loop;
+    IrValue *lo, *hi, *dst;     /* bounds and the carried destination, in the body */
+} Slices;
+
+static Slices slices_begin(LowerProgram *p, IrNode *before, int64_t c, int64_t m, IrValue *dst)
+{
+    IrGraph *g = lower_ir_graph(p);
+    Slices sl = {.loop = ir_node_new_op(g, OP_PRIM_LOOP)};
+    sl.loop->line = before->line;
+    sl.loop->comment = before->comment;
+    ir_insert_before(sl.loop, before);
+    ir_node_add_input(sl.loop, kernels_scalar_constant(p, sl.loop, c, false));
+    ir_node_add_input(sl.loop, kernels_scalar_constant(p, sl.loop, 1, true));
+    ir_node_add_input(sl.loop, dst);
+    ir_node_add_output(sl.loop, dst->type, NULL);
+    IrBlock *b = ir_node_add_block(sl.loop);
+    IrValue *s = ir_block_add_param(b, ir_type_simple(g, TY_INT), NULL);
+    sl.dst = ir_block_add_param(b, dst->type, NULL);
+    IrValue *rows = kernels_scalar_constant(p, sl.loop, m, false);
+    sl.lo = int_op(g, b, OP_ATEN_MUL, s, rows);
+    sl.hi = int_op(g, b, OP_ATEN_ADD, sl.lo, rows);
+    return sl;
+}
+
+/* Ends the body: the slice's rows `part` written into the destination.
+ * Returns the loop's result. */
+static IrValue *slices_done(LowerProgram *p, const Slices *sl, IrValue *part)
+{
+    IrBlock *b = sl->loop->blocks[0];
+    ir_block_add_return(b, kernels_scalar_constant(p, sl->loop, 1, true));
+    ir_block_add_return(b, write_rows(lower_ir_graph(p), p, b, sl->dst, part, sl->lo, sl->hi));
+    return sl->loop->outputs[0];
+}
+
 /* A row read X[i] of a tensor X defined before `loop` with `trips` rows or
  * more: it can be read as a row of X's slice. */
 static bool is_row_read(const LowerProgram *p, const IrNode *n, const IrNode *loop, int64_t trips)
@@ -195,10 +222,11 @@ static bool is_row_read(const LowerProgram *p, const IrNode *n, const IrNode *lo
            static_int_is(p, n->inputs[1], 0) && kernels_outside_loop(n->inputs[0], loop);
 }
 
-/* Moves the body of `loop` into a new loop of `rows` iterations appended to
- * block b, for the slice starting at row `lo` (an int value of b's scope);
- * `dst` is the loop's destination. Returns the new loop's result (a slice
- * of rows of dst's shape). `loop` is left with an empty body. */
+/* Moves the body of `loop` (of `trips` iterations) into a new loop of
+ * `rows` iterations appended to outer's body, for the slice of rows [lo,
+ * hi) (int values of that body), which starts from the same rows of the
+ * loop's destination. Returns the new loop's result (`rows` rows of the
+ * destination's shape). `loop` is left with an empty body. */
 static IrValue *slice_loop(LowerProgram *p, IrNode *loop, IrNode *outer, IrValue *lo, IrValue *hi, int64_t rows,
                            int64_t trips)
 {
@@ -361,28 +389,9 @@ static int strip_mine(LowerProgram *p, IrNode *loop, int workers, bool exact)
     if (c < 2)
         return 0;
     int64_t m = trips / c;
-    IrGraph *g = lower_ir_graph(p);
     allocate_only(p, loop);
-    IrValue *dst = loop->inputs[2];
-
-    IrNode *outer = ir_node_new_op(g, OP_PRIM_LOOP);
-    outer->line = loop->line;
-    outer->comment = loop->comment;
-    ir_insert_before(outer, loop);
-    ir_node_add_input(outer, kernels_scalar_constant(p, outer, c, false));
-    ir_node_add_input(outer, kernels_scalar_constant(p, outer, 1, true));
-    ir_node_add_input(outer, dst);
-    IrValue *result = ir_node_add_output(outer, loop->outputs[0]->type, NULL);
-    IrBlock *ob = ir_node_add_block(outer);
-    IrValue *s = ir_block_add_param(ob, ir_type_simple(g, TY_INT), NULL);
-    IrValue *d = ir_block_add_param(ob, dst->type, NULL);
-    IrValue *rows = kernels_scalar_constant(p, outer, m, false);
-    IrValue *yes = kernels_scalar_constant(p, outer, 1, true);
-    IrValue *lo = int_op(g, ob, OP_ATEN_MUL, s, rows);
-    IrValue *hi = int_op(g, ob, OP_ATEN_ADD, lo, rows);
-    IrValue *y = slice_loop(p, loop, outer, lo, hi, m, trips);
-    ir_block_add_return(ob, yes);
-    ir_block_add_return(ob, write_rows(g, p, ob, d, y, lo, hi));
+    Slices sl = slices_begin(p, loop, c, m, loop->inputs[2]);
+    IrValue *result = slices_done(p, &sl, slice_loop(p, loop, sl.loop, sl.lo, sl.hi, m, trips));
     ir_replace_all_uses(loop->outputs[0], result);
     ir_node_destroy(loop);
     return 1;
@@ -435,22 +444,9 @@ static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
                            ir_type_tensor_refined(g, tx->dtype, 2, flat_sizes, NULL), NULL);
     }
     IrType *out_type = ir_type_tensor_refined(g, ty->dtype, 2, out_sizes, NULL);
-    IrValue *empty = empty_of(p, at, out_type);
-    IrNode *loop = ir_node_new_op(g, OP_PRIM_LOOP);
-    loop->line = n->line;
-    loop->comment = n->comment;
-    ir_insert_before(loop, at);
-    ir_node_add_input(loop, kernels_scalar_constant(p, loop, c, false));
-    ir_node_add_input(loop, kernels_scalar_constant(p, loop, 1, true));
-    ir_node_add_input(loop, empty);
-    IrValue *all = ir_node_add_output(loop, out_type, NULL);
-    IrBlock *b = ir_node_add_block(loop);
-    IrValue *s = ir_block_add_param(b, ir_type_simple(g, TY_INT), NULL);
-    IrValue *d = ir_block_add_param(b, out_type, NULL);
-    IrValue *slice_rows = kernels_scalar_constant(p, loop, m, false);
-    IrValue *lo = int_op(g, b, OP_ATEN_MUL, s, slice_rows);
-    IrValue *hi = int_op(g, b, OP_ATEN_ADD, lo, slice_rows);
-    IrValue *xs = rows_of(g, p, b, flat, lo, hi, m);
+    Slices sl = slices_begin(p, at, c, m, empty_of(p, at, out_type));
+    IrBlock *b = sl.loop->blocks[0];
+    IrValue *xs = rows_of(g, p, b, flat, sl.lo, sl.hi, m);
     IrNode *part = ir_node_new_op(g, n->op == OP_ATEN_MM ? OP_ATEN_MATMUL : n->op);
     part->line = n->line;
     part->comment = n->comment;
@@ -459,9 +455,8 @@ static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
     for (int i = 1; i < n->ninputs; i++)
         ir_node_add_input(part, n->inputs[i]);
     int64_t part_sizes[2] = {m, cols};
-    IrValue *ys = ir_node_add_output(part, ir_type_tensor_refined(g, ty->dtype, 2, part_sizes, NULL), NULL);
-    ir_block_add_return(b, kernels_scalar_constant(p, loop, 1, true));
-    ir_block_add_return(b, write_rows(g, p, b, d, ys, lo, hi));
+    IrValue *all = slices_done(p, &sl, ir_node_add_output(part, ir_type_tensor_refined(g, ty->dtype, 2, part_sizes,
+                                                                                      NULL), NULL));
     IrValue *result = all;
     if (ty->rank != 2) {
         IrValue *shape = int_list_constant(p, at, ty->sizes, ty->rank);

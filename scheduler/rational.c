@@ -13,22 +13,6 @@
 #include "scheduler/rational.h"
 #include "tssa/util.h"
 
-static int64_t abs64(int64_t a)
-{
-    return a < 0 ? -a : a;
-}
-
-int64_t gcd64(int64_t a, int64_t b)
-{
-    a = abs64(a);
-    b = abs64(b);
-    while (b) {
-        int64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
 
 bool mul64(int64_t a, int64_t b, int64_t *out)
 {

@@ -10,12 +10,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tssa/util.h"      /* gcd64 */
+
 /* Always normalized: den > 0, gcd(|num|, den) == 1, zero is 0/1. */
 typedef struct Rational {
     int64_t num, den;
 } Rational;
 
-int64_t gcd64(int64_t a, int64_t b);    /* of |a| and |b|; gcd64(0, 0) == 0 */
 bool mul64(int64_t a, int64_t b, int64_t *out);
 bool add64(int64_t a, int64_t b, int64_t *out);
 bool lcm64(int64_t a, int64_t b, int64_t *out);  /* a, b > 0 */

@@ -46,6 +46,19 @@ static inline int64_t sat_add_i64(int64_t a, int64_t b, int64_t cap)
     int64_t r;
     return ckd_add_i64(&r, a, b) && r < cap ? r : cap;
 }
+/* The greatest common divisor of |a| and |b| (gcd64(0, 0) == 0; a or b
+ * INT64_MIN is outside its domain). */
+static inline int64_t gcd64(int64_t a, int64_t b)
+{
+    a = a < 0 ? -a : a;
+    b = b < 0 ? -b : b;
+    while (b) {
+        int64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
 /* The product of sizes[0..n), the element count of a shape. */
 static inline bool ckd_product_i64(int64_t *r, const int64_t *sizes, int n)
 {
