@@ -238,35 +238,40 @@ static void print_host_ops(FILE *e, const char *tag, const CudaStats *cs, int ru
 }
 
 /* --stats: the device's launches, GEMMs, host nodes and copies. */
+
+/* One `--stats` line of a count averaged over the runs. */
+static void per_run(FILE *e, const char *tag, const char *name, int64_t count, double runs)
+{
+    fprintf(e, "tssa-stream: stats: %s%s_per_run %.6g\n", tag, name, (double)count / runs);
+}
+
 static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
 {
     CudaStats cs = cuda_backend_stats(ctx);
     fprintf(e, "tssa-stream: stats: %sdevice %s\n", tag, cs.device);
     if (cs.gpu_choice[0])
         fprintf(e, "tssa-stream: stats: %sgpu_choice %s\n", tag, cs.gpu_choice);
-    fprintf(e, "tssa-stream: stats: %slaunches_per_run %.6g\n", tag, (double)cs.launches / runs);
-    fprintf(e, "tssa-stream: stats: %sgemms_per_run %.6g\n", tag, (double)cs.gemms / runs);
-    fprintf(e, "tssa-stream: stats: %shost_nodes_per_run %.6g\n", tag, (double)cs.host_nodes / runs);
+    per_run(e, tag, "launches", cs.launches, runs);
+    per_run(e, tag, "gemms", cs.gemms, runs);
+    per_run(e, tag, "host_nodes", cs.host_nodes, runs);
     print_host_ops(e, tag, &cs, runs);
-    fprintf(e, "tssa-stream: stats: %shost_fallbacks_per_run %.6g\n", tag, (double)cs.host_fallbacks / runs);
-    fprintf(e, "tssa-stream: stats: %sbytes_to_device_per_run %.6g\n", tag, (double)cs.bytes_to_device / runs);
-    fprintf(e, "tssa-stream: stats: %sbytes_to_host_per_run %.6g\n", tag, (double)cs.bytes_to_host / runs);
-    fprintf(e, "tssa-stream: stats: %scopies_to_device_per_run %.6g\n", tag, (double)cs.copies_to_device / runs);
-    fprintf(e, "tssa-stream: stats: %scopies_to_host_per_run %.6g\n", tag, (double)cs.copies_to_host / runs);
-    fprintf(e, "tssa-stream: stats: %scopies_to_host_pinned_per_run %.6g\n", tag,
-            (double)cs.copies_to_host_pinned / runs);
-    fprintf(e, "tssa-stream: stats: %sstrided_inputs_per_run %.6g\n", tag, (double)cs.strided_inputs / runs);
-    fprintf(e, "tssa-stream: stats: %smemcpys_on_device_per_run %.6g\n", tag, (double)cs.memcpys_on_device / runs);
+    per_run(e, tag, "host_fallbacks", cs.host_fallbacks, runs);
+    per_run(e, tag, "bytes_to_device", cs.bytes_to_device, runs);
+    per_run(e, tag, "bytes_to_host", cs.bytes_to_host, runs);
+    per_run(e, tag, "copies_to_device", cs.copies_to_device, runs);
+    per_run(e, tag, "copies_to_host", cs.copies_to_host, runs);
+    per_run(e, tag, "copies_to_host_pinned", cs.copies_to_host_pinned, runs);
+    per_run(e, tag, "strided_inputs", cs.strided_inputs, runs);
+    per_run(e, tag, "memcpys_on_device", cs.memcpys_on_device, runs);
     if (cs.devices > 1) {
         fprintf(e, "tssa-stream: stats: %sstreams %d (one per device) on %d GPU%s, peer copies between %d of %d "
                 "GPU pairs\n", tag, cs.devices, cs.gpus, cs.gpus == 1 ? "" : "s", cs.peer_pairs, cs.gpu_pairs);
-        fprintf(e, "tssa-stream: stats: %scopies_peer_per_run %.6g\n", tag, (double)cs.copies_peer / runs);
-        fprintf(e, "tssa-stream: stats: %scopies_staged_per_run %.6g\n", tag, (double)cs.copies_staged / runs);
-        fprintf(e, "tssa-stream: stats: %scopies_none_needed_per_run %.6g\n", tag,
-                (double)cs.copies_none_needed / runs);
-        fprintf(e, "tssa-stream: stats: %sbytes_peer_per_run %.6g\n", tag, (double)cs.bytes_peer / runs);
-        fprintf(e, "tssa-stream: stats: %sbytes_staged_per_run %.6g\n", tag, (double)cs.bytes_staged / runs);
-        fprintf(e, "tssa-stream: stats: %sstream_waits_per_run %.6g\n", tag, (double)cs.stream_waits / runs);
+        per_run(e, tag, "copies_peer", cs.copies_peer, runs);
+        per_run(e, tag, "copies_staged", cs.copies_staged, runs);
+        per_run(e, tag, "copies_none_needed", cs.copies_none_needed, runs);
+        per_run(e, tag, "bytes_peer", cs.bytes_peer, runs);
+        per_run(e, tag, "bytes_staged", cs.bytes_staged, runs);
+        per_run(e, tag, "stream_waits", cs.stream_waits, runs);
     }
     fprintf(e, "tssa-stream: stats: %speak_device_bytes %lld\n", tag, (long long)cs.peak_device_bytes);
     fprintf(e, "tssa-stream: stats: %sdevice_allocations %lld\n", tag, (long long)cs.device_allocations);
