@@ -143,7 +143,7 @@ if(TSSA_CUDA)
   add_test(NAME cuda_device_prediction
            COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_device_prediction.sh $<TARGET_FILE:tssa-stream> ${TSSA_TESTS_DIR})
   set_tests_properties(cuda_device_prediction PROPERTIES LABELS "cuda;scheduler")
-  add_executable(cuda_streams_check ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_streams.c)
+  add_executable(cuda_streams_check ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_streams.c ${TSSA_TESTS_DIR}/test_util.c)
   target_link_libraries(cuda_streams_check PRIVATE tssa)
   target_include_directories(cuda_streams_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
   add_test(NAME cuda_streams_shim COMMAND cuda_streams_check)

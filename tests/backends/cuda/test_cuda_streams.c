@@ -25,19 +25,9 @@
 #include <time.h>
 
 #include "backends/cuda/cuda_device.h"
+#include "test_util.h"
 #include "tssa/util.h"
 
-static int failures;
-
-#define EXPECT(cond, ...)                                                                      \
-    do {                                                                                       \
-        if (!(cond)) {                                                                         \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                    \
-            fprintf(stderr, __VA_ARGS__);                                                      \
-            fputc('\n', stderr);                                                               \
-            failures++;                                                                        \
-        }                                                                                      \
-    } while (0)
 
 typedef struct Args {
     DevicePtr in[1];
@@ -94,7 +84,7 @@ static float chain(Device *d, DeviceStream *a, DeviceStream *b, void *fn, Device
     ok = ok && launch(d, b, fn, y, z, 0);
     d->stream = b;
     ok = ok && d->ops->download(d, &out, z, sizeof out) && d->ops->sync(d);
-    EXPECT(ok, "%s chain: %s", ordered ? "ordered" : "unordered", d->error);
+    CHECK_MSG(ok, "%s chain: %s", ordered ? "ordered" : "unordered", d->error);
     return out;
 }
 
@@ -119,19 +109,19 @@ int main(void)
     DevicePtr x = 0, y = 0, z = 0;
     bool ok = d->ops->load(d, SOURCE, names, 1, &fn) && d->ops->stream_open(d, &b) &&
               d->ops->alloc(d, 4, &x) && d->ops->alloc(d, 4, &y) && d->ops->alloc(d, 4, &z);
-    EXPECT(ok, "setup: %s", d->error);
+    CHECK_MSG(ok, "setup: %s", d->error);
     if (!ok)
         return 1;
     /* about 50 ms at a GPU's 1.5 to 2 GHz */
     const int64_t spin = 80 * 1000 * 1000;
 
     float ordered = chain(d, a, b, fn, x, y, z, true, spin);
-    EXPECT(ordered == 3.0f, "ordered: z = %g, expected 3", (double)ordered);
+    CHECK_MSG(ordered == 3.0f, "ordered: z = %g, expected 3", (double)ordered);
     printf("ordered: z = %g (expected 3)\n", (double)ordered);
 
     float unordered = chain(d, a, b, fn, x, y, z, false, spin);
     if (emulate)
-        EXPECT(unordered == 1.0f, "unordered on the shim: z = %g, expected 1 (y read before A ran)",
+        CHECK_MSG(unordered == 1.0f, "unordered on the shim: z = %g, expected 1 (y read before A ran)",
                (double)unordered);
     printf("unordered: z = %g (%s)\n", (double)unordered,
            unordered == 1.0f ? "B read y before A wrote it: the race a missing wait causes"
@@ -149,10 +139,10 @@ int main(void)
         t0 = now();
         ok = ok && launch(d, a, fn, x, y, spin) && launch(d, b, fn, x, z, spin) && d->ops->sync(d);
         double overlapped = now() - t0;
-        EXPECT(ok, "overlap: %s", d->error);
+        CHECK_MSG(ok, "overlap: %s", d->error);
         printf("overlap: one spin %.1f ms, two on one stream %.1f ms, two on two streams %.1f ms "
                "(%.2fx one spin)\n", one * 1e3, serial * 1e3, overlapped * 1e3, overlapped / one);
-        EXPECT(overlapped < 1.5 * one, "two streams did not overlap: %.1f ms against %.1f ms for one spin",
+        CHECK_MSG(overlapped < 1.5 * one, "two streams did not overlap: %.1f ms against %.1f ms for one spin",
                overlapped * 1e3, one * 1e3);
     }
     d->ops->release(d, x);
@@ -160,10 +150,5 @@ int main(void)
     d->ops->release(d, z);
     d->ops->stream_close(d, b);
     d->ops->close(d);
-    if (failures) {
-        fprintf(stderr, "%d check(s) failed\n", failures);
-        return 1;
-    }
-    printf("ok\n");
-    return 0;
+    return test_report("cuda_streams_check");
 }
