@@ -168,24 +168,21 @@ double sched_channel_bytes(const Schedule *s, const double *item_bytes, int chan
     return bytes;
 }
 
-bool sched_channel_messaged(const StreamChannel *ch, const bool *replicated, const unsigned char *tail)
+bool sched_channel_messaged(const Schedule *s, const StreamChannel *ch)
 {
-    return !replicated[ch->src] && !(tail[ch->dst] == TAIL_BEFORE_STACK && !tail[ch->src]);
+    const unsigned char *tail = s->owned_tail;
+    return !s->replicated[ch->src] && !(tail[ch->dst] == TAIL_BEFORE_STACK && !tail[ch->src]);
 }
 
 static void count_traffic(Partitioner *P)
 {
     const StreamFlat *f = P->s->flat;
     double *item = sched_item_bytes(P->s);
-    /* items made from the inputs by moving them: every rank makes its own
-     * (replicate.c), no message carries them */
-    bool *replicated = sched_replicated_actors(f);
-    /* and the rows of results stay where they were computed until they
-     * are written (gathered once, not per run) */
-    unsigned char *tail = sched_owned_tail_actors(f);
     for (int c = 0; c < f->nchannels; c++) {
         const StreamChannel *ch = &f->channels[c];
-        if (!sched_channel_messaged(ch, replicated, tail))
+        /* items made from the inputs by moving them (every rank makes its
+         * own) and rows kept where they were computed travel in no message */
+        if (!sched_channel_messaged(P->s, ch))
             continue;
         const StreamActor *src = &f->actors[ch->src], *dst = &f->actors[ch->dst];
         double firings = (double)P->s->repetitions[ch->src];
@@ -197,8 +194,6 @@ static void count_traffic(Partitioner *P)
         for (const StreamNode *n = src->node; n && !is_ancestor(n, dst->node); n = n->parent)
             P->node_out_bytes[n->id] += bytes;
     }
-    free(replicated);
-    free(tail);
     free(item);
 }
 
@@ -542,16 +537,14 @@ static Partitioner *partitioner_new(const Schedule *s, const PartitionOptions *o
     /* what every rank makes for itself from the inputs (views, routes,
      * allocations) runs where it is needed, at next to no cost: it does
      * not weigh on the rank the partitioner names for it */
-    bool *replicated = sched_replicated_actors(f);
     for (int a = 0; a < f->nactors; a++) {
         const StreamActor *actor = &f->actors[a];
         if (actor->kind != ACTOR_FILTER)
             continue;
         P->actor_of_node[actor->node->id] = a;
         P->node_seconds[actor->node->id] =
-            replicated[a] ? 0 : (double)s->repetitions[a] * sched_firing_seconds(&actor->node->filter, o);
+            s->replicated[a] ? 0 : (double)s->repetitions[a] * sched_firing_seconds(&actor->node->filter, o);
     }
-    free(replicated);
     count_traffic(P);
     return P;
 }

@@ -6,7 +6,7 @@
  *   work          the sum of its filters' estimates (partition.c's cost of
  *                 a firing times the repetitions: s->actor_seconds), less
  *                 what every rank makes for itself from the inputs (views,
- *                 routes: sched_replicated_actors), which the partitioner
+ *                 routes: Schedule.replicated), which the partitioner
  *                 takes as free
  *   messages in   every channel that enters the rank from another and
  *                 carries its items in messages (not what every rank makes
@@ -45,24 +45,20 @@ static double *channel_seconds(const Schedule *s, const PartitionOptions *o)
 {
     const StreamFlat *f = s->flat;
     double *item = sched_item_bytes(s);
-    bool *replicated = sched_replicated_actors(f);
-    unsigned char *tail = sched_owned_tail_actors(f);
     double *secs = xcalloc((size_t)f->nchannels + 1, sizeof *secs);
     for (int c = 0; c < f->nchannels; c++) {
         const StreamChannel *ch = &f->channels[c];
         if (s->actor_rank[ch->src] == s->actor_rank[ch->dst] || !sched_carries_items(ch) ||
-            !sched_channel_messaged(ch, replicated, tail))
+            !sched_channel_messaged(s, ch))
             continue;
         secs[c] = link_seconds(o, sched_channel_bytes(s, item, c), (double)s->repetitions[ch->src]);
     }
     free(item);
-    free(replicated);
-    free(tail);
     return secs;
 }
 
 /* One steady state's finish time, simulated (see the header). */
-static double simulated_latency(const Schedule *s, const double *msg, const bool *replicated, int nranks)
+static double simulated_latency(const Schedule *s, const double *msg, int nranks)
 {
     const StreamFlat *f = s->flat;
     int n = f->nactors;
@@ -82,7 +78,7 @@ static double simulated_latency(const Schedule *s, const double *msg, const bool
         int a = ready[head++];
         int r = s->actor_rank[a];
         double start = arrive[a] > rank_free[r] ? arrive[a] : rank_free[r];
-        double finish = start + (s->actor_seconds && !replicated[a] ? s->actor_seconds[a] : 0);
+        double finish = start + (s->actor_seconds && !s->replicated[a] ? s->actor_seconds[a] : 0);
         rank_free[r] = finish;
         latency = finish > latency ? finish : latency;
         const StreamActor *actor = &f->actors[a];
@@ -122,9 +118,8 @@ void sched_predict(Schedule *s, const PartitionOptions *o, double latency_s)
     const StreamFlat *f = s->flat;
     /* What every rank makes for itself from the inputs (views, routes,
      * allocations) is free to the partitioner (partition.c), so here too. */
-    bool *replicated = sched_replicated_actors(f);
     for (int a = 0; a < f->nactors; a++)
-        if (s->actor_seconds && s->actor_rank[a] < nranks && !replicated[a])
+        if (s->actor_seconds && s->actor_rank[a] < nranks && !s->replicated[a])
             p->rank_work_s[s->actor_rank[a]] += s->actor_seconds[a];
     double *msg = channel_seconds(s, o);
     for (int c = 0; c < f->nchannels; c++) {
@@ -138,9 +133,8 @@ void sched_predict(Schedule *s, const PartitionOptions *o, double latency_s)
         double total = p->rank_work_s[r] + p->rank_in_s[r] + p->rank_out_s[r];
         p->bottleneck_s = total > p->bottleneck_s ? total : p->bottleneck_s;
     }
-    p->latency_s = latency_s >= 0 ? latency_s : simulated_latency(s, msg, replicated, nranks);
+    p->latency_s = latency_s >= 0 ? latency_s : simulated_latency(s, msg, nranks);
     if (p->latency_s < p->bottleneck_s)
         p->latency_s = p->bottleneck_s;
-    free(replicated);
     free(msg);
 }

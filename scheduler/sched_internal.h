@@ -112,14 +112,19 @@ double *sched_item_bytes(const Schedule *s);
 double sched_channel_bytes(const Schedule *s, const double *item_bytes, int channel);
 /* Whether a channel's items travel in messages when its ends are on
  * different ranks: not those every rank makes itself, nor the rows of
- * results each rank keeps until they are written (sched_replicated_actors,
- * sched_owned_tail_actors give the arrays). */
-bool sched_channel_messaged(const StreamChannel *ch, const bool *replicated, const unsigned char *tail);
+ * results each rank keeps until they are written (Schedule.replicated,
+ * Schedule.owned_tail). */
+bool sched_channel_messaged(const Schedule *s, const StreamChannel *ch);
 
 /* The cost model's prediction of a placed schedule (predict.c): fills
  * s->predicted from the actors' ranks and estimates (sched_rank_actors) and
  * o's rates; latency_s is the partitioner's L for this placement, or < 0
  * to derive it from the placement (predict.c says how). */
 void sched_predict(Schedule *s, const PartitionOptions *o, double latency_s);
+
+/* Schedule.replicated and Schedule.owned_tail of a flat view
+ * (scheduler/replicate.c): per actor, malloc'd. */
+bool *sched_replicated_actors(const StreamFlat *f);
+unsigned char *sched_owned_tail_actors(const StreamFlat *f);
 
 #endif

@@ -100,6 +100,8 @@ Schedule *sched_build(StreamNode *root, FILE *err)
     if (!sched_solve_rates(root, &rates, err))
         goto fail;
     StreamFlat *f = s->flat = stream_flatten(root);
+    s->replicated = sched_replicated_actors(f);
+    s->owned_tail = sched_owned_tail_actors(f);
     size_t nactors = (size_t)f->nactors, nchannels = (size_t)f->nchannels;
     s->repetitions = xcalloc(nactors, sizeof(int64_t));
     s->init_firings = xcalloc(nactors, sizeof(int64_t));
@@ -162,6 +164,8 @@ void sched_free(Schedule *s)
     if (!s)
         return;
     stream_flat_free(s->flat);
+    free(s->replicated);
+    free(s->owned_tail);
     free(s->repetitions);
     free(s->init_firings);
     free(s->fill_after_init);

@@ -339,7 +339,6 @@ static void print_filter_costs(FILE *out, const Schedule *s, const Paths *paths)
     fputs("\nfilter costs (the cost model's, per firing and per steady state):\n", out);
     fprintf(out, "  %6s  %4s  %8s  %10s  %10s  %s\n", "#", "rank", "firings", "ms/firing", "ms/steady", "filter");
     Text path = {0};
-    bool *replicated = sched_replicated_actors(s->flat);
     for (int a = 0; a < s->flat->nactors; a++) {
         if (!has_estimate(s, a))
             continue;
@@ -349,9 +348,8 @@ static void print_filter_costs(FILE *out, const Schedule *s, const Paths *paths)
         text_path(&path, paths, a);
         fprintf(out, "  %6d  %4d  %8" PRId64 "  %10.3g  %10.3g  %s%s\n", a, s->actor_rank[a], reps,
                 reps > 0 ? seconds * 1e3 / (double)reps : 0.0, seconds * 1e3, path.p,
-                replicated[a] ? " (every rank makes it: not in the ranks' work)" : "");
+                s->replicated[a] ? " (every rank makes it: not in the ranks' work)" : "");
     }
-    free(replicated);
     free(path.p);
 }
 

@@ -52,7 +52,7 @@ bool cpu_fire(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushe
  * failed run left). Other work ignores the phase. Pushes npush items. */
 typedef struct CpuPhaseState CpuPhaseState;
 /* Rows [lo, hi) of dim 0 of a loop's result that the owned tail
- * (sched_owned_tail_actors) moves to rank 0 after a run, recorded by the
+ * (Schedule.owned_tail) moves to rank 0 after a run, recorded by the
  * Stacks in firing order, which is the same on every rank: on rank 0 the
  * result and the rows rank `owner` computed (its items reached rank 0 as
  * placeholders, cpu_absent_item); on another rank the rows it computed

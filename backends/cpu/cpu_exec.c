@@ -30,7 +30,7 @@
  * that comes earlier in the one sequential order every rank follows, so by
  * induction on that order every firing completes.
  *
- * Replicated actors (sched_replicated_actors: the input and what only
+ * Replicated actors (Schedule.replicated: the input and what only
  * moves and views its items) fire on every rank that fires a consumer of
  * theirs, since every rank holds the inputs: their items reach a consumer
  * on the consumer's own rank, and those for consumers elsewhere are dropped
@@ -58,7 +58,7 @@ typedef struct Exec {
     bool *here;             /* per actor: fired on this rank */
     bool *drop;             /* per channel: a replicated producer's items
                              * for a consumer elsewhere (which made its own) */
-    unsigned char *tail;    /* per actor: the owned tail (TAIL_*), or NULL (one rank) */
+    const unsigned char *tail;  /* per actor: the owned tail (TAIL_*), or NULL (one rank) */
     int *absent_from;       /* per channel into the owned tail: the rank whose
                              * items it stands for with placeholders, or -1 */
     CpuRegions regions;     /* the owned tail's Stacks' rows, this run */
@@ -457,11 +457,11 @@ static void place_channels(Exec *x)
     const StreamFlat *f = x->flat;
     int n = f->nchannels, me = x->plan->rank;
     bool spread = x->plan->schedule->nranks > 1 && x->plan->inputs_everywhere;
-    bool *replicated = spread ? sched_replicated_actors(f) : NULL;
+    const bool *replicated = spread ? x->plan->schedule->replicated : NULL;
     /* The owned tail writes received rows straight into host memory: with
      * a device (whose copy of a result may be the current one) results go
      * to rank 0 as messages instead, after the device's to_host. */
-    x->tail = spread && !x->plan->device ? sched_owned_tail_actors(f) : NULL;
+    x->tail = spread && !x->plan->device ? x->plan->schedule->owned_tail : NULL;
     x->here = xcalloc((size_t)f->nactors + 1, sizeof *x->here);
     x->drop = xcalloc((size_t)n + 1, sizeof *x->drop);
     x->absent_from = xmallocn((size_t)n + 1, sizeof *x->absent_from);
@@ -516,7 +516,6 @@ static void place_channels(Exec *x)
         x->send_to[c] = x->here[ch->src] && !x->here[ch->dst] ? dst : -1;
         x->recv_from[c] = x->here[ch->dst] && !x->here[ch->src] ? src : -1;
     }
-    free(replicated);
 }
 
 bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs, int ninputs,
@@ -606,7 +605,6 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     free(x.send_to);
     free(x.here);
     free(x.drop);
-    free(x.tail);
     free(x.absent_from);
     cpu_regions_clear(&x.regions);
     if (!deferred || x.failed)      /* a deferred run hands recv_from over */

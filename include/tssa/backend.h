@@ -125,7 +125,7 @@ typedef struct ExecPlan {
      * shared them; not --inputs, whose sets only rank 0 reads): on several
      * ranks, each then makes the items it needs from the inputs itself and
      * keeps the rows of results it computed until they are gathered for the
-     * outputs (sched_replicated_actors, sched_owned_tail_actors). */
+     * outputs (Schedule.replicated, Schedule.owned_tail). */
     bool inputs_everywhere;
     /* The backend running the plan (BackendIface.name), for messages that
      * say where an op ran; NULL: "cpu". */

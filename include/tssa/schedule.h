@@ -86,6 +86,11 @@ typedef struct Schedule {
     /* Per channel. */
     int64_t *fill_after_init;   /* items at the start of every steady state */
     int64_t *buffer_size;       /* most items held at once */
+    /* Per actor, from the flat view alone (scheduler/replicate.c): fired by
+     * every rank that needs it (the input and what only moves and views its
+     * items; no message carries them), and the owned tail (TAIL_*). */
+    bool *replicated;
+    unsigned char *owned_tail;
     SchedPhase *init;
     int ninit;
     SchedPhase *steady;
@@ -146,17 +151,13 @@ void sched_print_json(FILE *out, const Schedule *s);
  * their repetitions. Schedules built before are stale afterwards (their
  * flat view describes the old tree): build a new one with sched_build. */
 bool sched_fission_eligible(const StreamNode *filter, int64_t reps);
-/* The actors every rank fires for itself (scheduler/replicate.c): the input
- * and what only moves and views its items (every rank holds the inputs),
- * so no message carries their items: per actor, malloc'd. */
-bool *sched_replicated_actors(const StreamFlat *f);
-/* The actors between the work and the output that only gather rows
- * (scheduler/replicate.c): movers, and loop Stacks whose iterations each
- * overwrite their own rows. Every rank fires them on the items it made
- * itself, so no message carries the rows of the results until they are
- * written (the executor gathers them after the run): per actor, malloc'd. */
+/* Schedule.owned_tail (scheduler/replicate.c): the actors between the work
+ * and the output that only gather rows (movers, and loop Stacks whose
+ * iterations each overwrite their own rows), before or after the Stacks.
+ * Every rank fires them on the items it made itself, so no message carries
+ * the rows of the results until they are written (the executor gathers
+ * them after the run). */
 enum { TAIL_NONE, TAIL_BEFORE_STACK, TAIL_AFTER_STACK };
-unsigned char *sched_owned_tail_actors(const StreamFlat *f);
 /* Splits one filter firing `reps` times per steady state into k copies;
  * returns the copies made (0 when it is not eligible or k < 2). */
 int sched_fission_filter(StreamNode *filter, int64_t reps, int k);
