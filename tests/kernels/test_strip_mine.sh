@@ -10,7 +10,9 @@
 #      device (one kernel per slice, the rows copied by the copy engine);
 #   3. under mpirun with --simulate-hosts (ranks on separate hosts: the
 #      loops are cut for the ranks, each slice's products in whole panels),
-#      np 1..3 give the same bytes as a plain run, for every case.
+#      np 1..3 give the same bytes as a plain run, for every case; and with
+#      --keep-loops (one row per firing, kept on the rank that made it and
+#      gathered once) 2 ranks give a plain --keep-loops run's bytes.
 #   test_strip_mine.sh TSSA_STREAM NPY_COMPARE TESTS_DIR
 set -uo pipefail
 tssa=$(realpath "$1") compare=$(realpath "$2") tests=$(realpath "$3")
@@ -76,6 +78,17 @@ if command -v mpirun >/dev/null && "$tssa" --version | grep -q mpi; then
         fail "$name: -np $np --simulate-hosts gives other bytes than a plain run"
     done
   done
+  # --keep-loops: the loop's rows are single iterations spread over the
+  # ranks; each rank keeps its rows (select_rev writes) until rank 0
+  # gathers them for the output: the bytes of a plain --keep-loops run
+  dir="$tests/models/long_batch_map"
+  read -r -a bindings <"$dir/args.txt"
+  (cd "$dir" && "$tssa" --keep-loops model.ir "${bindings[@]}" -o "$out/keep.plain") >/dev/null 2>&1
+  (cd "$dir" && ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    mpirun "${root[@]}" --oversubscribe -np 2 "$tssa" --simulate-hosts --keep-loops model.ir "${bindings[@]}" \
+    -o "$out/keep.np2") >"$out/log" 2>&1 || fail "long_batch_map --keep-loops -np 2: $(grep -m2 error "$out/log")"
+  cmp -s "$out/keep.plain/out0.npy" "$out/keep.np2/out0.npy" ||
+    fail "long_batch_map --keep-loops: rows gathered from 2 simulated hosts differ from a plain run"
 else
   echo "note: no mpirun or no MPI build: the rank counts are not checked"
 fi
