@@ -701,14 +701,28 @@ static bool same_shape(const KOutput *a, const KOutput *b)
     return true;
 }
 
+/* The element type a C kernel reads and writes a tensor's memory through.
+ * Bool tensors go through uint8_t pointers: GCC 12 vectorizes no loop that
+ * loads or stores through a bool pointer ("no vectype"), and a bool tensor
+ * holds only the bytes 0 and 1, so every load is bound to a bool temporary
+ * (emit's `const bool tN = inK[...]`) and converts exactly. mask_crop's
+ * crop kernel ran in 5.3 ms with bool pointers and 3.0 ms, the memory's
+ * speed, with uint8_t ones (400 masks of 138 x 138, one core). */
+static const char *memory_ctype(TensorDType dt)
+{
+    return dt == DT_BOOL ? "uint8_t" : kir_ctype(dt);
+}
+
 static void print_inputs(TextBuf *t, const KKernel *k, const char *indent, KirTarget target)
 {
     const char *restrict_kw = target == KIR_TARGET_C ? "restrict" : "__restrict__";
-    for (int i = 0; i < k->ninputs; i++)
-        if (k->inputs[i].kind == KIN_TENSOR)
-            textbuf_printf(t, "%sconst %s *%s in%d = (const %s *)in[%d];\n%s(void)in%d;\n",
-                           indent, kir_ctype(k->inputs[i].dtype), restrict_kw, i,
-                           kir_ctype(k->inputs[i].dtype), i, indent, i);
+    for (int i = 0; i < k->ninputs; i++) {
+        if (k->inputs[i].kind != KIN_TENSOR)
+            continue;
+        const char *ctype = target == KIR_TARGET_C ? memory_ctype(k->inputs[i].dtype) : kir_ctype(k->inputs[i].dtype);
+        textbuf_printf(t, "%sconst %s *%s in%d = (const %s *)in[%d];\n%s(void)in%d;\n", indent, ctype, restrict_kw,
+                       i, ctype, i, indent, i);
+    }
 }
 
 /* The row-major linear index of the loop variables (a size-1 dim is 0). */
@@ -984,7 +998,7 @@ static bool print_column_reduction_c(Printer *pr, TextBuf *t, const int *os, int
     int64_t n = out->sizes[v];
     textbuf_puts(t, "    {\n");
     for (int j = 0; j < nos; j++) {
-        const char *ctype = kir_ctype(pr->k->outputs[os[j]].dtype);
+        const char *ctype = memory_ctype(pr->k->outputs[os[j]].dtype);
         textbuf_printf(t, "        %s *restrict out%d = (%s *)out[%d];\n", ctype, os[j], ctype, os[j]);
     }
     for (int w = 0; w < KIR_MAX_VARS; w++)
@@ -1099,7 +1113,7 @@ static void print_outputs_c(Printer *pr, TextBuf *t, const int *os, int nos)
     }
     textbuf_puts(t, "    {\n");
     for (int j = 0; j < nos; j++) {
-        const char *ctype = kir_ctype(pr->k->outputs[os[j]].dtype);
+        const char *ctype = memory_ctype(pr->k->outputs[os[j]].dtype);
         textbuf_printf(t, "        %s *restrict out%d = (%s *)out[%d];\n", ctype, os[j], ctype, os[j]);
     }
     for (int v = 0; v < KIR_MAX_VARS; v++) {
