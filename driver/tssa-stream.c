@@ -579,16 +579,18 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
     int ok = 1;
     if (world_rank() == 0) {
         char *cache = tssa_cache_dir();
-        ok = device_rates_get(&r->rates, r->o->rates, cache, rank_threads, stderr);
+        DeviceRatesProbe probe = {kernels_measure_rates, NULL};
+        ok = device_rates_get(&r->rates, r->o->rates, cache, rank_threads, &probe, stderr);
         r->alone_rates = r->rates;
         if (ok && alone_threads != rank_threads && !r->o->rates)
-            ok = device_rates_get(&r->alone_rates, NULL, cache, alone_threads, stderr);
+            ok = device_rates_get(&r->alone_rates, NULL, cache, alone_threads, &probe, stderr);
         free(cache);
         /* More ranks than cores (oversubscribed): they take turns on the
          * cores, each at cores / ranks of one core's rate. */
         if (ok && !r->o->rates && host_cores > 0 && host_ranks > host_cores) {
             r->rates.flops_per_s *= (double)host_cores / host_ranks;
             r->rates.bytes_per_s *= (double)host_cores / host_ranks;
+            r->rates.math_per_s *= (double)host_cores / host_ranks;
         }
     }
     if (!world_share_int(ok, 0))
@@ -597,6 +599,8 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
     r->alone_rates.bytes_per_s = world_share_double(r->alone_rates.bytes_per_s, 0);
     r->rates.flops_per_s = world_share_double(r->rates.flops_per_s, 0);
     r->rates.bytes_per_s = world_share_double(r->rates.bytes_per_s, 0);
+    r->rates.math_per_s = world_share_double(r->rates.math_per_s, 0);
+    r->alone_rates.math_per_s = world_share_double(r->alone_rates.math_per_s, 0);
     r->rates.firing_s = world_share_double(r->rates.firing_s, 0);
     r->rates.link_latency_s = world_share_double(r->rates.link_latency_s, 0);
     r->rates.link_bytes_per_s = world_share_double(r->rates.link_bytes_per_s, 0);
@@ -652,6 +656,7 @@ static bool place(Run *r)                       /* scheduler: partition */
     PartitionOptions po = {
         .nranks = placement_ranks(r->o), .sets = r->nsets > 0 ? r->nsets : 1 + r->o->repeat,
         .flops_per_s = r->rates.flops_per_s, .bytes_per_s = r->rates.bytes_per_s,
+        .math_per_s = r->rates.math_per_s, .alone_math_per_s = r->alone_rates.math_per_s,
         .firing_s = r->rates.firing_s, .link_latency_s = r->rates.link_latency_s,
         .link_bytes_per_s = r->rates.link_bytes_per_s,
         .alone_flops_per_s = r->alone_rates.flops_per_s, .alone_bytes_per_s = r->alone_rates.bytes_per_s,

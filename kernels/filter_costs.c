@@ -14,8 +14,12 @@
  *   convolutions (OPC_NN    2 * out * (weight elements / out channels)
  *   with a weight of rank >= 3)
  *   everything else         one flop per output element
+ *   math calls              per output element, the calls of exp, tanh,
+ *                           log, ... its kernel template makes (one for
+ *                           softmax and log_softmax): StreamFilter.math
  *   memory                  every tensor read and written once
- * A loop body's popped items that are the same every iteration (loop
+ * A fused group over a loop's iterations costs its body (one iteration)
+ * times their count. A loop body's popped items that are the same every iteration (loop
  * invariants) are counted apart (bytes_in_shared): a message carries them
  * once. A fused group is one pass: its members' flops, but only the group's own
  * inputs and outputs as memory (what fusion saves). An If costs its dearer
@@ -28,7 +32,7 @@
 #include "tssa/shapes.h"
 
 typedef struct Cost {
-    double flops, bytes;
+    double flops, bytes, math;
 } Cost;
 
 static double numel_of(const IrTensorType *t)
@@ -80,6 +84,17 @@ static double node_flops(const IrNode *n)
     return numel_of(out);
 }
 
+static double node_math(const IrNode *n)
+{
+    const IrTensorType *out = n->noutputs > 0 ? shape_of(n->outputs[0]) : NULL;
+    if (!out)
+        return 0;
+    if (n->op == OP_ATEN_SOFTMAX || n->op == OP_ATEN_LOG_SOFTMAX)
+        return numel_of(out);
+    const OpTemplate *t = op_template(n->op);
+    return t ? numel_of(out) * kir_math_calls(t->text) : 0;
+}
+
 static double node_bytes(const IrNode *n)
 {
     if (op_info(n->op)->cls == OPC_VIEW)
@@ -98,12 +113,17 @@ static Cost node_cost(const LowerProgram *p, const IrNode *n)
 {
     Cost c = {0};
     if (n->op == OP_TSSA_FUSION_GROUP && n->nblocks == 1) {
-        c.flops = block_cost(p, n->blocks[0]).flops;
+        /* an iterations group's body is one iteration (horizontal.c) */
+        Cost body = block_cost(p, n->blocks[0]);
+        double times = ir_group_iterations(n) > 0 ? (double)ir_group_iterations(n) : 1;
+        c.flops = body.flops * times;
+        c.math = body.math * times;
         c.bytes = node_bytes(n);
     } else if (n->op == OP_PRIM_IF) {
         for (int i = 0; i < n->nblocks; i++) {
             Cost arm = block_cost(p, n->blocks[i]);
             c.flops = arm.flops > c.flops ? arm.flops : c.flops;
+            c.math = arm.math > c.math ? arm.math : c.math;
             c.bytes = arm.bytes > c.bytes ? arm.bytes : c.bytes;
         }
     } else if (n->op == OP_PRIM_LOOP && n->nblocks == 1) {
@@ -111,9 +131,11 @@ static Cost node_cost(const LowerProgram *p, const IrNode *n)
         const RtValue *trips = n->ninputs > 0 ? kir_static(p, NULL, n->inputs[0]) : NULL;
         double times = trips && trips->kind == RT_INT && trips->u.i > 0 ? (double)trips->u.i : 1;
         c.flops = body.flops * times;
+        c.math = body.math * times;
         c.bytes = body.bytes * times;
     } else {
         c.flops = node_flops(n);
+        c.math = node_math(n);
         c.bytes = node_bytes(n);
     }
     return c;
@@ -126,6 +148,7 @@ static Cost block_cost(const LowerProgram *p, const IrBlock *b)
         Cost one = node_cost(p, n);
         c.flops += one.flops;
         c.bytes += one.bytes;
+        c.math += one.math;
     }
     return c;
 }
@@ -151,10 +174,11 @@ void kernels_estimate_costs(const LowerProgram *p)
         if (node->kind != STREAM_FILTER || node->filter.role != FILTER_WORK)
             continue;
         StreamFilter *f = &node->filter;
-        f->flops = f->bytes = f->bytes_in = f->bytes_in_shared = f->bytes_out = 0;
+        f->flops = f->math = f->bytes = f->bytes_in = f->bytes_in_shared = f->bytes_out = 0;
         for (int k = 0; k < f->nnodes; k++) {
             Cost c = node_cost(p, f->nodes[k]);
             f->flops += c.flops;
+            f->math += c.math;
             f->bytes += c.bytes;
         }
         const LowerWork *w = f->work;

@@ -96,6 +96,10 @@ KernelsPassResult kernels_run_pass_table(LowerProgram *p, const KernelsPass *tab
                                          FILE *err, int *status);
 
 void kir_print_prelude(TextBuf *t, KirTarget target);
+/* How many calls of the math library's vectorized functions (exp, log,
+ * tanh, ..., pow: the prelude's list) an op table template makes per
+ * element: "(T)1 / ((T)1 + EXP(-$0))" makes 1. */
+int kir_math_calls(const char *template_text);
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target);
 /* The CUDA threads output o of k launches: one per element, or one per row
  * of its last dim when it reduces along it (a softmax: the row's max and

@@ -50,6 +50,37 @@ typedef struct Printer {
     int nindexed, capindexed;
 } Printer;
 
+/* The math library's functions that libmvec vectorizes (with powf): a
+ * kernel pays one call per element for each (kir_math_calls). */
+static const char *const simd_calls[] = {"exp", "log", "sin", "cos", "tanh", "erf", "expm1",
+                                         "log1p", "log2", "log10", "exp2", "atan", "tan"};
+
+int kir_math_calls(const char *template_text)
+{
+    int calls = 0;
+    for (const char *s = template_text; s && *s; s++) {
+        if (!(*s >= 'A' && *s <= 'Z') || (s > template_text && ((s[-1] >= 'A' && s[-1] <= 'Z') ||
+                                                                 (s[-1] >= '0' && s[-1] <= '9'))))
+            continue;
+        size_t n = 0;
+        while ((s[n] >= 'A' && s[n] <= 'Z') || (s[n] >= '0' && s[n] <= '9'))
+            n++;
+        if (s[n] != '(')
+            continue;
+        char lower[16];
+        if (n >= sizeof lower)
+            continue;
+        for (size_t i = 0; i < n; i++)
+            lower[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]);
+        lower[n] = '\0';
+        bool known = strcmp(lower, "pow") == 0;
+        for (size_t i = 0; !known && i < sizeof simd_calls / sizeof *simd_calls; i++)
+            known = strcmp(lower, simd_calls[i]) == 0;
+        calls += known;
+    }
+    return calls;
+}
+
 static const char *math_names[] = {
     "EXP", "EXP2", "EXPM1", "LOG", "LOG2", "LOG10", "LOG1P", "SQRT", "SIN", "COS", "TAN",
     "TANH", "ATAN", "ERF", "FLOOR", "CEIL", "RINT", "TRUNC",
@@ -88,12 +119,10 @@ static void prelude(TextBuf *t, KirTarget target)
                         "#if defined(__x86_64__) && defined(__GLIBC__)\n"
                         "/* glibc's libmvec has vector versions of these: loops that call\n"
                         " * them vectorize (with -fno-math-errno) */\n");
-        static const char *const simd[] = {"exp", "log", "sin", "cos", "tanh", "erf", "expm1",
-                                           "log1p", "log2", "log10", "exp2", "atan", "tan"};
-        for (size_t i = 0; i < sizeof simd / sizeof *simd; i++)
+        for (size_t i = 0; i < sizeof simd_calls / sizeof *simd_calls; i++)
             textbuf_printf(t, "#pragma omp declare simd notinbranch\nfloat %sf(float);\n"
                               "#pragma omp declare simd notinbranch\ndouble %s(double);\n",
-                           simd[i], simd[i]);
+                           simd_calls[i], simd_calls[i]);
         textbuf_puts(t, "#pragma omp declare simd notinbranch\nfloat powf(float, float);\n"
                         "#pragma omp declare simd notinbranch\ndouble pow(double, double);\n"
                         "#endif\n\n/* type-generic math for the op table's templates */\n");

@@ -6,7 +6,10 @@
  * short calibration whose result is cached per host and thread count:
  *   bandwidth  a STREAM triad (a = b + s*c) over three arrays of 8 Mi floats
  *              (96 MiB in all, more than a last-level cache holds), counting
- *              the 12 bytes each element reads and writes;
+ *              the 12 bytes each element reads and writes: the probe's
+ *              (compiled as the kernels are) when the caller gives one,
+ *              else this file's loop;
+ *   math       the probe's rate of exp/tanh calls, else the default;
  *   compute    a float32 product the way the runtime runs a data-parallel
  *              loop's: 256-row panels (tensor/linalg.c), one per thread,
  *              shared out by OpenMP, each a single-threaded OpenBLAS call
@@ -75,6 +78,7 @@ static const struct {
 } RATE_KEYS[] = {
     { "flops_per_s", offsetof(DeviceRates, flops_per_s), false, false },
     { "bytes_per_s", offsetof(DeviceRates, bytes_per_s), false, false },
+    { "math_per_s", offsetof(DeviceRates, math_per_s), false, false },
     { "firing_s", offsetof(DeviceRates, firing_s), true, false },
     { "link_latency_s", offsetof(DeviceRates, link_latency_s), true, true },
     { "link_bytes_per_s", offsetof(DeviceRates, link_bytes_per_s), false, true },
@@ -90,6 +94,7 @@ void device_rates_default(DeviceRates *r)
 {
     r->flops_per_s = 20e9;
     r->bytes_per_s = 10e9;
+    r->math_per_s = 2e9;
     r->firing_s = 2e-6;
     r->link_latency_s = 5e-6;
     r->link_bytes_per_s = 5e9;
@@ -148,8 +153,8 @@ static bool parse_rates(DeviceRates *r, const char *path, char *text, size_t len
     for (const cJSON *item = ok ? root->child : NULL; item && ok; item = item->next) {
         int k = rate_key_index(item->string);
         if (k < 0) {
-            diag_error(err, path, "unknown key \"%s\" (the keys are flops_per_s, bytes_per_s, firing_s, "
-                       "link_latency_s and link_bytes_per_s)", item->string);
+            diag_error(err, path, "unknown key \"%s\" (the keys are flops_per_s, bytes_per_s, math_per_s, "
+                       "firing_s, link_latency_s and link_bytes_per_s)", item->string);
             ok = false;
         } else if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble) || item->valuedouble < 0 ||
                    (item->valuedouble == 0 && !RATE_KEYS[k].may_be_zero)) {
@@ -318,7 +323,8 @@ static double measure_gemm_flops_per_s(int threads)
 
 /* ---------------------------------------------------------------- the rates */
 
-bool device_rates_get(DeviceRates *r, const char *override_path, const char *cache_dir, int threads, FILE *err)
+bool device_rates_get(DeviceRates *r, const char *override_path, const char *cache_dir, int threads,
+                      const DeviceRatesProbe *probe, FILE *err)
 {
     device_rates_default(r);
     if (override_path) {
@@ -337,8 +343,10 @@ bool device_rates_get(DeviceRates *r, const char *override_path, const char *cac
     if (dir) {
         char host[64];
         host_file_name(host, sizeof host);
-        /* v3: the best of 10 runs, the panels' product, each thread's best (older figures are not reused) */
-        cache_path = xprintf("%s/device-rates-v3-%s-%dt.json", dir, host, threads);
+        /* v4: the bandwidth and the math rate measured by the kernels'
+         * own code (v3: the best of 10 runs, the panels' product, each
+         * thread's best; older figures are not reused) */
+        cache_path = xprintf("%s/device-rates-v4-%s-%dt.json", dir, host, threads);
         if (read_rates_cache(r, cache_path, err)) {
             snprintf(r->source, sizeof r->source, "cache");
             r->link_pinned = false;
@@ -347,7 +355,8 @@ bool device_rates_get(DeviceRates *r, const char *override_path, const char *cac
             return true;
         }
     }
-    r->bytes_per_s = measure_triad_bytes_per_s(threads);
+    if (!probe || !probe->measure(probe->ctx, threads, &r->bytes_per_s, &r->math_per_s))
+        r->bytes_per_s = measure_triad_bytes_per_s(threads);
     r->flops_per_s = measure_gemm_flops_per_s(threads);
     snprintf(r->source, sizeof r->source, "calibrated");
     if (cache_path && !write_rates_file(*r, cache_path))

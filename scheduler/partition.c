@@ -2,8 +2,18 @@
  * model and the partitioner (after StreamIt's dynamic-programming
  * partitioner over the stream hierarchy).
  *
- * Cost model. A filter firing costs firing_s + max(flops / flop rate,
- * bytes / memory rate) (its estimates, StreamFilter; the device's rates);
+ * Cost model. A filter firing costs firing_s + flops / flop rate + math /
+ * math rate + bytes / memory rate (its estimates, StreamFilter; the
+ * device's rates: math counts the elements through exp/tanh-class calls,
+ * which cost one core of the test host ~0.7 ns each, 60 times a flop of a
+ * GEMM). Compute and memory add up rather than overlap (the ECM model's
+ * view of one core): a product's packing and its C's zeroing stream
+ * memory between the compute kernel's calls (batch_map's 16384 x 128 x
+ * 128 product took 6.9 ms where its flops alone give 6.2 and its 16 MB
+ * 0.7), and the fused kernel after it, 2M tanh over 25 MB, took about
+ * 2.1 ms: between the larger of its two times (1.6) and their sum (2.7).
+ * With the larger alone every workload of the scaling study was predicted
+ * 6-38% fast on one core;
  * per steady state that times its repetitions. A channel between ranks
  * costs latency per message (one per producer firing) plus its bytes per
  * steady state over the link's bandwidth.
@@ -88,8 +98,9 @@ double sched_firing_seconds(const StreamFilter *f, const PartitionOptions *o)
 {
     if (f->role != FILTER_WORK)
         return 0;
-    double compute = f->flops / o->flops_per_s, memory = f->bytes / o->bytes_per_s;
-    return o->firing_s + (compute > memory ? compute : memory);
+    double compute = f->flops / o->flops_per_s + (o->math_per_s > 0 ? f->math / o->math_per_s : 0);
+    double memory = f->bytes / o->bytes_per_s;
+    return o->firing_s + compute + memory;
 }
 
 /* ---------------------------------------------------------------- traffic */
@@ -594,6 +605,7 @@ Schedule *sched_partition(Schedule *s, const PartitionOptions *o, FILE *err)
     PartitionOptions ao = *o;
     ao.flops_per_s = o->alone_flops_per_s > 0 ? o->alone_flops_per_s : o->flops_per_s;
     ao.bytes_per_s = o->alone_bytes_per_s > 0 ? o->alone_bytes_per_s : o->bytes_per_s;
+    ao.math_per_s = o->alone_math_per_s > 0 ? o->alone_math_per_s : o->math_per_s;
     const PartitionOptions *rated = &ao;
     /* Only rank 0's output is shown (the driver quiets the others): a
      * program that prints keeps every filter there. */

@@ -109,7 +109,7 @@ void sched_predict(Schedule *s, const PartitionOptions *o, double latency_s)
     int nranks = s->nranks > 0 ? s->nranks : 1;
     *p = (SchedPrediction){
         .known = true, .flops_per_s = o->flops_per_s, .bytes_per_s = o->bytes_per_s,
-        .firing_s = o->firing_s, .link_latency_s = o->link_latency_s,
+        .math_per_s = o->math_per_s, .firing_s = o->firing_s, .link_latency_s = o->link_latency_s,
         .link_bytes_per_s = o->link_bytes_per_s, .sets = o->sets > 0 ? o->sets : 1, .nranks = nranks,
         .rank_work_s = xcalloc((size_t)nranks, sizeof(double)),
         .rank_in_s = xcalloc((size_t)nranks, sizeof(double)),

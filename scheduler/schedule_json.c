@@ -28,7 +28,8 @@
  *     }, ...],
  *     "ranks": 2, "placement_note": "..."     null before placement
  *     "cost": {                                null before placement
- *         "flops_per_s": 2e10, "bytes_per_s": 1e10, "firing_s": 2e-6,
+ *         "flops_per_s": 2e10, "bytes_per_s": 1e10, "math_per_s": 2e9,
+ *         "firing_s": 2e-6,
  *         "link_latency_s": 5e-6, "link_bytes_per_s": 5e9,   the rates used
  *         "ranks": [{"rank": 0, "work_s": ..., "messages_in_s": ...,
  *                    "messages_out_s": ..., "total_s": ...}, ...],
@@ -121,6 +122,7 @@ static cJSON *prediction_json(const SchedPrediction *p)
     cJSON *j = cJSON_CreateObject();
     cJSON_AddNumberToObject(j, "flops_per_s", p->flops_per_s);
     cJSON_AddNumberToObject(j, "bytes_per_s", p->bytes_per_s);
+    cJSON_AddNumberToObject(j, "math_per_s", p->math_per_s);
     cJSON_AddNumberToObject(j, "firing_s", p->firing_s);
     cJSON_AddNumberToObject(j, "link_latency_s", p->link_latency_s);
     cJSON_AddNumberToObject(j, "link_bytes_per_s", p->link_bytes_per_s);

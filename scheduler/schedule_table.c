@@ -317,8 +317,9 @@ static void print_prediction(FILE *out, const SchedPrediction *p)
 {
     if (!p->known)
         return;
-    fprintf(out, "cost model: %.3g flop/s, %.3g B/s, %.3g us per firing; link %.3g us per message, %.3g B/s\n",
-            p->flops_per_s, p->bytes_per_s, p->firing_s * 1e6, p->link_latency_s * 1e6, p->link_bytes_per_s);
+    fprintf(out, "cost model: %.3g flop/s, %.3g B/s, %.3g math calls/s, %.3g us per firing; link %.3g us per "
+                 "message, %.3g B/s\n",
+            p->flops_per_s, p->bytes_per_s, p->math_per_s, p->firing_s * 1e6, p->link_latency_s * 1e6, p->link_bytes_per_s);
     for (int r = 0; r < p->nranks; r++)
         fprintf(out, "  rank %d: work %.3g ms, messages in %.3g ms, out %.3g ms, total %.3g ms\n", r,
                 p->rank_work_s[r] * 1e3, p->rank_in_s[r] * 1e3, p->rank_out_s[r] * 1e3,

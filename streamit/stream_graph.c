@@ -310,6 +310,7 @@ StreamNode *stream_filter_copy(const StreamNode *filter, const char *name)
     n->filter.rank = f->rank;
     n->filter.device = f->device;
     n->filter.flops = f->flops;
+    n->filter.math = f->math;
     n->filter.bytes = f->bytes;
     n->filter.bytes_in = f->bytes_in;
     n->filter.bytes_in_shared = f->bytes_in_shared;

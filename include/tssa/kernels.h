@@ -163,6 +163,11 @@ void kernels_print_source(FILE *out, const KernelProgram *kp, KernelsTarget targ
  * per firing (StreamFilter), from the static shapes, for the partitioner
  * (kernels/filter_costs.c says how they are counted). */
 void kernels_estimate_costs(const LowerProgram *p);
+/* The memory bandwidth and the rate of exp/tanh-class calls of code
+ * compiled as the kernels are, run by `threads` threads (about 0.3 s; a
+ * DeviceRatesProbe's measure, machine.h; ctx unused). False when the
+ * compiler cannot build the probe. kernels/measure_rates.c says how. */
+bool kernels_measure_rates(void *ctx, int threads, double *bytes_per_s, double *math_per_s);
 void kernels_install(KernelProgram *kp, NodeExec *x);
 
 /* What a group's kernel takes and makes, for an executor that launches it

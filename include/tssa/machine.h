@@ -66,6 +66,10 @@ void machine_topology_print(FILE *out, const MachineTopology *t, const RankBindi
 typedef struct DeviceRates {
     double flops_per_s;     /* float32 GEMM rate of this process's threads */
     double bytes_per_s;     /* memory bandwidth, STREAM triad */
+    /* Elements per second through the math library's exp/log/tanh family
+     * (the kernels' vectorized libm calls): what makes tanh(x @ W + b) cost
+     * more than x + b. */
+    double math_per_s;
     double firing_s;        /* fixed cost of one filter firing (dispatch) */
     /* The link between ranks: measured by a ping-pong under mpirun unless
      * the override file pins it (link_pinned); defaults otherwise. */
@@ -74,14 +78,26 @@ typedef struct DeviceRates {
     char source[32];        /* "calibrated", "cache", "file", "default" */
 } DeviceRates;
 
-/* 20e9 flop/s, 10e9 B/s, 2e-6 s per firing, links of 5e-6 s and 5e9 B/s
- * (shared memory); source "default". */
+/* 20e9 flop/s, 10e9 B/s, 2e9 math calls/s, 2e-6 s per firing, links of
+ * 5e-6 s and 5e9 B/s (shared memory); source "default". */
 void device_rates_default(DeviceRates *r);
+
+/* Measures, with code compiled the way the generated kernels are (the
+ * kernels layer's kernels_measure_rates: -O3 -march=native, libmvec), the
+ * memory bandwidth (a STREAM triad) and math_per_s for `threads` threads;
+ * false (nothing set) when it cannot compile. This project's own build
+ * flags give a triad a third less than the kernels reach (16 against
+ * 23-26 GB/s on one core of the 2-core test host), so the kernels' own
+ * figure is the one that predicts them. */
+typedef struct DeviceRatesProbe {
+    bool (*measure)(void *ctx, int threads, double *bytes_per_s, double *math_per_s);
+    void *ctx;
+} DeviceRatesProbe;
 
 /* The rates of this process running `threads` (>= 1) threads, from the
  * first of:
- *   override_path  a JSON object {"flops_per_s", "bytes_per_s", "firing_s",
- *                  "link_latency_s", "link_bytes_per_s"}
+ *   override_path  a JSON object {"flops_per_s", "bytes_per_s", "math_per_s",
+ *                  "firing_s", "link_latency_s", "link_bytes_per_s"}
  *                  (missing keys keep the defaults; an unreadable or bad
  *                  file returns false after "FILE: error: WHAT" to err);
  *   the cache      <cache_dir>/device-rates-<host>-<threads>t.json, when
@@ -90,8 +106,11 @@ void device_rates_default(DeviceRates *r);
  *                  could have written them (util/cache_trust.c: otherwise
  *                  a warning to err, once per process, and calibration);
  *   calibration    under 0.3 s, then written to the cache (a failed write is
- *                  a warning to err).
+ *                  a warning to err); the bandwidth and math_per_s from
+ *                  probe when it is given and works, else from this
+ *                  file's own loops (math_per_s then keeps its default).
  * Returns true but for a bad override file. */
-bool device_rates_get(DeviceRates *r, const char *override_path, const char *cache_dir, int threads, FILE *err);
+bool device_rates_get(DeviceRates *r, const char *override_path, const char *cache_dir, int threads,
+                      const DeviceRatesProbe *probe, FILE *err);
 
 #endif

@@ -70,7 +70,7 @@ void sched_phases_run(const SchedPhase *phases, int n, SchedFire fire, void *ctx
  * rates are the ones the estimates used. known is false before placement. */
 typedef struct SchedPrediction {
     bool known;
-    double flops_per_s, bytes_per_s, firing_s, link_latency_s, link_bytes_per_s;
+    double flops_per_s, bytes_per_s, math_per_s, firing_s, link_latency_s, link_bytes_per_s;
     int64_t sets;
     double latency_s, bottleneck_s;
     int nranks;
@@ -188,11 +188,11 @@ const char *sched_actor_device(const Schedule *s, int a, char *buf, size_t size)
 typedef struct PartitionOptions {
     int nranks;
     int64_t sets;               /* >= 1 */
-    double flops_per_s, bytes_per_s, firing_s;
+    double flops_per_s, bytes_per_s, math_per_s, firing_s;
     double link_latency_s, link_bytes_per_s;
     /* The rates of rank 0 alone, with the cores of its host's idle ranks
      * (what a placement on one rank runs with); 0: the rates above. */
-    double alone_flops_per_s, alone_bytes_per_s;
+    double alone_flops_per_s, alone_bytes_per_s, alone_math_per_s;
 } PartitionOptions;
 
 /* The estimated seconds of one firing of f (0 for data movers). */

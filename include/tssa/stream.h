@@ -83,6 +83,7 @@ typedef struct StreamFilter {
     /* What one firing costs, estimated from the static shapes
      * (kernels_estimate_costs); zeros when unknown (hand-written graphs). */
     double flops;               /* arithmetic */
+    double math;                /* elements through exp/log/tanh-class calls */
     double bytes;               /* memory traffic (fused groups: their inputs and outputs) */
     double bytes_in, bytes_out; /* the items it pops and pushes */
     double bytes_in_shared;     /* popped items that are the same every firing */

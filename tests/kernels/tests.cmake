@@ -138,3 +138,7 @@ add_test(NAME kernels.shape_check COMMAND test_shape_check ${TSSA_CORPUS_CASES})
 add_test(NAME kernels.rnn_layers
          COMMAND ${TSSA_TESTS_DIR}/kernels/test_rnn_layers.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models)
+#   kernels.cost_terms  the math-library calls a template makes per element
+#            (the cost model's math term) and the bandwidth/math probe
+#            compiled as the kernels are
+tssa_unit_test(kernels.cost_terms ${TSSA_TESTS_DIR}/kernels/test_cost_terms.c ${TSSA_TESTS_DIR}/test_util.c)

@@ -139,7 +139,7 @@ static void test_override_file(void)
 {
     char *path = write_temp("rates.json", "{\"flops_per_s\": 1.5e12, \"bytes_per_s\": 3e11}\n");
     DeviceRates r;
-    CHECK(device_rates_get(&r, path, NULL, 4, stderr));
+    CHECK(device_rates_get(&r, path, NULL, 4, NULL, stderr));
     CHECK(r.flops_per_s == 1.5e12 && r.bytes_per_s == 3e11 && r.firing_s == 2e-6);
     CHECK(strcmp(r.source, "file") == 0);
     free(path);
@@ -153,7 +153,7 @@ static void test_override_file(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         path = write_temp(bad[i][0], bad[i][1]);
         FILE *err = test_capture_open();
-        bool ok = device_rates_get(&r, path, NULL, 4, err);
+        bool ok = device_rates_get(&r, path, NULL, 4, NULL, err);
         char *errors = test_capture_close(err, NULL);
         CHECK_MSG(!ok, "%s was accepted", bad[i][0]);
         CHECK_CONTAINS(errors, path);
@@ -162,7 +162,7 @@ static void test_override_file(void)
         free(path);
     }
     FILE *err = test_capture_open();
-    CHECK(!device_rates_get(&r, "/nonexistent/rates.json", NULL, 4, err));
+    CHECK(!device_rates_get(&r, "/nonexistent/rates.json", NULL, 4, NULL, err));
     char *errors = test_capture_close(err, NULL);
     CHECK_CONTAINS(errors, "/nonexistent/rates.json: error: ");
     free(errors);
@@ -198,7 +198,7 @@ static void test_calibration_cache(void)
     snprintf(cache_dir, sizeof cache_dir, "%s/cache/tssa-stream", root);   /* made by device_rates_get */
     DeviceRates calibrated, cached;
     double start = now_s();
-    CHECK(device_rates_get(&calibrated, NULL, cache_dir, 1, stderr));
+    CHECK(device_rates_get(&calibrated, NULL, cache_dir, 1, NULL, stderr));
     double seconds = now_s() - start;
     printf("calibration: %.3f s: %.3g flop/s, %.3g B/s\n", seconds, calibrated.flops_per_s, calibrated.bytes_per_s);
     CHECK_MSG(seconds < 3.0, "calibration took %.3f s", seconds);   /* 0.3 s meant; loaded machines are slower */
@@ -212,7 +212,7 @@ static void test_calibration_cache(void)
               "the cache holds:\n%s", names);
     free(names);
 
-    CHECK(device_rates_get(&cached, NULL, cache_dir, 1, stderr));
+    CHECK(device_rates_get(&cached, NULL, cache_dir, 1, NULL, stderr));
     CHECK(strcmp(cached.source, "cache") == 0);
     /* cJSON writes 15 significant digits when they read back within an epsilon. */
     CHECK(test_near(cached.flops_per_s, calibrated.flops_per_s, 1e-14, 0) &&
@@ -238,7 +238,7 @@ static void test_untrusted_rates_cache(void)
     char mine[4200], name[256], path[4600];
     snprintf(mine, sizeof mine, "%s/own-cache", root);
     DeviceRates r;
-    CHECK(device_rates_get(&r, NULL, mine, 1, stderr));    /* the file's name for this host */
+    CHECK(device_rates_get(&r, NULL, mine, 1, NULL, stderr));    /* the file's name for this host */
     char *names = list_dir(mine);
     snprintf(name, sizeof name, "%.*s", (int)strcspn(names, "\n"), names);
     free(names);
@@ -247,7 +247,7 @@ static void test_untrusted_rates_cache(void)
     write_slow_rates(path);
     CHECK(chmod(path, 0666) == 0);
     FILE *err = test_capture_open();
-    CHECK(device_rates_get(&r, NULL, mine, 1, err));
+    CHECK(device_rates_get(&r, NULL, mine, 1, NULL, err));
     char *msg = test_capture_close(err, NULL);
     CHECK(strcmp(r.source, "calibrated") == 0 && r.flops_per_s > 1e6 && r.bytes_per_s > 1e6);
     CHECK_CONTAINS(msg, "warning: not using the cache: ");
@@ -268,7 +268,7 @@ static void test_untrusted_rates_cache(void)
     write_slow_rates(path);
     CHECK(chown(path, 65534, 65534) == 0 && chown(foreign, 65534, 65534) == 0 && chmod(foreign, 01777) == 0);
     err = test_capture_open();
-    CHECK(device_rates_get(&r, NULL, foreign, 1, err));
+    CHECK(device_rates_get(&r, NULL, foreign, 1, NULL, err));
     msg = test_capture_close(err, NULL);
     CHECK(strcmp(r.source, "calibrated") == 0 && r.flops_per_s > 1e6 && r.bytes_per_s > 1e6);
     CHECK_MSG(msg && !strstr(msg, "warning"), "a second warning in one process:\n%s", msg);

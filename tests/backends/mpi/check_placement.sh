@@ -8,7 +8,7 @@
 # changed table that breaks them says why:
 #   long_batch_map  (with --keep-loops: the loop stays a loop, so its
 #                   firings are what the ranks share) the rows' product with the weight (x @ w, 10000 x 3 by
-#                   3 x 4) is one GEMM before the loop (matmul_4, 0.03 ms);
+#                   3 x 4) is one GEMM before the loop (matmul_4, 0.042 ms);
 #                   Body_L14 fires 10000 times (a row's bias, relu and abs
 #                   sum): its few dozen flops and bytes are far below the
 #                   2 us firing cost, so 20 ms per run, the rest under
