@@ -29,7 +29,10 @@
  *     slicing, the split/chunk/unbind family (a new list of views is still
  *     a new list), aten::size, a dict's keys/values/items, and
  *     prim::Uninitialized (what a branch that raises gives a variable it
- *     never set: never read). Not a graph input, a module attribute, a
+ *     never set: never read), and a module attribute the graph reads once
+ *     (module_state.c leaves one read of each list or dict attribute, and
+ *     a run's copy of it is its own). Not a graph input, a module
+ *     attribute read more than once, a
  *     list taken out of a container (__getitem__, ListUnpack, TupleUnpack,
  *     dict get...), or the result of any other op, which may be an
  *     existing list.
@@ -331,6 +334,33 @@ static bool rewritable(const IrNode *n)
     }
 }
 
+typedef struct AttributeReads {
+    IrGraph *g;
+    const char *path;
+    int count;
+} AttributeReads;
+
+static void count_attribute_read(IrNode *n, void *ctx)
+{
+    AttributeReads *r = ctx;
+    if (n->op == OP_PRIM_GETATTR && tssa_attribute_chain_from_input(n) &&
+        strcmp(tssa_attribute_path(r->g, n), r->path) == 0)
+        r->count++;
+}
+
+/* read, a prim::GetAttr chain from %self, is the graph's only read of its
+ * attribute: module_state.c made every read of a list or dict attribute
+ * one value, and each run starts from its own copy of the weights file's
+ * (eval/module.c), which no other name holds. */
+static bool attribute_read_once(IrGraph *g, const IrNode *read)
+{
+    if (!tssa_attribute_chain_from_input(read))
+        return false;
+    AttributeReads r = {g, tssa_attribute_path(g, read), 0};
+    ir_walk(g->top, count_attribute_read, &r);
+    return r.count == 1;
+}
+
 static void classify_output(Lists *l, IrNode *n, int i)
 {
     IrValue *v = n->outputs[i];
@@ -345,8 +375,10 @@ static void classify_output(Lists *l, IrNode *n, int i)
     }
     if (n->op == OP_PRIM_IF || n->op == OP_PRIM_LOOP || makes_fresh_list(n->op))
         add_root(l, v, NULL);
-    else if (n->op == OP_PRIM_GETATTR)
+    else if (n->op == OP_PRIM_GETATTR && !attribute_read_once(l->g, n))
         add_root(l, v, fmt(l->g, "%%%s is a module attribute", v->name));
+    else if (n->op == OP_PRIM_GETATTR)
+        add_root(l, v, NULL);
     else
         add_root(l, v, fmt(l->g, "%%%s comes from %s, which may return an existing list", v->name,
                            n->kind));
