@@ -4,7 +4,7 @@
 # becomes a real stream graph:
 #   - --emit=tssa has no prim::SetAttr left;
 #   - --emit=stream has no "one filter" line (neither the whole program nor
-#     a loop);
+#     a loop; a while loop aside);
 #   - state across runs: every run starts from the weights file's values
 #     (README: module state). Two input sets, both the case's inputs, run
 #     with --inputs on cpu must both give PyTorch's outputs (a state carried
@@ -25,7 +25,9 @@ if grep -n 'prim::SetAttr' "$out/tssa"; then
 fi
 "$tssa" --emit=stream model.ir "${bindings[@]}" >"$out/stream" 2>"$out/err" ||
   { echo "FAIL: --emit=stream"; cat "$out/err"; exit 1; }
-if grep -n 'one filter' "$out/stream"; then
+# (a while loop, whose trip count the run decides, is one filter for its
+# own reason: issue 30's hierarchical schedules, not module state)
+if grep -n 'one filter' "$out/stream" | grep -v 'one filter: a while loop'; then
   echo "FAIL: the program (or a loop of it) is still one opaque filter"; fail=1
 fi
 # --inputs DIR: bindings name files inside each set (x=inputs/x.npy -> x=x.npy)
