@@ -20,7 +20,12 @@
  * later read. So every prim::GetAttr of a list or dict attribute is a key as
  * well, assigned or not: its reads all become the one value read at the top
  * (or the latest assigned), and list_versions.c then versions the writes
- * into it as it does for any list or dict value.
+ * into it as it does for any list or dict value. The same holds for a
+ * tensor attribute read more than once and written in place through one
+ * of its reads (`self.total.add_(t)`, then `self.total` read again): its
+ * reads become one value, whose writes alias analysis then rewrites like
+ * any other root's, where two prim::GetAttr of it would each be a root that
+ * the other's write must reach (alias.c keeps such writes imperative).
  *
  * The values left at the end of the top block are the module's state after
  * the run. Every run starts from the weights file's values (README: module
@@ -61,8 +66,17 @@ typedef struct Key {
     IrNode *read;           /* a prim::GetAttr of it in the graph, NULL if none */
 } Key;
 
+/* A tensor attribute's reads (see written_reads). */
+typedef struct TensorReads {
+    const char *path;
+    int count;
+    bool written;           /* some read is written in place */
+} TensorReads;
+
 typedef struct State {
     IrGraph *g;
+    TensorReads *tensor_reads;
+    int ntensor_reads, tensor_reads_cap;
     Key keys[MAX_KEYS];
     int nkeys;
     uint64_t *writes;       /* by node id: the keys the node (and its blocks) assign */
@@ -121,6 +135,62 @@ static int key_of(State *s, const IrNode *n, bool add)
     return s->nkeys++;
 }
 
+/* A use of v as the operand an op writes in place. */
+static bool written_in_place(const IrValue *v)
+{
+    for (int i = 0; i < v->nuses; i++) {
+        const IrNode *u = v->uses[i].user;
+        if (op_info(u->op)->mutates == v->uses[i].index)
+            return true;
+    }
+    return false;
+}
+
+static bool is_tensor_attribute_read(const IrNode *n)
+{
+    if (n->op != OP_PRIM_GETATTR || n->noutputs != 1 || !tssa_attribute_chain_from_input(n))
+        return false;
+    const IrType *t = n->outputs[0]->type;
+    while (t && t->kind == TY_OPTIONAL && t->nelems == 1)
+        t = t->elems[0];
+    return t && t->kind == TY_TENSOR;
+}
+
+static void count_tensor_read(IrNode *n, void *ctx)
+{
+    State *s = ctx;
+    if (!is_tensor_attribute_read(n))
+        return;
+    const char *path = tssa_attribute_path(s->g, n);
+    TensorReads *r = NULL;
+    for (int i = 0; i < s->ntensor_reads && !r; i++)
+        if (strcmp(s->tensor_reads[i].path, path) == 0)
+            r = &s->tensor_reads[i];
+    if (!r) {
+        if (s->ntensor_reads == s->tensor_reads_cap) {
+            s->tensor_reads_cap = s->tensor_reads_cap ? 2 * s->tensor_reads_cap : 8;
+            s->tensor_reads = xrealloc(s->tensor_reads, sizeof *s->tensor_reads * (size_t)s->tensor_reads_cap);
+        }
+        r = &s->tensor_reads[s->ntensor_reads++];
+        *r = (TensorReads){path, 0, false};
+    }
+    r->count++;
+    r->written |= written_in_place(n->outputs[0]);
+}
+
+/* n reads a tensor attribute that the graph reads more than once and
+ * writes in place through one of its reads (see the header). */
+static bool written_reads(const State *s, const IrNode *n)
+{
+    if (!is_tensor_attribute_read(n))
+        return false;
+    const char *path = tssa_attribute_path(s->g, n);
+    for (int i = 0; i < s->ntensor_reads; i++)
+        if (strcmp(s->tensor_reads[i].path, path) == 0)
+            return s->tensor_reads[i].count > 1 && s->tensor_reads[i].written;
+    return false;
+}
+
 /* Collects the keys assigned (and the list and dict attributes read);
  * false when a SetAttr is one the pass cannot
  * thread (see the header). */
@@ -131,7 +201,7 @@ static bool collect_keys(State *s, IrBlock *b)
             if (!collect_keys(s, n->blocks[i]))
                 return false;
         const IrType *read = n->op == OP_PRIM_GETATTR && n->noutputs == 1 ? n->outputs[0]->type : NULL;
-        if (read && (read->kind == TY_LIST || read->kind == TY_DICT))
+        if ((read && (read->kind == TY_LIST || read->kind == TY_DICT)) || written_reads(s, n))
             (void)key_of(s, n, true);           /* best effort: a full table declines nothing */
         if (n->op != OP_PRIM_SETATTR)
             continue;
@@ -263,7 +333,10 @@ static void thread_block(State *s, IrBlock *b, IrValue **latest)
 size_t tssa_thread_module_state(IrGraph *g)
 {
     State s = {.g = g};
-    if (!collect_keys(&s, g->top) || s.nkeys == 0)
+    ir_walk(g->top, count_tensor_read, &s);
+    bool threadable = collect_keys(&s, g->top);
+    free(s.tensor_reads);
+    if (!threadable || s.nkeys == 0)
         return 0;
     s.nnodes = g->nnodes;
     s.writes = xcalloc(s.nnodes ? s.nnodes : 1, sizeof *s.writes);

@@ -93,7 +93,7 @@ set_tests_properties(lower.printorder.warn_in_branch PROPERTIES LABELS lower)
 # PyTorch's outputs: every run starts from the weights file's values
 # (tests/streamit/check_module_state.sh; the outputs on every backend are
 # the corpus runs').
-foreach(case module_state_anchor_cache module_state_running_stats module_state_submodule
+foreach(case module_state_anchor_cache module_state_running_stats module_state_submodule module_state_aliasing
              module_state_dict_cache)
   add_test(NAME lower.module_state.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_module_state.sh $<TARGET_FILE:tssa-stream>
