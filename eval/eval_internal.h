@@ -53,7 +53,18 @@ typedef struct EvalRun {
     /* Copies tensors where their data is (node_exec_set_cloner). */
     NodeExecCloner cloner;
     void *cloner_ctx;
+    /* Module attributes this run assigned with prim::SetAttr (module.c):
+     * a later prim::GetAttr of the same dotted path reads them instead of
+     * the weights file. They live as long as the run's NodeExec: every run
+     * starts from the weights file (README: module state). */
+    struct EvalAssignedAttr *assigned;
+    int nassigned, assigned_cap;
 } EvalRun;
+
+/* The marker object of a grad-mode scope (grad_scope.c). */
+bool eval_is_grad_scope_object(const RtValue *v);
+/* Forgets the attributes run assigned (node_exec_free). */
+void eval_assigned_attrs_free(EvalRun *run);
 
 /* Counts op as run (eval/op_tally.c). */
 void eval_tally_op(OpId op);

@@ -10,7 +10,9 @@
  * tssa-stream runs forward passes only and never records gradients, so a
  * grad-mode scope changes nothing: the object is a marker, entering and
  * leaving do nothing. Any other class is refused by name. TensorSSA drops
- * these nodes before alias analysis (functionalize/grad_scope.c).
+ * these nodes before alias analysis (functionalize/grad_scope.c). The
+ * scope's own prim::SetAttr (self.prev) is run by module.c's binding, which
+ * asks eval_is_grad_scope_object.
  */
 #include <string.h>
 
@@ -59,27 +61,16 @@ bool eval_op_create_object(EvalCall *c)
     return eval_out_value(c, 0, rt_object(GRAD_SCOPE_PATH));
 }
 
-static bool is_grad_scope(const RtValue *v)
+bool eval_is_grad_scope_object(const RtValue *v)
 {
     return v->kind == RT_OBJECT && strcmp(v->u.s, GRAD_SCOPE_PATH) == 0;
-}
-
-/* prim::SetAttr: only the grad-mode scope's own bookkeeping (self.prev). */
-bool eval_op_setattr(EvalCall *c)
-{
-    if (!eval_nargs(c, 2, 2))
-        return false;
-    if (!is_grad_scope(c->args[0]))
-        return eval_fail(c, "assigning module attributes (prim::SetAttr) is not implemented on the "
-                            "%s backend", c->run->backend ? c->run->backend : "ref");
-    return true;
 }
 
 static bool enter_or_exit(EvalCall *c)
 {
     if (!eval_nargs(c, 1, 1))
         return false;
-    if (!is_grad_scope(c->args[0]))
+    if (!eval_is_grad_scope_object(c->args[0]))
         return eval_fail(c, "%s of a %s: only grad-mode scopes (torch.no_grad()) are supported",
                          c->node->kind, rt_kind_name(c->args[0]->kind));
     for (int i = 0; i < c->nouts; i++)

@@ -20,6 +20,20 @@
  *                      modules in inference mode.
  *   a tensor name whose metadata is {"__tensor__": "OTHER"} is the same
  *   tensor as OTHER (tied weights, written once by the exporter).
+ *
+ * prim::SetAttr[name="x"](module, value) assigns "path.x" for the rest of
+ * the run, as `self.x = value` does in PyTorch: the run keeps the value (a
+ * reference, so a tensor assigned and then written in place is seen written
+ * by later reads), and every later prim::GetAttr of that path reads it
+ * instead of the weights file. A list or dict attribute read from the file
+ * is remembered the same way at its first read, so that every read of it
+ * in the run is the same object and an item written into it
+ * (`self._cache[key] = anchors`) is seen by the next read, as in PyTorch.
+ * The table belongs to the run (EvalRun): each
+ * run starts from the weights file's values (README: module state). This is
+ * the oracle's imperative reading; the compiled backends get the same
+ * meaning from functionalize/module_state.c, which threads the attribute
+ * through the graph as a value instead.
  */
 #include <cjson/cJSON.h>
 #include <ctype.h>
@@ -272,6 +286,77 @@ RtValue *eval_module_attribute(const Safetensors *weights, const char *path, con
     return NULL;
 }
 
+/* One attribute the run assigned: its dotted path and value. */
+struct EvalAssignedAttr {
+    char *path;
+    RtValue *value;
+};
+
+static struct EvalAssignedAttr *assigned_find(EvalRun *run, const char *path)
+{
+    for (int i = 0; i < run->nassigned; i++)
+        if (strcmp(run->assigned[i].path, path) == 0)
+            return &run->assigned[i];
+    return NULL;
+}
+
+void eval_assigned_attrs_free(EvalRun *run)
+{
+    for (int i = 0; i < run->nassigned; i++) {
+        free(run->assigned[i].path);
+        rt_release(run->assigned[i].value);
+    }
+    free(run->assigned);
+    run->assigned = NULL;
+    run->nassigned = run->assigned_cap = 0;
+}
+
+/* From now on in this run, the attribute at path is v (a new reference). */
+static void remember(EvalRun *run, const char *path, RtValue *v)
+{
+    struct EvalAssignedAttr *slot = assigned_find(run, path);
+    if (!slot) {
+        if (run->nassigned == run->assigned_cap) {
+            run->assigned_cap = run->assigned_cap ? 2 * run->assigned_cap : 4;
+            run->assigned = xrealloc(run->assigned, sizeof *run->assigned * (size_t)run->assigned_cap);
+        }
+        slot = &run->assigned[run->nassigned++];
+        slot->path = xstrdup(path);
+        slot->value = NULL;
+    }
+    rt_release(slot->value);
+    slot->value = rt_retain(v);
+}
+
+/* "backbone.0" + "weight" -> "backbone.0.weight" (base "" is the root). */
+static void attribute_path(TextBuf *path, const char *base, const char *name)
+{
+    textbuf_printf(path, "%s%s%s", base, base[0] ? "." : "", name);
+}
+
+/* prim::SetAttr[name="..."](object, value): a module attribute assigned (see
+ * the header), or a grad-mode scope's bookkeeping (grad_scope.c), a no-op. */
+bool eval_op_setattr(EvalCall *c)
+{
+    const IrAttr *name = ir_attr_find(c->node, "name");
+    if (!eval_nargs(c, 2, 2))
+        return false;
+    if (eval_is_grad_scope_object(c->args[0]))
+        return true;
+    if (!name || name->kind != ATTR_STR)
+        return eval_fail(c, "prim::SetAttr without a name");
+    if (eval_kind(c, 0) != RT_OBJECT)
+        return eval_fail(c, "attribute '%s' of a %s (not a module)", name->u.s,
+                         rt_kind_name(eval_kind(c, 0)));
+    if (eval_kind(c, 1) == RT_OBJECT)
+        return eval_fail(c, "assigning a module to the attribute '%s' is not supported", name->u.s);
+    TextBuf path = {0};
+    attribute_path(&path, c->args[0]->u.s, name->u.s);
+    remember(c->run, textbuf_cstr(&path), c->args[1]);
+    textbuf_release(&path);
+    return true;
+}
+
 /* prim::GetAttr[name="..."](module) */
 bool eval_op_getattr(EvalCall *c)
 {
@@ -283,11 +368,17 @@ bool eval_op_getattr(EvalCall *c)
     if (eval_kind(c, 0) != RT_OBJECT)
         return eval_fail(c, "attribute '%s' of a %s (not a module)", name->u.s,
                         rt_kind_name(eval_kind(c, 0)));
-    const char *base = c->args[0]->u.s;
     TextBuf path = {0};
-    textbuf_printf(&path, "%s%s%s", base, base[0] ? "." : "", name->u.s);
+    attribute_path(&path, c->args[0]->u.s, name->u.s);
+    const struct EvalAssignedAttr *assigned = assigned_find(c->run, textbuf_cstr(&path));
+    if (assigned) {
+        textbuf_release(&path);
+        return eval_out_value(c, 0, rt_retain(assigned->value));
+    }
     char *why = NULL;
     RtValue *v = eval_module_attribute(c->run->weights, textbuf_cstr(&path), eval_out_type(c, 0), &why);
+    if (v && (v->kind == RT_LIST || v->kind == RT_DICT))
+        remember(c->run, textbuf_cstr(&path), v);
     textbuf_release(&path);
     bool ok = v ? eval_out_value(c, 0, v) : eval_fail(c, "%s", why);
     free(why);

@@ -57,6 +57,7 @@ void node_exec_free(NodeExec *x)
         rt_release(x->run.constants[i]);
     free(x->run.slots);
     free(x->run.constants);
+    eval_assigned_attrs_free(&x->run);
     free(x->run.message);
     free(x);
 }

@@ -63,6 +63,34 @@ bool eval_dict_set_item(EvalCall *c)
     return rt_dict_set(d, c->args[1], c->args[2]) ? true : dict_too_large(c, d);
 }
 
+/* immut::dict_set_item(Dict(k, v) d, k key, v value) -> Dict(k, v): a copy
+ * of d with key set to value (TensorSSA's form of d[key] = value,
+ * functionalize/list_versions.c); d itself is unchanged. The copy holds the
+ * same key and value objects, as Python's dict copies do; a d the caller
+ * owns is written in place instead. */
+bool eval_op_dict_set_item(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 3, 3) || !dict_arg(c, &d))
+        return false;
+    RtValue *copy;
+    if (c->run->write_in_place || eval_arg_owned(c, 0)) {
+        copy = rt_retain(d);
+    } else {
+        copy = rt_dict();
+        for (int i = 0; i < rt_dict_count(d); i++)
+            if (!rt_dict_set(copy, rt_dict_key(d, i), rt_dict_value(d, i))) {
+                rt_release(copy);
+                return dict_too_large(c, d);
+            }
+    }
+    if (!rt_dict_set(copy, c->args[1], c->args[2])) {
+        rt_release(copy);
+        return dict_too_large(c, d);
+    }
+    return eval_out_value(c, 0, copy);
+}
+
 /* The keys, the values or the (key, value) tuples, as a new list. */
 static bool dict_view(EvalCall *c, int what)
 {

@@ -590,6 +590,9 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
             scripted_error = None
         except Exception as err:
             scripted_result, scripted_error = None, err
+        # (a result may be a buffer the run wrote in place: keep what it
+        # returned, not the restored state)
+        scripted_result = clone_outputs(scripted_result)
         restore_module_state()
     tensors = snapshot
 

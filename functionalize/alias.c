@@ -273,6 +273,8 @@ static void classify_node(Walk *w, IrNode *n)
 {
     TssaAlias *a = w->a;
     const OpInfo *info = op_info(n->op);
+    /* Only where module_state.c declined the graph (it threads assigned
+     * attributes as values and leaves no SetAttr otherwise). */
     if (n->op == OP_PRIM_SETATTR)
         w->attributes_reassigned = true;
     if (n->op == OP_UNKNOWN || (op_is_inplace(n->op) && n->op != OP_ATEN_APPEND &&

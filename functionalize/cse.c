@@ -15,7 +15,7 @@
  * reading lists or dicts (of any element type) are not merged when the
  * graph mutates one in place (append, remove, clear, insert, pop, +=...:
  * len(l) changes), and module attributes not when prim::SetAttr may rebind
- * them.
+ * them (left only where module_state.c declined the graph).
  *
  * Linear in nodes plus inputs (expected, with hashing).
  */

@@ -1,6 +1,7 @@
 /* functionalize.c — the TensorSSA pipeline, in order, in one function.
  *
- *   prepare     constant folding (module attributes), DCE, in-place shape
+ *   prepare     module attributes assigned in forward threaded as values
+ *               (module_state.c), constant folding (module attributes), DCE, in-place shape
  *               changes made views (metadata_inplace.c), values that are
  *               another tensor forwarded to it (forward_aliases.c)
  *   alias       roots, views, may-alias classes, safe and unsafe writes
@@ -170,6 +171,7 @@ static void stage_done(Run *run, TssaStage s)
 static void prepare(IrGraph *g, const TssaOptions *opt, TssaReport *r)
 {
     r->dce_removed += tssa_drop_grad_scopes(g);
+    r->dce_removed += tssa_thread_module_state(g);  /* before folding reads attributes */
     size_t folded = tssa_constant_fold(g, opt->weights);
     r->folded += folded;
     if (folded)

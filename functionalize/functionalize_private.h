@@ -159,6 +159,11 @@ void tssa_alias_adopt(TssaAlias *a, IrNode *n, const IrNode *at);
  * along their chains. False when unknown. */
 bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue *b);
 
+/* module_state.c: module attributes assigned with prim::SetAttr become
+ * values threaded through the graph (If results, loop-carried values); no
+ * SetAttr is left unless the pass declined the graph. Returns the nodes
+ * removed. */
+size_t tssa_thread_module_state(IrGraph *g);
 /* grad_scope.c: removes `with torch.no_grad():` scopes; returns the nodes removed. */
 size_t tssa_drop_grad_scopes(IrGraph *g);
 /* metadata_inplace.c: squeeze_, t_, ... -> their view, read by every later

@@ -1,12 +1,17 @@
-/* list_versions.c — TensorSSA for lists: an in-place list operation on a
- * list nothing else can observe becomes a new version of the list,
- * announced with tssa::update exactly as a tensor write is.
+/* list_versions.c — TensorSSA for lists and dicts: an in-place list or
+ * dict operation on a container nothing else can observe becomes a new
+ * version of it, announced with tssa::update exactly as a tensor write is.
  *
  *   aten::append(L, v)          L' = aten::add(L, prim::ListConstruct(v))
  *   aten::add_(L, R)  (L += R)  L' = aten::add(L, R)
  *   aten::extend(L, R)          L' = aten::add(L, R)
  *   aten::_set_item(L, i, v)    L' = immut::list_set_item(L, i, v)
  *   aten::reverse(L)            L' = aten::slice(L, None, None, -1)
+ *   aten::_set_item(D, k, v)    D' = immut::dict_set_item(D, k, v)
+ *
+ * (Below, "list" reads "list or dict": the rules are the same. The other
+ * dict writes, pop, update, setdefault, clear, have no functional form and
+ * keep their dict imperative.)
  *
  * each followed by tssa::update(L', L); the op's own result (append, add_
  * and _set_item return L) is read as L. Block propagation, renaming and
@@ -25,11 +30,14 @@
  * reason in its comment (tssa: kept imperative: ...).
  *
  *  1. Fresh. Every root is a merge of the class or is made by an op that
- *     returns a new list: ListConstruct, aten::list, list + list, list * n,
+ *     returns a new list: ListConstruct, DictConstruct, aten::list, list + list, list * n,
  *     slicing, the split/chunk/unbind family (a new list of views is still
  *     a new list), aten::size, a dict's keys/values/items, and
  *     prim::Uninitialized (what a branch that raises gives a variable it
- *     never set: never read). Not a graph input, a module attribute, a
+ *     never set: never read), and a module attribute the graph reads once
+ *     (module_state.c leaves one read of each list or dict attribute, and
+ *     a run's copy of it is its own). Not a graph input, a module
+ *     attribute read more than once, a
  *     list taken out of a container (__getitem__, ListUnpack, TupleUnpack,
  *     dict get...), or the result of any other op, which may be an
  *     existing list.
@@ -52,10 +60,10 @@
  *     the class: the container would hold the object the write changes. It
  *     may run before m when it comes first in program order, or when both
  *     are in a loop that some root of the class is defined outside of.
- *  6. Mutable elements. A list whose elements may be lists or dicts is
- *     rewritten only when no other list write stays imperative and no dict
- *     is written in place, so that no element changes in place behind the
- *     outer list's versions.
+ *  6. Mutable elements. A list whose elements (a dict whose values) may be
+ *     lists or dicts is rewritten only when no other list or dict write
+ *     stays imperative, so that no element changes in place behind the
+ *     outer container's versions.
  *
  * Why this is exact. By 1 and 3 every name the object has is in its class,
  * and by 5 no container holds it while it changes. Uses of R after m read
@@ -122,7 +130,6 @@ typedef struct Lists {
     ListUse *class_stores;
     UseList writes;         /* rewritable in-place ops, by the root written */
     UseList stores;         /* a name stored into a container, by its root */
-    bool dict_written;      /* some dict is written in place */
 } Lists;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -145,6 +152,12 @@ static bool is_list(const IrValue *v)
 static bool is_dict(const IrValue *v)
 {
     return v->type && v->type->kind == TY_DICT;
+}
+
+/* The values this pass versions: lists and dicts. */
+static bool is_container(const IrValue *v)
+{
+    return is_list(v) || is_dict(v);
 }
 
 /* A type whose values may be (or hold) a list or a dict. */
@@ -306,6 +319,8 @@ static bool makes_fresh_list(OpId op)
     case OP_ATEN_VALUES:
     case OP_ATEN_ITEMS:
     case OP_IMMUT_LIST_SET_ITEM:
+    case OP_PRIM_DICTCONSTRUCT:
+    case OP_IMMUT_DICT_SET_ITEM:
     case OP_PRIM_UNINITIALIZED:     /* a placeholder on paths that never read it */
         return true;
     default:
@@ -331,10 +346,37 @@ static bool rewritable(const IrNode *n)
     }
 }
 
+typedef struct AttributeReads {
+    IrGraph *g;
+    const char *path;
+    int count;
+} AttributeReads;
+
+static void count_attribute_read(IrNode *n, void *ctx)
+{
+    AttributeReads *r = ctx;
+    if (n->op == OP_PRIM_GETATTR && tssa_attribute_chain_from_input(n) &&
+        strcmp(tssa_attribute_path(r->g, n), r->path) == 0)
+        r->count++;
+}
+
+/* read, a prim::GetAttr chain from %self, is the graph's only read of its
+ * attribute: module_state.c made every read of a list or dict attribute
+ * one value, and each run starts from its own copy of the weights file's
+ * (eval/module.c), which no other name holds. */
+static bool attribute_read_once(IrGraph *g, const IrNode *read)
+{
+    if (!tssa_attribute_chain_from_input(read))
+        return false;
+    AttributeReads r = {g, tssa_attribute_path(g, read), 0};
+    ir_walk(g->top, count_attribute_read, &r);
+    return r.count == 1;
+}
+
 static void classify_output(Lists *l, IrNode *n, int i)
 {
     IrValue *v = n->outputs[i];
-    if (!is_list(v))
+    if (!is_container(v))
         return;
     add_name(l, v);
     const OpInfo *info = op_info(n->op);
@@ -345,8 +387,10 @@ static void classify_output(Lists *l, IrNode *n, int i)
     }
     if (n->op == OP_PRIM_IF || n->op == OP_PRIM_LOOP || makes_fresh_list(n->op))
         add_root(l, v, NULL);
-    else if (n->op == OP_PRIM_GETATTR)
+    else if (n->op == OP_PRIM_GETATTR && !attribute_read_once(l->g, n))
         add_root(l, v, fmt(l->g, "%%%s is a module attribute", v->name));
+    else if (n->op == OP_PRIM_GETATTR)
+        add_root(l, v, NULL);
     else
         add_root(l, v, fmt(l->g, "%%%s comes from %s, which may return an existing list", v->name,
                            n->kind));
@@ -379,7 +423,7 @@ static void collect_block(Lists *l, IrBlock *b)
     IrNode *owner = b->owner;
     for (int i = 0; i < ir_block_nparams(b); i++) {
         IrValue *v = ir_block_param(b, i);
-        if (!is_list(v))
+        if (!is_container(v))
             continue;
         add_name(l, v);
         if (!owner)
@@ -435,8 +479,8 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
         return;                                     /* a graph output: read at the end */
     if (user->op == OP_PRIM_RETURN || user->op == OP_PRIM_LOOP) {
         IrValue *to = merge_target(user, index);
-        if (!to || !is_list(to))
-            mark_unsafe(l, r, fmt(l->g, "%%%s flows into a %s value that is not a list", v->name,
+        if (!to || !is_container(to))
+            mark_unsafe(l, r, fmt(l->g, "%%%s flows into a %s value that is not a list or dict", v->name,
                                   user->op == OP_PRIM_LOOP ? "loop-carried" : "block's"));
         return;
     }
@@ -485,15 +529,6 @@ static void collect_uses(Lists *l)
             classify_use(l, v, user, v->uses[u].index);
         }
     }
-}
-
-/* Dicts written in place (rule 6). */
-static void find_dict_writes(IrNode *n, void *ctx)
-{
-    Lists *l = ctx;
-    int mut = op_info(n->op)->mutates;
-    if (mut >= 0 && mut < n->ninputs && is_dict(n->inputs[mut]))
-        l->dict_written = true;
 }
 
 /* ---------------------------------------------------------------- the rules */
@@ -602,14 +637,17 @@ static void decide(Lists *l)
             set_class_unsafe(l, w->root, why);
     }
     /* Rule 6, once the others are settled. */
-    bool kept = l->dict_written;
+    bool kept = false;
     for (int r = 0; r < l->nroots; r++)
         kept |= l->class_mutated[find(l, r)] && l->class_unsafe[find(l, r)];
     if (!kept)
         return;
     for (int r = 0; r < l->nroots; r++) {
         const IrType *t = l->roots[r].value->type;
-        if (t->nelems == 1 && may_hold_container(t->elems[0]) && l->class_mutated[find(l, r)])
+        const IrType *elem = t->kind == TY_LIST && t->nelems == 1   ? t->elems[0]
+                             : t->kind == TY_DICT && t->nelems == 2 ? t->elems[1]
+                                                                    : NULL;
+        if (elem && may_hold_container(elem) && l->class_mutated[find(l, r)])
             set_class_unsafe(l, r, fmt(l->g, "the elements of %%%s may be lists or dicts, and "
                                              "another container is written in place",
                                        l->roots[r].value->name));
@@ -655,7 +693,8 @@ static IrValue *new_version(IrGraph *g, IrNode *n, IrValue *key)
     }
     case OP_ATEN_SET_ITEM: {
         IrValue *args[3] = {key, n->inputs[1], n->inputs[2]};
-        return tssa_emit_node(g, n, OP_IMMUT_LIST_SET_ITEM, args, 3, key->type, name);
+        return tssa_emit_node(g, n, is_dict(key) ? OP_IMMUT_DICT_SET_ITEM : OP_IMMUT_LIST_SET_ITEM,
+                              args, 3, key->type, name);
     }
     case OP_ATEN_REVERSE: {
         IrValue *none = emit_constant(g, n, ir_type_simple(g, TY_NONE), true, 0);
@@ -734,7 +773,6 @@ size_t tssa_list_versions(IrGraph *g, size_t *kept)
 
     collect_block(&l, g->top);
     collect_uses(&l);
-    ir_walk(g->top, find_dict_writes, &l);
     l.class_unsafe = xcalloc(l.nroots ? (size_t)l.nroots : 1, sizeof *l.class_unsafe);
     l.class_mutated = xcalloc(l.nroots ? (size_t)l.nroots : 1, sizeof *l.class_mutated);
     for (size_t k = 0; k < l.nnames; k++) {

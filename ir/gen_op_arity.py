@@ -58,6 +58,7 @@ OWN_OPS = {
     "tssa::FusionGroup": (0, "tssa::FusionGroup(Tensor... inputs)"),
     "immut::assign": (2, "immut::assign(Tensor root, Tensor src)"),
     "immut::list_set_item": (3, "immut::list_set_item(t[] list, int index, t value)"),
+    "immut::dict_set_item": (3, "immut::dict_set_item(Dict(k, v) self, k key, v value)"),
     "aten::__invert__": (1, "aten::__invert__(t self)"),
     "aten::float": (1, "aten::float(Tensor self)"),
     "aten::double": (1, "aten::double(Tensor self)"),

@@ -231,8 +231,9 @@ static void hoist_static(LowerProgram *p, IrBlock *b, const bool *never_static, 
         }
         for (int i = 0; i < n->nblocks; i++)
             hoist_static(p, n->blocks[i], never_static, hoisted, anchor, attributes_set);
-        /* a module attribute a loop may reassign (prim::SetAttr anywhere)
-         * is read where it is */
+        /* a module attribute a loop may reassign (prim::SetAttr anywhere:
+         * only where functionalize/module_state.c declined the graph, which
+         * otherwise leaves no SetAttr) is read where it is */
         bool all_static = op_in_scalar_slice(n) &&
                           !(n->op == OP_PRIM_GETATTR && attributes_set);
         for (int i = 0; all_static && i < n->noutputs; i++)

@@ -332,6 +332,8 @@ typedef enum OpAlias {
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE, NOEVAL) \
     /* TensorSSA for lists (functionalize/list_versions.c): l[idx] = el on a copy */ \
     X(IMMUT_LIST_SET_ITEM, "immut::list_set_item", OPC_SCALAR, NOMUT, ALIAS_NONE, list_set_item) \
+    /* d[key] = value on a copy (list_versions.c, for dicts) */ \
+    X(IMMUT_DICT_SET_ITEM, "immut::dict_set_item", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_set_item) \
     X(TSSA_UPDATE, "tssa::update", OPC_TSSA, NOMUT, ALIAS_NONE, NOEVAL) \
     X(TSSA_INPLACE_CHECK, "tssa::inplace_check", OPC_TSSA, NOMUT, ALIAS_NONE, inplace_check) \
     /* A fused group (kernels/fuse.c): its one block is the group's nodes, its \

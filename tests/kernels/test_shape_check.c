@@ -56,6 +56,9 @@ static const struct {
     {"max_unpool1d__roundtrip", "aten::max_unpool2d", "refuses stand-ins (indices made by max_pool in the program)"},
     {"max_unpool3d__roundtrip", "aten::max_unpool3d", "refuses stand-ins (indices made by max_pool in the program)"},
     {"tensordot__int_dims", "aten::tensordot", "dims given as a tensor"},
+    {"module_state_anchor_cache", "prim::unchecked_cast",
+     "an Optional[Tensor] module attribute carried by a loop: None on entry, a tensor after"},
+    {"module_state_submodule", "prim::If", "an Optional[Tensor] module attribute a branch resets to None"},
 };
 
 /* Whether dir's row is a known gap (its first unknown value, of op). */

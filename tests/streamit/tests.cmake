@@ -85,3 +85,18 @@ add_test(NAME lower.printorder.warn_in_branch
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_print_order.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/streamit/cases/warn_in_branch)
 set_tests_properties(lower.printorder.warn_in_branch PROPERTIES LABELS lower)
+
+# lower.module_state.<case>: a program that assigns module attributes in
+# forward (prim::SetAttr, in branches and loops) has no SetAttr left after
+# TensorSSA and no opaque filter in --emit=stream (functionalize/
+# module_state.c), and two input sets run with --inputs both give
+# PyTorch's outputs: every run starts from the weights file's values
+# (tests/streamit/check_module_state.sh; the outputs on every backend are
+# the corpus runs').
+foreach(case module_state_anchor_cache module_state_running_stats module_state_submodule module_state_aliasing
+             module_state_dict_cache)
+  add_test(NAME lower.module_state.${case}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_module_state.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/${case})
+  set_tests_properties(lower.module_state.${case} PROPERTIES LABELS lower)
+endforeach()
