@@ -485,7 +485,8 @@ def collect_kinds(block, kinds):
 
 def collect_getattr_paths(graph):
     """Dotted paths of every prim::GetAttr chain rooted at %self. An element
-    taken from a list or dict of objects (aten::__getitem__, prim::ListUnpack)
+    taken from a list, dict or tuple of objects (aten::__getitem__,
+    prim::ListUnpack, prim::TupleUnpack, prim::TupleIndex)
     continues the chain with a `*` segment: coders.*.weights."""
     paths = {}
     inputs = list(graph.inputs())
@@ -499,7 +500,8 @@ def collect_getattr_paths(graph):
                 base = paths[node.input()]
                 name = node.s("name")
                 paths[node.output()] = base + "." + name if base else name
-            elif (node.kind() in ("aten::__getitem__", "prim::ListUnpack", "prim::TupleUnpack")
+            elif (node.kind() in ("aten::__getitem__", "prim::ListUnpack", "prim::TupleUnpack",
+                                  "prim::TupleIndex")
                   and node.inputsSize() > 0 and node.inputsAt(0) in paths):
                 for out in node.outputs():
                     paths[out] = paths[node.inputsAt(0)] + ".*"

@@ -73,3 +73,16 @@ class ReadsOnlyInt(torch.nn.Module):
 
     def forward(self, x):
         return x * self.odd.k
+
+
+class ReadsComplexInList(torch.nn.Module):
+    """Reads the complex of an object in a list: refused through the
+    list element's path (odds.0.z)."""
+    odds: List[Odd]
+
+    def __init__(self):
+        super().__init__()
+        self.odds = [Odd()]
+
+    def forward(self, x):
+        return x * self.odds[0].z

@@ -87,6 +87,7 @@ def main():
     test_nested_objects()
     test_refused(programs.ReadsComplex(), "odd.z", "complex")
     test_refused(programs.ReadsTupleOfComplex(), "odd.pair", "Tuple[int, complex] (holding complex)")
+    test_refused(programs.ReadsComplexInList(), "odds.0.z", "complex")
     got = export_to_temp(programs.ReadsOnlyInt(), {"x": torch.randn(2)})
     check(not isinstance(got, Exception), f"ReadsOnlyInt exports: {got}")
     if not isinstance(got, Exception):
