@@ -322,8 +322,13 @@ static void check_read(AttrCheck *c, const IrNode *n, const char *base, int dept
 static void check_attribute(IrNode *n, void *ctx)
 {
     AttrCheck *c = ctx;
-    if (c->ok && getattr_name(n) && c->path[n->inputs[0]->id])
+    if (!c->ok || n->ninputs != 1 || n->noutputs != 1 || !c->path[n->inputs[0]->id])
+        return;
+    if (getattr_name(n))
         check_read(c, n, c->path[n->inputs[0]->id], 0);
+    else if (n->op == OP_PRIM_UNCHECKED_CAST && !c->path[n->outputs[0]->id])
+        /* `if self.o is not None: self.o.k`: the Optional object, cast. */
+        c->path[n->outputs[0]->id] = xstrdup(c->path[n->inputs[0]->id]);
 }
 
 static bool check_module_attributes(const Binder *b, IrGraph *g, const Safetensors *weights)

@@ -500,6 +500,9 @@ def collect_getattr_paths(graph):
                 base = paths[node.input()]
                 name = node.s("name")
                 paths[node.output()] = base + "." + name if base else name
+            elif node.kind() == "prim::unchecked_cast" and node.input() in paths:
+                # `if self.o is not None: self.o.k`: the Optional object, cast.
+                paths[node.output()] = paths[node.input()]
             elif (node.kind() in ("aten::__getitem__", "prim::ListUnpack", "prim::TupleUnpack",
                                   "prim::TupleIndex")
                   and node.inputsSize() > 0 and node.inputsAt(0) in paths):
@@ -710,8 +713,13 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
                           + "; ".join(f"'{p}': {unexportable[p]}" for p in refused))
     # Paths through list elements (`*`) are checked element by element above;
     # an empty list has none to check.
+    # A read below an Optional object that is None is in a branch the
+    # `is not None` test never takes.
+    def under_none(path):
+        parts = path.split(".")
+        return any(metadata.get(".".join(parts[:i])) == "None" for i in range(1, len(parts)))
     unresolved = sorted(p for p in read if "*" not in p and p not in tensors
-                        and p not in metadata and p not in objects)
+                        and p not in metadata and p not in objects and not under_none(p))
     if unresolved:
         raise ExportError("the graph reads module attributes with no exportable value: "
                           + ", ".join(unresolved))

@@ -86,3 +86,35 @@ class ReadsComplexInList(torch.nn.Module):
 
     def forward(self, x):
         return x * self.odds[0].z
+
+
+class OptionalObject(torch.nn.Module):
+    """An Optional object that is set, read under `is not None` (through
+    prim::unchecked_cast): its complex `odd.z` is refused."""
+    odd: Optional[Odd]
+
+    def __init__(self):
+        super().__init__()
+        self.odd = Odd()
+
+    def forward(self, x):
+        odd = self.odd
+        if odd is not None:
+            x = x * odd.k * odd.z
+        return x
+
+
+class NoneObject(torch.nn.Module):
+    """An Optional object that is None, read under `is not None`: "None",
+    and `none.clip` needs nothing (its branch is never taken)."""
+    none: Optional[Coder]
+
+    def __init__(self):
+        super().__init__()
+        self.none = None
+
+    def forward(self, x):
+        none = self.none
+        if none is not None:
+            x = x + none.clip
+        return x
