@@ -104,6 +104,15 @@ static bool read_graph(Run *r)                  /* frontend: parse and verify */
     return r->graph ? true : stop(r, EXIT_USAGE);
 }
 
+/* Objects the program creates and only reads and writes by attribute
+ * (`b = BoxCoder(...)` in forward) become plain values, for every backend
+ * alike. Runs after --emit=ir, which prints the graph as read. */
+static bool replace_fresh_objects(Run *r)       /* ir: objects by their attributes */
+{
+    ir_replace_fresh_objects(r->graph);
+    return true;
+}
+
 /* Every stage after printing needs to know what each op means. It runs
  * after binding so that the ranks of the bound tensors can rule out
  * branches (F.interpolate's per-rank branches) that this run never takes. */
@@ -1035,7 +1044,8 @@ static int run_pipeline(const Options *o)
         (void)(bind_cores(&r) && emit_topology(&r));
     } else if (o->model_is_stream) {            /* a hand-written stream graph */
         go = read_stream_text(&r) && fission(&r) && schedule(&r);
-    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && bind_inputs(&r) && verify_ops(&r)) {
+    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && replace_fresh_objects(&r) && bind_inputs(&r) &&
+               verify_ops(&r)) {
         if (!o->backend->runs_plan && o->emit == EMIT_NONE) {
             (void)(run_graph(&r) && write_outputs(&r));
         } else {

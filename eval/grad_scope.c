@@ -53,8 +53,10 @@ bool eval_op_create_object(EvalCall *c)
             ir_type_format(&name, t);
         else
             textbuf_puts(&name, "?");
-        eval_fail(c, "objects of class %s are not supported (only grad-mode scopes such as "
-                     "torch.no_grad())", textbuf_cstr(&name));
+        eval_fail(c, "this object of class %s is not supported: an object created in the "
+                     "program must be used only through its attributes, set in the block that "
+                     "creates it (or be a grad-mode scope such as torch.no_grad())",
+                  textbuf_cstr(&name));
         textbuf_release(&name);
         return false;
     }

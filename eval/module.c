@@ -3,7 +3,10 @@
  * A module value (RT_OBJECT) is its dotted path from the root ("" for %self,
  * then "backbone", "backbone.0"). prim::GetAttr[name="weight"] on it reads
  * the attribute "backbone.0.weight", by the type the graph gives the result:
- *   a class type       another module: the longer path;
+ *   a class type       another module, or an object of a TorchScript class
+ *                      (torchvision's BoxCoder held by a detection head):
+ *                      the longer path, under which its own attributes
+ *                      are; "None" in the metadata for an Optional one;
  *   Tensor             the tensor of that name in the safetensors file (the
  *                      same tensor on every read, so in-place updates of a
  *                      buffer persist, as in PyTorch); a missing one is an
@@ -15,7 +18,9 @@
  *                      (nested, of any of these) as JSON, parsed by the
  *                      graph's type: arrays for lists and tuples, objects
  *                      for dicts (keys are strings, parsed by the key type),
- *                      {"__tensor__": "NAME"} for a tensor stored under NAME.
+ *                      {"__tensor__": "NAME"} for a tensor stored under NAME,
+ *                      {"__object__": "PATH"} for a class object whose
+ *                      attributes are stored under PATH.NAME.
  *                      An absent `training` is false: the ref backend runs
  *                      modules in inference mode.
  *   a tensor name whose metadata is {"__tensor__": "OTHER"} is the same
@@ -101,6 +106,23 @@ static RtValue *json_tensor(const Safetensors *weights, const cJSON *j)
     return t ? rt_tensor_take(t) : NULL;
 }
 
+/* The object a {"__object__": "PATH"} names (a TorchScript class object
+ * inside a container, its attributes stored under PATH.NAME), as a new
+ * value; NULL when j is not such an object. PATH must be a dotted path of
+ * non-empty names without '<' (no module path is empty, and marker objects
+ * such as grad-mode scopes are spelled with '<'). */
+static RtValue *json_object(const cJSON *j)
+{
+    const cJSON *path = cJSON_IsObject(j) ? cJSON_GetObjectItemCaseSensitive(j, "__object__") : NULL;
+    if (!cJSON_IsString(path) || cJSON_GetArraySize(j) != 1)
+        return NULL;
+    const char *s = path->valuestring;
+    size_t len = strlen(s);
+    if (len == 0 || s[0] == '.' || s[len - 1] == '.' || strstr(s, "..") || strchr(s, '<'))
+        return NULL;
+    return rt_object(s);
+}
+
 enum { JSON_MAX_DEPTH = 64 };
 
 /* A JSON value as a run-time value of the given type; NULL if it does not fit. */
@@ -139,6 +161,8 @@ static RtValue *json_value(const Safetensors *weights, const cJSON *j, const IrT
         return cJSON_IsString(j) ? rt_str(j->valuestring) : NULL;
     case TY_TENSOR:
         return json_tensor(weights, j);
+    case TY_CLASS:
+        return json_object(j);
     case TY_LIST:
     case TY_TUPLE: {
         if (!cJSON_IsArray(j) || (type->kind == TY_LIST && type->nelems != 1) ||
@@ -268,8 +292,12 @@ RtValue *eval_module_attribute(const Safetensors *weights, const char *path, con
         type = type->elems[0];
         optional = true;
     }
-    if (type->kind == TY_CLASS)
-        return rt_object(path);
+    if (type->kind == TY_CLASS) {
+        /* A module or an object: its attributes are under the path. A None
+         * in an Optional object slot is "None". */
+        const char *text = optional && weights ? safetensors_metadata(weights, path) : NULL;
+        return text && strcmp(text, "None") == 0 ? rt_none() : rt_object(path);
+    }
     if (type->kind != TY_TENSOR)
         return attribute_from_metadata(weights, path, declared, why);
     Tensor *t = weights ? safetensors_get(weights, path) : NULL;

@@ -16,7 +16,10 @@
  * 2). So is a module attribute the graph reads (a prim::GetAttr chain from
  * the module input) that the weights file lacks or whose __metadata__ text
  * does not parse as the declared type: the user's input is wrong, and it is
- * found before any work rather than halfway through a run. All checks run
+ * found before any work rather than halfway through a run. Objects of
+ * TorchScript classes that an attribute's list, tuple or dict holds
+ * ({"__object__": PATH}) are checked for every attribute the graph reads of
+ * their class. All checks run
  * before any input is used, and nothing leaks on failure.
  */
 #include <errno.h>
@@ -209,18 +212,92 @@ typedef struct AttrCheck {
     const Binder *b;
     const Safetensors *weights;
     char **path;            /* by value id: the module path it holds, or NULL */
+    /* Every prim::GetAttr on a value of a class type: the attributes the
+     * graph reads of an object it reaches through a list, tuple or dict
+     * (`for coder in self.coders: coder.weights`), whose path no GetAttr
+     * chain gives. */
+    IrNode **class_reads;
+    int nclass_reads, cap_class_reads;
+    char **checked;         /* object paths whose reads were checked */
+    int nchecked, cap_checked;
     bool ok;
 } AttrCheck;
 
-static void check_attribute(IrNode *n, void *ctx)
+static const char *getattr_name(const IrNode *n)
+{
+    const IrAttr *name = ir_attr_find(n, "name");
+    if (n->op != OP_PRIM_GETATTR || n->ninputs != 1 || n->noutputs != 1 || !name ||
+        name->kind != ATTR_STR)
+        return NULL;
+    return name->u.s;
+}
+
+static void collect_class_read(IrNode *n, void *ctx)
 {
     AttrCheck *c = ctx;
-    const IrAttr *name = ir_attr_find(n, "name");
-    if (!c->ok || n->op != OP_PRIM_GETATTR || n->ninputs != 1 || n->noutputs != 1 || !name ||
-        name->kind != ATTR_STR || !c->path[n->inputs[0]->id])
+    if (!getattr_name(n) || n->inputs[0]->type->kind != TY_CLASS || !n->inputs[0]->type->name)
         return;
-    const char *base = c->path[n->inputs[0]->id];
-    char *path = xprintf("%s%s%s", base, base[0] ? "." : "", name->u.s);
+    if (c->nclass_reads == c->cap_class_reads) {
+        c->cap_class_reads = c->cap_class_reads ? 2 * c->cap_class_reads : 16;
+        c->class_reads = xrealloc(c->class_reads, (size_t)c->cap_class_reads * sizeof *c->class_reads);
+    }
+    c->class_reads[c->nclass_reads++] = n;
+}
+
+/* Objects nest at most this deep below a container (a hostile graph may
+ * declare a class that holds itself). */
+enum { OBJECT_CHECK_DEPTH = 32 };
+
+static void check_read(AttrCheck *c, const IrNode *n, const char *path, int depth);
+
+/* The attributes the graph reads of the object at `path`, of class
+ * `type`, each checked once per path. */
+static void check_object(AttrCheck *c, const char *path, const IrType *type, int depth)
+{
+    if (!c->ok || !type->name || depth > OBJECT_CHECK_DEPTH)
+        return;
+    for (int i = 0; i < c->nchecked; i++)
+        if (strcmp(c->checked[i], path) == 0)
+            return;
+    if (c->nchecked == c->cap_checked) {
+        c->cap_checked = c->cap_checked ? 2 * c->cap_checked : 16;
+        c->checked = xrealloc(c->checked, (size_t)c->cap_checked * sizeof *c->checked);
+    }
+    c->checked[c->nchecked++] = xstrdup(path);
+    for (int i = 0; i < c->nclass_reads && c->ok; i++) {
+        const IrType *held = c->class_reads[i]->inputs[0]->type;
+        if (strcmp(held->name, type->name) == 0)
+            check_read(c, c->class_reads[i], path, depth + 1);
+    }
+}
+
+/* The objects inside an attribute's value (v, of declared type t). */
+static void check_objects_in(AttrCheck *c, const RtValue *v, const IrType *t, int depth)
+{
+    while (t->kind == TY_OPTIONAL && t->nelems == 1)
+        t = t->elems[0];
+    if (!c->ok || depth > OBJECT_CHECK_DEPTH)
+        return;
+    if (v->kind == RT_OBJECT && t->kind == TY_CLASS) {
+        check_object(c, v->u.s, t, depth);
+    } else if ((v->kind == RT_LIST || v->kind == RT_TUPLE) &&
+               (t->kind == TY_LIST || t->kind == TY_TUPLE)) {
+        for (int i = 0; i < v->u.list.n && c->ok; i++) {
+            const IrType *elem = t->kind == TY_LIST ? t->elems[0] : i < t->nelems ? t->elems[i] : NULL;
+            if (elem)
+                check_objects_in(c, v->u.list.items[i], elem, depth + 1);
+        }
+    } else if (v->kind == RT_DICT && t->kind == TY_DICT && t->nelems == 2) {
+        for (int i = 1; i < v->u.list.n && c->ok; i += 2)
+            check_objects_in(c, v->u.list.items[i], t->elems[1], depth + 1);
+    }
+}
+
+/* prim::GetAttr node n read from the module or object at `base`. */
+static void check_read(AttrCheck *c, const IrNode *n, const char *base, int depth)
+{
+    const char *name = getattr_name(n);
+    char *path = xprintf("%s%s%s", base, base[0] ? "." : "", name);
     char *why = NULL;
     RtValue *v = eval_module_attribute(c->weights, path, n->outputs[0]->type, &why);
     if (!v) {
@@ -228,12 +305,30 @@ static void check_attribute(IrNode *n, void *ctx)
             fprintf(c->b->err, "%s:%d: error: prim::GetAttr: %s\n", graph_file(c->b), n->line, why);
         c->ok = false;
     } else if (v->kind == RT_OBJECT) {
-        c->path[n->outputs[0]->id] = path;
-        path = NULL;
+        if (depth == 0 && !c->path[n->outputs[0]->id]) {
+            c->path[n->outputs[0]->id] = path;
+            path = NULL;
+        } else if (depth > 0) {
+            check_object(c, v->u.s, n->outputs[0]->type, depth);
+        }
+    } else {
+        check_objects_in(c, v, n->outputs[0]->type, depth);
     }
     rt_release(v);
     free(why);
     free(path);
+}
+
+static void check_attribute(IrNode *n, void *ctx)
+{
+    AttrCheck *c = ctx;
+    if (!c->ok || n->ninputs != 1 || n->noutputs != 1 || !c->path[n->inputs[0]->id])
+        return;
+    if (getattr_name(n))
+        check_read(c, n, c->path[n->inputs[0]->id], 0);
+    else if (n->op == OP_PRIM_UNCHECKED_CAST && !c->path[n->outputs[0]->id])
+        /* `if self.o is not None: self.o.k`: the Optional object, cast. */
+        c->path[n->outputs[0]->id] = xstrdup(c->path[n->inputs[0]->id]);
 }
 
 static bool check_module_attributes(const Binder *b, IrGraph *g, const Safetensors *weights)
@@ -243,10 +338,15 @@ static bool check_module_attributes(const Binder *b, IrGraph *g, const Safetenso
     for (int i = 0; i < ir_block_nparams(g->top); i++)
         if (is_module_type(ir_block_param(g->top, i)->type))
             c.path[ir_block_param(g->top, i)->id] = xstrdup("");
+    ir_walk(g->top, collect_class_read, &c);
     ir_walk(g->top, check_attribute, &c);
     for (uint32_t i = 0; i <= g->nvalues; i++)
         free(c.path[i]);
     free(c.path);
+    for (int i = 0; i < c.nchecked; i++)
+        free(c.checked[i]);
+    free(c.checked);
+    free(c.class_reads);
     return c.ok;
 }
 

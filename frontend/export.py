@@ -202,13 +202,17 @@ class AttributeEncoder:
     """Containers (lists, tuples, dicts, nested) of module attributes as JSON
     text for __metadata__: tuples become arrays, dict keys (str, int, bool or
     float) become strings that the reader parses back by the graph's key type,
-    and a tensor inside a container is stored in the weights file under
-    "<path>.<index or key>" and written as {"__tensor__": "<that name>"}.
+    a tensor inside a container is stored in the weights file under
+    "<path>.<index or key>" and written as {"__tensor__": "<that name>"}, and
+    an object of a TorchScript class inside one is written as
+    {"__object__": "<path>.<index or key>"}, its attributes going under that
+    path (`objects` collects (path, object, class type) for the caller).
     `why` holds the reason when the value cannot be written."""
 
     def __init__(self, path, tensors):
         self.path = path
         self.tensors = tensors
+        self.objects = []
         self.why = None
 
     def encode(self, value, where):
@@ -232,27 +236,156 @@ class AttributeEncoder:
                 text = format_attribute(key)
                 out[text] = self.encode(v, f"{where}.{text}")
             return out
+        class_type = script_class_type(value)
+        if class_type is not None:
+            self.objects.append((where, value, class_type))
+            return {"__object__": where}
         self.why = f"{where} is a {type(value).__name__}, which has no TorchScript value tssa-stream reads"
         return None
 
 
 def attribute_metadata(path, value, tensors):
-    """(metadata text, None) for a non-tensor attribute, or (None, why)."""
+    """(metadata text, None, objects) for a non-tensor attribute, or (None,
+    why, []); objects lists the TorchScript class objects inside a container
+    as (path, object, class type)."""
     text = format_attribute(value)
     if text is not None:
-        return text, None
+        return text, None, []
     if isinstance(value, (list, tuple, dict)):
         encoder = AttributeEncoder(path, tensors)
         encoded = encoder.encode(value, path)
         if encoder.why:
-            return None, encoder.why
-        return json.dumps(encoded), None
-    return None, f"it is a {type(value).__name__}, which has no TorchScript value tssa-stream reads"
+            return None, encoder.why, []
+        return json.dumps(encoded), None, encoder.objects
+    return None, f"it is a {type(value).__name__}, which has no TorchScript value tssa-stream reads", []
+
+
+# ------------------------------------------------------------------ TorchScript class objects
+#
+# A module may hold objects of plain Python classes that TorchScript compiles
+# (torchvision's detection models hold a BoxCoder and a Matcher). An object
+# is written as its attributes: attribute `a` of the object at path `p` goes
+# under `p.a`, exactly like a submodule's, so a prim::GetAttr chain through
+# it resolves to a dotted name. The object itself has no entry (a None in an
+# Optional slot is "None"); inside a container it is {"__object__": "p"}.
+# Each attribute is checked against the type TorchScript declared for it:
+# a type tssa-stream cannot read makes the attribute unexportable (refused
+# when the graph reads it).
+
+# Declared types tssa-stream reads, by TorchScript kind; containers are
+# readable when what they hold is.
+READABLE_TYPE_KINDS = frozenset(("TensorType", "IntType", "FloatType", "BoolType", "StringType",
+                                 "NoneType", "DeviceObjType", "ClassType"))
+CONTAINER_TYPE_KINDS = frozenset(("OptionalType", "TupleType", "ListType", "DictType"))
+
+
+def script_class_type(value):
+    """The TorchScript ClassType of `value` when it is an object of a Python
+    class that torch.jit.script compiled (for the module holding it), else
+    None."""
+    if isinstance(value, (torch.nn.Module, torch.Tensor, type)):
+        return None
+    cls = type(value)
+    if cls.__module__ == "builtins" or torch.jit._state._get_script_class(cls) is None:
+        return None
+    return torch.jit._state._python_cu.get_class(torch._jit_internal._qualified_name(cls))
+
+
+def first_setattr_names(block, target, names):
+    for node in block.nodes():
+        if (node.kind() == "prim::SetAttr" and node.inputsAt(0) == target
+                and node.s("name") not in names):
+            names.append(node.s("name"))
+        for sub in node.blocks():
+            first_setattr_names(sub, target, names)
+    return names
+
+
+def class_attribute_types(class_type):
+    """{name: declared TorchScript type} of a class's attributes.
+    ClassType.containedTypes() lists the attribute types in slot order, and
+    TorchScript adds a slot at an attribute's first assignment in __init__,
+    so the names come from __init__'s graph, in program order."""
+    init = torch.jit._state._python_cu.find_function(class_type.qualified_name() + ".__init__")
+    types = class_type.containedTypes()
+    names = []
+    if init is not None:
+        graph = init.graph
+        names = first_setattr_names(graph.block(), next(graph.inputs()), [])
+    if len(names) != len(types):
+        raise ExportError(f"cannot tell the attribute types of class {class_type.qualified_name()} "
+                          f"({len(types)} attributes, {len(names)} assigned in __init__)")
+    return dict(zip(names, types))
+
+
+def unreadable_part(declared):
+    """None when tssa-stream reads values of the declared type, else the
+    part of it that it cannot read (the type itself or one it holds)."""
+    kind = declared.kind()
+    if kind in READABLE_TYPE_KINDS:
+        return None
+    if kind in CONTAINER_TYPE_KINDS:
+        for inner in declared.containedTypes():
+            part = unreadable_part(inner)
+            if part is not None:
+                return part
+        return None
+    return declared.annotation_str
+
+
+def export_attribute(path, value, found, depth=0):
+    """One non-module attribute at `path` into `found` (tensors, metadata,
+    objects, unexportable): a tensor by its name, a TorchScript class object
+    as its attributes under the path, anything else as metadata text."""
+    tensors, metadata, objects, unexportable = found
+    if isinstance(value, torch.Tensor):
+        tensors.setdefault(path, value.detach())
+        return
+    class_type = script_class_type(value)
+    if class_type is not None:
+        export_object(path, value, class_type, found, depth)
+        return
+    text, why, inner = attribute_metadata(path, value, tensors)
+    if text is None:
+        unexportable[path] = why
+        return
+    metadata[path] = text
+    for where, obj, obj_type in inner:
+        export_object(where, obj, obj_type, found, depth)
+
+
+# TorchScript class types cannot contain themselves, but one object can be
+# held in a chain of others; a chain this deep is a cycle.
+OBJECT_DEPTH_LIMIT = 32
+
+
+def export_object(path, obj, class_type, found, depth):
+    tensors, metadata, objects, unexportable = found
+    if depth > OBJECT_DEPTH_LIMIT:
+        unexportable[path] = f"objects nest more than {OBJECT_DEPTH_LIMIT} deep here (a cycle?)"
+        return
+    objects.add(path)
+    for name, declared in class_attribute_types(class_type).items():
+        where = f"{path}.{name}"
+        part = unreadable_part(declared)
+        if part is not None:
+            unexportable[where] = (f"class {class_type.qualified_name()} declares it "
+                                   f"{declared.annotation_str}"
+                                   + (f" (holding {part})" if part != declared.annotation_str else "")
+                                   + ", a type tssa-stream cannot read")
+            continue
+        if not hasattr(obj, name):
+            unexportable[where] = f"the {type(obj).__name__} object has no attribute '{name}'"
+            continue
+        export_attribute(where, getattr(obj, name), found, depth + 1)
 
 
 # The private attributes every nn.Module has from its constructor (training,
 # the one public one, is exported like any attribute).
 MODULE_INTERNALS = frozenset(n for n in vars(torch.nn.Module()) if n.startswith("_"))
+# What torch.jit.script itself sets on a module it compiles (__overloads__):
+# no attribute of the program.
+TORCHSCRIPT_BOOKKEEPING = re.compile(r"__\w+__")
 
 
 def storage_key(tensor):
@@ -291,16 +424,21 @@ def share_tied_tensors(tensors, metadata, unexportable):
 
 
 def module_weights(module):
-    """(tensors, metadata, unexportable) of a module tree under dotted paths:
-    parameters, buffers (persistent or not: a graph may read either) and
-    plain tensor attributes, and every other attribute of every submodule,
-    whatever its name (leading underscores included): scalars as text,
-    containers as JSON (AttributeEncoder). A parameter or buffer that is None
-    (Conv2d(bias=False)) is recorded in the metadata as "None". unexportable
-    maps the paths of attributes that cannot be written to the reason."""
+    """(tensors, metadata, objects, unexportable) of a module tree under
+    dotted paths: parameters, buffers (persistent or not: a graph may read
+    either) and plain tensor attributes, and every other attribute of every
+    submodule, whatever its name (leading underscores included): scalars as
+    text, containers as JSON (AttributeEncoder), objects of TorchScript
+    classes as their attributes under the object's path (export_object;
+    `objects` holds those paths). A parameter or buffer that is None
+    (Conv2d(bias=False)) is recorded in the metadata as "None".
+    unexportable maps the paths of attributes that cannot be written to the
+    reason."""
     tensors = {}
     metadata = {}
+    objects = set()
     unexportable = {}
+    found = (tensors, metadata, objects, unexportable)
     for prefix, sub in module.named_modules(remove_duplicate=False):
         dot = prefix + "." if prefix else ""
         for table in (sub._parameters, sub._buffers):
@@ -313,19 +451,14 @@ def module_weights(module):
             # nn.Module's own bookkeeping (_parameters, _forward_hooks, ...),
             # not the user's attributes, which may start with "_" too
             # (self._std_weight_position).
-            if name in MODULE_INTERNALS or isinstance(value, torch.nn.Module):
+            if (name in MODULE_INTERNALS or isinstance(value, torch.nn.Module)
+                    or TORCHSCRIPT_BOOKKEEPING.fullmatch(name)):
                 continue
-            if isinstance(value, torch.Tensor):
-                # A plain tensor attribute (neither parameter nor buffer).
-                tensors.setdefault(dot + name, value.detach())
-                continue
-            text, why = attribute_metadata(dot + name, value, tensors)
-            if text is not None:
-                metadata[dot + name] = text
-            else:
-                unexportable[dot + name] = why
+            # A plain tensor attribute (neither parameter nor buffer), a
+            # scalar, a container, an object of a TorchScript class.
+            export_attribute(dot + name, value, found)
     share_tied_tensors(tensors, metadata, unexportable)
-    return tensors, metadata, unexportable
+    return tensors, metadata, objects, unexportable
 
 
 # ------------------------------------------------------------------ graph
@@ -351,7 +484,10 @@ def collect_kinds(block, kinds):
 
 
 def collect_getattr_paths(graph):
-    """Dotted paths of every prim::GetAttr chain rooted at %self."""
+    """Dotted paths of every prim::GetAttr chain rooted at %self. An element
+    taken from a list, dict or tuple of objects (aten::__getitem__,
+    prim::ListUnpack, prim::TupleUnpack, prim::TupleIndex)
+    continues the chain with a `*` segment: coders.*.weights."""
     paths = {}
     inputs = list(graph.inputs())
     if not inputs or inputs[0].debugName() != "self":
@@ -364,11 +500,27 @@ def collect_getattr_paths(graph):
                 base = paths[node.input()]
                 name = node.s("name")
                 paths[node.output()] = base + "." + name if base else name
+            elif node.kind() == "prim::unchecked_cast" and node.input() in paths:
+                # `if self.o is not None: self.o.k`: the Optional object, cast.
+                paths[node.output()] = paths[node.input()]
+            elif (node.kind() in ("aten::__getitem__", "prim::ListUnpack", "prim::TupleUnpack",
+                                  "prim::TupleIndex")
+                  and node.inputsSize() > 0 and node.inputsAt(0) in paths):
+                for out in node.outputs():
+                    paths[out] = paths[node.inputsAt(0)] + ".*"
             for sub in node.blocks():
                 visit(sub)
 
     visit(graph.block())
-    return {path for value, path in paths.items() if path and value.type().kind() != "ClassType"}
+    return {path for value, path in paths.items()
+            if path and value.type().kind() != "ClassType" and not path.endswith("*")}
+
+
+def path_matches(pattern, path):
+    """Whether a dotted path matches a read path whose `*` segments stand for
+    any one segment."""
+    want, have = pattern.split("."), path.split(".")
+    return len(want) == len(have) and all(w in ("*", h) for w, h in zip(want, have))
 
 
 def script_and_inline(program):
@@ -552,13 +704,22 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
     scripted, graph = script_and_inline(program)
     bound = check_inputs(graph, example_inputs)
 
-    tensors, metadata, unexportable = module_weights(program) if is_module else ({}, {}, {})
+    tensors, metadata, objects, unexportable = (module_weights(program) if is_module
+                                                else ({}, {}, set(), {}))
     read = collect_getattr_paths(graph)
-    refused = sorted(p for p in read if p in unexportable)
+    refused = sorted(p for p in unexportable if any(path_matches(r, p) for r in read))
     if refused:
         raise ExportError("cannot export module attribute "
                           + "; ".join(f"'{p}': {unexportable[p]}" for p in refused))
-    unresolved = sorted(p for p in read if p not in tensors and p not in metadata)
+    # Paths through list elements (`*`) are checked element by element above;
+    # an empty list has none to check.
+    # A read below an Optional object that is None is in a branch the
+    # `is not None` test never takes.
+    def under_none(path):
+        parts = path.split(".")
+        return any(metadata.get(".".join(parts[:i])) == "None" for i in range(1, len(parts)))
+    unresolved = sorted(p for p in read if "*" not in p and p not in tensors
+                        and p not in metadata and p not in objects and not under_none(p))
     if unresolved:
         raise ExportError("the graph reads module attributes with no exportable value: "
                           + ", ".join(unresolved))

@@ -1,12 +1,14 @@
 /* fuzz_module_attributes.c — libFuzzer target for module attributes read
  * from a weights file's __metadata__ (eval/module.c): scalars as text,
- * containers as JSON ({"__tensor__": NAME} for tensors inside, tied tensor
+ * containers as JSON ({"__tensor__": NAME} for tensors inside,
+ * {"__object__": PATH} for objects of TorchScript classes, tied tensor
  * names), parsed by the type the graph declares.
  *
  * The input is one metadata value. It is stored under the name "a" of an
  * in-memory safetensors file that also holds a tensor "w", and read back as
  * each type of a fixed graph's inputs (lists, nested lists, tuples, dicts
- * with str and int keys, tensors, Optional, Any). Any text must give a value
+ * with str and int keys, tensors, Optional, Any, lists and dicts of
+ * objects, an Optional object). Any text must give a value
  * or fail cleanly with a reason (no crash, no leak).
  *
  *   CC=clang cmake -S . -B build-fuzz -DTSSA_FUZZ=ON && cmake --build build-fuzz --target fuzz_module_attributes
@@ -25,7 +27,8 @@
 
 static const char graph_text[] =
     "graph(%a : int[], %b : Dict(str, float), %c : (int, str), %d : int[][], %e : Dict(int, Tensor[]),\n"
-    "      %f : Tensor, %g : float?, %h : Any, %i : bool[], %j : str, %k : Tensor[]):\n"
+    "      %f : Tensor, %g : float?, %h : Any, %i : bool[], %j : str, %k : Tensor[],\n"
+    "      %l : __torch__.C[], %m : Dict(str, __torch__.C), %n : __torch__.C?):\n"
     "  return (%a)\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

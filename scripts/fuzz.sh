@@ -23,7 +23,9 @@ fuzz_target() {
     fuzz_safetensors) find tests -name '*.safetensors' -size -64k -exec cp -t "$seeds" {} + 2>/dev/null || true ;;
     fuzz_module_attributes)
       printf '[1, 2, 3]' > "$seeds/list"; printf '{"x": 0.5, "y": [true, null]}' > "$seeds/dict"
-      printf '[[1], [2, {"__tensor__": "w"}]]' > "$seeds/nested"; printf '{"__tensor__": "w"}' > "$seeds/tied" ;;
+      printf '[[1], [2, {"__tensor__": "w"}]]' > "$seeds/nested"; printf '{"__tensor__": "w"}' > "$seeds/tied"
+      printf '[{"__object__": "a.0"}, {"__object__": "a.1"}]' > "$seeds/objects"
+      printf '{"k": {"__object__": "a.k"}}' > "$seeds/object_dict"; printf 'None' > "$seeds/none" ;;
     fuzz_bindings) printf 'n=3\nf=1.5\nb=true\ns=hello\nx=2\nd=cpu\no=none\ng=nan\n' > "$seeds/all" ;;
   esac
   echo "fuzz: $name for ${seconds}s"

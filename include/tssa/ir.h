@@ -311,6 +311,13 @@ size_t ir_graph_count_nodes(const IrGraph *g);
  * false. */
 bool ir_verify(IrGraph *g, FILE *err);
 
+/* Objects of TorchScript classes created by the program (prim::CreateObject)
+ * and used only through prim::SetAttr in their own block and prim::GetAttr
+ * below it are replaced by their attributes' values: each read takes the
+ * value of the last write of its name (ir/fresh_objects.c). Other objects
+ * are left as they are. Returns how many objects went. */
+int ir_replace_fresh_objects(IrGraph *g);
+
 /* Checks the graph against the op table (ir/check_ops.c): every node's op
  * that must run (on the top block's path, or in the If branch that a
  * condition known from constants and the input ranks selects) is one the
