@@ -705,6 +705,10 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, const TssaMutat
         int s = c->members[c->start[cls] + i];
         if (s == m->root)
             continue;
+        /* Two allocations never share storage, whatever merges (a loop
+         * carrying either one) put them in one class. */
+        if (root->kind == TSSA_ROOT_FRESH && a->roots[s].kind == TSSA_ROOT_FRESH)
+            continue;
         IrValue *sv = a->roots[s].value;
         if (!tssa_alias_dominates(a, sv, m->node)) {
             /* Another prim::GetAttr of the same module tensor that does not

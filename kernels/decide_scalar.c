@@ -18,6 +18,9 @@
  *                          `if boxes.is_floating_point()` casts);
  *   aten::__contains__(list, v), eq / ne / lt / le / gt / ge, __not__
  *                          of decided ints and bools;
+ *   prim::min, prim::max   of two decided ints or a list built of them
+ *                          (the trip count of enumerate and zip loops);
+ *   aten::add, sub, mul    of two decided ints (wrapping as int64 does);
  *   aten::__is__(x, None), aten::__isnot__(x, None)
  *                          of a tensor of static shape (an Optional[Tensor]
  *                          the caller passed a tensor: torch 2.x's GRUCell
@@ -38,6 +41,26 @@ bool kernels_lookup_scalar(const ScalarLookup *lk, const IrValue *v, int64_t *ou
         return true;
     }
     return lk->decided && lk->decided(lk->ctx, v, out);
+}
+
+/* prim::min / prim::max of two decided ints, or of a list built of them:
+ * `for i, row in enumerate(t)` and zip loop `min([INT_MAX, len(t)])` times,
+ * so the trip count of a loop over a computed tensor's rows is this. */
+static bool decide_min_max(const ScalarLookup *lk, const IrNode *n, int64_t *out)
+{
+    if (!n->outputs[0]->type || n->outputs[0]->type->kind != TY_INT)
+        return false;
+    const IrNode *list = n->ninputs == 1 ? n->inputs[0]->def : NULL;
+    bool from_list = list && list->op == OP_PRIM_LISTCONSTRUCT;
+    int count = from_list ? list->ninputs : n->ninputs == 2 ? 2 : 0;
+    for (int i = 0; i < count; i++) {
+        int64_t a;
+        if (!kernels_lookup_scalar(lk, from_list ? list->inputs[i] : n->inputs[i], &a))
+            return false;
+        if (i == 0 || (n->op == OP_PRIM_MIN ? a < *out : a > *out))
+            *out = a;
+    }
+    return count > 0;
 }
 
 bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out)
@@ -111,6 +134,17 @@ bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out
         *out = n->op == OP_ATEN_ISNOT;      /* a tensor is not None */
         return true;
     }
+    case OP_PRIM_MIN: case OP_PRIM_MAX:
+        return decide_min_max(lk, n, out);
+    case OP_ATEN_ADD: case OP_ATEN_SUB: case OP_ATEN_MUL:
+        /* int arithmetic on decided ints (PyG's `dim = src.dim() + dim`) */
+        if (n->ninputs != 2 || !n->outputs[0]->type || n->outputs[0]->type->kind != TY_INT ||
+            !kernels_lookup_scalar(lk, n->inputs[0], &a) || !kernels_lookup_scalar(lk, n->inputs[1], &b))
+            return false;
+        *out = (int64_t)(n->op == OP_ATEN_ADD ? (uint64_t)a + (uint64_t)b
+                        : n->op == OP_ATEN_SUB ? (uint64_t)a - (uint64_t)b
+                                               : (uint64_t)a * (uint64_t)b);
+        return true;
     case OP_ATEN_EQ: case OP_ATEN_NE: case OP_ATEN_LT: case OP_ATEN_LE: case OP_ATEN_GT:
     case OP_ATEN_GE:
         if (n->ninputs != 2 || !kernels_lookup_scalar(lk, n->inputs[0], &a) ||

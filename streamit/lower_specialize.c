@@ -188,6 +188,21 @@ static bool run_static(LowerProgram *p, IrNode *n)
     return true;
 }
 
+/* x.device for any tensor x: every backend computes with PyTorch's CPU
+ * semantics and answers "cpu" (eval_op_device: the ref backend keeps every
+ * tensor in host memory), so the answer is known before x is: torchaudio's
+ * `if x.device == torch.device('cpu')` then folds like any static check. */
+static bool run_device_query(LowerProgram *p, IrNode *n)
+{
+    if (n->op != OP_PRIM_DEVICE || n->ninputs != 1 || n->noutputs != 1 || !n->inputs[0]->type ||
+        n->inputs[0]->type->kind != TY_TENSOR)
+        return false;
+    node_exec_set(p->exec, n->outputs[0], rt_device("cpu"));
+    p->is_static[n->outputs[0]->id] = true;
+    p->stats.static_nodes++;
+    return true;
+}
+
 static bool is_static_bool(const LowerProgram *p, const IrValue *v)
 {
     return p->is_static[v->id] && node_exec_get(p->exec, v)->kind == RT_BOOL;
@@ -244,11 +259,31 @@ static void hoist_static(LowerProgram *p, IrBlock *b, const bool *never_static, 
         for (int i = 0; all_static && i < n->ninputs; i++)
             all_static = p->is_static[n->inputs[i]->id] &&
                          (!is_container(n->inputs[i]) || hoisted[n->inputs[i]->id]);
-        if (all_static && run_static(p, n)) {
+        /* a device query moves before anchor only when its tensor is made
+         * outside the body */
+        bool outer_device_query = n->ninputs == 1 && n->inputs[0]->def->owner == p->g->top;
+        if ((all_static && run_static(p, n)) || (outer_device_query && run_device_query(p, n))) {
             for (int i = 0; i < n->noutputs; i++)
                 hoisted[n->outputs[i]->id] = true;
             ir_move_before(n, anchor);
         }
+        n = next;
+    }
+}
+
+/* prim::Uninitialized stands for a value on paths that raise (TorchScript
+ * puts one before an If whose other branch raises, as F.embedding_bag's
+ * argument checks do). Once such Ifs fold, nothing reads it: it computes
+ * nothing and has no effect, but left at the top level it would be a unit
+ * with no input and no live output, which the lowering may only place by
+ * keeping the whole program in order (one filter). */
+static void drop_unread_placeholders(IrBlock *top)
+{
+    IrNode *n = ir_block_first(top);
+    while (n->op != OP_PRIM_RETURN) {
+        IrNode *next = n->next;
+        if (n->op == OP_PRIM_UNINITIALIZED && n->noutputs == 1 && n->outputs[0]->nuses == 0)
+            ir_node_destroy(n);
         n = next;
     }
 }
@@ -287,6 +322,8 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
                 node_exec_clear_node(p->exec, n);
         } else if (op_in_scalar_slice(n) && inputs_known(p, n, known) && !writes_list_output) {
             run_static(p, n);
+        } else {
+            run_device_query(p, n);
         }
         for (int i = 0; i < n->nblocks; i++)
             hoist_static(p, n->blocks[i], never_static, hoisted, n, attributes_set);
@@ -294,6 +331,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
     }
     free(never_static);
     free(hoisted);
+    drop_unread_placeholders(top);
     /* Tensor inputs and their views reach filters through the stream only. */
     for (int i = 0; i < ir_block_nparams(top); i++)
         if (!p->is_static[ir_block_param(top, i)->id])

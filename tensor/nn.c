@@ -196,6 +196,40 @@ static void add_channel_bias(Tensor *out, const Tensor *bias, int64_t n, int64_t
     }
 }
 
+/* Depthwise float32 convolution (one input and one output channel per
+ * group, as torchaudio's compute_deltas and lfilter use): each output is
+ * its window's dot product with the channel's kernel, summed in the order
+ * im2col + GEMM would (kernel rows, then columns), without one im2col and
+ * one single-row GEMM per channel. wc is contiguous (O, 1, kh, kw). */
+static void conv_depthwise_f32(const Tensor *xg, const Tensor *wc, const ConvGeom *g, Tensor *out)
+{
+    const float *xb = tensor_elem_ptr(xg, 0);
+    const float *wb = tensor_elem_ptr(wc, wc->offset);
+    float *ob = tensor_data(out);
+    const int64_t *st = xg->strides;
+    for (int64_t n = 0; n < g->n; n++)
+        for (int64_t c = 0; c < g->c; c++) {
+            const float *wk = wb + c * g->kh * g->kw;
+            int64_t base = xg->offset + n * st[0] + c * st[1];
+            float *oc = ob + (n * g->o + c) * g->oh * g->ow;
+            for (int64_t oi = 0; oi < g->oh; oi++)
+                for (int64_t oj = 0; oj < g->ow; oj++) {
+                    float acc = 0.0f;
+                    for (int64_t ki = 0; ki < g->kh; ki++) {
+                        int64_t ih = oi * g->sh - g->ph + ki * g->dh;
+                        if (ih < 0 || ih >= g->h)
+                            continue;
+                        for (int64_t kj = 0; kj < g->kw; kj++) {
+                            int64_t iw = oj * g->sw - g->pw + kj * g->dw;
+                            if (iw >= 0 && iw < g->w)
+                                acc += wk[ki * g->kw + kj] * xb[base + ih * st[2] + iw * st[3]];
+                        }
+                    }
+                    oc[oi * g->ow + oj] = acc;
+                }
+        }
+}
+
 static Tensor *conv_nd(const Tensor *x, const Tensor *w, const Tensor *bias, int spatial, const int64_t *stride,
                        const int64_t *padding, const int64_t *dilation, int64_t groups)
 {
@@ -218,9 +252,12 @@ static Tensor *conv_nd(const Tensor *x, const Tensor *w, const Tensor *bias, int
     int64_t cg = g.c / groups, og = g.o / groups, plane = out ? g.oh * g.ow : 0;
     int64_t krows = cg * g.kh * g.kw;
     int64_t cs[2] = {krows, plane};
-    Tensor *col = out ? tensor_empty(x->dtype, 2, cs) : NULL;
-    bool ok = col != NULL;
-    for (int64_t n = 0; ok && n < g.n; n++)
+    bool depthwise = out && cg == 1 && og == 1 && x->dtype == DT_F32 && wc->dtype == DT_F32;
+    if (depthwise)
+        conv_depthwise_f32(xg, wc, &g, out);
+    Tensor *col = out && !depthwise ? tensor_empty(x->dtype, 2, cs) : NULL;
+    bool ok = depthwise || col != NULL;
+    for (int64_t n = 0; ok && !depthwise && n < g.n; n++)
         for (int64_t gi = 0; ok && gi < groups; gi++) {
             im2col(xg, &g, n, gi * cg, cg, col);
             int64_t ws[2] = {og, krows}, wst[2] = {krows, 1};

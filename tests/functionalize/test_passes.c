@@ -218,6 +218,33 @@ static void test_merge_write(void)
     ir_graph_free(g);
 }
 
+/* a and b are two allocations that an If merges after a is written (as a
+ * loop carrying zeros or a column of another tensor joins them): b is read
+ * after the write, but no allocation shares another's storage, and y is
+ * made after the write, so the write is rewritten (none stays). */
+static void test_fresh_roots_disjoint(void)
+{
+    IrGraph *g = parse(
+        "graph(%x.1 : Tensor, %c : bool):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %a : Tensor = aten::clone(%x.1, %none)\n"
+        "  %b : Tensor = aten::clone(%x.1, %none)\n"
+        "  %w : Tensor = aten::add_(%a, %one, %one)\n"
+        "  %y : Tensor = prim::If(%c)\n"
+        "    block0():\n"
+        "      -> (%a)\n"
+        "    block1():\n"
+        "      -> (%b)\n"
+        "  %t : (Tensor, Tensor) = prim::TupleConstruct(%b, %y)\n"
+        "  return (%t)\n");
+    TssaReport r;
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 0 && count(g, "aten::add_") == 0, "imperative %zu",
+              r.imperative_mutations);
+    ir_graph_free(g);
+}
+
 /* A tensor stored in a list that is read later, then written: the list's
  * element would miss the write. */
 static void test_list_escape(void)
@@ -384,6 +411,7 @@ int main(void)
     test_inputs_read_before();
     test_disjoint_regions();
     test_merge_write();
+    test_fresh_roots_disjoint();
     test_list_escape();
     test_dce();
     test_cse();

@@ -52,6 +52,7 @@ static const struct {
     {"list_reverse_upcast", "aten::stack", "a list built by appends in a loop"},
     {"long_appended_lists", "aten::stack", "a list built by appends in a loop"},
     {"sliding_window_lists", "aten::stack", "a list built by appends in a loop"},
+    {"ta_detect_pitch", "aten::cat", "a list built by appends in a loop"},
     {"list_append__to_tensor", "aten::tensor", "a list built by appends"},
     {"max_unpool1d__roundtrip", "aten::max_unpool2d", "refuses stand-ins (indices made by max_pool in the program)"},
     {"max_unpool3d__roundtrip", "aten::max_unpool3d", "refuses stand-ins (indices made by max_pool in the program)"},

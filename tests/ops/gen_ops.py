@@ -566,6 +566,12 @@ R("conv2d", "groups", "x, w", "F.conv2d(x, w, groups=2)", x=F(1, 4, 4, 4), w=F(2
 R("conv2d", "dilation", "x, w", "F.conv2d(x, w, dilation=2, padding=(2, 1))", x=F(1, 1, 6, 6), w=F(2, 1, 3, 3))
 R("conv2d", "rect_kernel_stride", "x, w, b", "F.conv2d(x, w, b, stride=(1, 2))", x=F(1, 2, 4, 7), w=F(2, 2, 1, 3), b=F(2))
 R("conv1d", "basic", "x, w, b", "F.conv1d(x, w, b, padding=1)", x=F(2, 2, 6), w=F(3, 2, 3), b=F(3))
+R("conv1d", "depthwise", "x, w, b", "F.conv1d(x, w, b, stride=2, padding=2, dilation=2, groups=4)",
+  x=F(2, 4, 11), w=F(4, 1, 3), b=F(4))
+R("conv1d", "depthwise_strided_input", "x, w", "F.conv1d(x.transpose(1, 2), w, padding=1, groups=3)",
+  x=F(2, 9, 3), w=F(3, 1, 4))
+R("conv2d", "depthwise", "x, w", "F.conv2d(x, w, stride=(2, 1), padding=(1, 2), groups=3)",
+  x=F(1, 3, 6, 5), w=F(3, 1, 3, 2))
 R("batch_norm", "eval", "x, m, v, w, b", "F.batch_norm(x, m, v, w, b, False, 0.1, 1e-5)",
   x=F(2, 3, 2, 2), m=F(3), v=POS(3), w=F(3), b=F(3))
 R("batch_norm", "no_affine", "x, m, v", "F.batch_norm(x, m, v, None, None, False, 0.1, 1e-3)",

@@ -208,6 +208,35 @@ def warn_in_branch(x: torch.Tensor, n: int):
     return u, y
 
 
+@case(True)
+def after_embedding_bag(idx: torch.Tensor, offsets: torch.Tensor, w: torch.Tensor):
+    # F.embedding_bag's argument checks leave prim::Uninitialized at the top
+    # level (the value of the branches that raise); once the checks fold
+    # nothing reads it, and it must not keep the program whole: the loop
+    # after it is still one data-parallel body filter.
+    pooled = torch.nn.functional.embedding_bag(idx, w, offsets, mode="sum")
+    out = torch.zeros_like(pooled)
+    for i in range(offsets.size(0)):
+        out[i] = pooled[i] * float(i + 1)
+    return out
+
+
+@case(False, feedback=True)
+def device_checked_state(x: torch.Tensor, w: torch.Tensor):
+    # torchaudio's lfilter picks its loop by `y.device == torch.device('cpu')`
+    # on a computed tensor: the answer is known at compile time (every
+    # backend computes as PyTorch on the CPU), so the If folds and its loop
+    # is a feedback loop, not one filter holding the whole If.
+    y = torch.tanh(x) * 0.5
+    h = torch.zeros(x.size(1))
+    if y.device == torch.device('cpu'):
+        for i in range(x.size(0)):
+            h = torch.tanh(torch.mv(w, h) + y[i])
+    else:
+        h = h + 1.0
+    return h
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -230,5 +259,10 @@ def examples():
         "append_concat": (append_concat, {"x": x, "n": 5}),
         "list_index_write": (list_index_write, {"x": x, "n": 6}),
         "warn_in_branch": (warn_in_branch, {"x": x, "n": 5}),
+        "after_embedding_bag": (after_embedding_bag, {"idx": torch.randint(0, 10, (12,)),
+                                                      "offsets": torch.tensor([0, 3, 5, 9]),
+                                                      "w": torch.randn(10, 4)}),
+        "device_checked_state": (device_checked_state, {"x": torch.randn(6, 3),
+                                                        "w": torch.randn(3, 3) * 0.5}),
         "append_state": (append_state, {"x": torch.randn(5, 3), "h0": torch.randn(3), "n": 5}),
     }
