@@ -312,6 +312,28 @@ static void pull_views(Fuser *f, int gid, const IrNode *n)
     }
 }
 
+/* A cat's or stack's list that others read too (a loop over the same
+ * proposals, say) is built again for n alone, just before it: a list
+ * construction only names its tensors, and the kernel computes cat from
+ * the list's own elements (kir_build's cat_at), which it cannot do with a
+ * list from outside the group. Returns the list n now reads. */
+static IrNode *own_list(Fuser *f, IrNode *n)
+{
+    IrNode *list = n->inputs[0]->def;
+    if (list->op != OP_PRIM_LISTCONSTRUCT || list->noutputs != 1 || list->owner != n->owner)
+        return list;
+    IrNode *c = ir_node_new(f->g, list->kind);
+    for (int i = 0; i < list->ninputs; i++)
+        ir_node_add_input(c, list->inputs[i]);
+    ir_node_add_output(c, list->outputs[0]->type, NULL);
+    c->comment = list->comment;
+    c->line = list->line;
+    ir_insert_before(c, n);
+    cover_nodes(f);
+    ir_node_set_input(n, 0, c->outputs[0]);
+    return c;
+}
+
 static void scan_node(Fuser *f, IrNode *n)
 {
     for (int i = 0; i < n->nblocks; i++)
@@ -324,6 +346,8 @@ static void scan_node(Fuser *f, IrNode *n)
         return;
     }
     IrNode *list = n->inputs[0]->def;
+    if ((n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) && !list_for(list, n))
+        list = own_list(f, n);
     bool takes_list = (n->op == OP_ATEN_CAT || n->op == OP_ATEN_STACK) && list_for(list, n);
     own_free_inputs(f, n);
     if (takes_list)

@@ -60,6 +60,8 @@ static const struct {
     {"module_state_anchor_cache", "prim::unchecked_cast",
      "an Optional[Tensor] module attribute carried by a loop: None on entry, a tensor after"},
     {"module_state_submodule", "prim::If", "an Optional[Tensor] module attribute a branch resets to None"},
+    {"tv_roi_box_coder_matcher", "aten::reshape",
+     "a size summed by a loop over a list of ints built by appends (boxes_per_image)"},
 };
 
 /* Whether dir's row is a known gap (its first unknown value, of op). */

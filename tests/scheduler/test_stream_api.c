@@ -233,7 +233,7 @@ static void test_schedule_json_and_placement(void)
     int fd = mkstemp(place);
     CHECK(fd >= 0 && write(fd, "{\"ranks\": {\"Low_Pass\": 1}}", 27) == 27);
     close(fd);
-    PartitionOptions po = {.nranks = 2, .sets = 1, .flops_per_s = 1e9, .bytes_per_s = 1e9, .firing_s = 1e-6,
+    PartitionOptions po = {.nranks = 2, .sets = 1, .flops_per_s = 1e9, .bytes_per_s = 1e9, .math_per_s = 1e9, .firing_s = 1e-6,
                            .link_latency_s = 1e-6, .link_bytes_per_s = 1e9};
     bool bad_file = false;
     if (s)
@@ -326,7 +326,7 @@ static void test_schedule_json_and_placement(void)
     CHECK(strstr(table, "placement: 2 ranks, estimated") != NULL);
     /* The cost model's lines: the rates, each rank's work and messages (by
      * hand in the JSON checks above), L and B. */
-    CHECK(strstr(table, "\ncost model: 1e+09 flop/s, 1e+09 B/s, 1 us per firing; link 1 us per message, 1e+09 B/s\n"
+    CHECK(strstr(table, "\ncost model: 1e+09 flop/s, 1e+09 B/s, 1e+09 math calls/s, 1 us per firing; link 1 us per message, 1e+09 B/s\n"
                         "  rank 0: work 0.02 ms, messages in 0.003 ms, out 0.015 ms, total 0.038 ms\n"
                         "  rank 1: work 0.003 ms, messages in 0.015 ms, out 0.003 ms, total 0.021 ms\n"
                         "steady state: latency L 0.041 ms, bottleneck B 0.038 ms; 1 set: L + 0 B = 0.041 ms "
@@ -458,7 +458,7 @@ static Schedule *place_data_parallel(double alone_flops_per_s)
     stream_pipeline_add(p, stream_filter_new(g, "Sink", 8, 8, 0));
     stream_graph_set_root(g, p);
     Schedule *s = sched_build(g->root, stderr);
-    PartitionOptions po = {.nranks = 2, .sets = 1, .flops_per_s = 1e9, .bytes_per_s = 1e9, .firing_s = 1e-6,
+    PartitionOptions po = {.nranks = 2, .sets = 1, .flops_per_s = 1e9, .bytes_per_s = 1e9, .math_per_s = 1e9, .firing_s = 1e-6,
                            .link_latency_s = 1e-6, .link_bytes_per_s = 1e9,
                            .alone_flops_per_s = alone_flops_per_s};
     return s ? sched_partition(s, &po, stderr) : NULL;
