@@ -55,5 +55,27 @@ for np in 2 4; do
   checks=$((checks + 1))
   [[ ! -e "$work/out" ]] || { failures=$((failures + 1)); echo "FAIL: -np $np: a failed job left $work/out"; }
 done
+# Every rank reads the input files itself (nothing travels through rank
+# 0): the same files give PyTorch's result; a rank whose file differs (its
+# host's copy) stops the job before any work, with exit 2, said by that
+# rank once, and leaves no output.
+cp inputs/x.npy "$work/x_other.npy"
+size=$(stat -c %s "$work/x_other.npy")
+printf '\x7f' | dd of="$work/x_other.npy" bs=1 seek=$((size - 1)) conv=notrunc status=none
+{
+  echo '#!/usr/bin/env bash'
+  echo 'x=inputs/x.npy'
+  echo "[[ \"\${OMPI_COMM_WORLD_RANK:-0}\" == 1 && \"\$1\" == differ ]] && x='$work/x_other.npy'"
+  echo "exec '$tssa' model.ir x=\"\$x\" n=2 -o '$work/out_'\"\$1\""
+} > "$work/per_rank.sh"
+chmod +x "$work/per_rank.sh"
+tssa_real="$tssa"
+tssa="$work/per_rank.sh"
+run 3 0 "error" 0 -- same
+run 3 2 "rank 1 read inputs that differ from rank 0's" 1 -- differ
+tssa="$tssa_real"
+checks=$((checks + 2))
+[[ -f "$work/out_same/out0.npy" ]] || { failures=$((failures + 1)); echo "FAIL: every rank reading its files made no output"; }
+[[ ! -e "$work/out_differ" ]] || { failures=$((failures + 1)); echo "FAIL: differing inputs left $work/out_differ"; }
 echo "$((checks - failures)) passed, $failures failed"
 [[ $failures == 0 ]]
