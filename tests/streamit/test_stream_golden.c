@@ -13,6 +13,9 @@
  *                      carries no items)
  *     messy.stream     --emit=stream of golden/messy.str (canonical
  *                      printing of untidy input)
+ *     hierarchical.stream  --emit=stream of golden/hierarchical.str: a
+ *                      hierarchical filter's inner stream in braces, one
+ *                      nested in another, printed canonically
  *     fission2.stream, fission2.schedule, fission3.stream, fission3.schedule
  *                      --fission=2 and 3 of golden/fission.str: its comment
  *                      derives the repetitions and which filters split; the
@@ -43,6 +46,7 @@ static const struct {
     {"streamit/graphs/echo.str", EMIT_SCHEDULE, "streamit/golden/echo.schedule", 0},
     {"streamit/graphs/separator.str", EMIT_DOT, "streamit/golden/separator.dot", 0},
     {"streamit/golden/messy.str", EMIT_STREAM, "streamit/golden/messy.stream", 0},
+    {"streamit/golden/hierarchical.str", EMIT_STREAM, "streamit/golden/hierarchical.stream", 0},
     {"streamit/golden/fission.str", EMIT_STREAM, "streamit/golden/fission2.stream", 2},
     {"streamit/golden/fission.str", EMIT_SCHEDULE, "streamit/golden/fission2.schedule", 2},
     {"streamit/golden/fission.str", EMIT_STREAM, "streamit/golden/fission3.stream", 3},

@@ -15,6 +15,9 @@
 #                      conform.cpu.loop_cases against PyTorch
 #   lower.noderuns.*   IR node runs of a lowered program against the
 #                      interpreter's, counts derived by hand below
+#   lower.nested.*     loops decided at run time (while, break, trip counts
+#                      from tensor data) are hierarchical filters whose body
+#                      is a stream, never one opaque filter (below)
 tssa_unit_test(stream_golden ${TSSA_TESTS_DIR}/streamit/test_stream_golden.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(lower_skip ${TSSA_TESTS_DIR}/streamit/test_lower_skip.c ${TSSA_TESTS_DIR}/test_util.c)
 
@@ -85,3 +88,20 @@ add_test(NAME lower.printorder.warn_in_branch
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_print_order.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/streamit/cases/warn_in_branch)
 set_tests_properties(lower.printorder.warn_in_branch PROPERTIES LABELS lower)
+
+# lower.nested.*: corpus programs whose loops are decided at run time (a
+# while loop on a residual, greedy decoding with `break`, trip counts from
+# torch.nonzero's size and from tensor data, a while loop on a counter and a
+# sum) lower with each such loop a hierarchical filter (its body's stream
+# inside, at least 2 work filters) and no opaque loop or program filter
+# (check_nested_loops.sh). The number is the case's hierarchical filters.
+# Their results against PyTorch are the conform.* tests of tests/models.
+foreach(case_and_count while_fixed_point:1 greedy_decode_break:1 runtime_trip_loop:2 while_loop:1)
+  string(REPLACE ":" ";" parts ${case_and_count})
+  list(GET parts 0 case_name)
+  list(GET parts 1 count)
+  add_test(NAME lower.nested.${case_name}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_nested_loops.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models/${case_name} ${count})
+  set_tests_properties(lower.nested.${case_name} PROPERTIES LABELS lower)
+endforeach()
