@@ -493,7 +493,8 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     int ncarried = loop->ninputs - 2;
     /* Split or unrolled iterations could print out of order across runs. */
     if (ir_node_prints(loop)) {
-        *why = "a print or warning inside (one filter keeps its messages in order)";
+        *why = "a print or warning inside (its messages come in iteration order when the body "
+               "runs one iteration at a time)";
         return NULL;
     }
     if (!is_true_constant(p, ir_block_return(body, 0))) {

@@ -13,7 +13,9 @@
  * hierarchical filter (a loop decided at run time) fires its body's steady
  * state once per iteration (run_nested_loop).
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backends/cpu/cpu.h"
 
@@ -83,11 +85,17 @@ static void clear_step(NodeExec *x, const LowerWork *w)
         node_exec_clear(x, w->nodes[0]->outputs[i]);
 }
 
+/* The loop's trip count or condition; a None trip count is no limit (as
+ * prim::Loop has it). */
 static bool loop_scalar(NodeExec *x, const IrValue *v, const char *what, int64_t *out, FILE *err)
 {
     const RtValue *r = node_exec_get(x, v);
     if (r && (r->kind == RT_INT || r->kind == RT_BOOL)) {
         *out = r->u.i;
+        return true;
+    }
+    if (r && r->kind == RT_NONE && strcmp(what, "trip count") == 0) {
+        *out = INT64_MAX;
         return true;
     }
     if (err)
@@ -111,7 +119,8 @@ static bool run_nested_loop(NodeExec *x, const LowerWork *w, FILE *err)
     if (!loop_scalar(x, loop->inputs[0], "trip count", &trips, err) ||
         !loop_scalar(x, loop->inputs[1], "condition", &cond, err))
         return false;
-    RtValue **carried = xcalloc((size_t)ncarried + 1, sizeof *carried);
+    RtValue *carried_small[16];
+    RtValue **carried = ncarried <= 16 ? carried_small : xmalloc((size_t)ncarried * sizeof *carried);
     for (int k = 0; k < ncarried; k++)
         carried[k] = rt_retain(node_exec_get(x, loop->inputs[2 + k]));
     bool ok = true;
@@ -144,7 +153,8 @@ static bool run_nested_loop(NodeExec *x, const LowerWork *w, FILE *err)
         else
             rt_release(carried[k]);
     }
-    free(carried);
+    if (carried != carried_small)
+        free(carried);
     return ok;
 }
 
@@ -152,11 +162,15 @@ static bool fire_region(NodeExec *x, const LowerWork *w, RtValue **popped, RtVal
                         FILE *err)
 {
     bind_values(x, w->pops, w->npops, popped);
+    if (w->order_token)
+        node_exec_set(x, w->order_token, rt_none());
     bool ok = run_step(x, w, err) && push_values(x, w->pushes, w->npushes, pushed, err);
     for (int i = 0; ok && i < w->npass; i++)
         pushed[w->npushes + i] = rt_retain(popped[w->npops + i]);
     clear_step(x, w);
     clear_values(x, w->pops, w->npops);
+    if (w->order_token)
+        node_exec_clear(x, w->order_token);
     return ok;
 }
 

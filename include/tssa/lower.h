@@ -134,6 +134,11 @@ typedef struct LowerWork {
      * once per iteration, so a value is the one item on its channel). */
     struct LowerWork **steps;
     int nsteps;
+    /* REGION that prints (a print or warning at its top level or inside):
+     * the print-ordering token it pushes last, or NULL. The token is None;
+     * the next printing filter pops it, so prints keep program order on
+     * every schedule (lower_build.c, "Prints"). */
+    IrValue *order_token;
 } LowerWork;
 
 /* What the lowering did, for reports and tests. */

@@ -84,10 +84,16 @@ set_tests_properties(lower.long_loops PROPERTIES LABELS lower)
 # --emit=stream) and the cpu backend prints what the ref interpreter
 # prints, in order (cases/warn_in_branch; its outputs are checked against
 # PyTorch with the other loop cases).
-add_test(NAME lower.printorder.warn_in_branch
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_print_order.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/streamit/cases/warn_in_branch)
-set_tests_properties(lower.printorder.warn_in_branch PROPERTIES LABELS lower)
+# lower.printorder.top_level_prints: prints and a warning in several
+# top-level statements (one of constants only) and one in a loop are
+# ordered host actions, chained by an ordering token; the program is taken
+# apart, and the messages come as on the ref interpreter, in order.
+foreach(case_name warn_in_branch top_level_prints)
+  add_test(NAME lower.printorder.${case_name}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_print_order.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/streamit/cases/${case_name})
+  set_tests_properties(lower.printorder.${case_name} PROPERTIES LABELS lower)
+endforeach()
 
 # lower.nested.*: corpus programs whose loops are decided at run time (a
 # while loop on a residual, greedy decoding with `break`, trip counts from

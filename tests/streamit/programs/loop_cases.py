@@ -208,6 +208,26 @@ def warn_in_branch(x: torch.Tensor, n: int):
     return u, y
 
 
+@case(False)
+def top_level_prints(x: torch.Tensor, n: int):
+    # Prints and a warning in several top-level statements, between tensor
+    # work, one of constants only, and one inside a loop: ordered host
+    # actions (an ordering token threaded between their filters), the rest
+    # taken apart; their messages in program order, as in PyTorch.
+    print("start", n)
+    a = torch.sigmoid(x)
+    warnings.warn("top-level warning")
+    b = a * 2.0 + 1.0
+    print("positive", bool(b.sum() > 0))
+    y = x
+    for i in range(n):
+        if i == 2:
+            print("loop step", i)
+        y = y * 0.5 + b
+    print("done")
+    return y, a
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -230,5 +250,6 @@ def examples():
         "append_concat": (append_concat, {"x": x, "n": 5}),
         "list_index_write": (list_index_write, {"x": x, "n": 6}),
         "warn_in_branch": (warn_in_branch, {"x": x, "n": 5}),
+        "top_level_prints": (top_level_prints, {"x": x, "n": 4}),
         "append_state": (append_state, {"x": torch.randn(5, 3), "h0": torch.randn(3), "n": 5}),
     }
