@@ -7,9 +7,11 @@
 # "the whole program is one filter" line. NESTED is the number of
 # hierarchical filters the case must have, and every inner stream has at
 # least 2 work filters (the body taken apart, not one filter inside braces).
-#   check_nested_loops.sh TSSA CASE_DIR NESTED
+# With MAX_FALLBACKS, a cpu run's --stats must show at most that many
+# reference-kernel fallbacks per run (the body's work in fused kernels).
+#   check_nested_loops.sh TSSA CASE_DIR NESTED [MAX_FALLBACKS]
 set -uo pipefail
-tssa="$1" case_dir="$2" want="$3"
+tssa="$1" case_dir="$2" want="$3" max_fallbacks="${4:-}"
 tests_dir="$(cd "$(dirname "$0")/.." && pwd)"
 source "$tests_dir/case_lib.sh"
 kernel_cache_in_build
@@ -35,4 +37,12 @@ awk '
   END { exit bad ? 1 : 0 }' "$tmp/stream" ||
   { echo "FAIL: an inner stream with fewer than 2 work filters"; fail=1; }
 [[ $fail == 0 ]] || cat "$tmp/stream"
+if [[ -n "$max_fallbacks" ]]; then
+  "$tssa" --backend=cpu --stats model.ir "${bindings[@]}" -o "$tmp/out" 2> "$tmp/stats" > /dev/null ||
+    { echo "FAIL: --backend=cpu --stats"; cat "$tmp/stats"; exit 1; }
+  got=$(sed -n 's/^tssa-stream: stats: fallbacks_per_run //p' "$tmp/stats")
+  if [[ -z "$got" ]] || awk -v g="$got" -v m="$max_fallbacks" 'BEGIN { exit !(g > m) }'; then
+    echo "FAIL: fallbacks_per_run '$got', expected at most $max_fallbacks"; fail=1
+  fi
+fi
 exit $fail
