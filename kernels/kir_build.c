@@ -294,9 +294,12 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
         return false;
     if (is_indexed_reduction(n)) {
         /* argmax(x, None): over everything, not over one dim (the kernel
-         * rule reads the dim as a compile-time int) */
+         * rule reads the dim as a compile-time int), except on a vector,
+         * where everything is dim 0 (a decoder's next token) */
         const RtValue *dim = kir_static(p, NULL, n->inputs[1]);
-        if (!dim || dim->kind != RT_INT)
+        bool vector = dim && dim->kind == RT_NONE && known(n->inputs[0]) &&
+                      shape_of(n->inputs[0])->rank == 1;
+        if (!vector && (!dim || dim->kind != RT_INT))
             return false;
     }
     for (int o = 0; o < n->noutputs; o++)
@@ -971,8 +974,9 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
     }
     if (is_indexed_reduction(n)) {
         /* max / min (x, dim, keepdim) -> values, indices; argmax (x, dim, keepdim) */
-        int64_t dim, keepdim;
-        if (!static_int(bd->p, bd->group, n->inputs[1], &dim) ||
+        int64_t dim = 0, keepdim;
+        bool vector = in->rank == 1 && static_none(bd->p, bd->group, n->inputs[1]);
+        if ((!vector && !static_int(bd->p, bd->group, n->inputs[1], &dim)) ||
             !static_int(bd->p, bd->group, n->inputs[2], &keepdim))
             return fail(bd, "an index reduction over a run-time dim");
         dim = norm_dim(dim, in->rank);
