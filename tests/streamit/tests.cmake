@@ -98,14 +98,16 @@ endforeach()
 # lower.nested.*: corpus programs whose loops are decided at run time (a
 # while loop on a residual, greedy decoding with `break`, trip counts from
 # torch.nonzero's size and from tensor data, a while loop on a counter and a
-# sum) lower with each such loop a hierarchical filter (its body's stream
+# sum, a while loop with break holding a while and a for loop: 3
+# hierarchical filters, two inside the first's body) lower with each such loop a hierarchical filter (its body's stream
 # inside, at least 2 work filters) and no opaque loop or program filter
 # (check_nested_loops.sh). The number is the case's hierarchical filters;
 # while_fixed_point must also run its body without reference-kernel
 # fallbacks (its residual max(|x' - x|) fused with the update: 15 per run,
 # one per iteration, before max(x) over all elements was a kernel rule).
 # Their results against PyTorch are the conform.* tests of tests/models.
-foreach(case_and_count while_fixed_point:1:0 greedy_decode_break:1 runtime_trip_loop:2 while_loop:1)
+foreach(case_and_count while_fixed_point:1:0 greedy_decode_break:1 runtime_trip_loop:2 while_loop:1
+                       nested_while:3)
   string(REPLACE ":" ";" parts ${case_and_count})
   list(GET parts 0 case_name)
   list(GET parts 1 count)
