@@ -233,6 +233,13 @@ static bool is_reduction(OpId op)
            op == OP_ATEN_ARGMIN || op == OP_ATEN_MAX || op == OP_ATEN_MIN;
 }
 
+/* max(x) / min(x): over every element, to a 0-d tensor (amax over all dims;
+ * NaN wins as there). Not the binary max(x, y), an elementwise template. */
+static bool is_full_min_max(const IrNode *n)
+{
+    return (n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN) && n->ninputs == 1 && n->noutputs == 1;
+}
+
 /* max / min over one dim: (values, indices); argmax / argmin over one dim. */
 static bool is_indexed_reduction(const IrNode *n)
 {
@@ -268,18 +275,31 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
         (n->noutputs != 1 && !(n->noutputs == 2 && is_indexed_reduction(n))))
         return false;
     if ((n->op == OP_ATEN_ARGMAX || n->op == OP_ATEN_ARGMIN ||
-         ((n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN) && n->ninputs != 2)) &&
+         ((n->op == OP_ATEN_MAX || n->op == OP_ATEN_MIN) && n->ninputs != 2 &&
+          !is_full_min_max(n))) &&
         !is_indexed_reduction(n))
-        return false;   /* max(x) over everything: not a kernel rule */
+        return false;   /* argmax(x) over everything: not a kernel rule */
+    if (is_full_min_max(n)) {
+        /* max() of no elements raises (the reference kernel says so) */
+        const IrTensorType *in = known(n->inputs[0]) ? shape_of(n->inputs[0]) : NULL;
+        for (int d = 0; in && d < in->rank; d++)
+            if (in->sizes[d] == 0)
+                return false;
+        if (!in)
+            return false;
+    }
     /* softmax of a 0-d tensor: no dim to reduce over (reduction_at) */
     if ((n->op == OP_ATEN_SOFTMAX || n->op == OP_ATEN_LOG_SOFTMAX) && n->ninputs > 0 &&
         known(n->inputs[0]) && shape_of(n->inputs[0])->rank == 0)
         return false;
     if (is_indexed_reduction(n)) {
         /* argmax(x, None): over everything, not over one dim (the kernel
-         * rule reads the dim as a compile-time int) */
+         * rule reads the dim as a compile-time int), except on a vector,
+         * where everything is dim 0 (a decoder's next token) */
         const RtValue *dim = kir_static(p, NULL, n->inputs[1]);
-        if (!dim || dim->kind != RT_INT)
+        bool vector = dim && dim->kind == RT_NONE && known(n->inputs[0]) &&
+                      shape_of(n->inputs[0])->rank == 1;
+        if (!vector && (!dim || dim->kind != RT_INT))
             return false;
     }
     for (int o = 0; o < n->noutputs; o++)
@@ -295,7 +315,7 @@ bool kir_fusable(const LowerProgram *p, const IrNode *n)
     /* Tensor inputs must be known; a None where the template wants a number
      * or a list that is not static keeps the node out. */
     int operands[4], noperands;
-    if (op_template(n->op) && !is_indexed_reduction(n)) {
+    if (op_template(n->op) && !is_indexed_reduction(n) && !is_full_min_max(n)) {
         if (!template_of(p, NULL, n, operands, &noperands))
             return false;
         for (int k = 0; k < noperands; k++) {
@@ -954,8 +974,9 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
     }
     if (is_indexed_reduction(n)) {
         /* max / min (x, dim, keepdim) -> values, indices; argmax (x, dim, keepdim) */
-        int64_t dim, keepdim;
-        if (!static_int(bd->p, bd->group, n->inputs[1], &dim) ||
+        int64_t dim = 0, keepdim;
+        bool vector = in->rank == 1 && static_none(bd->p, bd->group, n->inputs[1]);
+        if ((!vector && !static_int(bd->p, bd->group, n->inputs[1], &dim)) ||
             !static_int(bd->p, bd->group, n->inputs[2], &keepdim))
             return fail(bd, "an index reduction over a run-time dim");
         dim = norm_dim(dim, in->rank);
@@ -966,7 +987,7 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
         return reduce_dims(bd, n->inputs[0], idx, out->rank, reduced, keepdim != 0, r, dtype);
     }
     /* sum / mean (x, dims, keepdim, dtype), sum / mean (x, dtype) over all
-     * dims, amax / amin (x, dims, keepdim) */
+     * dims, amax / amin (x, dims, keepdim), max / min (x) over all dims */
     int64_t dims[KIR_MAX_RANK];
     bool dtype_only = n->ninputs == 2 && (n->op == OP_ATEN_SUM || n->op == OP_ATEN_MEAN) &&
                       !(n->inputs[1]->type && n->inputs[1]->type->kind == TY_LIST);
@@ -986,7 +1007,9 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
     for (int d = 0; d < in->rank; d++)
         if (reduced[d])
             count *= in->sizes[d];
-    KReduce r = n->op == OP_ATEN_AMAX ? KR_MAX : n->op == OP_ATEN_AMIN ? KR_MIN : KR_SUM;
+    KReduce r = n->op == OP_ATEN_AMAX || n->op == OP_ATEN_MAX   ? KR_MAX
+                : n->op == OP_ATEN_AMIN || n->op == OP_ATEN_MIN ? KR_MIN
+                                                                : KR_SUM;
     const KExpr *e = reduce_dims(bd, n->inputs[0], idx, out->rank, reduced, keep != 0, r, dtype);
     if (!e || n->op != OP_ATEN_MEAN)
         return e;
@@ -1040,7 +1063,7 @@ static const KExpr *fill_at(Build *bd, const IrNode *n, const IrTensorType *out)
 static const KExpr *node_at(Build *bd, const IrNode *n, int which, const KIdx *const *idx)
 {
     const IrTensorType *out = shape_of(n->outputs[which]);
-    if (op_template(n->op) && !is_indexed_reduction(n))
+    if (op_template(n->op) && !is_indexed_reduction(n) && !is_full_min_max(n))
         return template_at(bd, n, idx, out);
     if (is_cast(n->op)) {
         const KExpr *e = value_at(bd, n->inputs[0], idx);

@@ -151,6 +151,20 @@ Schedule *sched_build(StreamNode *root, FILE *err)
     free(phase_done);
     if (!ok)
         goto fail;
+    /* Hierarchical filters: their inner streams are scheduled on their own
+     * (to this schedule each is one actor). */
+    for (int a = 0; a < f->nactors; a++) {
+        const StreamActor *actor = &f->actors[a];
+        if (actor->kind != ACTOR_FILTER || !actor->node->filter.inner)
+            continue;
+        Schedule *inner = sched_build(actor->node->filter.inner, err);
+        if (!inner)
+            goto fail;
+        s->inner = xrealloc(s->inner, ((size_t)s->ninner + 1) * sizeof *s->inner);
+        s->inner_actor = xrealloc(s->inner_actor, ((size_t)s->ninner + 1) * sizeof *s->inner_actor);
+        s->inner_actor[s->ninner] = a;
+        s->inner[s->ninner++] = inner;
+    }
     sched_rates_free(&rates);
     return s;
 fail:
@@ -179,5 +193,9 @@ void sched_free(Schedule *s)
     free(s->predicted.rank_in_s);
     free(s->predicted.rank_out_s);
     free(s->device_note);
+    for (int i = 0; i < s->ninner; i++)
+        sched_free(s->inner[i]);
+    free(s->inner);
+    free(s->inner_actor);
     free(s);
 }

@@ -16,6 +16,8 @@
  *                        (null before placement; est_seconds: work
  *                         filters' estimated time per steady state)
  *         "stateful": false, "work": "aten::add"          filters only
+ *         "inner": {...}     a hierarchical filter only: its inner stream's
+ *                            own schedule, an object of this schema
  *     }, ...],
  *     "init":   [{"actor": 0, "firings": 2}, ...],       phases in order;
  *     "steady": [...],                 {"repeat": R, "span": L} runs the L
@@ -145,7 +147,7 @@ static cJSON *prediction_json(const SchedPrediction *p)
     return j;
 }
 
-void sched_print_json(FILE *out, const Schedule *s)
+static cJSON *schedule_json(const Schedule *s)
 {
     const StreamFlat *f = s->flat;
     cJSON *root = cJSON_CreateObject();
@@ -189,6 +191,9 @@ void sched_print_json(FILE *out, const Schedule *s)
             cJSON_AddBoolToObject(j, "stateful", actor->node->filter.stateful);
             if (actor->node->filter.work_op)
                 cJSON_AddStringToObject(j, "work", actor->node->filter.work_op);
+            for (int i = 0; i < s->ninner; i++)
+                if (s->inner_actor[i] == a)
+                    cJSON_AddItemToObject(j, "inner", schedule_json(s->inner[i]));
         }
         cJSON_AddItemToArray(actors, j);
     }
@@ -228,6 +233,12 @@ void sched_print_json(FILE *out, const Schedule *s)
     else
         cJSON_AddNullToObject(root, "placement_note");
     cJSON_AddItemToObject(root, "cost", prediction_json(&s->predicted));
+    return root;
+}
+
+void sched_print_json(FILE *out, const Schedule *s)
+{
+    cJSON *root = schedule_json(s);
     char *text = cJSON_Print(root);
     if (!text)
         diag_die("out of memory (schedule json)");

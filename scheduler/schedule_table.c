@@ -460,4 +460,10 @@ void sched_print_table(FILE *out, const Schedule *s)
     free(line.p);
     free(paths.text.p);
     free(paths.start);
+    for (int i = 0; i < s->ninner; i++) {
+        fputs("\ninner schedule of ", out);
+        stream_node_print_path(out, f->actors[s->inner_actor[i]].node);
+        fputs(" (a hierarchical filter: one steady state per iteration of its loop)\n", out);
+        sched_print_table(out, s->inner[i]);
+    }
 }

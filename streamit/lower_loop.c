@@ -493,7 +493,8 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
     int ncarried = loop->ninputs - 2;
     /* Split or unrolled iterations could print out of order across runs. */
     if (ir_node_prints(loop)) {
-        *why = "a print or warning inside (one filter keeps its messages in order)";
+        *why = "a print or warning inside (its messages come in iteration order when the body "
+               "runs one iteration at a time)";
         return NULL;
     }
     if (!is_true_constant(p, ir_block_return(body, 0))) {
@@ -528,12 +529,13 @@ LoopPlan *lower_loop_plan(LowerProgram *p, IrNode *loop, const char **why)
          * largest rate a stream carries they overflow the scheduler's
          * arithmetic (and a trip count of 2^63 - 1 is TorchScript's
          * `while True`). Such a loop ends when its body says so, if ever:
-         * it runs as one filter, the way a while loop does. */
+         * it runs as a while loop does, a hierarchical filter whose body's
+         * stream fires once per iteration (lower_build.c). */
         char text[256];
         snprintf(text, sizeof text,
                  "%lld iterations are too many for static rates (a stream carries at most "
                  "2^40 items per firing; this loop's items per iteration allow %lld "
-                 "iterations): the loop runs as one filter, for as many iterations as it takes",
+                 "iterations): a hierarchical filter runs its body for as many iterations as it takes",
                  (long long)trips, (long long)max_static_trips(body, ncarried));
         char *copy = lower_alloc(p, strlen(text) + 1);
         memcpy(copy, text, strlen(text) + 1);

@@ -6,7 +6,7 @@
  *   file         = stream EOF
  *   stream       = filter | identity | separator
  *                | pipeline | splitjoin | feedbackloop
- *   filter       = "filter" NAME clause* ";"
+ *   filter       = "filter" NAME clause* ( ";" | "{" stream "}" ";"? )
  *   clause       = "pop" INT | "peek" INT | "push" INT      (each at most once)
  *                | "stateful" | "work" OP
  *   identity     = "identity" NAME? ";"                     (pop 1, push 1)
@@ -21,6 +21,10 @@
  *                   enqueue defaults to 0)
  *   splitter     = "duplicate" | roundrobin
  *   roundrobin   = "roundrobin" ( "(" INT ( "," INT )* ")" )?
+ *
+ * A filter with a stream in braces is hierarchical (StreamFilter.inner: one
+ * firing runs that stream's steady state as often as its work decides); the
+ * inner stream's nodes go to an inner graph of their own.
  *
  * Rates default to 0, peek to pop; peek must not be below pop, and a filter
  * that pops nothing cannot peek. A round-robin without weights gives every
@@ -176,7 +180,7 @@ static void set_position(StreamNode *n, int line, int col)
 
 enum { NAME_MAX_LEN = STREAM_MAX_NAME };
 
-/* filter = "filter" NAME clause* ";" */
+/* filter = "filter" NAME clause* ( ";" | "{" stream "}" ";"? ) */
 static StreamNode *parse_filter(Parser *p, int line, int col)
 {
     char name[NAME_MAX_LEN + 1];
@@ -228,12 +232,15 @@ static StreamNode *parse_filter(Parser *p, int line, int col)
             advance(p);
         } else {
             char buf[64];
-            error_here(p, "filter %s: expected pop, peek, push, stateful, work or ';', found %s", name,
+            error_here(p, "filter %s: expected pop, peek, push, stateful, work, ';' or '{', found %s", name,
                        token_desc(cur(p), buf, sizeof buf));
             return NULL;
         }
     }
-    if (!expect(p, STR_TOK_SEMI, "';' after the filter"))
+    bool hierarchical = !p->lx.failed && cur(p)->kind == STR_TOK_LBRACE;
+    if (hierarchical)
+        advance(p);
+    else if (!expect(p, STR_TOK_SEMI, "';' after the filter"))
         return NULL;
     int64_t pop = rate[0], peek = given[1] ? rate[1] : rate[0], push = rate[2];
     if (peek < pop) {
@@ -252,6 +259,16 @@ static StreamNode *parse_filter(Parser *p, int line, int col)
     stream_filter_set_stateful(n, stateful);
     if (op[0])
         stream_filter_set_work_op(n, op);
+    if (hierarchical) {
+        StreamGraph *outer = p->g;
+        p->g = stream_graph_new_inner(outer);
+        StreamNode *inner = parse_stream(p);
+        p->g = outer;
+        if (!inner || !expect(p, STR_TOK_RBRACE, "'}' after the filter's inner stream"))
+            return NULL;
+        stream_filter_set_inner(n, inner);
+        skip_optional_semi(p);
+    }
     return n;
 }
 

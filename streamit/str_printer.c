@@ -3,7 +3,7 @@
  * The output is canonical, so that print(parse(text)) is a fixpoint: two
  * spaces per nesting level; filter clauses in the order pop, peek, push,
  * stateful, work, with pop and push left out when 0 and peek when it equals
- * pop; every round-robin with its full weight list; feedback loop clauses in
+ * pop (a hierarchical filter then its inner stream in braces); every round-robin with its full weight list; feedback loop clauses in
  * the order join, body, loop, split, enqueue (always written); identity and
  * separator names only when they differ from the default.
  */
@@ -22,7 +22,9 @@ static void print_splitter(FILE *out, const StreamNode *n)
         stream_print_roundrobin(out, n->split_weights, n->nchildren);
 }
 
-static void print_filter(FILE *out, const StreamNode *n)
+static void print_child(FILE *out, const StreamNode *n, int level, const char *prefix);
+
+static void print_filter(FILE *out, const StreamNode *n, int level)
 {
     const StreamFilter *f = &n->filter;
     switch (f->role) {
@@ -52,7 +54,15 @@ static void print_filter(FILE *out, const StreamNode *n)
         fputs(" stateful", out);
     if (f->work_op)
         fprintf(out, " work %s", f->work_op);
-    fputs(";\n", out);
+    if (!f->inner) {
+        fputs(";\n", out);
+        return;
+    }
+    /* A hierarchical filter: its inner stream, one level deeper. */
+    fputs(" {\n", out);
+    print_child(out, f->inner, level + 1, "");
+    stream_print_indent(out, level);
+    fputs("}\n", out);
 }
 
 static void print_stream(FILE *out, const StreamNode *n, int level);
@@ -85,7 +95,7 @@ static void print_stream(FILE *out, const StreamNode *n, int level)
 {
     switch (n->kind) {
     case STREAM_FILTER:
-        print_filter(out, n);
+        print_filter(out, n, level);
         return;
     case STREAM_PIPELINE:
         fprintf(out, "pipeline %s {\n", n->name);

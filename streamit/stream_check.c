@@ -19,7 +19,9 @@ static bool check(const StreamNode *n, int depth, FILE *err)
         return false;
     }
     switch (n->kind) {
-    case STREAM_FILTER: return true;
+    case STREAM_FILTER:
+        /* A hierarchical filter's inner stream nests one level deeper. */
+        return !n->filter.inner || check(n->filter.inner, depth + 1, err);
     case STREAM_PIPELINE:
         if (n->nchildren == 0) {
             stream_node_error(err, n, "pipeline %s has no stages", n->name);

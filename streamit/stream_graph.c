@@ -45,8 +45,23 @@ void stream_graph_free(StreamGraph *g)
         }
     }
     free(g->nodes);
+    for (int i = 0; i < g->ninner_graphs; i++)
+        stream_graph_free(g->inner_graphs[i]);
+    free(g->inner_graphs);
     arena_free(g->arena);
     free(g);
+}
+
+StreamGraph *stream_graph_new_inner(StreamGraph *outer)
+{
+    StreamGraph *g = stream_graph_new();
+    g->file = outer->file;
+    g->source = outer->source;
+    g->source_len = outer->source_len;
+    outer->inner_graphs = xrealloc(outer->inner_graphs,
+                                   ((size_t)outer->ninner_graphs + 1) * sizeof *outer->inner_graphs);
+    outer->inner_graphs[outer->ninner_graphs++] = g;
+    return g;
 }
 
 void stream_graph_set_root(StreamGraph *g, StreamNode *root)
@@ -161,6 +176,16 @@ StreamNode *stream_separator_new(StreamGraph *g, const char *name, int64_t pop)
     if (pop < 1)
         builder_bug("a separator pops at least one item", name);
     return filter_new(g, FILTER_SEPARATOR, name, "Separator", pop, pop, 0);
+}
+
+void stream_filter_set_inner(StreamNode *filter, StreamNode *inner)
+{
+    if (filter->kind != STREAM_FILTER || filter->filter.role != FILTER_WORK)
+        builder_bug("an inner stream on a stream that is not a work filter", filter->name);
+    if (inner->parent || inner->graph == filter->graph)
+        builder_bug("an inner stream must be the root of an inner graph", filter->name);
+    filter->filter.inner = inner;
+    inner->graph->root = inner;
 }
 
 void stream_filter_set_work_op(StreamNode *filter, const char *op)
@@ -315,6 +340,7 @@ StreamNode *stream_filter_copy(const StreamNode *filter, const char *name)
     n->filter.bytes_in = f->bytes_in;
     n->filter.bytes_in_shared = f->bytes_in_shared;
     n->filter.bytes_out = f->bytes_out;
+    n->filter.inner = f->inner;
     n->line = filter->line;
     n->col = filter->col;
     n->comment = filter->comment;

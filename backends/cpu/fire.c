@@ -9,9 +9,13 @@
  * instead of reading a stale value.
  *
  * A loop's Unstack, Body (with state) and Stack read their item layouts
- * from the loop's plan; streamit/lower_loop.c describes them.
+ * from the loop's plan; streamit/lower_loop.c describes them. A
+ * hierarchical filter (a loop decided at run time) fires its body's steady
+ * state once per iteration (run_nested_loop).
  */
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "backends/cpu/cpu.h"
 
@@ -58,15 +62,115 @@ static bool push_values(NodeExec *x, IrValue **values, int n, RtValue **pushed, 
     return true;
 }
 
+static bool run_nested_loop(NodeExec *x, const LowerWork *w, FILE *err);
+
+/* One step of a body's steady state: its nodes, or a nested loop's
+ * iterations; it reads and makes the body's values in place. */
+static bool run_step(NodeExec *x, const LowerWork *w, FILE *err)
+{
+    return w->steps ? run_nested_loop(x, w, err) : run_nodes(x, w->nodes, w->nnodes);
+}
+
+/* Drops what a step made. A nested loop's body values are gone already
+ * (its iterations clear them); clearing its node as a whole would also drop
+ * the compile-time values its body holds (a list of constants that shape
+ * inference made static), which no step runs again. */
+static void clear_step(NodeExec *x, const LowerWork *w)
+{
+    if (!w->steps) {
+        clear_nodes(x, w->nodes, w->nnodes);
+        return;
+    }
+    for (int i = 0; i < w->nodes[0]->noutputs; i++)
+        node_exec_clear(x, w->nodes[0]->outputs[i]);
+}
+
+/* The loop's trip count or condition; a None trip count is no limit (as
+ * prim::Loop has it). */
+static bool loop_scalar(NodeExec *x, const IrValue *v, const char *what, int64_t *out, FILE *err)
+{
+    const RtValue *r = node_exec_get(x, v);
+    if (r && (r->kind == RT_INT || r->kind == RT_BOOL)) {
+        *out = r->u.i;
+        return true;
+    }
+    if (r && r->kind == RT_NONE && strcmp(what, "trip count") == 0) {
+        *out = INT64_MAX;
+        return true;
+    }
+    if (err)
+        fprintf(err, "error: the loop's %s %%%s is a %s, expected an int or bool\n", what, v->name,
+                r ? rt_kind_name(r->kind) : "missing value");
+    return false;
+}
+
+/* A hierarchical filter's loop (w->nodes[0]; lower.h, LowerWork.steps):
+ * with its inputs bound, runs the body's steady state once per iteration
+ * while the counter is under the trip count and the condition holds, as
+ * prim::Loop does, and binds the loop's outputs to the final carried
+ * values. Each iteration's body values are cleared after it, so an
+ * iteration sees only its counter, the carried values and outer values. */
+static bool run_nested_loop(NodeExec *x, const LowerWork *w, FILE *err)
+{
+    IrNode *loop = w->nodes[0];
+    IrBlock *body = loop->blocks[0];
+    int ncarried = loop->ninputs - 2;
+    int64_t trips, cond;
+    if (!loop_scalar(x, loop->inputs[0], "trip count", &trips, err) ||
+        !loop_scalar(x, loop->inputs[1], "condition", &cond, err))
+        return false;
+    RtValue *carried_small[16];
+    RtValue **carried = ncarried <= 16 ? carried_small : xmalloc((size_t)ncarried * sizeof *carried);
+    for (int k = 0; k < ncarried; k++)
+        carried[k] = rt_retain(node_exec_get(x, loop->inputs[2 + k]));
+    bool ok = true;
+    for (int64_t i = 0; ok && cond && i < trips; i++) {
+        node_exec_set(x, ir_block_param(body, 0), rt_int(i));
+        for (int k = 0; k < ncarried; k++) {
+            node_exec_set(x, ir_block_param(body, 1 + k), carried[k]);    /* takes it */
+            carried[k] = NULL;
+        }
+        for (int s = 0; ok && s < w->nsteps; s++)
+            ok = run_step(x, w->steps[s], err);
+        ok = ok && loop_scalar(x, ir_block_return(body, 0), "condition", &cond, err);
+        for (int k = 0; ok && k < ncarried; k++) {
+            carried[k] = rt_retain(node_exec_get(x, ir_block_return(body, 1 + k)));
+            if (!carried[k]) {
+                if (err)
+                    fprintf(err, "error: internal: the loop body left %%%s without a value\n",
+                            ir_block_return(body, 1 + k)->name);
+                ok = false;
+            }
+        }
+        for (int j = 0; j < ir_block_nparams(body); j++)
+            node_exec_clear(x, ir_block_param(body, j));
+        for (int s = 0; s < w->nsteps; s++)
+            clear_step(x, w->steps[s]);
+    }
+    for (int k = 0; k < ncarried; k++) {
+        if (ok)
+            node_exec_set(x, loop->outputs[k], carried[k]);
+        else
+            rt_release(carried[k]);
+    }
+    if (carried != carried_small)
+        free(carried);
+    return ok;
+}
+
 static bool fire_region(NodeExec *x, const LowerWork *w, RtValue **popped, RtValue **pushed,
                         FILE *err)
 {
     bind_values(x, w->pops, w->npops, popped);
-    bool ok = run_nodes(x, w->nodes, w->nnodes) && push_values(x, w->pushes, w->npushes, pushed, err);
+    if (w->order_token)
+        node_exec_set(x, w->order_token, rt_none());
+    bool ok = run_step(x, w, err) && push_values(x, w->pushes, w->npushes, pushed, err);
     for (int i = 0; ok && i < w->npass; i++)
         pushed[w->npushes + i] = rt_retain(popped[w->npops + i]);
-    clear_nodes(x, w->nodes, w->nnodes);
+    clear_step(x, w);
     clear_values(x, w->pops, w->npops);
+    if (w->order_token)
+        node_exec_clear(x, w->order_token);
     return ok;
 }
 

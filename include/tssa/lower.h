@@ -13,7 +13,9 @@
  *                     prim::Loops with static trip counts to a body filter
  *                     with repetitions between an Unstack and a Stack, inside
  *                     a feedback loop when they carry state
- *                     (streamit/lower_loop.c).
+ *                     (streamit/lower_loop.c); any other loop to a
+ *                     hierarchical filter whose body is a stream of its
+ *                     own, fired once per iteration (lower_build.c).
  * The stream's input carries the tensor-valued graph inputs, in order; its
  * output the graph outputs that are not compile-time values, in order.
  *
@@ -123,6 +125,20 @@ typedef struct LowerWork {
     int64_t executed;       /* top-level work nodes one firing stands for: statistics */
     int64_t firings;        /* firings per run (a loop's body: its trip count) */
     struct LoopPlan *plan;  /* UNSTACK, BODY, STACK: the loop's plan */
+    /* REGION of a hierarchical filter (StreamFilter.inner): nodes[0] is a
+     * prim::Loop whose trip count or condition is decided at run time, and
+     * steps[] the work filters of its body's stream in the order of one
+     * steady state. A firing runs the steady state once per iteration,
+     * until the trip count is reached or the condition fails; the items
+     * between the body's filters are the body's values (each filter fires
+     * once per iteration, so a value is the one item on its channel). */
+    struct LowerWork **steps;
+    int nsteps;
+    /* REGION that prints (a print or warning at its top level or inside):
+     * the print-ordering token it pushes last, or NULL. The token is None;
+     * the next printing filter pops it, so prints keep program order on
+     * every schedule (lower_build.c, "Prints"). */
+    IrValue *order_token;
 } LowerWork;
 
 /* What the lowering did, for reports and tests. */
@@ -135,8 +151,13 @@ typedef struct LowerStats {
     int splitjoins, duplicate_splitjoins;
     int ifs_folded, static_nodes;
     /* Loops as data-parallel filters with repetitions, as feedback loops,
-     * and kept as one filter (a while loop, a data-dependent trip count). */
+     * and kept as one filter (a malformed loop only: see loops_nested). */
     int loops_parallel, loops_feedback, loops_serial;
+    /* Loops whose trip count or condition is decided at run time (while
+     * loops, break, trip counts from tensor data), as hierarchical filters
+     * whose body is a stream of its own (lower_build.c), at every depth;
+     * and the work filters of those bodies' streams. */
+    int loops_nested, nested_filters;
     int64_t loop_iterations;    /* iterations of the loops taken apart, per run */
     /* Executions of top-level work nodes per run (a loop or an If counts
      * once; constants and compile-time values aside) of this lowering, and with every shared producer replicated into each

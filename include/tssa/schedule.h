@@ -103,6 +103,12 @@ typedef struct Schedule {
     char *placement_note;       /* why the placement is what it is, or NULL */
     SchedPrediction predicted;  /* the cost model's times (scheduler/predict.c) */
     char *device_note;          /* --devices N: the predicted speedup (sched_note_devices), or NULL */
+    /* Hierarchical filters (StreamFilter.inner), in actor order: the actor
+     * and its inner stream's own static schedule, built as this one is;
+     * one steady state of it is one iteration of the filter's loop. */
+    int ninner;
+    int *inner_actor;
+    struct Schedule **inner;
 } Schedule;
 
 /* A GPU's rates for the devices' cost model (scheduler/device_speedup.c),

@@ -87,6 +87,13 @@ typedef struct StreamFilter {
     double bytes;               /* memory traffic (fused groups: their inputs and outputs) */
     double bytes_in, bytes_out; /* the items it pops and pushes */
     double bytes_in_shared;     /* popped items that are the same every firing */
+    /* A hierarchical filter (a loop whose trip count is decided at run
+     * time: a while loop, a break, a trip count from tensor data): the root
+     * of the stream its body is, in a graph of its own (stream_graph_new_inner).
+     * One firing of the filter runs the inner stream's steady state once
+     * per iteration, for as many iterations as the loop decides at run time;
+     * to the outer schedule the filter is a leaf. NULL for plain filters. */
+    StreamNode *inner;
 } StreamFilter;
 
 /* A phased actor (cyclo-static, as in StreamIt's phased scheduling): one
@@ -149,6 +156,8 @@ struct StreamGraph {
     StreamNode **nodes;         /* every node, by id */
     int cap_nodes;
     Arena *arena;               /* node and string storage */
+    StreamGraph **inner_graphs; /* graphs of hierarchical filters' inner streams */
+    int ninner_graphs;
 };
 
 /* ---------------------------------------------------------------- building */
@@ -156,6 +165,10 @@ struct StreamGraph {
 StreamGraph *stream_graph_new(void);
 void stream_graph_free(StreamGraph *g);
 void stream_graph_set_root(StreamGraph *g, StreamNode *root);
+/* A graph for the inner stream of a hierarchical filter of `outer`
+ * (StreamFilter.inner): its node ids are its own, so passes over the outer
+ * graph's nodes never see it; freed with the outer graph. */
+StreamGraph *stream_graph_new_inner(StreamGraph *outer);
 
 /* Names are identifiers ([A-Za-z_][A-Za-z0-9_]*) that are not keywords of
  * the text form; the constructors copy the name and make it one: other
@@ -168,6 +181,10 @@ StreamNode *stream_identity_new(StreamGraph *g, const char *name);
 StreamNode *stream_separator_new(StreamGraph *g, const char *name, int64_t pop);
 void stream_filter_set_work_op(StreamNode *filter, const char *op);
 void stream_filter_set_stateful(StreamNode *filter, bool stateful);
+/* Makes filter hierarchical: inner, the root of a graph made with
+ * stream_graph_new_inner(filter->graph), is the stream one of its steady
+ * states runs (see StreamFilter.inner). */
+void stream_filter_set_inner(StreamNode *filter, StreamNode *inner);
 /* Sets n's comment (copied; newlines split it into several lines). */
 void stream_node_set_comment(StreamNode *n, const char *text);
 

@@ -104,6 +104,11 @@ str=$(ls "$here"/streamit/graphs/*.str | head -1)
 expect 0 "" -- "$tssa" --emit=stream "$str"
 expect 0 "repetitions|reps" -- "$tssa" --emit=schedule "$str"
 expect 0 "^\{" -- "$tssa" --emit=schedule --json "$str"
+# a hierarchical filter's inner schedule, in the table and in the JSON
+hier="$here/streamit/golden/hierarchical.str"
+expect 0 "^inner schedule of Program/Loop \(a hierarchical filter" -- "$tssa" --emit=schedule "$hier"
+expect 0 "^inner schedule of Body_L3/Inner " -- "$tssa" --emit=schedule "$hier"
+expect 0 "\"inner\":[[:space:]]*\{" -- "$tssa" --emit=schedule --json "$hier"
 expect 0 "digraph" -- "$tssa" --emit=dot "$str"
 expect 2 "stream graph \(.str\) is inspected with" -- "$tssa" "$str"
 

@@ -2,8 +2,9 @@
 # The lowering's verdict on a loop case: `loops_parallel` in the lowering
 # statistics must equal expect_parallel.txt (1: one data-parallel body
 # filter with repetitions, 0: not) and `loops_feedback` expect_feedback.txt
-# (1: carried state, a feedback loop; 0: not). A loop that is neither stays
-# one filter (a while loop, a data-dependent trip count). Either way no node
+# (1: carried state, a feedback loop; 0: not). A loop that is neither is a
+# hierarchical filter whose body is a stream (a while loop, a data-dependent
+# trip count; check_nested_loops.sh checks that structure on the corpus). Either way no node
 # with tensor work may run more often than in the interpreter
 # (`tensor_nodes_run_more 0`: hoisting only ever runs work less often).
 # The case's results are checked separately (cpu.cases.NAME) against

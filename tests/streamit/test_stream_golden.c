@@ -13,6 +13,18 @@
  *                      carries no items)
  *     messy.stream     --emit=stream of golden/messy.str (canonical
  *                      printing of untidy input)
+ *     hierarchical.stream  --emit=stream of golden/hierarchical.str: a
+ *                      hierarchical filter's inner stream in braces, one
+ *                      nested in another, printed canonically
+ *     hierarchical.schedule  its schedule: Loop one actor of the outer
+ *                      schedule, then each inner stream's own schedule
+ *                      (Body_L3 takes 2 items; Step and Inner pop 2 and
+ *                      fire once, Cond's duplicate splitter, Test and the
+ *                      Identity once per item, twice; 4 items out; Step2,
+ *                      Inner's stream, once)
+ *     hierarchical.dot  its picture: each hierarchical filter a cluster of
+ *                      the filter and its inner stream, whose actor ids
+ *                      carry the prefix h<filter id>_ (h2_h2_ one deeper)
  *     fission2.stream, fission2.schedule, fission3.stream, fission3.schedule
  *                      --fission=2 and 3 of golden/fission.str: its comment
  *                      derives the repetitions and which filters split; the
@@ -43,6 +55,9 @@ static const struct {
     {"streamit/graphs/echo.str", EMIT_SCHEDULE, "streamit/golden/echo.schedule", 0},
     {"streamit/graphs/separator.str", EMIT_DOT, "streamit/golden/separator.dot", 0},
     {"streamit/golden/messy.str", EMIT_STREAM, "streamit/golden/messy.stream", 0},
+    {"streamit/golden/hierarchical.str", EMIT_STREAM, "streamit/golden/hierarchical.stream", 0},
+    {"streamit/golden/hierarchical.str", EMIT_SCHEDULE, "streamit/golden/hierarchical.schedule", 0},
+    {"streamit/golden/hierarchical.str", EMIT_DOT, "streamit/golden/hierarchical.dot", 0},
     {"streamit/golden/fission.str", EMIT_STREAM, "streamit/golden/fission2.stream", 2},
     {"streamit/golden/fission.str", EMIT_SCHEDULE, "streamit/golden/fission2.schedule", 2},
     {"streamit/golden/fission.str", EMIT_STREAM, "streamit/golden/fission3.stream", 3},

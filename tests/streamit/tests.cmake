@@ -15,6 +15,9 @@
 #                      conform.cpu.loop_cases against PyTorch
 #   lower.noderuns.*   IR node runs of a lowered program against the
 #                      interpreter's, counts derived by hand below
+#   lower.nested.*     loops decided at run time (while, break, trip counts
+#                      from tensor data) are hierarchical filters whose body
+#                      is a stream, never one opaque filter (below)
 tssa_unit_test(stream_golden ${TSSA_TESTS_DIR}/streamit/test_stream_golden.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(lower_skip ${TSSA_TESTS_DIR}/streamit/test_lower_skip.c ${TSSA_TESTS_DIR}/test_util.c)
 
@@ -81,10 +84,16 @@ set_tests_properties(lower.long_loops PROPERTIES LABELS lower)
 # --emit=stream) and the cpu backend prints what the ref interpreter
 # prints, in order (cases/warn_in_branch; its outputs are checked against
 # PyTorch with the other loop cases).
-add_test(NAME lower.printorder.warn_in_branch
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_print_order.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/streamit/cases/warn_in_branch)
-set_tests_properties(lower.printorder.warn_in_branch PROPERTIES LABELS lower)
+# lower.printorder.top_level_prints: prints and a warning in several
+# top-level statements (one of constants only) and one in a loop are
+# ordered host actions, chained by an ordering token; the program is taken
+# apart, and the messages come as on the ref interpreter, in order.
+foreach(case_name warn_in_branch top_level_prints)
+  add_test(NAME lower.printorder.${case_name}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_print_order.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/streamit/cases/${case_name})
+  set_tests_properties(lower.printorder.${case_name} PROPERTIES LABELS lower)
+endforeach()
 
 # lower.module_state.<case>: a program that assigns module attributes in
 # forward (prim::SetAttr, in branches and loops) has no SetAttr left after
@@ -99,4 +108,31 @@ foreach(case module_state_anchor_cache module_state_running_stats module_state_s
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_module_state.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/${case})
   set_tests_properties(lower.module_state.${case} PROPERTIES LABELS lower)
+endforeach()
+
+# lower.nested.*: corpus programs whose loops are decided at run time (a
+# while loop on a residual, greedy decoding with `break`, trip counts from
+# torch.nonzero's size and from tensor data, a while loop on a counter and a
+# sum, a while loop with break holding a while and a for loop: 3
+# hierarchical filters, two inside the first's body) lower with each such loop a hierarchical filter (its body's stream
+# inside, at least 2 work filters) and no opaque loop or program filter
+# (check_nested_loops.sh). The number is the case's hierarchical filters;
+# while_fixed_point must also run its body without reference-kernel
+# fallbacks (its residual max(|x' - x|) fused with the update: 15 per run,
+# one per iteration, before max(x) over all elements was a kernel rule).
+# Their results against PyTorch are the conform.* tests of tests/models.
+foreach(case_and_count while_fixed_point:1:0 greedy_decode_break:1 runtime_trip_loop:2 while_loop:1
+                       nested_while:3)
+  string(REPLACE ":" ";" parts ${case_and_count})
+  list(GET parts 0 case_name)
+  list(GET parts 1 count)
+  list(LENGTH parts nparts)
+  set(max_fallbacks "")
+  if(nparts GREATER 2)
+    list(GET parts 2 max_fallbacks)
+  endif()
+  add_test(NAME lower.nested.${case_name}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_nested_loops.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models/${case_name} ${count} ${max_fallbacks})
+  set_tests_properties(lower.nested.${case_name} PROPERTIES LABELS lower)
 endforeach()

@@ -237,6 +237,26 @@ def device_checked_state(x: torch.Tensor, w: torch.Tensor):
     return h
 
 
+@case(False)
+def top_level_prints(x: torch.Tensor, n: int):
+    # Prints and a warning in several top-level statements, between tensor
+    # work, one of constants only, and one inside a loop: ordered host
+    # actions (an ordering token threaded between their filters), the rest
+    # taken apart; their messages in program order, as in PyTorch.
+    print("start", n)
+    a = torch.sigmoid(x)
+    warnings.warn("top-level warning")
+    b = a * 2.0 + 1.0
+    print("positive", bool(b.sum() > 0))
+    y = x
+    for i in range(n):
+        if i == 2:
+            print("loop step", i)
+        y = y * 0.5 + b
+    print("done")
+    return y, a
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -264,5 +284,6 @@ def examples():
                                                       "w": torch.randn(10, 4)}),
         "device_checked_state": (device_checked_state, {"x": torch.randn(6, 3),
                                                         "w": torch.randn(3, 3) * 0.5}),
+        "top_level_prints": (top_level_prints, {"x": x, "n": 4}),
         "append_state": (append_state, {"x": torch.randn(5, 3), "h0": torch.randn(3), "n": 5}),
     }
