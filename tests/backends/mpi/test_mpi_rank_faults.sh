@@ -22,7 +22,8 @@
 #                     out0.npy while rank 1 failed)               exit 1
 # Rank 1's compilers take 3 s to fail, so rank 0 is done with its part
 # first. Every run is under `timeout 60`: a hang fails the case, and so does
-# a run over 15 s.
+# a run over 30 s (a failing rank must end the job promptly; 15 s was
+# passed by 0.2 s on a loaded 2-core machine).
 #   test_mpi_rank_faults.sh TSSA_STREAM MODELS_DIR
 # Skips (77) where mpirun is missing or tssa-stream was built without MPI.
 set -uo pipefail
@@ -89,7 +90,7 @@ expect() {
   elapsed_ms=$(( (t1 - t0) / 1000000 ))
   local before=$failures
   [[ "$status" == "$want" ]] || fail "status $status (want $want; 124: it hung)"
-  (( elapsed_ms < 15000 )) || fail "took ${elapsed_ms} ms (want under 15 s)"
+  (( elapsed_ms < 30000 )) || fail "took ${elapsed_ms} ms (want under 30 s)"
   grep -qF -- "$text" "$work/stderr" || fail "'$text' is not on stderr"
   if [[ -e "$work/out" && -n "$(ls -A "$work/out")" ]]; then
     fail "a failed job left outputs: $(ls -A "$work/out" | tr '\n' ' ')"
