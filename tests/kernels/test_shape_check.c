@@ -56,6 +56,9 @@ static const struct {
     {"max_unpool1d__roundtrip", "aten::max_unpool2d", "refuses stand-ins (indices made by max_pool in the program)"},
     {"max_unpool3d__roundtrip", "aten::max_unpool3d", "refuses stand-ins (indices made by max_pool in the program)"},
     {"tensordot__int_dims", "aten::tensordot", "dims given as a tensor"},
+    {"fairseq_beam_search", "prim::Loop",
+     "BeamSearch.step reads one beam at step 0 and all later (an If on the loop counter "
+     "whose branches give lprobs two shapes), and top-k's k is min(2 * beam, numel - 1) of it"},
 };
 
 /* Whether dir's row is a known gap (its first unknown value, of op). */
