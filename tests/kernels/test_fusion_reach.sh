@@ -18,6 +18,9 @@
 #                         shape, so the timestep embedding, the SiLU and the
 #                         scheduler step fuse (before: 1 group, 23 unknown)
 #   diffusers_ddpm  4 0   the same denoiser in the DDPM loop
+#   kdiffusion_heun 10 0  k-diffusion's Heun loop: randn_like(x) (drawn every
+#                         step, unused when gamma is 0) has x's shape and
+#                         dtype, so the If that may add it keeps x typed
 #   test_fusion_reach.sh TSSA_STREAM MODELS_DIR TORCH2_DIR
 set -uo pipefail
 tssa=$(realpath "$1") models=$(realpath "$2") torch2=$(realpath "$3")
@@ -31,6 +34,7 @@ rows=(
   "seq2seq_greedy $torch2/seq2seq_greedy.ir 3 0"
   "diffusers_ddim model.ir 4 0"
   "diffusers_ddpm model.ir 4 0"
+  "kdiffusion_heun model.ir 10 0"
 )
 for row in "${rows[@]}"; do
   read -r name model groups unknown <<<"$row"

@@ -21,7 +21,8 @@ Changes:
 - `model(x, sigma, **extra_args)` calls the module's own denoiser;
   get_sigmas_karras' `device` and `concat_zero` keep their defaults;
 - utils.append_dims(x, target_dims): `x[(...,) + (None,) * dims_to_append]`
-  -> a loop of unsqueeze(-1) (TorchScript cannot index with a built
+  -> `x.reshape(list(x.shape) + [1] * dims_to_append)`, the same view with
+  trailing dimensions of size 1 (TorchScript cannot index with a built
   tuple); its "input has more dims than target" check kept as a raise;
 - the denoiser (a 3x3 convolution pair with a SiLU, given c_noise =
   log(sigma) / 4 as a per-sample bias) is a stand-in for a trained model.
@@ -52,9 +53,7 @@ def append_dims(x: Tensor, target_dims: int) -> Tensor:
     dims_to_append = target_dims - x.ndim
     if dims_to_append < 0:
         raise ValueError(f'input has {x.ndim} dims but target_dims is {target_dims}, which is less')
-    for _ in range(dims_to_append):
-        x = x.unsqueeze(-1)
-    return x
+    return x.reshape(list(x.shape) + [1] * dims_to_append)
 
 
 def to_d(x: Tensor, sigma: Tensor, denoised: Tensor) -> Tensor:
