@@ -1097,6 +1097,24 @@ bool eval_op_device(EvalCall *c)
     return eval_nargs(c, 1, 1) && eval_arg_tensor(c, 0, &t) && eval_out_value(c, 0, rt_device("cpu"));
 }
 
+/* prim::type(Device self) -> str: a device's type, the text before its
+ * index ("cuda" of "cuda:1"), as `tensor.device.type` reads it. */
+bool eval_op_device_type(EvalCall *c)
+{
+    if (!eval_nargs(c, 1, 1))
+        return false;
+    if (eval_kind(c, 0) != RT_DEVICE)
+        return eval_fail(c, "prim::type expects a Device, got %s", rt_kind_name(c->args[0]->kind));
+    const char *name = c->args[0]->u.s;
+    size_t len = strcspn(name, ":");
+    char type[32];
+    if (len >= sizeof type)
+        return eval_fail(c, "device name '%s' is too long", name);
+    memcpy(type, name, len);
+    type[len] = '\0';
+    return eval_out_value(c, 0, rt_str(type));
+}
+
 bool eval_op_layout(EvalCall *c)
 {
     Tensor *t; /* torch.strided is Layout 0 */

@@ -13,6 +13,9 @@
  * What it decides:
  *   aten::dim(x), aten::size(x, d), aten::len(x), aten::numel(x)
  *                          of a tensor of static shape;
+ *   aten::len(list)        of a prim::ListConstruct that no use can change
+ *                          (YOLOX's `[x.flatten(2) for x in outputs]` over
+ *                          a list of three tensors);
  *   prim::dtype(x), aten::is_floating_point(x)
  *                          of a tensor of static dtype (torchvision's
  *                          `if boxes.is_floating_point()` casts);
@@ -20,14 +23,22 @@
  *                          of decided ints and bools;
  *   prim::min, prim::max   of two decided ints or a list built of them
  *                          (the trip count of enumerate and zip loops);
- *   aten::add, sub, mul    of two decided ints (wrapping as int64 does);
+ *   aten::add / sub / mul / floordiv (Python's floor division), aten::neg
+ *                          of decided ints (k-diffusion's
+ *                          `for i in range(len(sigmas) - 1)`: the trip
+ *                          count of a loop over a tensor of static shape);
+ *                          an overflow or a division by zero is left to
+ *                          run time;
  *   aten::__is__(x, None), aten::__isnot__(x, None)
  *                          of a tensor of static shape (an Optional[Tensor]
  *                          the caller passed a tensor: torch 2.x's GRUCell
  *                          tests `hx is not None` before checking its rank).
  */
+#include <stdint.h>
+
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
+#include "tssa/util.h"
 
 bool kernels_lookup_scalar(const ScalarLookup *lk, const IrValue *v, int64_t *out)
 {
@@ -63,6 +74,52 @@ static bool decide_min_max(const ScalarLookup *lk, const IrNode *n, int64_t *out
     return count > 0;
 }
 
+/* A list made by prim::ListConstruct that nothing can lengthen or shorten:
+ * every use reads it (no op writes it in place or returns an alias of it,
+ * and it is neither returned from a block nor carried by a loop or an If),
+ * so its length is the construct's input count. */
+static bool unchanged_list(const IrValue *list)
+{
+    if (list->def->op != OP_PRIM_LISTCONSTRUCT)
+        return false;
+    for (int i = 0; i < list->nuses; i++) {
+        const IrNode *user = list->uses[i].user;
+        const OpInfo *info = op_info(user->op);
+        if (user->op == OP_PRIM_RETURN || user->nblocks > 0 || info->mutates >= 0 ||
+            info->alias != ALIAS_NONE)
+            return false;
+    }
+    return true;
+}
+
+/* An int-typed result: aten::add and the others are tensor ops too. */
+static bool int_result(const IrNode *n)
+{
+    return n->outputs[0]->type && n->outputs[0]->type->kind == TY_INT;
+}
+
+/* a op b on ints as TorchScript computes them (floordiv rounds toward
+ * negative infinity); false on overflow or division by zero, which run
+ * time reports. */
+static bool int_arith(int op, int64_t a, int64_t b, int64_t *out)
+{
+    switch (op) {
+    case OP_ATEN_ADD:
+        return ckd_add_i64(out, a, b);
+    case OP_ATEN_SUB:
+        return ckd_sub_i64(out, a, b);
+    case OP_ATEN_MUL:
+        return ckd_mul_i64(out, a, b);
+    case OP_ATEN_FLOORDIV:
+        if (b == 0 || (a == INT64_MIN && b == -1))
+            return false;
+        *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+        return true;
+    default:
+        return false;
+    }
+}
+
 bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out)
 {
     if (n->noutputs != 1 || n->nblocks > 0 || n->ninputs < 1)
@@ -76,6 +133,10 @@ bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out
         *out = t->rank;
         return true;
     case OP_ATEN_LEN:
+        if (n->ninputs == 1 && !t && unchanged_list(n->inputs[0])) {
+            *out = n->inputs[0]->def->ninputs;
+            return true;
+        }
         if (!t || n->ninputs != 1 || t->rank < 1)
             return false;
         *out = t->sizes[0];
@@ -136,15 +197,17 @@ bool kernels_decide_scalar(const ScalarLookup *lk, const IrNode *n, int64_t *out
     }
     case OP_PRIM_MIN: case OP_PRIM_MAX:
         return decide_min_max(lk, n, out);
-    case OP_ATEN_ADD: case OP_ATEN_SUB: case OP_ATEN_MUL:
-        /* int arithmetic on decided ints (PyG's `dim = src.dim() + dim`) */
-        if (n->ninputs != 2 || !n->outputs[0]->type || n->outputs[0]->type->kind != TY_INT ||
-            !kernels_lookup_scalar(lk, n->inputs[0], &a) || !kernels_lookup_scalar(lk, n->inputs[1], &b))
+    case OP_ATEN_NEG:
+        if (n->ninputs != 1 || !int_result(n) || !kernels_lookup_scalar(lk, n->inputs[0], &a) ||
+            a == INT64_MIN)
             return false;
-        *out = (int64_t)(n->op == OP_ATEN_ADD ? (uint64_t)a + (uint64_t)b
-                        : n->op == OP_ATEN_SUB ? (uint64_t)a - (uint64_t)b
-                                               : (uint64_t)a * (uint64_t)b);
+        *out = -a;
         return true;
+    case OP_ATEN_ADD: case OP_ATEN_SUB: case OP_ATEN_MUL: case OP_ATEN_FLOORDIV:
+        if (n->ninputs != 2 || !int_result(n) || !kernels_lookup_scalar(lk, n->inputs[0], &a) ||
+            !kernels_lookup_scalar(lk, n->inputs[1], &b))
+            return false;
+        return int_arith(n->op, a, b, out);
     case OP_ATEN_EQ: case OP_ATEN_NE: case OP_ATEN_LT: case OP_ATEN_LE: case OP_ATEN_GT:
     case OP_ATEN_GE:
         if (n->ninputs != 2 || !kernels_lookup_scalar(lk, n->inputs[0], &a) ||

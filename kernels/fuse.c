@@ -427,6 +427,15 @@ static void move_views_after(Fuser *f, IrValue *v, IrNode *after)
     }
 }
 
+/* Whether a node other than `reader` and outside group gid reads v. */
+static bool read_outside(const Fuser *f, const IrValue *v, const IrNode *reader, int gid)
+{
+    for (int u = 0; u < v->nuses; u++)
+        if (v->uses[u].user != reader && !member(f, v->uses[u].user, gid))
+            return true;
+    return false;
+}
+
 static void make_group(Fuser *f, int gid)
 {
     Group *gr = &f->groups[gid];
@@ -441,6 +450,15 @@ static void make_group(Fuser *f, int gid)
             IrNode *d = m->inputs[k]->def;
             if (d->owner == m->owner && d->id < f->nnodes && f->pending[d->id] &&
                 group_of(f, d) < 0 && gr->n < MAX_GROUP_NODES) {
+                /* a free value others read too (torch.full's timestep
+                 * tensor, whose prim::device feeds an arange the group
+                 * reads): the group takes its own copy, or the readers
+                 * would follow the group and the arange precede it, a
+                 * cycle kernels_restore_def_order never leaves */
+                if (is_free(f, d) && read_outside(f, d->outputs[0], m, gid)) {
+                    d = clone_free(f, d, m);
+                    ir_node_set_input(m, k, d->outputs[0]);
+                }
                 f->pending[d->id] = false;
                 add_to(f, gid, d);
             }

@@ -229,8 +229,8 @@ static RtValue *value_for(ShapeEval *se, const ScalarLookup *lk, const IrValue *
     int64_t k;
     if (v->type && (v->type->kind == TY_INT || v->type->kind == TY_BOOL) && kernels_lookup_scalar(lk, v, &k))
         return v->type->kind == TY_BOOL ? rt_bool(k != 0) : rt_int(k);
-    /* a number of aten::tensor's data: only the data's nesting and the
-     * numbers' types make the result's shape and dtype */
+    /* a number whose value the result's shape and dtype do not depend on
+     * (any_number_arg): a stand-in of its type */
     if (any_number && v->type && (v->type->kind == TY_INT || v->type->kind == TY_BOOL || v->type->kind == TY_FLOAT))
         return v->type->kind == TY_BOOL ? rt_bool(false) : v->type->kind == TY_INT ? rt_int(0) : rt_float(0.0);
     IrNode *d = v->def;
@@ -265,6 +265,17 @@ static RtValue *value_for(ShapeEval *se, const ScalarLookup *lk, const IrValue *
     return NULL;
 }
 
+/* Whether input i of n is a number whose value makes no difference to the
+ * result's shape and dtype, only its type: aten::tensor's data, and the
+ * fill value of aten::full / full_like / new_full (diffusers'
+ * `torch.full((x.size(0),), t)` of a sampling loop's timestep, a run-time
+ * int inside the loop's body). */
+static bool any_number_arg(const IrNode *n, int i)
+{
+    return (n->op == OP_ATEN_TENSOR && i == 0) || (n->op == OP_ATEN_FULL && i == 1) ||
+           (n->op == OP_ATEN_FULL_LIKE && i == 1) || (n->op == OP_ATEN_NEW_FULL && i == 2);
+}
+
 /* Runs n once on values for its inputs (all made before any is set, so
  * that a nested run's clearing touches none of them). */
 static bool run_once(ShapeEval *se, const ScalarLookup *lk, IrNode *n, StandIn fill, int depth, RtValue **outs)
@@ -272,7 +283,7 @@ static bool run_once(ShapeEval *se, const ScalarLookup *lk, IrNode *n, StandIn f
     RtValue **args = xcalloc((size_t)n->ninputs + 1, sizeof *args);
     bool ok = true;
     for (int i = 0; i < n->ninputs && ok; i++)
-        ok = (args[i] = value_for(se, lk, n->inputs[i], fill, depth, n->op == OP_ATEN_TENSOR && i == 0)) != NULL;
+        ok = (args[i] = value_for(se, lk, n->inputs[i], fill, depth, any_number_arg(n, i))) != NULL;
     for (int i = 0; i < n->ninputs; i++)
         if (ok)
             node_exec_set(se->exec, n->inputs[i], args[i]);

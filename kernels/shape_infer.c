@@ -785,6 +785,7 @@ static bool infer_creation(Infer *in, const IrNode *n, Shape *out)
     switch (n->op) {
     case OP_ATEN_ZEROS_LIKE: case OP_ATEN_ONES_LIKE: case OP_ATEN_EMPTY_LIKE:
     case OP_ATEN_FULL_LIKE:
+    case OP_ATEN_RAND_LIKE: case OP_ATEN_RANDN_LIKE:   /* (self, dtype, ...): k-diffusion's eps */
         if (!get(n->inputs[0], &like))
             return false;
         *out = like;

@@ -151,12 +151,16 @@ static bool conv_check(const Tensor *x, const Tensor *w, const Tensor *bias, int
 
 /* Unrolls image n, channels [c0, c0 + cg) of x (viewed through `xg`, the
  * input as 4-d) into col (cg * kh * kw, oh * ow), zero where the window
- * reads padding. */
+ * reads padding. With unit width stride in both the input and the
+ * convolution, each output row is one run of the input row (a memcpy)
+ * between zeros, instead of one copy per element (which was 85% of a
+ * 16-channel 3x3 convolution's time). */
 static void im2col(const Tensor *xg, const ConvGeom *g, int64_t n, int64_t c0, int64_t cg, Tensor *col)
 {
     size_t es = dtype_size(xg->dtype);
     char *dst = tensor_data(col);
     const int64_t *st = xg->strides;
+    bool rows_contiguous = st[3] == 1 && g->sw == 1;
     for (int64_t c = 0; c < cg; c++)
         for (int64_t ki = 0; ki < g->kh; ki++)
             for (int64_t kj = 0; kj < g->kw; kj++)
@@ -164,6 +168,24 @@ static void im2col(const Tensor *xg, const ConvGeom *g, int64_t n, int64_t c0, i
                     int64_t ih = oi * g->sh - g->ph + ki * g->dh;
                     bool row_in = ih >= 0 && ih < g->h;
                     int64_t row_off = xg->offset + n * st[0] + (c0 + c) * st[1] + ih * st[2];
+                    if (rows_contiguous || !row_in) {
+                        /* iw = oj + shift is inside [0, w) for oj in [lo, hi) */
+                        int64_t shift = kj * g->dw - g->pw;
+                        int64_t lo = 0, hi = 0;
+                        if (row_in) {
+                            lo = shift < 0 ? (-shift < g->ow ? -shift : g->ow) : 0;
+                            hi = g->w - shift < g->ow ? g->w - shift : g->ow;
+                            if (hi < lo)
+                                hi = lo;
+                        }
+                        memset(dst, 0, (size_t)lo * es);
+                        if (hi > lo)
+                            memcpy(dst + (size_t)lo * es, tensor_elem_ptr(xg, row_off + lo + shift),
+                                   (size_t)(hi - lo) * es);
+                        memset(dst + (size_t)hi * es, 0, (size_t)(g->ow - hi) * es);
+                        dst += (size_t)g->ow * es;
+                        continue;
+                    }
                     for (int64_t oj = 0; oj < g->ow; oj++, dst += es) {
                         int64_t iw = oj * g->sw - g->pw + kj * g->dw;
                         if (row_in && iw >= 0 && iw < g->w)

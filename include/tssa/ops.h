@@ -104,6 +104,7 @@ typedef enum OpAlias {
     X(PRIM_NUMTOTENSOR, "prim::NumToTensor", OPC_SCALAR, NOMUT, ALIAS_NONE, num_to_tensor) \
     X(PRIM_DTYPE, "prim::dtype", OPC_SCALAR, NOMUT, ALIAS_NONE, dtype) \
     X(PRIM_DEVICE, "prim::device", OPC_SCALAR, NOMUT, ALIAS_NONE, device) \
+    X(PRIM_TYPE, "prim::type", OPC_SCALAR, NOMUT, ALIAS_NONE, device_type) \
     X(PRIM_LAYOUT, "prim::layout", OPC_SCALAR, NOMUT, ALIAS_NONE, layout) \
     X(PRIM_REQUIRES_GRAD, "prim::requires_grad", OPC_SCALAR, NOMUT, ALIAS_NONE, false_query) \
     X(PRIM_IS_CUDA, "prim::is_cuda", OPC_SCALAR, NOMUT, ALIAS_NONE, false_query) \

@@ -12,6 +12,15 @@
 #                         layer 1's appended outputs: 5 steps of [2, 4])
 #   seq2seq (torch 2.x graph) 3 0   GRUCell's Optional hx and raising branch
 #                         typed; the cell, the log_softmax and its argmax
+#   diffusers_ddim  4 0   the sampling loop's carried image keeps its shape:
+#                         the denoiser's torch.full((n,), t) of the loop's
+#                         timestep (a run-time fill value) has a static
+#                         shape, so the timestep embedding, the SiLU and the
+#                         scheduler step fuse (before: 1 group, 23 unknown)
+#   diffusers_ddpm  4 0   the same denoiser in the DDPM loop
+#   kdiffusion_heun 10 0  k-diffusion's Heun loop: randn_like(x) (drawn every
+#                         step, unused when gamma is 0) has x's shape and
+#                         dtype, so the If that may add it keeps x typed
 #   test_fusion_reach.sh TSSA_STREAM MODELS_DIR TORCH2_DIR
 set -uo pipefail
 tssa=$(realpath "$1") models=$(realpath "$2") torch2=$(realpath "$3")
@@ -23,6 +32,9 @@ rows=(
   "lstm_loop model.ir 1 0"
   "fastrnns_lstm model.ir 2 1"
   "seq2seq_greedy $torch2/seq2seq_greedy.ir 3 0"
+  "diffusers_ddim model.ir 4 0"
+  "diffusers_ddpm model.ir 4 0"
+  "kdiffusion_heun model.ir 10 0"
 )
 for row in "${rows[@]}"; do
   read -r name model groups unknown <<<"$row"

@@ -62,6 +62,9 @@ static const struct {
     {"module_state_submodule", "prim::If", "an Optional[Tensor] module attribute a branch resets to None"},
     {"tv_roi_box_coder_matcher", "aten::reshape",
      "a size summed by a loop over a list of ints built by appends (boxes_per_image)"},
+    {"fairseq_beam_search", "prim::Loop",
+     "BeamSearch.step reads one beam at step 0 and all later (an If on the loop counter "
+     "whose branches give lprobs two shapes), and top-k's k is min(2 * beam, numel - 1) of it"},
 };
 
 /* Whether dir's row is a known gap (its first unknown value, of op). */

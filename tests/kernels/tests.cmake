@@ -131,6 +131,13 @@ add_executable(test_shape_check ${TSSA_TESTS_DIR}/kernels/test_shape_check.c ${T
 target_link_libraries(test_shape_check PRIVATE tssa)
 target_include_directories(test_shape_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
 add_test(NAME kernels.shape_check COMMAND test_shape_check ${TSSA_CORPUS_CASES})
+#   kernels.static_trips  loops whose trip count is int arithmetic on sizes
+#            only shape inference knows (len(computed) - 1, // 2) lower to
+#            a feedback loop, not one filter, and match PyTorch
+#            (tests/kernels/test_static_trips.sh)
+add_test(NAME kernels.static_trips
+         COMMAND ${TSSA_TESTS_DIR}/kernels/test_static_trips.sh $<TARGET_FILE:tssa-stream>
+                 $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
 #   kernels.rnn_layers  nn.GRU / LSTM / RNN layers (tests/models/rnn_*) lower
 #            to one feedback loop per layer and direction with the input
 #            projection hoisted and the gates fused, no opaque layer filter;

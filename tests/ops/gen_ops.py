@@ -789,6 +789,9 @@ R("size", "dim", "x", "x.size(1), x.size(-1)", x=F(2, 3, 4))
 R("size", "drives_creation", "x", "torch.zeros(x.size(0) * 2, x.size(1) + 1)", x=F(2, 3))
 R("dim", "basic", "x", "x.dim()", x=F(2, 3, 4))
 R("numel", "basic", "x", "x.numel()", x=F(2, 3, 4))
+# prim::type: `x.device.type` (Detectron2's paste_masks_in_image picks its
+# CPU branch by it); the ref backend keeps tensors on the host
+R("device_type", "cpu_branch", "x", 'x * 2.0 if x.device.type == "cpu" else x - 1.0', x=F(2, 3))
 R("list_append", "to_tensor", "n: int",
   "values: List[int] = []\nfor i in range(n):\n    values.append(i * i - 2)\nreturn torch.tensor(values)", n=5)
 R("list_append", "floats", "x",
