@@ -100,3 +100,29 @@ foreach(case module_state_anchor_cache module_state_running_stats module_state_s
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/${case})
   set_tests_properties(lower.module_state.${case} PROPERTIES LABELS lower)
 endforeach()
+
+# lower.list_elements.<case>: in-place writes through tensors kept in lists
+# (functionalize/list_elements.c) leave no write imperative after TensorSSA
+# and no opaque filter in --emit=stream (tests/streamit/check_list_elements.sh);
+# mmdet_fpn_inplace's top-down loop runs len(laterals) - 1 times, a trip
+# count the run computes (issue 30's run-time trip counts), so that loop
+# alone may stay one filter for that reason. lower.list_elements_kept: the
+# hazard case keeps each of its four writes imperative and says why (the
+# same tensor in two slots, another name read after the write, a list
+# copied by slicing, an index moved by an append). The outputs on every
+# backend are the corpus runs'.
+add_test(NAME lower.list_elements.list_element_writes
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/list_element_writes)
+add_test(NAME lower.list_elements.mmdet_fpn_inplace
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
+add_test(NAME lower.list_elements_kept
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/list_element_hazards --kept
+                 "element of %twice.*put into a container more than once"
+                 "may alias %kept.* which is read after this write"
+                 "element of %base.*used by aten::slice"
+                 "element of %grow.*written by aten::append between the read")
+set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
+                     lower.list_elements_kept PROPERTIES LABELS lower)

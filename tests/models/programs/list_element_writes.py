@@ -1,0 +1,38 @@
+"""In-place writes to tensors kept in lists (issue 30: "TensorSSA follows
+tensors through lists"): `bufs[i].add_(x)` over a list built by a literal
+and an append, `states[k][mask] = v` (an index_put_ on an element),
+`xs[j].copy_(y)` over a list made by a comprehension, and `out[-1][:, 0] = t`
+on the element just appended, each in a loop. Every tensor in the lists is
+its own allocation and no other name of it is read after the writes, so
+TensorSSA makes each write the functional op on the element plus a set of
+the list slot (functionalize/list_elements.c): no write stays imperative and
+no loop stays one opaque filter."""
+from typing import List
+
+import torch
+
+
+def list_element_writes(x, y, mask, t):
+    bufs: List[torch.Tensor] = [torch.zeros(4), torch.ones(4)]
+    bufs.append(x * 2.0)
+    for i in range(3):
+        bufs[i].add_(x)
+    states: List[torch.Tensor] = []
+    for k in range(3):
+        states.append(x * float(k + 1))
+    for k in range(3):
+        states[k][mask] = y[k]
+    xs = [torch.zeros(4) for _ in range(2)]
+    for j in range(2):
+        xs[j].copy_(y * float(j))
+    out: List[torch.Tensor] = []
+    for step in range(3):
+        out.append(torch.zeros(3, 2) + float(step))
+        out[-1][:, 0] = t
+    return torch.stack(bufs), torch.stack(states), torch.stack(xs), torch.stack(out)
+
+
+def example():
+    return list_element_writes, {"x": torch.randn(4), "y": torch.randn(4),
+                                 "mask": torch.tensor([True, False, True, False]),
+                                 "t": torch.randn(3)}
