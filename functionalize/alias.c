@@ -806,17 +806,23 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
          * fresh tensor stored only in its list (list_elements.c), so a
          * container holding a graph input, a module attribute or another
          * allocation does not hold it; one holding a name control flow,
-         * an unknown op or a reshape may have given it might. */
+         * an unknown op or a reshape may have given it might, unless it
+         * is stored there only after the write (it then stores the new
+         * version: renaming gives the store the current one). */
         TssaRootKind skind = a->roots[s].kind;
         if (root->slot && a->roots[s].nstores && skind != TSSA_ROOT_FRESH &&
             skind != TSSA_ROOT_INPUT && skind != TSSA_ROOT_ATTRIBUTE &&
-            !tssa_list_elements_owned_store(lists, &a->roots[s]))
+            !tssa_list_elements_owned_store(lists, &a->roots[s]) &&
+            !tssa_list_elements_stored_later(lists, &a->roots[s], root->value, m->node))
             return fmt_reason(a, "writes %%%s, an element of %%%s, which may be %%%s, put into a "
                                  "container that is not a list of tensors of its own",
                               rname, root->slot->inputs[0]->name, a->roots[s].value->name);
         /* Two allocations never share storage, whatever merges (a loop
-         * carrying either one) put them in one class. */
+         * carrying either one) put them in one class; nor do an owned
+         * list's element and a tensor that list never held. */
         if (root->kind == TSSA_ROOT_FRESH && a->roots[s].kind == TSSA_ROOT_FRESH)
+            continue;
+        if (root->slot && tssa_list_elements_distinct(lists, root, &a->roots[s]))
             continue;
         IrValue *sv = a->roots[s].value;
         if (!tssa_alias_dominates(a, sv, m->node)) {

@@ -172,6 +172,15 @@ bool tssa_list_elements_self_store(TssaListElements *le, const IrNode *set);
  * its own that no other container holds (valid once alias.c counted the
  * stores and last uses). */
 bool tssa_list_elements_owned_store(TssaListElements *le, const TssaRoot *root);
+/* The root is put into a container once, and only after the write at m
+ * through `element` (not in a loop around m that does not make element):
+ * the container gets the version renaming gives it, the new one. */
+bool tssa_list_elements_stored_later(TssaListElements *le, const TssaRoot *root,
+                                     const IrValue *element, const IrNode *m);
+/* `other` is never the tensor `element` (read out of an owned list) is:
+ * a fresh tensor not put into that list, or an element of another owned
+ * list. */
+bool tssa_list_elements_distinct(TssaListElements *le, const TssaRoot *element, const TssaRoot *other);
 /* Why a write at m through the element root->slot reads cannot be written
  * back to its slot, or NULL (see the file's rules 1-3). */
 const char *tssa_list_elements_unsafe(TssaListElements *le, const TssaRoot *root, const IrNode *m);

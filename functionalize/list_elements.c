@@ -40,6 +40,12 @@
  *     cannot move a slot whose index is a non-negative constant or a loop's
  *     iteration count.
  *
+ * Two tensors provably differ when the element's list is owned and the
+ * other is a fresh tensor not put into that list, or an element of another
+ * owned list (tssa_list_elements_distinct): alias.c's one class of
+ * everything kept in containers then need not make them wait for each
+ * other.
+ *
  * alias.c adds the rest: y itself is not stored elsewhere, every tensor
  * stored directly in a container that may alias y is an owned element of
  * a closed class (rule 2; so no other container holds y's object), and no
@@ -456,19 +462,56 @@ static const char *class_unowned(TssaListElements *le, const IrValue *l)
     return le->reason[c];
 }
 
+bool tssa_list_elements_stored_later(TssaListElements *le, const TssaRoot *root,
+                                     const IrValue *element, const IrNode *m)
+{
+    const TssaAlias *a = le->a;
+    if (root->nstores != 1 || !root->store)
+        return false;
+    int64_t p = tssa_alias_pos(a, root->store);
+    if (p <= tssa_alias_pos(a, m))
+        return false;
+    const IrNode *loop = loop_around(a, element, m);
+    return !loop || p > tssa_alias_pos(a, loop->blocks[loop->nblocks - 1]->ret);
+}
+
+static const IrValue *stored_into(const IrNode *store);
+
 bool tssa_list_elements_owned_store(TssaListElements *le, const TssaRoot *root)
 {
-    if (!root->store)
+    const IrValue *list = stored_into(root->store);
+    return list && class_of(le, list) >= 0 && !class_unowned(le, list);
+}
+
+/* The list a store put its tensor into, or NULL. */
+static const IrValue *stored_into(const IrNode *store)
+{
+    if (!store)
+        return NULL;
+    if (store->op == OP_PRIM_LISTCONSTRUCT)
+        return store->outputs[0];
+    if ((store->op == OP_ATEN_APPEND || store->op == OP_ATEN_SET_ITEM) && store->ninputs >= 1)
+        return store->inputs[0];
+    return NULL;
+}
+
+bool tssa_list_elements_distinct(TssaListElements *le, const TssaRoot *element, const TssaRoot *other)
+{
+    const IrNode *read = element->slot;
+    if (!read || class_unowned(le, read->inputs[0]))
         return false;
-    const IrNode *n = root->store;
-    IrValue *list;
-    if (n->op == OP_PRIM_LISTCONSTRUCT)
-        list = n->outputs[0];
-    else if ((n->op == OP_ATEN_APPEND || n->op == OP_ATEN_SET_ITEM) && n->ninputs >= 1)
-        list = n->inputs[0];
-    else
-        return false;
-    return class_of(le, list) >= 0 && !class_unowned(le, list);
+    int c = class_of(le, read->inputs[0]);
+    /* element's tensor is a fresh one whose only store put it into c. */
+    if (other->kind == TSSA_ROOT_FRESH) {
+        const IrValue *list = stored_into(other->store);
+        return !list || class_of(le, list) != c;
+    }
+    /* Another owned list's element was stored into that list only. */
+    if (other->kind == TSSA_ROOT_CONTAINER && other->slot) {
+        const IrValue *list = other->slot->inputs[0];
+        return class_of(le, list) != c && !class_unowned(le, list);
+    }
+    return false;
 }
 
 const char *tssa_list_elements_unsafe(TssaListElements *le, const TssaRoot *root, const IrNode *m)

@@ -104,9 +104,10 @@ endforeach()
 # lower.list_elements.<case>: in-place writes through tensors kept in lists
 # (functionalize/list_elements.c) leave no write imperative after TensorSSA
 # and no opaque filter in --emit=stream (tests/streamit/check_list_elements.sh);
-# mmdet_fpn_inplace's top-down loop runs len(laterals) - 1 times, a trip
-# count the run computes (issue 30's run-time trip counts), so that loop
-# alone may stay one filter for that reason. lower.list_elements_kept: the
+# mmdet_fpn_inplace's and mmdet_pafpn_inplace's top-down loops run
+# len(laterals) - 1 times, a trip count the run computes (issue 30's
+# run-time trip counts), so that loop alone may stay one filter for that
+# reason. lower.list_elements_kept: the
 # hazard case keeps each of its four writes imperative and says why (the
 # same tensor in two slots, another name read after the write, a list
 # copied by slicing, an index moved by an append). The outputs on every
@@ -124,5 +125,9 @@ add_test(NAME lower.list_elements_kept
                  "may alias %kept.* which is read after this write"
                  "element of %base.*used by aten::slice"
                  "element of %grow.*written by aten::append between the read")
+add_test(NAME lower.list_elements.mmdet_pafpn_inplace
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
+                     lower.list_elements.mmdet_pafpn_inplace
                      lower.list_elements_kept PROPERTIES LABELS lower)

@@ -1,8 +1,11 @@
 """In-place writes to tensors kept in lists (issue 30: "TensorSSA follows
 tensors through lists"): `bufs[i].add_(x)` over a list built by a literal
-and an append, `states[k][mask] = v` (an index_put_ on an element),
+and an append, `states[k][mask] = v` (an index_put_ on an element) and writes to it in
+the branches of an If,
 `xs[j].copy_(y)` over a list made by a comprehension, and `out[-1][:, 0] = t`
-on the element just appended, each in a loop. Every tensor in the lists is
+on the element just appended, each in a loop; and two lists whose elements
+are written in turn, `a[i].add_(u)` with `u = b[i]` written after it (an
+element of another list of fresh tensors is never a[i]). Every tensor in the lists is
 its own allocation and no other name of it is read after the writes, so
 TensorSSA makes each write the functional op on the element plus a set of
 the list slot (functionalize/list_elements.c): no write stays imperative and
@@ -22,6 +25,10 @@ def list_element_writes(x, y, mask, t):
         states.append(x * float(k + 1))
     for k in range(3):
         states[k][mask] = y[k]
+        if k % 2 == 1:
+            states[k].mul_(2.0)
+        else:
+            states[k][0] = y[3]
     xs = [torch.zeros(4) for _ in range(2)]
     for j in range(2):
         xs[j].copy_(y * float(j))
@@ -29,7 +36,14 @@ def list_element_writes(x, y, mask, t):
     for step in range(3):
         out.append(torch.zeros(3, 2) + float(step))
         out[-1][:, 0] = t
-    return torch.stack(bufs), torch.stack(states), torch.stack(xs), torch.stack(out)
+    a: List[torch.Tensor] = [x * 1.0, x * 2.0]
+    b: List[torch.Tensor] = [y * 3.0, y * 4.0]
+    for i in range(2):
+        u = b[i]
+        a[i].add_(u)
+        u.mul_(2.0)
+    return (torch.stack(bufs), torch.stack(states), torch.stack(xs), torch.stack(out),
+            torch.stack(a), torch.stack(b))
 
 
 def example():
