@@ -31,7 +31,10 @@
  * writes the new version to the slot) and no container other than an owned
  * list may hold it. A value stored in a container is stored under every
  * name control flow joins to it (a loop's result is the last value it
- * appended), so "stored" follows every merge, both ways. One
+ * appended), so "stored" follows every merge, both ways; and a value read
+ * out of a container is not new in each iteration (last iteration's l[0]
+ * is this one's), so merges join the class of container contents without
+ * join_merges' exception for values made inside the loop. One
  * unsafe mutation makes its whole class imperative: mixing in-place and
  * functional versions of the same storage would lose writes.
  *
@@ -612,7 +615,7 @@ static void collect_edges(const TssaAlias *a, IrBlock *b, MergeEdges *e)
     }
 }
 
-static void propagate_escapes(Walk *w)
+static void propagate_through_merges(Walk *w)
 {
     TssaAlias *a = w->a;
     MergeEdges e = {0};
@@ -627,6 +630,22 @@ static void propagate_escapes(Walk *w)
             join_container_class(w, e.pairs[k]);
             join_container_class(w, e.pairs[k + 1]);
             changed = true;
+        }
+    }
+    /* Nor is a value read out of a container new in each iteration, as an
+     * allocation is: last iteration's l[0], carried, is this one's. So a
+     * merge and what flows into it share a class whenever either is in the
+     * class of container contents. */
+    for (bool changed = w->container_class >= 0; changed;) {
+        changed = false;
+        int cc = tssa_alias_class(a, w->container_class);
+        for (size_t k = 0; k < e.n; k += 2) {
+            int r = tssa_alias_class(a, e.pairs[k]), s = tssa_alias_class(a, e.pairs[k + 1]);
+            if (r != s && (r == cc || s == cc)) {
+                join(a, r, s);
+                cc = tssa_alias_class(a, w->container_class);
+                changed = true;
+            }
         }
     }
     free(e.pairs);
@@ -977,7 +996,7 @@ TssaAlias *tssa_alias_analyze(IrGraph *g, const TssaOptions *opt)
         qsort(w.mut_pos, w.nmut, sizeof *w.mut_pos, cmp_pos);
     w.lists = tssa_list_elements_new(a);
     find_escapes(&w, g->top);
-    propagate_escapes(&w);
+    propagate_through_merges(&w);
     if (w.list_inputs && !opt->inputs_disjoint && w.input_class >= 0 && w.container_class >= 0)
         join(a, w.input_class, w.container_class);
     compute_last_uses(a, &w);

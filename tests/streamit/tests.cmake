@@ -107,18 +107,20 @@ endforeach()
 # mmdet_fpn_inplace's and mmdet_pafpn_inplace's top-down loops run
 # len(laterals) - 1 times, a trip count the run computes (issue 30's
 # run-time trip counts), so that loop alone may stay one filter for that
-# reason. lower.list_elements_kept: the
+# reason. lower.list_elements_kept.*: the
 # hazard case keeps each of its four writes imperative and says why (the
 # same tensor in two slots, another name read after the write, a list
-# copied by slicing, an index moved by an append). The outputs on every
-# backend are the corpus runs'.
+# copied by slicing, an index moved by an append), and
+# list_element_carried_names those whose element is still read under a
+# loop-carried or If-result name from an earlier iteration. The outputs on
+# every backend are the corpus runs'.
 add_test(NAME lower.list_elements.list_element_writes
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_element_writes)
 add_test(NAME lower.list_elements.mmdet_fpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements_kept
+add_test(NAME lower.list_elements_kept.list_element_hazards
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_element_hazards --kept
                  "element of %twice.*put into a container more than once"
@@ -128,6 +130,12 @@ add_test(NAME lower.list_elements_kept
 add_test(NAME lower.list_elements.mmdet_pafpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
+add_test(NAME lower.list_elements_kept.list_element_carried_names
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/list_element_carried_names --kept
+                 "%cur.* may alias %prev.* read after this write"
+                 "may alias %w.* read after this write")
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
                      lower.list_elements.mmdet_pafpn_inplace
-                     lower.list_elements_kept PROPERTIES LABELS lower)
+                     lower.list_elements_kept.list_element_hazards
+                     lower.list_elements_kept.list_element_carried_names PROPERTIES LABELS lower)
