@@ -541,6 +541,12 @@ static void find_escapes(Walk *w, IrBlock *b)
             for (int i = n->op == OP_PRIM_DICTCONSTRUCT ? 0 : 1; i < n->ninputs; i++)
                 mark_escape(w, n->inputs[i], n);
             break;
+        case OP_PRIM_SETATTR:
+            /* Left only where module_state.c declined the graph: a later
+             * prim::GetAttr may read the value back. */
+            if (n->ninputs == 2)
+                mark_escape(w, n->inputs[1], n);
+            break;
         case OP_ATEN_SET_ITEM:
             /* l[i] += v puts back the element it read: nothing new is stored. */
             if (n->ninputs == 3 && !tssa_list_elements_self_store(w->lists, n))
@@ -783,6 +789,20 @@ static void free_classes(Classes *c)
     free(c->members);
 }
 
+/* Some value of the root's tree is an operand of an op the table does not
+ * know (which may keep it in what it returns). */
+static bool root_used_by_unknown(const TssaAlias *a, const TssaRoot *root)
+{
+    (void)a;
+    for (int t = 0; t < root->ntree; t++) {
+        const IrValue *v = root->tree[t];
+        for (int u = 0; u < v->nuses; u++)
+            if (v->uses[u].user->op == OP_UNKNOWN)
+                return true;
+    }
+    return false;
+}
+
 /* Why mutation m cannot be functionalized, or NULL. */
 static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElements *lists,
                                  const TssaMutation *m)
@@ -799,6 +819,9 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
         if (!root->slot)
             return fmt_reason(a, "writes %%%s, taken from a list or tuple (%s), which may alias other tensors%s",
                               rname, root->detail, "");
+        if (root_used_by_unknown(a, root))
+            return fmt_reason(a, "writes %%%s, an element of %%%s, used by an op that is not known "
+                                 "(it may keep it)%s", rname, root->slot->inputs[0]->name, "");
         if ((why = tssa_list_elements_unsafe(lists, root, m->node)))
             return fmt_reason(a, "writes %%%s, an element of %%%s: %s", rname,
                               root->slot->inputs[0]->name, why);
@@ -820,6 +843,11 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
         int s = c->members[c->start[cls] + i];
         if (s == m->root)
             continue;
+        /* Not the element's tensor (list_elements.c): neither is what it
+         * is stored in or passed to. Any name of the element's tensor is
+         * another member of this class, checked here on its own. */
+        if (root->slot && tssa_list_elements_distinct(lists, root, &a->roots[s]))
+            continue;
         /* A list element's write is written back to its slot only: no
          * other container may hold the same tensor. The element is a
          * fresh tensor stored only in its list (list_elements.c), so a
@@ -828,6 +856,10 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
          * an unknown op or a reshape may have given it might, unless it
          * is stored there only after the write (it then stores the new
          * version: renaming gives the store the current one). */
+        if (root->slot && root_used_by_unknown(a, &a->roots[s]))
+            return fmt_reason(a, "writes %%%s, an element of %%%s, which may be %%%s, used by an op "
+                                 "that is not known (it may keep it)",
+                              rname, root->slot->inputs[0]->name, a->roots[s].value->name);
         TssaRootKind skind = a->roots[s].kind;
         if (root->slot && a->roots[s].nstores && skind != TSSA_ROOT_FRESH &&
             skind != TSSA_ROOT_INPUT && skind != TSSA_ROOT_ATTRIBUTE &&
@@ -837,11 +869,8 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
                                  "container that is not a list of tensors of its own",
                               rname, root->slot->inputs[0]->name, a->roots[s].value->name);
         /* Two allocations never share storage, whatever merges (a loop
-         * carrying either one) put them in one class; nor do an owned
-         * list's element and a tensor that list never held. */
+         * carrying either one) put them in one class. */
         if (root->kind == TSSA_ROOT_FRESH && a->roots[s].kind == TSSA_ROOT_FRESH)
-            continue;
-        if (root->slot && tssa_list_elements_distinct(lists, root, &a->roots[s]))
             continue;
         IrValue *sv = a->roots[s].value;
         if (!tssa_alias_dominates(a, sv, m->node)) {
@@ -922,6 +951,44 @@ static const IrNode *unknown_block_holder(const IrNode *n)
     return NULL;
 }
 
+/* The roots that stay functional in a class kept imperative: an element
+ * of an owned list whose own writes are safe, provably not the tensor of
+ * any root of its class written in place and kept imperative (one class
+ * holds everything kept in any container, so one list's hazard would
+ * otherwise keep every other list's writes in place). Found from all
+ * candidates down to a fixed point: a candidate that may be the tensor of
+ * a non-exempt written root is not exempt. */
+static bool *list_elements_exempt(TssaAlias *a, const Classes *c, TssaListElements *lists,
+                                  const char *const *class_reason)
+{
+    bool *own_unsafe = xcalloc((size_t)a->nroots + 1, sizeof *own_unsafe);
+    bool *exempt = xcalloc((size_t)a->nroots + 1, sizeof *exempt);
+    for (int i = 0; i < a->nmutations; i++)
+        own_unsafe[a->mutations[i].root] |= a->mutations[i].reason != NULL;
+    for (int r = 0; r < a->nroots; r++)
+        exempt[r] = a->roots[r].slot && a->roots[r].nmutations && !own_unsafe[r] &&
+                    class_reason[tssa_alias_class(a, r)];
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int r = 0; r < a->nroots; r++) {
+            if (!exempt[r])
+                continue;
+            int cls = tssa_alias_class(a, r);
+            for (int i = 0; i < c->count[cls]; i++) {
+                int s = c->members[c->start[cls] + i];
+                if (s == r || !a->roots[s].nmutations || exempt[s] ||
+                    tssa_list_elements_distinct(lists, &a->roots[r], &a->roots[s]))
+                    continue;
+                exempt[r] = false;
+                changed = true;
+                break;
+            }
+        }
+    }
+    free(own_unsafe);
+    return exempt;
+}
+
 static void decide_safety(TssaAlias *a, TssaListElements *lists, bool attributes_reassigned)
 {
     Classes c;
@@ -945,13 +1012,15 @@ static void decide_safety(TssaAlias *a, TssaListElements *lists, bool attributes
         if (why && !class_reason[cls])
             class_reason[cls] = why;
     }
+    bool *exempt = list_elements_exempt(a, &c, lists, class_reason);
     for (int r = 0; r < a->nroots; r++) {
         const char *why = class_reason[tssa_alias_class(a, r)];
-        if (why) {
+        if (why && !exempt[r]) {
             a->roots[r].imperative = true;
             a->roots[r].reason = why;
         }
     }
+    free(exempt);
     for (int i = 0; i < a->nmutations; i++) {
         TssaMutation *m = &a->mutations[i];
         m->imperative = a->roots[m->root].imperative;

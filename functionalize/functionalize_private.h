@@ -178,8 +178,9 @@ bool tssa_list_elements_owned_store(TssaListElements *le, const TssaRoot *root);
 bool tssa_list_elements_stored_later(TssaListElements *le, const TssaRoot *root,
                                      const IrValue *element, const IrNode *m);
 /* `other` is never the tensor `element` (read out of an owned list) is:
- * a fresh tensor not put into that list, or an element of another owned
- * list. */
+ * a fresh tensor not put into that list, or a tensor read out of another
+ * container (sound where alias.c checks that no name of the element is
+ * stored in a container). */
 bool tssa_list_elements_distinct(TssaListElements *le, const TssaRoot *element, const TssaRoot *other);
 /* Why a write at m through the element root->slot reads cannot be written
  * back to its slot, or NULL (see the file's rules 1-3). */

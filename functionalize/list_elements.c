@@ -41,10 +41,13 @@
  *     iteration count.
  *
  * Two tensors provably differ when the element's list is owned and the
- * other is a fresh tensor not put into that list, or an element of another
- * owned list (tssa_list_elements_distinct): alias.c's one class of
- * everything kept in containers then need not make them wait for each
- * other.
+ * other is a fresh tensor not put into that list, or a tensor read out of
+ * another container (tssa_list_elements_distinct): the element's tensor
+ * leaves its list only through __getitem__ or ListUnpack of a name of the
+ * class, and alias.c keeps the write imperative when any such name (or one
+ * control flow, a reshape or an unknown op joins to it) is stored in a
+ * container. alias.c's one class of everything kept in containers then
+ * need not make their writes wait for each other.
  *
  * alias.c adds the rest: y itself is not stored elsewhere, every tensor
  * stored directly in a container that may alias y is an owned element of
@@ -506,10 +509,12 @@ bool tssa_list_elements_distinct(TssaListElements *le, const TssaRoot *element, 
         const IrValue *list = stored_into(other->store);
         return !list || class_of(le, list) != c;
     }
-    /* Another owned list's element was stored into that list only. */
-    if (other->kind == TSSA_ROOT_CONTAINER && other->slot) {
-        const IrValue *list = other->slot->inputs[0];
-        return class_of(le, list) != c && !class_unowned(le, list);
+    /* A tensor read out of another container: the element's tensor gets
+     * into one only under a name alias.c sees stored (and then keeps the
+     * write), since no name of c's class is stored or copied anywhere. */
+    if (other->kind == TSSA_ROOT_CONTAINER) {
+        const IrNode *from = other->value->def;
+        return from->ninputs >= 1 && class_of(le, from->inputs[0]) != c;
     }
     return false;
 }

@@ -6,7 +6,8 @@ the arguments (-1 here) before the list grows, so that the index names
 another slot by the time of the write. PyTorch's results show every write
 through every name; TensorSSA must keep each of these writes imperative and
 say why (functionalize/list_elements.c), never write back to the wrong slot
-or lose the write seen through the other name."""
+or lose the write seen through the other name. The writes through `clean`,
+a list of fresh tensors of its own, stay functional beside them."""
 from typing import List
 
 import torch
@@ -29,7 +30,10 @@ def list_element_hazards(x, j: int):
     element = grow[j]
     grow.append(x * 6.0)
     element.add_(1.0)
-    return torch.stack(twice), read_again, through_copy, torch.stack(grow)
+    clean: List[torch.Tensor] = [x * 7.0, x * 8.0]
+    for i in range(2):
+        clean[i].add_(1.0)
+    return torch.stack(twice), read_again, through_copy, torch.stack(grow), torch.stack(clean)
 
 
 def example():
