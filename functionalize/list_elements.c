@@ -49,11 +49,14 @@
  * container. alias.c's one class of everything kept in containers then
  * need not make their writes wait for each other.
  *
- * alias.c adds the rest: y itself is not stored elsewhere, every tensor
- * stored directly in a container that may alias y is an owned element of
- * a closed class (rule 2; so no other container holds y's object), and no
- * other name that may alias y (the stored value, a loop result carrying
- * it, another element read before the write) is read after the write.
+ * alias.c adds the rest: y itself is not stored elsewhere nor passed to an
+ * unknown op; every other tensor of y's may-alias class that is stored in
+ * a container, unless provably not y's (above), is an owned element (rule
+ * 2), a graph input, a module attribute or a fresh tensor (none of which
+ * is y's), or is stored only after the write (it then stores the new
+ * version); and no other name that may alias y (the stored value, a loop
+ * result carrying it, another element read before the write) is read
+ * after the write.
  *
  * Cost: linear in nodes and uses of lists, plus per write the writes of its
  * list's class.
@@ -61,7 +64,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "functionalize/functionalize_private.h"
 #include "tssa/ir.h"
@@ -123,8 +125,11 @@ static int class_of(TssaListElements *le, const IrValue *v)
 static void join(TssaListElements *le, const IrValue *x, const IrValue *y)
 {
     int a = class_of(le, x), b = class_of(le, y);
-    if (a >= 0 && b >= 0 && a != b)
-        le->parent[b] = a;
+    if (a < 0 || b < 0 || a == b)
+        return;
+    le->parent[b] = a;
+    if (!le->reason[a])
+        le->reason[a] = le->reason[b];     /* a reason found before the join stays */
 }
 
 static void not_closed(TssaListElements *le, const IrValue *v, const char *why)

@@ -115,7 +115,9 @@ endforeach()
 # list_element_carried_names those whose element is still read under a
 # loop-carried or If-result name from an earlier iteration, and
 # list_element_shared_out those whose element also went into another list
-# (appended, split into views), beside a clean list that stays functional.
+# (appended, split into views), beside a clean list that stays functional;
+# list_element_views_list's list of views of x keeps the reason its first
+# name gave (made by aten::list) once a loop joins it to other names.
 # The outputs on every backend are the corpus runs'.
 add_test(NAME lower.list_elements.list_element_writes
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
@@ -145,8 +147,13 @@ add_test(NAME lower.list_elements_kept.list_element_shared_out
                  "writes %[^,]*, an element of %l.1, which may be %[^,]*, put into a container"
                  "writes %[^,]*, an element of %parts.*comes from aten::split"
                  "writes %[^,]*, an element of %m.1, which may be %[^,]*, put into a container")
+add_test(NAME lower.list_elements_kept.list_element_views_list
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/list_element_views_list --kept
+                 "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list")
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
                      lower.list_elements.mmdet_pafpn_inplace
                      lower.list_elements_kept.list_element_hazards
                      lower.list_elements_kept.list_element_carried_names
-                     lower.list_elements_kept.list_element_shared_out PROPERTIES LABELS lower)
+                     lower.list_elements_kept.list_element_shared_out
+                     lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
