@@ -25,7 +25,16 @@
  * loop counts as after (the next iteration reads it again). Writes to
  * tensors taken out of containers, to tensors stored in containers that
  * are read later, to opaque results, or through a view without an immut::
- * form, and in-place ops without an out-of-place form, are unsafe too. One
+ * form, and in-place ops without an out-of-place form, are unsafe too. A
+ * tensor read out of a Tensor[] by __getitem__ is the exception when
+ * list_elements.c proves its slot can be set back (rewrite_mutation.c then
+ * writes the new version to the slot) and no container other than an owned
+ * list may hold it. A value stored in a container is stored under every
+ * name control flow joins to it (a loop's result is the last value it
+ * appended), so "stored" follows every merge, both ways; and a value read
+ * out of a container is not new in each iteration (last iteration's l[0]
+ * is this one's), so merges join the class of container contents without
+ * join_merges' exception for values made inside the loop. One
  * unsafe mutation makes its whole class imperative: mixing in-place and
  * functional versions of the same storage would lose writes.
  *
@@ -132,6 +141,7 @@ typedef struct Walk {
     bool attributes_reassigned;
     bool list_inputs;       /* a graph input is a list or tuple that may hold tensors */
     IrNode **views_list;    /* by value id: the chunk/split/unbind node of a list of views */
+    TssaListElements *lists;
     struct AttrPath {
         const char *path;
         int root;
@@ -265,6 +275,10 @@ static void classify_extraction(Walk *w, IrNode *n)
         } else {
             int r = add_root(a, v, TSSA_ROOT_CONTAINER, n->kind);
             join_container_class(w, r);
+            const IrType *lt = n->ninputs == 2 ? n->inputs[0]->type : NULL;
+            if (n->op == OP_ATEN_GETITEM && lt && lt->kind == TY_LIST && lt->nelems == 1 &&
+                lt->elems[0]->kind == TY_TENSOR && v->type->kind == TY_TENSOR)
+                a->roots[r].slot = n;   /* a write through it may set the slot back */
         }
     }
 }
@@ -492,12 +506,15 @@ static bool container_transparent(const Walk *w, const IrValue *list, int depth)
     return true;
 }
 
-static void mark_escape(Walk *w, const IrValue *v)
+/* v is put into a container by node n. */
+static void mark_escape(Walk *w, const IrValue *v, IrNode *n)
 {
     int r = root_of(w->a, v);
     if (r < 0)
         return;
     w->a->roots[r].escapes = true;
+    w->a->roots[r].nstores++;
+    w->a->roots[r].store = n;
     join_container_class(w, r);
 }
 
@@ -515,12 +532,25 @@ static void find_escapes(Walk *w, IrBlock *b)
                 any |= root_of(a, n->inputs[i]) >= 0 || tssa_is_container_value(n->inputs[i]);
             if (any && n->noutputs == 1 && !container_transparent(w, n->outputs[0], 0))
                 for (int i = 0; i < n->ninputs; i++)
-                    mark_escape(w, n->inputs[i]);
+                    mark_escape(w, n->inputs[i], n);
             break;
         }
+        case OP_PRIM_DICTCONSTRUCT:
         case OP_ATEN_APPEND:
-            for (int i = 1; i < n->ninputs; i++)
-                mark_escape(w, n->inputs[i]);
+        case OP_ATEN_INSERT:
+            for (int i = n->op == OP_PRIM_DICTCONSTRUCT ? 0 : 1; i < n->ninputs; i++)
+                mark_escape(w, n->inputs[i], n);
+            break;
+        case OP_PRIM_SETATTR:
+            /* Left only where module_state.c declined the graph: a later
+             * prim::GetAttr may read the value back. */
+            if (n->ninputs == 2)
+                mark_escape(w, n->inputs[1], n);
+            break;
+        case OP_ATEN_SET_ITEM:
+            /* l[i] += v puts back the element it read: nothing new is stored. */
+            if (n->ninputs == 3 && !tssa_list_elements_self_store(w->lists, n))
+                mark_escape(w, n->inputs[2], n);
             break;
         default:
             if (n->noutputs == 1 && views_list_node(w, n->outputs[0]) == n) {
@@ -534,13 +564,97 @@ static void find_escapes(Walk *w, IrBlock *b)
                     if (u->op == OP_ATEN_GETITEM && tssa_const_int(u->inputs[1], &k) && k >= 0)
                         continue;
                     if (!container_transparent(w, list, 0))
-                        mark_escape(w, n->inputs[0]);
+                        mark_escape(w, n->inputs[0], n);
                     break;
                 }
             }
             break;
         }
     }
+}
+
+/* A value stored in a container under one name is stored under every name
+ * control flow joins to it: a loop's result is the value its last iteration
+ * appended, its initial value the one the first iteration stored. join_merges
+ * leaves out a value made inside the control node (renaming carries its
+ * versions out), which is no help for a container holding the object, so
+ * escapes follow every merge edge, both ways, to a fixed point. */
+typedef struct MergeEdges {
+    int *pairs;             /* root indices, two per edge */
+    size_t n, cap;
+} MergeEdges;
+
+static void add_edge(MergeEdges *e, int r, int s)
+{
+    if (r < 0 || s < 0 || r == s)
+        return;
+    if (e->n + 2 > e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 64;
+        e->pairs = xrealloc(e->pairs, sizeof *e->pairs * e->cap);
+    }
+    e->pairs[e->n++] = r;
+    e->pairs[e->n++] = s;
+}
+
+static void collect_edges(const TssaAlias *a, IrBlock *b, MergeEdges *e)
+{
+    for (IrNode *n = ir_block_first(b); n != b->ret; n = n->next) {
+        for (int i = 0; i < n->nblocks; i++)
+            collect_edges(a, n->blocks[i], e);
+        if (n->op == OP_PRIM_IF) {
+            for (int i = 0; i < n->noutputs; i++)
+                for (int k = 0; k < n->nblocks; k++)
+                    if (i < ir_block_nreturns(n->blocks[k]))
+                        add_edge(e, root_of(a, n->outputs[i]), root_of(a, ir_block_return(n->blocks[k], i)));
+        } else if (n->op == OP_PRIM_LOOP && n->nblocks == 1) {
+            IrBlock *body = n->blocks[0];
+            for (int j = 0; j < n->noutputs; j++) {
+                int o = root_of(a, n->outputs[j]);
+                int p = 1 + j < ir_block_nparams(body) ? root_of(a, ir_block_param(body, 1 + j)) : -1;
+                add_edge(e, o, p);
+                if (2 + j < n->ninputs)
+                    add_edge(e, p, root_of(a, n->inputs[2 + j]));
+                if (1 + j < ir_block_nreturns(body))
+                    add_edge(e, p, root_of(a, ir_block_return(body, 1 + j)));
+            }
+        }
+    }
+}
+
+static void propagate_through_merges(Walk *w)
+{
+    TssaAlias *a = w->a;
+    MergeEdges e = {0};
+    collect_edges(a, a->g->top, &e);
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = 0; k < e.n; k += 2) {
+            TssaRoot *r = &a->roots[e.pairs[k]], *s = &a->roots[e.pairs[k + 1]];
+            if (r->escapes == s->escapes)
+                continue;
+            r->escapes = s->escapes = true;
+            join_container_class(w, e.pairs[k]);
+            join_container_class(w, e.pairs[k + 1]);
+            changed = true;
+        }
+    }
+    /* Nor is a value read out of a container new in each iteration, as an
+     * allocation is: last iteration's l[0], carried, is this one's. So a
+     * merge and what flows into it share a class whenever either is in the
+     * class of container contents. */
+    for (bool changed = w->container_class >= 0; changed;) {
+        changed = false;
+        int cc = tssa_alias_class(a, w->container_class);
+        for (size_t k = 0; k < e.n; k += 2) {
+            int r = tssa_alias_class(a, e.pairs[k]), s = tssa_alias_class(a, e.pairs[k + 1]);
+            if (r != s && (r == cc || s == cc)) {
+                join(a, r, s);
+                cc = tssa_alias_class(a, w->container_class);
+                changed = true;
+            }
+        }
+    }
+    free(e.pairs);
 }
 
 /* ---------------------------------------------------------------- uses */
@@ -675,19 +789,43 @@ static void free_classes(Classes *c)
     free(c->members);
 }
 
+/* Some value of the root's tree is an operand of an op the table does not
+ * know (which may keep it in what it returns). */
+static bool root_used_by_unknown(const TssaAlias *a, const TssaRoot *root)
+{
+    (void)a;
+    for (int t = 0; t < root->ntree; t++) {
+        const IrValue *v = root->tree[t];
+        for (int u = 0; u < v->nuses; u++)
+            if (v->uses[u].user->op == OP_UNKNOWN)
+                return true;
+    }
+    return false;
+}
+
 /* Why mutation m cannot be functionalized, or NULL. */
-static const char *unsafe_reason(TssaAlias *a, const Classes *c, const TssaMutation *m)
+static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElements *lists,
+                                 const TssaMutation *m)
 {
     TssaRoot *root = &a->roots[m->root];
     const char *rname = root->value->name;
+    const char *why;
     if ((m->node->op == OP_ATEN_COPY_ || m->node->op == OP_ATEN_FILL_) && m->node->ninputs < 2)
         return fmt_reason(a, "%s has no source operand%s%s", m->node->kind, "", "");
     if (!has_functional_form(m->node->op))
         return fmt_reason(a, "%s has no out-of-place form%s%s", m->node->kind, "", "");
     switch (root->kind) {
     case TSSA_ROOT_CONTAINER:
-        return fmt_reason(a, "writes %%%s, taken from a list or tuple (%s), which may alias other tensors%s",
-                          rname, root->detail, "");
+        if (!root->slot)
+            return fmt_reason(a, "writes %%%s, taken from a list or tuple (%s), which may alias other tensors%s",
+                              rname, root->detail, "");
+        if (root_used_by_unknown(a, root))
+            return fmt_reason(a, "writes %%%s, an element of %%%s, used by an op that is not known "
+                                 "(it may keep it)%s", rname, root->slot->inputs[0]->name, "");
+        if ((why = tssa_list_elements_unsafe(lists, root, m->node)))
+            return fmt_reason(a, "writes %%%s, an element of %%%s: %s", rname,
+                              root->slot->inputs[0]->name, why);
+        break;
     case TSSA_ROOT_OPAQUE:
         return fmt_reason(a, "writes %%%s, made by %s, whose aliasing is not known%s", rname,
                           root->detail, "");
@@ -696,7 +834,7 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, const TssaMutat
     }
     if (root->escapes)
         return fmt_reason(a, "%%%s is stored in a list or tuple that is read later%s%s", rname, "", "");
-    const char *why = chain_unsupported(a, m->target);
+    why = chain_unsupported(a, m->target);
     if (why)
         return fmt_reason(a, "writes through %s, which has no immut:: form%s%s", why, "", "");
 
@@ -705,6 +843,31 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, const TssaMutat
         int s = c->members[c->start[cls] + i];
         if (s == m->root)
             continue;
+        /* Not the element's tensor (list_elements.c): neither is what it
+         * is stored in or passed to. Any name of the element's tensor is
+         * another member of this class, checked here on its own. */
+        if (root->slot && tssa_list_elements_distinct(lists, root, &a->roots[s]))
+            continue;
+        /* A list element's write is written back to its slot only: no
+         * other container may hold the same tensor. The element is a
+         * fresh tensor stored only in its list (list_elements.c), so a
+         * container holding a graph input, a module attribute or another
+         * allocation does not hold it; one holding a name control flow,
+         * an unknown op or a reshape may have given it might, unless it
+         * is stored there only after the write (it then stores the new
+         * version: renaming gives the store the current one). */
+        if (root->slot && root_used_by_unknown(a, &a->roots[s]))
+            return fmt_reason(a, "writes %%%s, an element of %%%s, which may be %%%s, used by an op "
+                                 "that is not known (it may keep it)",
+                              rname, root->slot->inputs[0]->name, a->roots[s].value->name);
+        TssaRootKind skind = a->roots[s].kind;
+        if (root->slot && a->roots[s].nstores && skind != TSSA_ROOT_FRESH &&
+            skind != TSSA_ROOT_INPUT && skind != TSSA_ROOT_ATTRIBUTE &&
+            !tssa_list_elements_owned_store(lists, &a->roots[s]) &&
+            !tssa_list_elements_stored_later(lists, &a->roots[s], root->value, m->node))
+            return fmt_reason(a, "writes %%%s, an element of %%%s, which may be %%%s, put into a "
+                                 "container that is not a list of tensors of its own",
+                              rname, root->slot->inputs[0]->name, a->roots[s].value->name);
         /* Two allocations never share storage, whatever merges (a loop
          * carrying either one) put them in one class. */
         if (root->kind == TSSA_ROOT_FRESH && a->roots[s].kind == TSSA_ROOT_FRESH)
@@ -788,7 +951,45 @@ static const IrNode *unknown_block_holder(const IrNode *n)
     return NULL;
 }
 
-static void decide_safety(TssaAlias *a, bool attributes_reassigned)
+/* The roots that stay functional in a class kept imperative: an element
+ * of an owned list whose own writes are safe, provably not the tensor of
+ * any root of its class written in place and kept imperative (one class
+ * holds everything kept in any container, so one list's hazard would
+ * otherwise keep every other list's writes in place). Found from all
+ * candidates down to a fixed point: a candidate that may be the tensor of
+ * a non-exempt written root is not exempt. */
+static bool *list_elements_exempt(TssaAlias *a, const Classes *c, TssaListElements *lists,
+                                  const char *const *class_reason)
+{
+    bool *own_unsafe = xcalloc((size_t)a->nroots + 1, sizeof *own_unsafe);
+    bool *exempt = xcalloc((size_t)a->nroots + 1, sizeof *exempt);
+    for (int i = 0; i < a->nmutations; i++)
+        own_unsafe[a->mutations[i].root] |= a->mutations[i].reason != NULL;
+    for (int r = 0; r < a->nroots; r++)
+        exempt[r] = a->roots[r].slot && a->roots[r].nmutations && !own_unsafe[r] &&
+                    class_reason[tssa_alias_class(a, r)];
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int r = 0; r < a->nroots; r++) {
+            if (!exempt[r])
+                continue;
+            int cls = tssa_alias_class(a, r);
+            for (int i = 0; i < c->count[cls]; i++) {
+                int s = c->members[c->start[cls] + i];
+                if (s == r || !a->roots[s].nmutations || exempt[s] ||
+                    tssa_list_elements_distinct(lists, &a->roots[r], &a->roots[s]))
+                    continue;
+                exempt[r] = false;
+                changed = true;
+                break;
+            }
+        }
+    }
+    free(own_unsafe);
+    return exempt;
+}
+
+static void decide_safety(TssaAlias *a, TssaListElements *lists, bool attributes_reassigned)
 {
     Classes c;
     gather_classes(a, &c);
@@ -805,19 +1006,21 @@ static void decide_safety(TssaAlias *a, bool attributes_reassigned)
         else if (attributes_reassigned && a->roots[m->root].kind == TSSA_ROOT_ATTRIBUTE)
             why = fmt_reason(a, "module attributes are reassigned by prim::SetAttr%s%s%s", "", "", "");
         else
-            why = unsafe_reason(a, &c, m);
+            why = unsafe_reason(a, &c, lists, m);
         int cls = tssa_alias_class(a, m->root);
         m->reason = why;
         if (why && !class_reason[cls])
             class_reason[cls] = why;
     }
+    bool *exempt = list_elements_exempt(a, &c, lists, class_reason);
     for (int r = 0; r < a->nroots; r++) {
         const char *why = class_reason[tssa_alias_class(a, r)];
-        if (why) {
+        if (why && !exempt[r]) {
             a->roots[r].imperative = true;
             a->roots[r].reason = why;
         }
     }
+    free(exempt);
     for (int i = 0; i < a->nmutations; i++) {
         TssaMutation *m = &a->mutations[i];
         m->imperative = a->roots[m->root].imperative;
@@ -860,12 +1063,15 @@ TssaAlias *tssa_alias_analyze(IrGraph *g, const TssaOptions *opt)
     classify_block(&w, g->top);
     if (w.nmut > 1)
         qsort(w.mut_pos, w.nmut, sizeof *w.mut_pos, cmp_pos);
+    w.lists = tssa_list_elements_new(a);
     find_escapes(&w, g->top);
+    propagate_through_merges(&w);
     if (w.list_inputs && !opt->inputs_disjoint && w.input_class >= 0 && w.container_class >= 0)
         join(a, w.input_class, w.container_class);
     compute_last_uses(a, &w);
     record_mutations(a, g->top);
-    decide_safety(a, w.attributes_reassigned);
+    decide_safety(a, w.lists, w.attributes_reassigned);
+    tssa_list_elements_free(w.lists);
 
     free(w.defs);
     free(w.mut_pos);

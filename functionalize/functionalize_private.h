@@ -103,7 +103,13 @@ typedef struct TssaRoot {
     IrValue **tree;         /* the root and every view of it, in program order */
     int ntree, cap_tree;
     int nmutations;
-    bool escapes;           /* stored in a list/tuple that outlives its reads */
+    bool escapes;           /* stored in a list/tuple that outlives its reads, or
+                             * joined by control flow to a value that is */
+    int nstores;            /* times the root's tree is put into a container directly */
+    IrNode *store;          /* the (last) node that put it there */
+    /* For a tensor read out of a Tensor[] by aten::__getitem__: that node,
+     * whose list and index a write-back of the element sets. */
+    IrNode *slot;
     bool imperative;        /* mutation left imperative */
     const char *reason;     /* why (arena string) */
 } TssaRoot;
@@ -151,6 +157,34 @@ int64_t tssa_alias_after_threshold(const TssaAlias *a, const IrValue *v, const I
 /* Gives node n, made by a pass to stand where `at` stands (in at's block,
  * right before it), at's position, so position queries work on it. */
 void tssa_alias_adopt(TssaAlias *a, IrNode *n, const IrNode *at);
+
+/* ---------------------------------------------------------------- list elements (list_elements.c) */
+
+/* The classes of Tensor[] values (one list under several names) and what
+ * goes in and out of them; made after alias.c classified the values. */
+typedef struct TssaListElements TssaListElements;
+TssaListElements *tssa_list_elements_new(TssaAlias *a);
+void tssa_list_elements_free(TssaListElements *le);
+/* aten::_set_item(l, i, l[i]): puts back what it read from the same slot,
+ * with nothing written to the list in between. */
+bool tssa_list_elements_self_store(TssaListElements *le, const IrNode *set);
+/* The root was put directly into a list whose every slot holds a tensor of
+ * its own that no other container holds (valid once alias.c counted the
+ * stores and last uses). */
+bool tssa_list_elements_owned_store(TssaListElements *le, const TssaRoot *root);
+/* The root is put into a container once, and only after the write at m
+ * through `element` (not in a loop around m that does not make element):
+ * the container gets the version renaming gives it, the new one. */
+bool tssa_list_elements_stored_later(TssaListElements *le, const TssaRoot *root,
+                                     const IrValue *element, const IrNode *m);
+/* `other` is never the tensor `element` (read out of an owned list) is:
+ * a fresh tensor not put into that list, or a tensor read out of another
+ * container (sound where alias.c checks that no name of the element is
+ * stored in a container). */
+bool tssa_list_elements_distinct(TssaListElements *le, const TssaRoot *element, const TssaRoot *other);
+/* Why a write at m through the element root->slot reads cannot be written
+ * back to its slot, or NULL (see the file's rules 1-3). */
+const char *tssa_list_elements_unsafe(TssaListElements *le, const TssaRoot *root, const IrNode *m);
 
 /* ---------------------------------------------------------------- regions (view_regions.c) */
 

@@ -20,6 +20,8 @@
  * shape and dtype (x.add_(1) -> add(x, 1)), a whole-root write needs no
  * immut::assign and v's own new value is the source, not a re-read.
  * Identity steps (unchecked_cast) above the written view need no assign.
+ * A root read out of a tensor list (alias.c's slot, list_elements.c) is
+ * also written back to its slot: aten::_set_item(l, i, R) after the marker.
  *
  * All new nodes name the *original* values (R, the chains' arguments); the
  * rename pass later makes each use read the version current at its place,
@@ -119,6 +121,16 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
                                i == 1 ? tssa_base_name(r, buf, sizeof buf) : NULL);
     }
     emit_update(g, node, cur, r);
+    if (root->slot) {
+        /* The list slot R was read from is one more alias of R: set it to
+         * the new version (renaming makes this use of R read it), which
+         * list_versions.c turns into a new version of the list. */
+        IrNode *read = root->slot;
+        IrValue *args[3] = {read->inputs[0], read->inputs[1], r};
+        IrValue *set = tssa_emit_node(g, node, OP_ATEN_SET_ITEM, args, 3, read->inputs[0]->type, NULL);
+        set->def->comment = node->comment;
+        set->def->line = node->line;
+    }
 
     /* Pass down. */
     for (int i = 0; i < root->ntree; i++) {
