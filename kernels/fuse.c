@@ -554,6 +554,11 @@ int kernels_fuse(LowerProgram *p)
                 f.group_of[gr->nodes[i]->id] = 0;
         }
     }
+    /* Making the groups gave them their own copies of free values they
+     * read (a select of a module's anchors): the originals nobody reads
+     * any more go too (left, yolov5_detect's lowering took one for work
+     * that hangs loose and kept the whole program one filter). */
+    remove_dead_free(&f, g->top);
     /* A node outside a group that stood between its members and read one
      * of them (chunk's pieces written back with slice_rev between the
      * clone and the add that fused with it) now stands before the group

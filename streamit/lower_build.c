@@ -877,22 +877,57 @@ static void collect_units(Build *b)
     }
 }
 
+/* Whether u's work has no effect but its results: one node (or a fused
+ * group of such nodes), no control flow, that writes nothing, raises,
+ * prints or warns (what TensorSSA's dead-code elimination would remove
+ * once nothing reads its results). */
+static bool pure_node(const IrNode *n)
+{
+    const OpInfo *info = op_info(n->op);
+    if (n->op == OP_TSSA_FUSION_GROUP && n->nblocks == 1) {     /* a fused group of pure nodes */
+        for (const IrNode *m = n->blocks[0]->param->next; m && m != n->blocks[0]->ret; m = m->next)
+            if (!pure_node(m))
+                return false;
+        return true;
+    }
+    switch (n->op) {
+    case OP_UNKNOWN: case OP_PRIM_RAISEEXCEPTION: case OP_PRIM_PRINT: case OP_ATEN_WARN:
+    case OP_PRIM_SETATTR:
+        return false;
+    default:
+        return n->nblocks == 0 && info->mutates < 0 && info->cls != OPC_CONTROL && info->cls != OPC_TSSA;
+    }
+}
+
+static bool dead_work(const Unit *u)
+{
+    return !u->prefix && !u->loop && pure_node(u->node);
+}
+
 /* Why b->blk's units cannot be taken apart (a unit that neither pops nor
- * pushes), or NULL. */
+ * pushes), or NULL; drops the units whose work nothing reads. */
 static const char *units_why(Build *b, const IrNode **why_at)
 {
     /* A unit that neither pops nor pushes a live item would hang loose
-     * in the stream (a check whose condition is known: it raises for
-     * sure; dead work on constants): keep program order instead. */
+     * in the stream. Work whose results nothing reads at run time (a view
+     * read only by prim::device and prim::dtype, which the bindings
+     * decide) is dropped; a check whose condition is known (it raises for
+     * sure) keeps program order instead. */
+    int kept = 0;
     for (int k = 0; k < b->nunits; k++) {
-        bool live = b->units[k].npops > 0 || b->units[k].token_out;
-        for (int i = 0; !live && i < b->units[k].node->noutputs; i++)
-            live = b->last_level[b->units[k].node->outputs[i]->id] > b->units[k].level;
-        if (!live) {
-            *why_at = b->units[k].node;
+        const Unit *u = &b->units[k];
+        bool live = u->npops > 0 || u->token_out;
+        for (int i = 0; !live && i < u->node->noutputs; i++)
+            live = b->last_level[u->node->outputs[i]->id] > u->level;
+        if (!live && dead_work(u)) {
+            continue;
+        } else if (!live) {
+            *why_at = u->node;
             return "a node that takes and gives no run-time value (a check known to raise)";
         }
+        b->units[kept++] = *u;
     }
+    b->nunits = kept;
     return NULL;
 }
 

@@ -193,3 +193,13 @@ set_tests_properties(lower.list_elements.list_element_writes lower.list_elements
                      lower.list_elements_kept.list_element_carried_names
                      lower.list_elements_kept.list_element_shared_out
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
+
+# lower.taken_apart: every corpus program (tests/models) lowers to a stream
+# graph with no opaque program, loop or loop-body filter, but those listed
+# in taken_apart_kept.tsv with the write TensorSSA keeps in place on purpose
+# (each line's reason must still be the one given; a listed case taken apart
+# fails, so the list only shrinks).
+add_test(NAME lower.taken_apart
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_taken_apart.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models ${TSSA_TESTS_DIR}/streamit/taken_apart_kept.tsv)
+set_tests_properties(lower.taken_apart PROPERTIES LABELS lower)
