@@ -87,7 +87,9 @@ typedef struct Exec {
     int64_t *phase_done;
     int64_t *nphases;       /* phases per firing, by actor (1: not phased) */
     CpuPhaseState **phase_state;
-    int64_t *split_items;   /* per actor: items a feedback splitter passed this run */
+    int64_t *split_items;   /* per actor: items a feedback splitter passed this
+                             * run (made at the first such splitter's item) */
+    RtValue *state_none;    /* the None a Stack gets for such an item (one per run) */
 } Exec;
 
 /* Whether the item a lowered loop's feedback splitter (actor a) passes now
@@ -102,6 +104,8 @@ static bool earlier_step_state(Exec *x, const StreamActor *a)
     const LowerWork *w = n->children[0]->filter.work;
     if (!w || w->kind != LOWER_WORK_LOOP_BODY || !w->plan || !w->plan->feedback || w->plan->trips < 1)
         return false;
+    if (!x->split_items)
+        x->split_items = xcalloc((size_t)x->flat->nactors + 1, sizeof *x->split_items);
     int64_t per = lower_work_push(w), at = x->split_items[a - x->flat->actors]++;
     if (per < 1)
         return false;
@@ -336,8 +340,10 @@ static bool fire_once(Exec *x, const StreamActor *a)
             if (!v)
                 return false;
             bool ok = true, none_out = earlier_step_state(x, a);
+            if (none_out && !x->state_none)
+                x->state_none = rt_none();
             for (int k = 0; ok && k < a->nout; k++)
-                ok = fifo_push(x, a->out[k], none_out && k == 0 ? rt_none() : rt_retain(v));
+                ok = fifo_push(x, a->out[k], rt_retain(none_out && k == 0 ? x->state_none : v));
             rt_release(v);
             return ok;
         }
@@ -579,7 +585,6 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     x.phase_done = xcalloc((size_t)flat->nactors + 1, sizeof *x.phase_done);
     x.phase_state = xcalloc((size_t)flat->nactors + 1, sizeof *x.phase_state);
     x.nphases = xcalloc((size_t)flat->nactors + 1, sizeof *x.nphases);
-    x.split_items = xcalloc((size_t)flat->nactors + 1, sizeof *x.split_items);
     for (int i = 0; i < flat->nactors; i++)
         x.nphases[i] = stream_actor_phases(&flat->actors[i]);
     for (int i = 0; i < flat->nactors; i++)
@@ -642,6 +647,7 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     free(x.phase_done);
     free(x.nphases);
     free(x.split_items);
+    rt_release(x.state_none);
     free(x.popped);
     free(x.pushed);
     if (x.failed) {
