@@ -31,6 +31,9 @@
  *                         invariant weight is one product before the loop
  *     split_bias          -> linear / addmm are a product and an add of the
  *                         bias (which then fuses into the next kernel)
+ *     invert_whole_assigns -> assigns through a view of the whole base
+ *                         (t_rev, squeeze_rev, ...) are the inverse view
+ *                         of their source
  *     unpack_views        -> chunk / split / unbind + ListUnpack are views
  *     fuse                -> fusable nodes are tssa::FusionGroup nodes
  *                         (vertical fusion)
@@ -87,6 +90,7 @@ static const KernelsPass kernels_passes[] = {
     {"strip_mine",            KERNELS_STAGE_FUSION, slices_wanted, NULL, kernels_strip_mine},
     {"hoist_input_products",  KERNELS_STAGE_FUSION, NULL, kernels_hoist_input_products, NULL},
     {"split_bias",            KERNELS_STAGE_FUSION, NULL, kernels_split_bias, NULL},
+    {"invert_whole_assigns",  KERNELS_STAGE_FUSION, NULL, kernels_invert_whole_assigns, NULL},
     {"unpack_views",          KERNELS_STAGE_FUSION, NULL, kernels_unpack_views, NULL},
     {"fuse",                  KERNELS_STAGE_FUSION, NULL, kernels_fuse, NULL},
     {"horizontal",            KERNELS_STAGE_FUSION, horizontal_wanted, kernels_horizontal, NULL},

@@ -130,6 +130,11 @@ int kernels_hoist_input_products(LowerProgram *p);
  * which fuses into the product's consumer (kernels/split_bias.c). Returns
  * the number of products split. */
 int kernels_split_bias(LowerProgram *p);
+/* TensorSSA's assigns through a view that covers its whole base (t_rev,
+ * transpose_rev, squeeze_rev, unsqueeze_rev) become the inverse view of
+ * their source, which fuses (kernels/invert_whole_assigns.c). Returns the
+ * number of assigns rewritten. */
+int kernels_invert_whole_assigns(LowerProgram *p);
 /* chunk / split / unbind and their ListUnpack become one view per piece
  * (kernels/unpack_views.c). Returns the number of lists taken apart. */
 int kernels_unpack_views(LowerProgram *p);

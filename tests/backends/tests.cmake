@@ -11,6 +11,9 @@
 #                      run_mpi_case.sh says which placements)
 #   trace_threads      --trace's per-OpenMP-thread tracks
 #                      (tests/backends/cpu/test_trace_threads.sh)
+#   loop_state_memory  a feedback loop's Stack keeps only the last step's
+#                      state: the pool's peak stays one step's worth
+#                      (tests/backends/cpu/test_loop_state_memory.sh)
 #   placement_golden   the partitioner's placements at 2 and 4 ranks (fixed
 #                      rates; tests/backends/mpi/check_placement.sh)
 #   mpi_products       a program of large products: the same bytes for any
@@ -85,6 +88,11 @@ set_tests_properties(placement_golden PROPERTIES LABELS "mpi;scheduler")
 add_test(NAME trace_threads
          COMMAND ${TSSA_TESTS_DIR}/backends/cpu/test_trace_threads.sh $<TARGET_FILE:tssa-stream>)
 set_tests_properties(trace_threads PROPERTIES LABELS cpu SKIP_RETURN_CODE 77)
+# A feedback loop's state goes back to the pool step by step.
+add_test(NAME loop_state_memory
+         COMMAND ${TSSA_TESTS_DIR}/backends/cpu/test_loop_state_memory.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models)
+set_tests_properties(loop_state_memory PROPERTIES LABELS cpu)
 # Products under mpirun: the same bits for any thread count and -np.
 add_test(NAME mpi_products
          COMMAND ${TSSA_TESTS_DIR}/backends/mpi/test_mpi_products.sh $<TARGET_FILE:tssa-stream>

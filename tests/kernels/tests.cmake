@@ -64,6 +64,13 @@ add_test(NAME kernels.shape_infer COMMAND test_shape_infer ${TSSA_CORPUS_CASES})
 add_test(NAME kernels.fusion_reach
          COMMAND ${TSSA_TESTS_DIR}/kernels/test_fusion_reach.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models ${TSSA_TESTS_DIR}/kernels/torch2)
+#   kernels.whole_assigns  assigns through views of the whole base (t_rev,
+#            squeeze_rev, ...) are views that fuse: kernels and fallbacks
+#            per run of a loop case and of ta_lowpass_biquad, none left in
+#            --emit=fused
+add_test(NAME kernels.whole_assigns
+         COMMAND ${TSSA_TESTS_DIR}/kernels/test_whole_assigns.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/streamit/cases ${TSSA_TESTS_DIR}/models)
 #   kernels.pass_table  the passes' runner (kernels/passes.c): the real
 #            table verified between passes on recurrent, data-parallel and
 #            torch 2.x programs; a test pass that breaks the graph is an

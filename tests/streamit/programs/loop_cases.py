@@ -257,6 +257,27 @@ def top_level_prints(x: torch.Tensor, n: int):
     return y, a
 
 
+@case(False, feedback=True)
+def writes_through_views(x: torch.Tensor, y: torch.Tensor):
+    # torchaudio's lfilter writes its output column through views that cover
+    # the whole tensor (squeeze -> t -> select); so do transpose, unsqueeze
+    # and a squeeze of a dim that is not 1 (no-op). TensorSSA's assigns for
+    # those views replace the whole base: kernels/invert_whole_assigns.c
+    # makes them views of the written value, which fuse. Each step reads
+    # what the earlier ones wrote, through other views.
+    for i in range(8):
+        o = x.squeeze(1).t()[i]
+        o.mul_(2.0)
+        x.squeeze(1).t()[i] = o + 1.0
+        yt = y.transpose(0, 1)
+        yt[i % 4].add_(x[:, 0, i])
+        z = y.unsqueeze(0)
+        z[0, i % 3] = z[0, i % 3] * 0.5
+        w = y.squeeze(0)
+        w[i % 3, 1] = w[i % 3, 2] - 1.0
+    return x, y
+
+
 def examples():
     torch.manual_seed(0)
     x = torch.randn(6, 4)
@@ -285,5 +306,8 @@ def examples():
         "device_checked_state": (device_checked_state, {"x": torch.randn(6, 3),
                                                         "w": torch.randn(3, 3) * 0.5}),
         "top_level_prints": (top_level_prints, {"x": x, "n": 4}),
+        "writes_through_views": (writes_through_views,
+                                 {"x": torch.arange(24, dtype=torch.float32).view(3, 1, 8) / 7.0,
+                                  "y": torch.randn(3, 4)}),
         "append_state": (append_state, {"x": torch.randn(5, 3), "h0": torch.randn(3), "n": 5}),
     }
