@@ -223,6 +223,17 @@ static RtValue *attribute_from_json(const Safetensors *weights, const char *text
     return v;
 }
 
+RtValue *eval_value_from_json(const char *text, const IrType *declared)
+{
+    /* require_null_terminated: "[1,2]x" is not a list. */
+    cJSON *j = cJSON_ParseWithOpts(text, NULL, true);
+    if (!j)
+        return NULL;
+    RtValue *v = json_value(NULL, j, declared, 0);
+    cJSON_Delete(j);
+    return v;
+}
+
 /* A non-module, non-tensor attribute from the file's __metadata__. */
 static RtValue *attribute_from_metadata(const Safetensors *weights, const char *path,
                                         const IrType *declared, char **why)

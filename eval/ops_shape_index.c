@@ -5,8 +5,9 @@
  * cartesian_prod, argwhere), view ops (tensor_split and h/v/dsplit, unfold,
  * as_strided, broadcast_to, ravel, atleast_Nd), the *_scatter inverses of
  * views, NumPy-style stacking and rearranging (hstack..., tile, rot90,
- * fliplr/flipud, fftshift), narrow_copy, sum_to_size, diagflat and
- * resize_/resize_as_.
+ * fliplr/flipud, fftshift), narrow_copy, sum_to_size, diagflat,
+ * resize_/resize_as_, and the shapes as tensors of torch.onnx.operators
+ * (_shape_as_tensor, _reshape_from_tensor; fairseq calls them).
  *
  * Out-of-place forms of in-place kernels are PyTorch's definitions: a copy
  * of self written by the in-place kernel; their in-place twins run as the
@@ -530,4 +531,47 @@ bool eval_op_resize_as_(EvalCall *c)
     return eval_nargs(c, 2, 3) && eval_arg_tensor(c, 0, &self) && eval_arg_tensor(c, 1, &like) &&
            contiguous_format_arg(c, 2) &&
            eval_out_self(c, tensor_resize_(self, like->ndim, like->sizes), "resize_as_ failed");
+}
+
+/* _shape_as_tensor(Tensor self): self's sizes as a 1-d int64 tensor
+ * (torch.onnx.operators.shape_as_tensor). */
+bool eval_op_shape_as_tensor(EvalCall *c)
+{
+    Tensor *self;
+    if (!eval_nargs(c, 1, 1) || !eval_arg_tensor(c, 0, &self))
+        return false;
+    int64_t n = self->ndim;
+    Tensor *shape = tensor_empty(DT_I64, 1, &n);
+    if (shape && n > 0)
+        memcpy(tensor_data(shape), self->sizes, (size_t)n * sizeof(int64_t));
+    return eval_out_tensor(c, 0, shape);
+}
+
+/* _reshape_from_tensor(Tensor self, Tensor shape): self reshaped to the
+ * sizes a 1-d integer tensor holds (torch.onnx.operators.
+ * reshape_from_tensor_shape; -1 infers one size, as in reshape). PyTorch
+ * returns reshape's result, a view where the geometry allows; this one is
+ * always a fresh copy (the op table says ALIAS_NONE), which differs only
+ * for a program that writes into the result in place. */
+bool eval_op_reshape_from_tensor(EvalCall *c)
+{
+    Tensor *self, *shape;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_tensor(c, 0, &self) || !eval_arg_tensor(c, 1, &shape))
+        return false;
+    if (shape->ndim != 1 || !dtype_is_integral(shape->dtype))
+        return eval_fail(c, "the shape must be a 1-d integer tensor, got %d dims of %s",
+                         shape->ndim, dtype_name(shape->dtype));
+    if (shape->sizes[0] > TENSOR_MAX_DIMS)
+        return eval_fail(c, "the shape has %lld sizes, at most %d supported",
+                         (long long)shape->sizes[0], TENSOR_MAX_DIMS);
+    int64_t sizes[TENSOR_MAX_DIMS];
+    int n = (int)shape->sizes[0];
+    for (int i = 0; i < n; i++)
+        sizes[i] = tensor_get_flat_int(shape, i);
+    Tensor *view = tensor_reshape(self, n, sizes);
+    if (!view)
+        return eval_out_tensor(c, 0, NULL);
+    Tensor *copy = tensor_clone(view);
+    tensor_release(view);
+    return eval_out_tensor(c, 0, copy);
 }

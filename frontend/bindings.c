@@ -8,7 +8,17 @@
  *   int             an int literal;  float: a float or int literal (inf,
  *                   nan, 1e-3);  bool: true/false;  Scalar: int or float
  *   str             the text itself;  Device: its name ("cpu")
+ *   T[], (T, U)     a JSON array fitting the type: [3,3], [0.5,1.0],
+ *                   [true,false], nested lists, null for an Optional item;
+ *                   no blanks (args.txt is split at them)
  *   T?              "none" (or "None") for None, else as T
+ *   Any             None, a .npy path, true/false, an int or float literal,
+ *                   else the text as a str
+ * "None" for an input that is not Optional (nor NoneType, Any or str) is an
+ * error naming the input. The graph text carries no default values (a
+ * forward's `timestep: Optional[Tensor] = None` is `%timestep : Tensor?`),
+ * so every input is bound; frontend/export.py writes the defaults a program
+ * was run with into args.txt.
  *   a class type    the module from --weights (%self); it takes no binding
  * Anything that does not fit — a missing or unknown name, a duplicate, a
  * literal for a tensor, a .npy for an int, a module input without weights —
@@ -114,6 +124,35 @@ static bool tensor_fits(const Binder *b, const char *name, const IrType *type, c
     return true;
 }
 
+/* Whether a list or tuple of type t can be written as JSON on the command
+ * line: its items, nested, are ints, floats, bools, numbers, strs or
+ * Optional of them (no tensors or objects: they have no JSON spelling here). */
+static bool json_bindable(const IrType *t, int depth)
+{
+    if (depth > 16)
+        return false;
+    switch (t->kind) {
+    case TY_INT:
+    case TY_FLOAT:
+    case TY_BOOL:
+    case TY_NUMBER:
+    case TY_STR:
+        return depth > 0;
+    case TY_OPTIONAL:
+        return depth > 0 && t->nelems == 1 && json_bindable(t->elems[0], depth + 1);
+    case TY_LIST:
+    case TY_TUPLE:
+        if (t->kind == TY_LIST && t->nelems != 1)
+            return false;
+        for (int i = 0; i < t->nelems; i++)
+            if (!json_bindable(t->elems[i], depth + 1))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* The value of `text` for an input of the given type, or NULL after a message. */
 static RtValue *value_for_type(const Binder *b, const char *name, const IrType *type,
                                const char *text)
@@ -121,6 +160,11 @@ static RtValue *value_for_type(const Binder *b, const char *name, const IrType *
     bool npy = ends_with(text, ".npy");
     int64_t i;
     double f;
+    if (is_none_literal(text) && type->kind != TY_OPTIONAL && type->kind != TY_NONE &&
+        type->kind != TY_ANY && type->kind != TY_STR) {
+        input_error(b, name, type, "None binds only an Optional input (T?), and this one is not");
+        return NULL;
+    }
     switch (type->kind) {
     case TY_OPTIONAL:
         if (is_none_literal(text))
@@ -166,6 +210,16 @@ static RtValue *value_for_type(const Binder *b, const char *name, const IrType *
         return NULL;
     case TY_STR:
         return rt_str(text);
+    case TY_LIST:
+    case TY_TUPLE: {
+        if (!json_bindable(type, 0))
+            break;
+        RtValue *v = npy ? NULL : eval_value_from_json(text, type);
+        if (!v)
+            input_error(b, name, type, "expected a JSON array that fits the type, such as [3,3], "
+                        "[0.5,1.0] or [true,false], got '%s'", text);
+        return v;
+    }
     case TY_DEVICE:
         return rt_device(text);
     case TY_NONE:
@@ -192,9 +246,10 @@ static RtValue *value_for_type(const Binder *b, const char *name, const IrType *
             return rt_none();
         return rt_str(text);
     default:
-        input_error(b, name, type, "this type cannot be bound from the command line");
-        return NULL;
+        break;
     }
+    input_error(b, name, type, "this type cannot be bound from the command line");
+    return NULL;
 }
 
 /* ---------------------------------------------------------------- resolution */
@@ -423,7 +478,10 @@ bool bindings_resolve(IrGraph *g, int nbind, char **bind, const char *weights_pa
                 ok = input_error(&b, names[i], type,
                                  "a module input needs --weights FILE.safetensors");
         } else if (!given[i]) {
-            ok = input_error(&b, names[i], type, "missing binding: pass %s=VALUE", names[i]);
+            ok = type->kind == TY_OPTIONAL
+                     ? input_error(&b, names[i], type, "missing binding: pass %s=VALUE, or %s=None",
+                                   names[i], names[i])
+                     : input_error(&b, names[i], type, "missing binding: pass %s=VALUE", names[i]);
         }
     }
     if (ok && weights_path) {

@@ -23,7 +23,12 @@ Case layout (paths relative to OUTDIR):
     model.ir               the inlined TorchScript graph text
     weights.safetensors    modules only
     inputs/<name>.npy      tensor inputs
-    args.txt               one line of bindings: x=inputs/x.npy n=4 --weights ...
+    args.txt               one line of bindings: x=inputs/x.npy n=4 --weights ...;
+                           every graph input is bound, those the example
+                           inputs leave out with the signature's default
+                           (h=None for `h: Optional[Tensor] = None`,
+                           k=[2,2] for `k: Tuple[int, int] = (2, 2)`): the
+                           graph text keeps no defaults
     expected/outN.npy      eager outputs, flattened (tuples/lists in order;
                            int -> 0-d int64, float -> 0-d float64, bool -> 0-d bool)
     expect_error.txt       instead of expected/, for a case that must fail:
@@ -588,12 +593,119 @@ def format_scalar(value):
     return repr(value)
 
 
-def check_inputs(graph, example_inputs):
-    """Graph inputs paired with their examples, in graph order; refuses types
-    the tssa-stream command line cannot bind."""
+# str values the command line carries as they are: args.txt is split at
+# blanks and read by a shell, so a value with blanks, quotes, globs or `$`
+# could not come back unchanged.
+PLAIN_STR = re.compile(r"[A-Za-z0-9_.:/+-]*")
+# ints past 2**53 do not survive JSON's doubles (tssa-stream reads lists as JSON).
+JSON_EXACT_INT = 2**53
+
+
+def json_scalar(value, kind, what):
+    """One element of a list or tuple binding as its JSON text."""
+    if kind == "BoolType" and isinstance(value, bool):
+        return "true" if value else "false"
+    if kind == "IntType" and isinstance(value, int) and not isinstance(value, bool):
+        if abs(value) > JSON_EXACT_INT:
+            raise ExportError(f"{what} = {value} is past 2**53; tssa-stream reads list "
+                              "bindings as JSON numbers")
+        return str(value)
+    if kind == "FloatType" and isinstance(value, (int, float)) and not isinstance(value, bool):
+        value = float(value)
+        if not math.isfinite(value):
+            raise ExportError(f"{what} = {value!r} is not finite; JSON has no literal for it")
+        return repr(value)
+    raise ExportError(f"{what} is a {type(value).__name__}, the graph declares "
+                      + kind.replace("Type", "").lower())
+
+
+def bind_input(name, ts_type, value):
+    """(the value the program is called with, its args.txt text), the text
+    None for a tensor (it goes to inputs/NAME.npy). Follows the graph's
+    declared type as tssa-stream's bindings read it (frontend/bindings.c):
+    None for an Optional left at None, JSON arrays for lists and tuples of
+    int, float or bool."""
+    kind = ts_type.kind()
+    type_name = str(ts_type)
+    mismatch = f"input '{name}' is {type_name} in the graph but the example is a {type(value).__name__}"
+    if kind == "OptionalType":
+        if value is None:
+            return None, "None"
+        return bind_input(name, ts_type.getElementType(), value)
+    if kind == "TensorType":
+        if isinstance(value, np.ndarray):
+            value = torch.from_numpy(value)
+        if not isinstance(value, torch.Tensor):
+            raise ExportError(mismatch)
+        return value, None
+    if kind in ("IntType", "FloatType", "BoolType", "NumberType"):
+        if kind == "NumberType":
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            wanted = SCALAR_TYPES[type_name]
+            ok = isinstance(value, wanted) and not (wanted is int and isinstance(value, bool))
+            if wanted is float and isinstance(value, int) and not isinstance(value, bool):
+                value, ok = float(value), True
+        if not ok:
+            raise ExportError(mismatch)
+        return value, format_scalar(value)
+    if kind == "AnyType":
+        if value is None:
+            return None, "None"
+        if isinstance(value, (torch.Tensor, np.ndarray)):
+            return bind_input(name, torch._C.TensorType.get(), value)
+        if isinstance(value, (bool, int, float)):
+            return value, format_scalar(value)
+        raise ExportError(f"input '{name}' is Any in the graph; the tssa-stream command line "
+                          "binds it from None, a tensor, an int, a float or a bool, not a "
+                          + type(value).__name__)
+    if kind == "StringType":
+        if not isinstance(value, str):
+            raise ExportError(mismatch)
+        if not PLAIN_STR.fullmatch(value):
+            raise ExportError(f"input '{name}' = {value!r}: args.txt carries only strings of "
+                              "letters, digits and _ . : / + -")
+        return value, value
+    if kind in ("ListType", "TupleType"):
+        if not isinstance(value, (list, tuple)):
+            raise ExportError(mismatch)
+        if kind == "ListType":
+            kinds = [ts_type.getElementType().kind()] * len(value)
+        else:
+            kinds = [t.kind() for t in ts_type.elements()]
+            if len(kinds) != len(value):
+                raise ExportError(f"input '{name}' is {type_name} in the graph but the example "
+                                  f"has {len(value)} elements")
+        if any(k not in ("IntType", "FloatType", "BoolType") for k in kinds):
+            raise ExportError(f"input '{name}' has type {type_name}; the tssa-stream command "
+                              "line binds lists and tuples of int, float and bool only")
+        items = [json_scalar(v, k, f"input '{name}'[{i}]")
+                 for i, (v, k) in enumerate(zip(value, kinds))]
+        converted = [float(v) if k == "FloatType" else v for v, k in zip(value, kinds)]
+        return (tuple(converted) if kind == "TupleType" else converted), "[" + ",".join(items) + "]"
+    raise ExportError(f"input '{name}' has type {type_name}; the tssa-stream command line "
+                      "binds Tensor, int, float, bool, Scalar, str, Any, lists and tuples "
+                      "of int, float and bool, and Optional of each")
+
+
+def check_inputs(graph, arguments, example_inputs):
+    """Graph inputs paired with their values, in graph order, as (name,
+    value, args.txt text or None for a tensor); refuses types the
+    tssa-stream command line cannot bind.
+
+    `arguments` is the scripted signature's argument list (without self),
+    in graph order: an input the examples leave out takes its declared
+    default (a forward's `state: Optional[Tensor] = None`). The graph text
+    carries no defaults, so they are written into args.txt like any other
+    value."""
     signature = graph_input_names(graph)
     declared = [name for name, _ in signature]
-    missing = [n for n in declared if n not in example_inputs]
+    if len(arguments) != len(signature):
+        raise ExportError(f"the scripted signature has {len(arguments)} arguments, "
+                          f"the graph {len(signature)} inputs")
+    defaults = {name: arg.default_value for (name, _), arg in zip(signature, arguments)
+                if arg.has_default_value()}
+    missing = [n for n in declared if n not in example_inputs and n not in defaults]
     extra = [n for n in example_inputs if n not in declared]
     if missing or extra:
         raise ExportError("example inputs do not match the graph inputs ("
@@ -602,33 +714,20 @@ def check_inputs(graph, example_inputs):
                           + (": unknown " + ", ".join(extra) if extra else ""))
     bound = []
     for name, ts_type in signature:
-        value = example_inputs[name]
-        type_name = str(ts_type)
-        if type_name == "Tensor":
-            if isinstance(value, np.ndarray):
-                value = torch.from_numpy(value)
-            if not isinstance(value, torch.Tensor):
-                raise ExportError(f"input '{name}' is a Tensor in the graph but the example is "
-                                  f"a {type(value).__name__}")
-        elif type_name in SCALAR_TYPES:
-            wanted = SCALAR_TYPES[type_name]
-            ok = isinstance(value, wanted) and not (wanted is int and isinstance(value, bool))
-            if wanted is float and isinstance(value, int) and not isinstance(value, bool):
-                value, ok = float(value), True
-            if not ok:
-                raise ExportError(f"input '{name}' is {type_name} in the graph but the example "
-                                  f"is a {type(value).__name__}")
-        else:
-            raise ExportError(f"input '{name}' has type {type_name}; the tssa-stream command "
-                              "line binds only Tensor, int, float and bool inputs")
-        bound.append((name, value))
+        value = example_inputs[name] if name in example_inputs else defaults[name]
+        value, text = bind_input(name, ts_type, value)
+        bound.append((name, value, text))
     return bound
 
 
 def fresh_arguments(bound):
-    """Contiguous clones of the tensor inputs (what the .npy files hold)."""
-    return [v.detach().clone(memory_format=torch.contiguous_format)
-            if isinstance(v, torch.Tensor) else v for _, v in bound]
+    """Contiguous clones of the tensor inputs (what the .npy files hold), and
+    fresh copies of list inputs (a program may append to them)."""
+    def fresh(value):
+        if isinstance(value, torch.Tensor):
+            return value.detach().clone(memory_format=torch.contiguous_format)
+        return list(value) if isinstance(value, list) else value
+    return [fresh(v) for _, v, _ in bound]
 
 
 def outputs_agree(eager, scripted):
@@ -680,7 +779,9 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
     """Write the test case for `program` run on `example_inputs` to `outdir`.
 
     program        a Python function or an nn.Module (exported in eval mode)
-    example_inputs dict: graph input name -> tensor (or ndarray), int, float, bool
+    example_inputs dict: graph input name -> tensor (or ndarray), int, float, bool,
+                   None (an Optional input), list or tuple of int, float,
+                   bool, str; an input left out takes its declared default
     source_root    directory that source comments are made relative to
                    (default: the directory of the program's source file)
     expect_error   None, or (exit_status, message_substring) for a case that
@@ -702,7 +803,8 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
         source_root = os.path.dirname(os.path.abspath(inspect.getsourcefile(target)))
 
     scripted, graph = script_and_inline(program)
-    bound = check_inputs(graph, example_inputs)
+    arguments = (scripted.forward.schema if is_module else scripted.schema).arguments
+    bound = check_inputs(graph, arguments[1:] if is_module else arguments, example_inputs)
 
     tensors, metadata, objects, unexportable = (module_weights(program) if is_module
                                                 else ({}, {}, set(), {}))
@@ -783,12 +885,12 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
     text = rewrite_source_comments(str(graph), source_root)
     input_arrays = {}
     bindings = []
-    for name, value in bound:
-        if isinstance(value, torch.Tensor):
+    for name, value, literal in bound:
+        if literal is None:
             input_arrays[name] = tensor_to_array(value, f"input '{name}'")
             bindings.append(f"{name}=inputs/{name}.npy")
         else:
-            bindings.append(f"{name}={format_scalar(value)}")
+            bindings.append(f"{name}={literal}")
     weights_blob = None
     if is_module:
         weights_blob = safetensors_bytes(tensors, metadata)
@@ -881,7 +983,8 @@ def main(argv=None):
                              "arguments if given (net.py:'Net(4, 8)'); modules are put in eval mode")
     parser.add_argument("--inputs", nargs="*", default=[], metavar="NAME=VALUE",
                         help="one per graph input: a .npy path or a Python expression "
-                             "(torch, np, math in scope): x=x.npy, 'x=torch.randn(2, 3)', n=4")
+                             "(torch, np, math in scope): x=x.npy, 'x=torch.randn(2, 3)', n=4; "
+                             "an input with a default may be left out (it takes the default)")
     parser.add_argument("-o", "--output", required=True, metavar="OUTDIR",
                         help="case directory to (re)create")
     parser.add_argument("--source-root", metavar="DIR",

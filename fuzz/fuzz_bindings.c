@@ -3,8 +3,9 @@
  * its text from argv rather than a file.
  *
  * The input is split at newlines into binding strings and resolved against a
- * fixed graph whose inputs have every scalar type a binding can fill (int,
- * float, bool, str, Scalar, Device, Optional). Tensor inputs are left out on
+ * fixed graph whose inputs have every type a binding can fill from text
+ * (int, float, bool, str, Scalar, Device, Optional, Any, and the JSON
+ * arrays of lists and tuples, nested). Tensor inputs are left out on
  * purpose: their values are paths, and a fuzzer naming /dev/stdin would only
  * test the terminal. Any text must bind or fail cleanly (false, no leak);
  * when it binds, every input has a value.
@@ -22,8 +23,9 @@
 
 static const char graph_text[] =
     "graph(%n.1 : int, %f.1 : float, %b.1 : bool, %s.1 : str, %x.1 : Scalar,\n"
-    "      %d.1 : Device, %o.1 : int?, %g.1 : float?):\n"
-    "  return (%n.1, %f.1, %b.1, %s.1, %x.1, %d.1, %o.1, %g.1)\n";
+    "      %d.1 : Device, %o.1 : int?, %g.1 : float?, %a.1 : Any?,\n"
+    "      %l.1 : int[], %t.1 : (float, bool), %m.1 : int?[][]?):\n"
+    "  return (%n.1, %f.1, %b.1, %s.1, %x.1, %d.1, %o.1, %g.1, %a.1, %l.1, %t.1, %m.1)\n";
 
 enum { MAX_BINDINGS = 32 };
 

@@ -127,6 +127,13 @@ bool node_exec_block(NodeExec *x, IrBlock *b);
 RtValue *eval_module_attribute(const Safetensors *weights, const char *path, const IrType *declared,
                                char **why);
 
+/* A list or tuple written as JSON text ("[3,3]", "[0.5,true]"), read by
+ * the type `declared` (a List or Tuple, nested, of int, float, bool, str
+ * and Optional of them; null is None) with the rules of a container module
+ * attribute. NULL when the text is not one JSON value with nothing after
+ * it, or does not fit the type. The command line's list bindings. */
+RtValue *eval_value_from_json(const char *text, const IrType *declared);
+
 /* The name under which the weights file stores the module tensor at path:
  * path itself, or, for a tied tensor (metadata {"__tensor__": "OTHER"}),
  * OTHER. Two paths with the same name are the same tensor. Returns path

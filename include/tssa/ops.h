@@ -799,6 +799,8 @@ const OpTemplate *op_template(int op);
     X(ATEN_DSPLIT, "aten::dsplit", OPC_VIEW, NOMUT, ALIAS_VIEWS, dsplit) \
     X(ATEN_UNFOLD, "aten::unfold", OPC_VIEW, NOMUT, ALIAS_VIEW, unfold) \
     X(ATEN_AS_STRIDED, "aten::as_strided", OPC_VIEW, NOMUT, ALIAS_VIEW, as_strided) \
+    X(ATEN_SHAPE_AS_TENSOR, "aten::_shape_as_tensor", OPC_CREATION, NOMUT, ALIAS_NONE, shape_as_tensor) \
+    X(ATEN_RESHAPE_FROM_TENSOR, "aten::_reshape_from_tensor", OPC_COPY, NOMUT, ALIAS_NONE, reshape_from_tensor) \
     X(ATEN_BROADCAST_TO, "aten::broadcast_to", OPC_VIEW, NOMUT, ALIAS_VIEW, broadcast_to) \
     X(ATEN_RAVEL, "aten::ravel", OPC_VIEW, NOMUT, ALIAS_MAYBE, ravel) \
     X(ATEN_ATLEAST_1D, "aten::atleast_1d", OPC_VIEW, NOMUT, ALIAS_VIEW, atleast_1d) \

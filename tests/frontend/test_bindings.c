@@ -160,6 +160,99 @@ static void test_bindings(void)
     ir_graph_free(g);
 }
 
+/* ---------------------------------------------------------------- defaults */
+
+/* The inputs a forward's defaults give (issue 30): `kernel: Tuple[int, int]
+ * = (2, 2)`, `weights: Optional[List[float]] = None`, `state: Any? = None`,
+ * `timestep: Optional[Tensor] = None`, all bound explicitly (the graph text
+ * has no defaults). Lists and tuples are JSON; expected values are the
+ * literals written in each binding. */
+static const char *defaults_graph =
+    "graph(%kernel : (int, int),\n"
+    "      %weights : float[]?,\n"
+    "      %flags : bool[],\n"
+    "      %state.1 : Any?,\n"
+    "      %timestep.1 : Tensor?,\n"
+    "      %nested : int[][]):\n"
+    "  return (%kernel)\n";
+
+static void test_default_bindings(void)
+{
+    IrGraph *g = parse_graph(defaults_graph);
+    if (!g)
+        return;
+    const char *good[] = {"kernel=[2,3]", "weights=[0.5,-1]", "flags=[true,false,true]",
+                          "state=None", "timestep=None", "nested=[[1],[],[2,3]]", NULL};
+    RtValue **inputs = NULL;
+    int n = 0;
+    Safetensors *st = NULL;
+    char *err = NULL;
+    CHECK(resolve(g, good, NULL, &inputs, &n, &st, &err));
+    CHECK(n == 6);
+    if (n == 6) {
+        RtValue *k = inputs[0], *w = inputs[1], *f = inputs[2], *nest = inputs[5];
+        CHECK(k->kind == RT_TUPLE && k->u.list.n == 2 && k->u.list.items[0]->kind == RT_INT &&
+              k->u.list.items[0]->u.i == 2 && k->u.list.items[1]->u.i == 3);
+        CHECK(w->kind == RT_LIST && w->u.list.n == 2 && w->u.list.items[0]->kind == RT_FLOAT &&
+              w->u.list.items[0]->u.f == 0.5 && w->u.list.items[1]->kind == RT_FLOAT &&
+              w->u.list.items[1]->u.f == -1.0);
+        CHECK(f->kind == RT_LIST && f->u.list.n == 3 && f->u.list.items[0]->kind == RT_BOOL &&
+              f->u.list.items[0]->u.i == 1 && f->u.list.items[1]->u.i == 0);
+        CHECK(inputs[3]->kind == RT_NONE && inputs[4]->kind == RT_NONE);
+        CHECK(nest->kind == RT_LIST && nest->u.list.n == 3 && nest->u.list.items[1]->u.list.n == 0 &&
+              nest->u.list.items[2]->u.list.items[1]->u.i == 3);
+        release_inputs(inputs, n);
+    }
+    free(err);
+
+    /* An Optional list left at None; an empty list; Any from a literal. */
+    const char *good2[] = {"kernel=[1,1]", "weights=none", "flags=[]", "state=4",
+                           "timestep=None", "nested=[]", NULL};
+    CHECK(resolve(g, good2, NULL, &inputs, &n, &st, &err));
+    if (n == 6) {
+        CHECK(inputs[1]->kind == RT_NONE && inputs[2]->kind == RT_LIST && inputs[2]->u.list.n == 0);
+        CHECK(inputs[3]->kind == RT_INT && inputs[3]->u.i == 4);
+        release_inputs(inputs, n);
+    }
+    free(err);
+
+#define REST "weights=None", "flags=[]", "state=None", "timestep=None", "nested=[]"
+    expect_binding_error(g, (const char *[]){"kernel=None", REST, NULL},
+                         "input 'kernel' ((int, int)): None binds only an Optional input");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3", REST, NULL},
+                         "input 'kernel' ((int, int)): expected a JSON array");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3,4]", REST, NULL},
+                         "input 'kernel' ((int, int)): expected a JSON array");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3.5]", REST, NULL},
+                         "got '[2,3.5]'");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3]x", REST, NULL},
+                         "got '[2,3]x'");
+    expect_binding_error(g, (const char *[]){"kernel=(2,3)", REST, NULL},
+                         "expected a JSON array");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3]", "weights=[1,\"a\"]", "flags=[]",
+                                             "state=None", "timestep=None", "nested=[]", NULL},
+                         "input 'weights' (float[]): expected a JSON array");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3]", "weights=None", "flags=[1]",
+                                             "state=None", "timestep=None", "nested=[]", NULL},
+                         "input 'flags' (bool[])");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3]", REST, "nested=[[1],2]", NULL},
+                         "input 'nested': bound twice");
+    expect_binding_error(g, (const char *[]){"kernel=[2,3]", "weights=None", "flags=[]",
+                                             "state=None", "nested=[]", NULL},
+                         "input 'timestep' (Tensor?): missing binding: pass timestep=VALUE, "
+                         "or timestep=None");
+#undef REST
+    ir_graph_free(g);
+
+    /* A list of tensors has no command-line spelling. */
+    g = parse_graph("graph(%xs : Tensor[]):\n  return (%xs)\n");
+    if (g) {
+        expect_binding_error(g, (const char *[]){"xs=[]", NULL},
+                             "input 'xs' (Tensor[]): this type cannot be bound from the command line");
+        ir_graph_free(g);
+    }
+}
+
 /* ---------------------------------------------------------------- modules */
 
 /* A safetensors file by hand: 8-byte little-endian header length, the JSON
@@ -349,6 +442,7 @@ int main(void)
         return 1;
     }
     test_bindings();
+    test_default_bindings();
     test_module_attributes();
     test_outputs_write();
     rmdir(tmpdir);

@@ -618,6 +618,9 @@ R("as_strided", "view_storage_offset", "x", "torch.as_strided(x[1:], [2, 2], [1,
 R("tensor_split", "unordered_indices", "x", "torch.tensor_split(x, [3, 1, -2, 10])", x=F(6, 2))
 E("index_reduce", "bad_reduce", "x, i, src", "x.index_reduce(0, i, src, 'sum')", (1, "Expected reduce to be one of prod, mean, amax or amin"), x=F(3), i=T([0]), src=F(1))
 E("take", "out_of_range", "x, i", "torch.take(x, i)", (1, "out of range: tried to access index 6 on a tensor of 6 elements"), x=F(2, 3), i=T([6]))
+R("_shape_as_tensor", "basic", "x", "torch._shape_as_tensor(x), torch._shape_as_tensor(x[0, 0, 0])", x=F(2, 3, 4))
+R("_reshape_from_tensor", "basic", "x, s", "torch._reshape_from_tensor(x, s), torch._reshape_from_tensor(x.t(), torch._shape_as_tensor(x).flip(0))", x=F(4, 6), s=T([3, -1, 2]))
+E("_reshape_from_tensor", "two_dims", "x, s", "torch._reshape_from_tensor(x, s)", (1, "aten::_reshape_from_tensor"), x=F(4, 6), s=T([[4, 6]]))
 # (end of family shape_index)
 
 # ------------------------------------------------------------------ family fft: real-output Fourier transforms

@@ -103,7 +103,7 @@ endforeach()
 # (tests/streamit/check_module_state.sh; the outputs on every backend are
 # the corpus runs').
 foreach(case module_state_anchor_cache module_state_running_stats module_state_submodule module_state_aliasing
-             module_state_dict_cache)
+             module_state_dict_cache fairseq_sinusoidal_positions)
   add_test(NAME lower.module_state.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_module_state.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/${case})
