@@ -660,6 +660,55 @@ static bool scatter_plan_build(ScatterPlan *P, const Tensor *t, int d, const Ten
     return true;
 }
 
+/* scatter_add_ of whole rows, the form graph networks use (PyG's
+ * scatter(..., reduce='sum'/'mean'): index holds one row number per row of
+ * src, expanded along the other dims): t[index[i], ...] += src[i, ...] for
+ * float32 or float64 t and src, contiguous, in separate storages, dim 0.
+ * Returns false when that is not the case (the general path then runs);
+ * sets *ok false after an index out of bounds, as the general path would,
+ * with no element written. The sums are added in i order, as there. */
+static bool scatter_add_rows(Tensor *t, const Tensor *index, const Tensor *src, bool *ok)
+{
+    int nd = t->ndim;
+    if (nd < 1 || index->ndim != nd || src->ndim != nd || index->sizes[0] > src->sizes[0] ||
+        src->dtype != t->dtype || (t->dtype != DT_F32 && t->dtype != DT_F64) || src->wrapped_number ||
+        src->storage == t->storage || !tensor_is_contiguous(t) || !tensor_is_contiguous(src))
+        return false;
+    int64_t row = 1;
+    for (int k = 1; k < nd; k++) {
+        if (index->sizes[k] != t->sizes[k] || src->sizes[k] != t->sizes[k] ||
+            (index->strides[k] != 0 && index->sizes[k] != 1))
+            return false;
+        row *= t->sizes[k];
+    }
+    int64_t rows = index->sizes[0], limit = t->sizes[0];
+    const int64_t *idx = (const int64_t *)index->storage->data;
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t r = idx[index->offset + i * index->strides[0]];
+        if (r < 0 || r >= limit) {
+            tensor_set_error("index %" PRId64 " is out of bounds for dimension 0 with size %" PRId64, r, limit);
+            *ok = false;
+            return true;
+        }
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t r = idx[index->offset + i * index->strides[0]];
+        if (t->dtype == DT_F32) {
+            float *dst = (float *)t->storage->data + t->offset + r * row;
+            const float *from = (const float *)src->storage->data + src->offset + i * row;
+            for (int64_t j = 0; j < row; j++)
+                dst[j] += from[j];
+        } else {
+            double *dst = (double *)t->storage->data + t->offset + r * row;
+            const double *from = (const double *)src->storage->data + src->offset + i * row;
+            for (int64_t j = 0; j < row; j++)
+                dst[j] += from[j];
+        }
+    }
+    *ok = true;
+    return true;
+}
+
 bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *src, const char *reduce)
 {
     enum { SCATTER_SET, SCATTER_ADD, SCATTER_MUL } mode = SCATTER_SET;
@@ -683,6 +732,9 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
         tensor_set_error("scatter(): Expected self.dtype to be equal to src.dtype");
         return false;
     }
+    bool rows_ok;
+    if (mode == SCATTER_ADD && d == 0 && tensor_numel(index) > 0 && scatter_add_rows(t, index, src, &rows_ok))
+        return rows_ok;
     ScatterPlan P;
     if (!scatter_plan_build(&P, t, d, index, src, value_src))
         return false;

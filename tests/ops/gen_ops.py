@@ -651,6 +651,17 @@ R("unique_consecutive", "ctc_greedy", "logits",
   "best = logits.argmax(-1)\nids = torch.unique_consecutive(best)\nreturn ids[ids != 0]", logits=U(12, 5))
 R("scatter_add", "basic", "x, i, src", "torch.scatter_add(x, 1, i, src)", x=F(2, 4), i=IDX(4, 2, 3), src=F(2, 3))
 R("scatter_add_inplace", "basic", "x, i, src", "y = x.clone()\ny.scatter_add_(0, i, src)\nreturn y", x=F(3, 2), i=IDX(3, 4, 2), src=F(4, 2))
+# whole rows with an expanded index (PyG's scatter; tensor/index.c's
+# scatter_add_rows), float32 and float64, repeated rows, and one out of range
+R("scatter_add_inplace", "rows_expanded", "x, i, src",
+  "y = x.clone()\ny.scatter_add_(0, i.view(-1, 1, 1).expand(-1, 3, 2), src)\nreturn y",
+  x=F(4, 3, 2), i=T([3, 0, 3, 1, 3]), src=F(5, 3, 2))
+R("scatter_add_inplace", "rows_expanded_f64", "x, i, src",
+  "y = x.clone()\ny.scatter_add_(0, i.unsqueeze(1).expand(-1, 6), src)\nreturn y",
+  x=F64(3, 6), i=T([2, 2, 0, 2]), src=F64(4, 6))
+E("scatter_add_inplace", "rows_out_of_range", "x, i, src",
+  "y = x.clone()\ny.scatter_add_(0, i.unsqueeze(1).expand(-1, 2), src)\nreturn y", (1, "aten::scatter_add_"),
+  x=F(3, 2), i=T([0, 3]), src=F(2, 2))
 R("index_add", "alpha", "x, i, src", "x.index_add(0, i, src, alpha=2.0)", x=F(4, 3), i=T([0, 2, 0]), src=F(3, 3))
 R("index_add_inplace", "dim1", "x, i, src", "y = x.clone()\ny.index_add_(1, i, src)\nreturn y", x=L(2, 3), i=T([2, 2]), src=L(2, 2))
 R("bincount", "counts", "x", "torch.bincount(x)", x=IDX(6, 20))
