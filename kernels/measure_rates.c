@@ -7,14 +7,17 @@
  *
  *   bandwidth  a STREAM triad a = b + s*c over three arrays of 8 Mi floats
  *              (96 MiB, more than a last-level cache holds), 12 bytes per
- *              element, the best of 10 runs (a shared machine has quiet
- *              moments; the best of few runs missed them)
+ *              element, the best of 10 runs 25 ms apart (a shared machine
+ *              has quiet moments; ten runs back to back, 40 ms in all, fell
+ *              inside one busy spell: the test host's one-core triad read
+ *              15.6 GB/s so, and 23 GB/s ten minutes later)
  *   math       tanh(x) + exp(-x) over 16 Ki floats per thread (64 KiB:
  *              in the core's own cache, so the calls alone are timed), 64
  *              passes, 2 calls per element, the best of 10 runs
  * Each is run by `threads` OpenMP threads, the way the kernels share a
  * loop. The result is cached by device_rates.c with the other rates.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@ enum {
     MATH_PASSES = 64,
     MATH_CALLS_PER_ELEMENT = 2,
     RUNS = 10,
+    RUN_SPACING_NS = 25 * 1000 * 1000,
 };
 
 static const char PROBE_SOURCE[] =
@@ -101,6 +105,8 @@ bool kernels_measure_rates(void *ctx, int threads, double *bytes_per_s, double *
     fill(a, b, c, TRIAD_FLOATS, threads);       /* pages placed by the threads that use them */
     double best = INFINITY;
     for (int run = 0; run < RUNS; run++) {
+        if (run > 0)
+            nanosleep(&(struct timespec){.tv_nsec = RUN_SPACING_NS}, NULL);
         double start = now_s();
         triad(a, b, c, (float)(run + 1), TRIAD_FLOATS, threads);
         best = fmin(best, now_s() - start);
