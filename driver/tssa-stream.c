@@ -601,6 +601,26 @@ static int placement_ranks(const Options *o)
     return o->ranks ? o->ranks : world_size();
 }
 
+/* device_rates_get for `threads` threads, calibrated (when not cached) on
+ * as many cores: a rank bound to its share of the host (one core of two)
+ * widens its binding to the whole machine while it measures, then takes
+ * its own again. Calibrating two threads on the one core a rank holds gave
+ * one core's rate, cached as the two-thread figure every later run read
+ * (a 2-thread GEMM rate of 90 GFLOP/s where two cores give 170). */
+static bool rates_on_cores(Run *r, DeviceRates *out, const char *path, const char *cache, int threads,
+                           const DeviceRatesProbe *probe)
+{
+    bool widen = !path && r->binding.ncores > 0 && threads > r->binding.ncores && r->machine.cores >= threads;
+    if (widen) {
+        RankBinding all = machine_binding_plan(&r->machine, 0, 1);
+        machine_bind(&all, stderr);
+    }
+    bool ok = device_rates_get(out, path, cache, threads, probe, stderr);
+    if (widen)
+        machine_bind(&r->binding, stderr);
+    return ok;
+}
+
 /* The cost model's rates: --rates FILE, else this host's calibrated rates
  * (measured by rank 0 once per host and thread count, cached beside the
  * kernels) and, under mpirun, the link measured by a ping-pong. Every rank
@@ -637,10 +657,10 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
     if (world_rank() == 0) {
         char *cache = tssa_cache_dir();
         DeviceRatesProbe probe = {kernels_measure_rates, NULL};
-        ok = device_rates_get(&r->rates, r->o->rates, cache, rank_threads, &probe, stderr);
+        ok = rates_on_cores(r, &r->rates, r->o->rates, cache, rank_threads, &probe);
         r->alone_rates = r->rates;
         if (ok && alone_threads != rank_threads && !r->o->rates)
-            ok = device_rates_get(&r->alone_rates, NULL, cache, alone_threads, &probe, stderr);
+            ok = rates_on_cores(r, &r->alone_rates, NULL, cache, alone_threads, &probe);
         /* Ranks sharing this machine (simulated hosts too) share its
          * memory: a rank's bandwidth is at most its part of what all the
          * machine's cores draw together, not what one core draws alone
@@ -649,7 +669,7 @@ static bool measure_rates(Run *r)               /* scheduler: cost model */
          * Ranks on hosts of their own are one per machine here. */
         if (ok && !r->o->rates && host_ranks > 1 && host_ranks <= host_cores && host_cores != rank_threads) {
             DeviceRates whole;
-            ok = device_rates_get(&whole, NULL, cache, host_cores, &probe, stderr);
+            ok = rates_on_cores(r, &whole, NULL, cache, host_cores, &probe);
             double share = whole.bytes_per_s / host_ranks;
             if (ok && share < r->rates.bytes_per_s)
                 r->rates.bytes_per_s = share;
