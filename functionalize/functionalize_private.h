@@ -35,6 +35,10 @@ const char *tssa_base_name(const IrValue *v, char *buf, size_t size);
 /* The op has effects beyond its outputs (mutation, raising, printing, list
  * appends, unknown ops): DCE keeps it and CSE leaves it alone. */
 bool tssa_node_has_effects(const IrNode *n);
+/* What the value at input `index` of `user` becomes across a merge: an
+ * If's result (a block return), a Loop's result (the body's return) or
+ * its body parameter (a Loop's initial value); NULL otherwise. */
+IrValue *tssa_merge_target(const IrNode *user, int index);
 /* True if the op is deterministic and reads only its inputs. */
 bool tssa_node_is_pure(const IrNode *n);
 /* "conv1.1.weight": the dotted path of a prim::GetAttr chain (the module

@@ -248,3 +248,21 @@ bool tssa_attribute_chain_from_input(const IrNode *n)
     }
     return false;
 }
+
+/* The value a block result or a loop's initial value becomes, or NULL:
+ * used at input index of user (a block's return, or a prim::Loop). */
+IrValue *tssa_merge_target(const IrNode *user, int index)
+{
+    if (user->op == OP_PRIM_RETURN) {
+        const IrNode *owner = user->owner->owner;
+        if (owner && owner->op == OP_PRIM_IF)
+            return index < owner->noutputs ? owner->outputs[index] : NULL;
+        if (owner && owner->op == OP_PRIM_LOOP && index >= 1)
+            return index - 1 < owner->noutputs ? owner->outputs[index - 1] : NULL;
+        return NULL;
+    }
+    if (user->op == OP_PRIM_LOOP && index >= 2 && user->nblocks == 1 &&
+        index - 1 < ir_block_nparams(user->blocks[0]))
+        return ir_block_param(user->blocks[0], index - 1);
+    return NULL;
+}

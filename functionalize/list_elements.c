@@ -232,23 +232,6 @@ static void push_store(TssaListElements *le, IrNode *n, IrValue *v)
     le->stores[le->nstores++] = (Store){n, v};
 }
 
-/* The value a block result or a loop's initial value becomes, or NULL. */
-static IrValue *merge_target(const IrNode *user, int index)
-{
-    if (user->op == OP_PRIM_RETURN) {
-        const IrNode *owner = user->owner->owner;
-        if (owner && owner->op == OP_PRIM_IF)
-            return index < owner->noutputs ? owner->outputs[index] : NULL;
-        if (owner && owner->op == OP_PRIM_LOOP && index >= 1)
-            return index - 1 < owner->noutputs ? owner->outputs[index - 1] : NULL;
-        return NULL;
-    }
-    if (user->op == OP_PRIM_LOOP && index >= 2 && user->nblocks == 1 &&
-        index - 1 < ir_block_nparams(user->blocks[0]))
-        return ir_block_param(user->blocks[0], index - 1);
-    return NULL;
-}
-
 /* Reads the list's elements into a new tensor (cat, stack, ...), or only
  * other operands of an in-place op: nothing keeps an element. */
 static bool only_reads(const IrNode *user, int index)
@@ -275,7 +258,7 @@ static void classify_uses(TssaListElements *le)
             if (user->op == OP_PRIM_RETURN && !user->owner->owner)
                 continue;                               /* the graph's result */
             if (user->op == OP_PRIM_RETURN || user->op == OP_PRIM_LOOP) {
-                IrValue *to = merge_target(user, index);
+                IrValue *to = tssa_merge_target(user, index);
                 if (!to || class_of(le, to) < 0)
                     not_closed(le, v, fmt(g, "%%%s flows into a value that is not a tensor list",
                                           v->name));

@@ -445,23 +445,6 @@ static void collect_block(Lists *l, IrBlock *b)
 
 /* ---------------------------------------------------------------- uses */
 
-/* The value a block result or a loop's initial value becomes, or NULL. */
-static IrValue *merge_target(const IrNode *user, int index)
-{
-    if (user->op == OP_PRIM_RETURN) {
-        const IrNode *owner = user->owner->owner;
-        if (owner && owner->op == OP_PRIM_IF)
-            return index < owner->noutputs ? owner->outputs[index] : NULL;
-        if (owner && owner->op == OP_PRIM_LOOP && index >= 1)
-            return index - 1 < owner->noutputs ? owner->outputs[index - 1] : NULL;
-        return NULL;
-    }
-    if (user->op == OP_PRIM_LOOP && index >= 2 && user->nblocks == 1 &&
-        index - 1 < ir_block_nparams(user->blocks[0]))
-        return ir_block_param(user->blocks[0], index - 1);
-    return NULL;
-}
-
 /* A node inside a block of a node that block propagation does not know. */
 static const IrNode *unknown_block_holder(const IrNode *n)
 {
@@ -478,7 +461,7 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
     if (user->op == OP_PRIM_RETURN && !user->owner->owner)
         return;                                     /* a graph output: read at the end */
     if (user->op == OP_PRIM_RETURN || user->op == OP_PRIM_LOOP) {
-        IrValue *to = merge_target(user, index);
+        IrValue *to = tssa_merge_target(user, index);
         if (!to || !is_container(to))
             mark_unsafe(l, r, fmt(l->g, "%%%s flows into a %s value that is not a list or dict", v->name,
                                   user->op == OP_PRIM_LOOP ? "loop-carried" : "block's"));
