@@ -626,6 +626,8 @@ static void propagate_through_merges(Walk *w)
     TssaAlias *a = w->a;
     MergeEdges e = {0};
     collect_edges(a, a->g->top, &e);
+    for (size_t k = 0; k < e.n; k++)
+        a->roots[e.pairs[k]].merged = true;
     for (bool changed = true; changed;) {
         changed = false;
         for (size_t k = 0; k < e.n; k += 2) {
@@ -832,7 +834,15 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
     default:
         break;
     }
-    if (root->escapes)
+    /* A fresh tensor stored once, after the write and not in a loop around
+     * it that it was made outside of, is stored as the new version:
+     * renaming gives the store the current one (torchvision's
+     * `torch.empty(()).fill_(s)` put in a list, a padded buffer written and
+     * then sliced into a list). A store before the write, or one of a name
+     * control flow joins to it, may hold the object the write changes. */
+    if (root->escapes &&
+        !(root->kind == TSSA_ROOT_FRESH && !root->merged &&
+          tssa_list_elements_stored_later(lists, root, root->value, m->node)))
         return fmt_reason(a, "%%%s is stored in a list or tuple that is read later%s%s", rname, "", "");
     why = chain_unsupported(a, m->target);
     if (why)
