@@ -29,7 +29,10 @@
  * the following hold; otherwise its in-place ops stay and each carries the
  * reason in its comment (tssa: kept imperative: ...).
  *
- *  1. Fresh. Every root is a merge of the class or is made by an op that
+ *  1. Fresh. The root written, and every root whose list may flow into it
+ *     through merges (an If's result from its blocks' results, a loop's
+ *     body parameter and result from its initial and carried values), is a
+ *     merge or is made by an op that
  *     returns a new list: ListConstruct, DictConstruct, aten::list, list + list, list * n,
  *     slicing, the split/chunk/unbind family (a new list of views is still
  *     a new list), aten::size, a dict's keys/values/items, and
@@ -40,13 +43,19 @@
  *     attribute read more than once, a
  *     list taken out of a container (__getitem__, ListUnpack, TupleUnpack,
  *     dict get...), or the result of any other op, which may be an
- *     existing list.
+ *     existing list. Such a root in the class elsewhere (a cached list in
+ *     one branch, a list built in the other, as torchvision's anchor cache
+ *     has it) does not stop a write to a root it cannot flow into: that
+ *     list is made here and, by 3 and 5, nothing else names it yet.
  *  2. Rewritable. insert, pop, remove, clear and sort on the list, and
  *     writes inside blocks of nodes other than If and Loop (propagation only
  *     knows those), keep the class imperative.
- *  3. No hidden names. No name of the class is used by an op that may
- *     return it under another name (prim::unchecked_cast, unknown ops) or
- *     flows into a merge whose value is not a list.
+ *  3. No hidden names. No name of the class is used by an unknown op,
+ *     and none is given a name this pass does not follow (by
+ *     prim::unchecked_cast, or flowing into a merge whose value is not a
+ *     list: an Optional list) where that may run before a write of the
+ *     class (as in 5): a name taken after the last write holds the last
+ *     version.
  *  4. No stale name. For each write m through root R, no other root S of
  *     the class whose definition dominates m is read after m: renaming only
  *     gives R's later uses the new version. "After" is alias.c's: a use in
@@ -65,8 +74,8 @@
  *     stays imperative, so that no element changes in place behind the
  *     outer container's versions.
  *
- * Why this is exact. By 1 and 3 every name the object has is in its class,
- * and by 5 no container holds it while it changes. Uses of R after m read
+ * Why this is exact. By 1 and 3 every name the object has at a write is in
+ * its class, and by 5 no container holds it while it changes. Uses of R after m read
  * the version current at their place (renaming, with propagation adding If
  * results and loop-carried values). A root that dominates m is not read
  * after it (4). A root that does not dominate m is read only where its
@@ -98,6 +107,8 @@ typedef struct ListRoot {
     IrValue *value;
     int cls;                /* union-find parent (root indices) */
     const char *unsafe;     /* why this root keeps its class imperative, or NULL */
+    const char *not_fresh;  /* why it may be a list made elsewhere (rule 1), or NULL */
+    const char *may_be_old; /* not_fresh of a root whose list may flow into this one */
     int64_t last_use;       /* latest use position over the root's names */
 } ListRoot;
 
@@ -130,6 +141,10 @@ typedef struct Lists {
     ListUse *class_stores;
     UseList writes;         /* rewritable in-place ops, by the root written */
     UseList stores;         /* a name stored into a container, by its root */
+    UseList hidden;         /* a name given another name this pass does not follow */
+    int *flow;              /* merge edges, two root indices each: the list of the
+                             * first may flow into the second */
+    size_t nflow, cap_flow;
 } Lists;
 
 /* ---------------------------------------------------------------- small helpers */
@@ -291,9 +306,17 @@ static int add_root(Lists *l, IrValue *v, const char *unsafe)
         l->roots = xrealloc(l->roots, sizeof *l->roots * (size_t)l->cap_roots);
     }
     int r = l->nroots++;
-    l->roots[r] = (ListRoot){v, r, unsafe, -1};
+    l->roots[r] = (ListRoot){v, r, unsafe, NULL, NULL, -1};
     l->root_of[v->id] = r;
     return r;
+}
+
+/* A root that may be a list made elsewhere (rule 1): it makes a write
+ * unsafe only where its list may flow into the one written (see decide). */
+static void add_stale_root(Lists *l, IrValue *v, const char *why)
+{
+    int r = add_root(l, v, NULL);
+    l->roots[r].not_fresh = l->roots[r].may_be_old = why;
 }
 
 static void add_name(Lists *l, IrValue *v)
@@ -388,12 +411,27 @@ static void classify_output(Lists *l, IrNode *n, int i)
     if (n->op == OP_PRIM_IF || n->op == OP_PRIM_LOOP || makes_fresh_list(n->op))
         add_root(l, v, NULL);
     else if (n->op == OP_PRIM_GETATTR && !attribute_read_once(l->g, n))
-        add_root(l, v, fmt(l->g, "%%%s is a module attribute", v->name));
+        add_stale_root(l, v, fmt(l->g, "%%%s is a module attribute", v->name));
     else if (n->op == OP_PRIM_GETATTR)
         add_root(l, v, NULL);
     else
-        add_root(l, v, fmt(l->g, "%%%s comes from %s, which may return an existing list", v->name,
-                           n->kind));
+        add_stale_root(l, v, fmt(l->g, "%%%s comes from %s, which may return an existing list",
+                                 v->name, n->kind));
+}
+
+/* The list of root `from` may flow into root `to` at a merge: join their
+ * classes and remember the direction (may_be_old follows it). */
+static void merge_edge(Lists *l, int from, int to)
+{
+    if (from < 0 || to < 0)
+        return;
+    join(l, from, to);
+    if (l->nflow + 2 > l->cap_flow) {
+        l->cap_flow = l->cap_flow ? l->cap_flow * 2 : 32;
+        l->flow = xrealloc(l->flow, sizeof *l->flow * l->cap_flow);
+    }
+    l->flow[l->nflow++] = from;
+    l->flow[l->nflow++] = to;
 }
 
 /* The merges of n join the roots that flow into them. */
@@ -403,18 +441,36 @@ static void join_merges(Lists *l, IrNode *n)
         for (int i = 0; i < n->noutputs; i++)
             for (int b = 0; b < n->nblocks; b++)
                 if (i < ir_block_nreturns(n->blocks[b]))
-                    join(l, root_of(l, n->outputs[i]), root_of(l, ir_block_return(n->blocks[b], i)));
+                    merge_edge(l, root_of(l, ir_block_return(n->blocks[b], i)), root_of(l, n->outputs[i]));
         return;
     }
     IrBlock *body = n->blocks[0];
     for (int j = 0; j < n->noutputs; j++) {
         int o = root_of(l, n->outputs[j]);
-        if (1 + j < ir_block_nparams(body))
-            join(l, o, root_of(l, ir_block_param(body, 1 + j)));
-        if (2 + j < n->ninputs)
-            join(l, o, root_of(l, n->inputs[2 + j]));
-        if (1 + j < ir_block_nreturns(body))
-            join(l, o, root_of(l, ir_block_return(body, 1 + j)));
+        int p = 1 + j < ir_block_nparams(body) ? root_of(l, ir_block_param(body, 1 + j)) : -1;
+        int init = 2 + j < n->ninputs ? root_of(l, n->inputs[2 + j]) : -1;
+        int back = 1 + j < ir_block_nreturns(body) ? root_of(l, ir_block_return(body, 1 + j)) : -1;
+        merge_edge(l, init, p);
+        merge_edge(l, back, p);
+        merge_edge(l, p, o);
+        merge_edge(l, init, o);     /* no iteration */
+        merge_edge(l, back, o);
+        join(l, o, p);
+    }
+}
+
+/* may_be_old along the merge edges, to a fixed point. */
+static void propagate_may_be_old(Lists *l)
+{
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t k = 0; k < l->nflow; k += 2) {
+            ListRoot *from = &l->roots[l->flow[k]], *to = &l->roots[l->flow[k + 1]];
+            if (from->may_be_old && !to->may_be_old) {
+                to->may_be_old = from->may_be_old;
+                changed = true;
+            }
+        }
     }
 }
 
@@ -427,7 +483,7 @@ static void collect_block(Lists *l, IrBlock *b)
             continue;
         add_name(l, v);
         if (!owner)
-            add_root(l, v, fmt(l->g, "%%%s is a graph input", v->name));
+            add_stale_root(l, v, fmt(l->g, "%%%s is a graph input", v->name));
         else if (owner->op == OP_PRIM_LOOP && i > 0)
             add_root(l, v, NULL);
         else
@@ -463,12 +519,14 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
     if (user->op == OP_PRIM_RETURN || user->op == OP_PRIM_LOOP) {
         IrValue *to = tssa_merge_target(user, index);
         if (!to || !is_container(to))
-            mark_unsafe(l, r, fmt(l->g, "%%%s flows into a %s value that is not a list or dict", v->name,
-                                  user->op == OP_PRIM_LOOP ? "loop-carried" : "block's"));
+            use_push(&l->hidden, user, r);  /* an Optional list: rule 3 */
         return;
     }
-    if (user->op == OP_UNKNOWN || user->op == OP_TSSA_UPDATE || user->op == OP_PRIM_UNCHECKED_CAST ||
-        user->op == OP_PRIM_DATA) {
+    if (user->op == OP_PRIM_UNCHECKED_CAST || user->op == OP_PRIM_DATA) {
+        use_push(&l->hidden, user, r);
+        return;
+    }
+    if (user->op == OP_UNKNOWN || user->op == OP_TSSA_UPDATE) {
         mark_unsafe(l, r, fmt(l->g, "%%%s is used by %s, which may give it another name", v->name,
                               user->kind));
         return;
@@ -608,8 +666,20 @@ static void decide(Lists *l)
         const ListUse *w = &l->writes.items[i];
         if (l->class_unsafe[find(l, w->root)])
             continue;
-        const char *why = stale_name(l, w);
+        const char *why = l->roots[w->root].may_be_old;
+        if (!why)
+            why = stale_name(l, w);
         int cls = find(l, w->root);
+        for (int j = 0; !why && j < l->hidden.n; j++) {
+            const ListUse *h = &l->hidden.items[j];
+            if (find(l, h->root) == cls && may_run_before(l, h->node, w))
+                why = h->node->op == OP_PRIM_RETURN || h->node->op == OP_PRIM_LOOP
+                          ? fmt(l->g, "%%%s flows into a %s value that is not a list or dict before "
+                                      "this write", l->roots[h->root].value->name,
+                                h->node->op == OP_PRIM_LOOP ? "loop-carried" : "block's")
+                          : fmt(l->g, "%%%s is given another name by %s before this write",
+                                l->roots[h->root].value->name, h->node->kind);
+        }
         for (int j = 0; !why && j < l->store_count[cls]; j++) {
             const ListUse *e = &l->class_stores[l->store_start[cls] + j];
             if (may_run_before(l, e->node, w))
@@ -755,6 +825,7 @@ size_t tssa_list_versions(IrGraph *g, size_t *kept)
     number_block(&l, g->top, &next);
 
     collect_block(&l, g->top);
+    propagate_may_be_old(&l);
     collect_uses(&l);
     l.class_unsafe = xcalloc(l.nroots ? (size_t)l.nroots : 1, sizeof *l.class_unsafe);
     l.class_mutated = xcalloc(l.nroots ? (size_t)l.nroots : 1, sizeof *l.class_mutated);
@@ -789,5 +860,7 @@ size_t tssa_list_versions(IrGraph *g, size_t *kept)
     free(l.class_stores);
     free(l.writes.items);
     free(l.stores.items);
+    free(l.hidden.items);
+    free(l.flow);
     return functional;
 }

@@ -7,7 +7,7 @@ generate.py exports them with PyTorch's eager outputs, and the
 conformance runner's tssa mode (tests/conformance/case_run.c) runs the
 functionalized graph against them.
 """
-from typing import List
+from typing import Dict, List, Optional
 
 import torch
 
@@ -159,6 +159,65 @@ def list_set_in_one_branch(x, c: bool):
 
 
 torch.manual_seed(0)     # the example inputs below are the same on every run
+
+def list_fresh_branch_or_cached(x, key: int):
+    """A list built in one branch and one read out of a dict in the other,
+    joined by the If (torchvision's AnchorGenerator.cached_grid_anchors):
+    the appends run on the fresh list before the join, so they are new
+    versions; the joined name is never written."""
+    cache: Dict[int, List[torch.Tensor]] = {0: [x * 2.0]}
+    if key in cache:
+        got = cache[key]
+    else:
+        built: List[torch.Tensor] = []
+        for i in range(3):
+            built.append(x + float(i))
+        got = built
+    return torch.stack(got), len(cache[0])
+
+
+def list_cached_branch_then_write(x, key: int):
+    """The same join, then a write through the joined name: it may be the
+    dict's list, so it stays imperative and the dict sees it."""
+    cache: Dict[int, List[torch.Tensor]] = {0: [x * 2.0]}
+    if key in cache:
+        got = cache[key]
+    else:
+        got = [x]
+    got.append(x * 3.0)
+    return torch.stack(cache[0]), len(got)
+
+
+def list_fresh_then_optional(x, n: int):
+    """A list filled and only then held as an Optional (module_state.c
+    gives a module's Optional[List[Tensor]] attribute such a value): the
+    Optional name comes after every write, so the writes are new versions."""
+    opt: Optional[List[torch.Tensor]] = None
+    if n > 0:
+        fresh: List[torch.Tensor] = []
+        for i in range(n):
+            fresh.append(x * float(i + 1))
+        opt = fresh
+    total = x * 0.0
+    if opt is not None:
+        for t in opt:
+            total = total + t
+    return total
+
+
+def list_optional_then_write(x, n: int):
+    """The Optional name taken before a write: it must see the append, so the
+    write stays imperative."""
+    fresh: List[torch.Tensor] = [x]
+    opt: Optional[List[torch.Tensor]] = None
+    if n > 0:
+        opt = fresh
+    fresh.append(x * 2.0)
+    count = 0
+    if opt is not None:
+        count = len(opt)
+    return count, len(fresh)
+
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
     "list_append_if_in_loop": (list_append_if_in_loop, {"x": torch.randn(8)}),
@@ -182,4 +241,9 @@ CASES = {
     "list_set_in_one_branch_t": (list_set_in_one_branch, {"x": torch.randn(2), "c": True}),
     "list_set_in_one_branch_f": (list_set_in_one_branch, {"x": torch.randn(2), "c": False},
                                  (1, "no list")),
+    "list_fresh_branch_or_cached_t": (list_fresh_branch_or_cached, {"x": torch.randn(2), "key": 0}),
+    "list_fresh_branch_or_cached_f": (list_fresh_branch_or_cached, {"x": torch.randn(2), "key": 5}),
+    "list_cached_branch_then_write": (list_cached_branch_then_write, {"x": torch.randn(2), "key": 0}),
+    "list_fresh_then_optional": (list_fresh_then_optional, {"x": torch.randn(2), "n": 3}),
+    "list_optional_then_write": (list_optional_then_write, {"x": torch.randn(2), "n": 1}),
 }
