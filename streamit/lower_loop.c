@@ -692,6 +692,12 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     bool counter_first = plan->feedback || body_draws_random(s.body, s.nbody);
     bw->pops = reads_of(&r, s.body, s.nbody, &counter, counter_first ? 1 : 0, pushes, npush,
                         &bw->npops);
+    if (bw->npops == 0) {
+        /* An iteration that reads nothing that changes (`[c for _ in
+         * range(n)]` of a compile-time c) still needs one item per firing
+         * to tie the Body to the Unstack: the counter. */
+        bw->pops = reads_of(&r, s.body, s.nbody, &counter, 1, pushes, npush, &bw->npops);
+    }
     bw->pushes = pushes;
     bw->npushes = npush;
     bw->firings = trips;
