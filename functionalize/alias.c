@@ -283,6 +283,17 @@ static void classify_extraction(Walk *w, IrNode *n)
     }
 }
 
+/* Some operand of n is a list, tuple or dict. */
+static bool takes_container(const IrNode *n)
+{
+    for (int i = 0; i < n->ninputs; i++) {
+        const IrType *t = n->inputs[i]->type;
+        if (t && (t->kind == TY_LIST || t->kind == TY_TUPLE || t->kind == TY_DICT))
+            return true;
+    }
+    return false;
+}
+
 static void classify_node(Walk *w, IrNode *n)
 {
     TssaAlias *a = w->a;
@@ -327,7 +338,16 @@ static void classify_node(Walk *w, IrNode *n)
             continue;
         IrValue *in0 = n->ninputs ? n->inputs[0] : NULL;
         bool from_tensor = in0 && root_of(a, in0) >= 0;
-        if (n->op == OP_UNKNOWN) {
+        if (info->cls == OPC_SCALAR && takes_container(n)) {
+            /* A list or dict op that returns a tensor returns one of the
+             * container's elements (list.pop(), dict.get/pop/setdefault:
+             * `-> t(*)` in their schemas) or a tensor argument (a default),
+             * never a new one. */
+            int r = add_root(a, v, TSSA_ROOT_CONTAINER, n->kind);
+            join_container_class(w, r);
+            for (int j = 0; j < n->ninputs; j++)
+                join(a, r, root_of(a, n->inputs[j]));
+        } else if (n->op == OP_UNKNOWN) {
             int r = add_root(a, v, TSSA_ROOT_OPAQUE, n->kind);
             for (int j = 0; j < n->ninputs; j++) {
                 join(a, r, root_of(a, n->inputs[j]));

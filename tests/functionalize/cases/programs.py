@@ -5,7 +5,7 @@ by control flow, tensors that escape into lists. Each CASES entry is
 The functionalized graph must compute the same (or stay imperative where it
 cannot be proven to), which the conformance runner's tssa mode checks.
 """
-from typing import List
+from typing import Dict, List
 
 import torch
 
@@ -205,6 +205,22 @@ def select_of_loop_output(x, n: int):
 
 
 torch.manual_seed(0)     # the example inputs below are the same on every run
+
+def element_op_then_write(x, key: str):
+    """Tensors a list or dict op returns are its elements (`-> t(*)`):
+    list.pop() and dict.get hand back the tensor the container holds, so a
+    write through them is seen through every other name of it (`keep`,
+    `d["a"]`) and must not become a new version that only the popped name
+    sees."""
+    ts: List[torch.Tensor] = [x * 1.0, x * 2.0, x * 3.0]
+    keep = ts[2]
+    t = ts.pop()
+    t.add_(10.0)
+    d: Dict[str, torch.Tensor] = {"a": x * 4.0, "b": x * 5.0}
+    got = d.get(key, x * 0.0)
+    got.mul_(2.0)
+    return keep, torch.stack(ts), t, d["a"], got
+
 CASES = {
     "live_view_in_loop": (live_view_in_loop, {"x": torch.randn(4, 3)}),
     "nested_loop_write": (nested_loop_write, {"x": torch.randn(4), "n": 4}),
@@ -229,4 +245,5 @@ CASES = {
     "unsqueeze_write": (unsqueeze_write, {"x": torch.randn(3, 2)}),
     "loop_of_if_writes": (loop_of_if_writes, {"x": torch.randn(2, 3), "n": 7}),
     "select_of_loop_output": (select_of_loop_output, {"x": torch.randn(2, 3), "n": 2}),
+    "element_op_then_write": (element_op_then_write, {"x": torch.randn(3), "key": "a"}),
 }
