@@ -171,7 +171,7 @@ static void stage_done(Run *run, TssaStage s)
 static void prepare(IrGraph *g, const TssaOptions *opt, TssaReport *r)
 {
     r->dce_removed += tssa_drop_grad_scopes(g);
-    r->dce_removed += tssa_thread_module_state(g);  /* before folding reads attributes */
+    r->dce_removed += tssa_thread_module_state(g, opt->weights);  /* before folding reads attributes */
     size_t folded = tssa_constant_fold(g, opt->weights);
     r->folded += folded;
     if (folded)

@@ -201,7 +201,7 @@ bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue 
  * values threaded through the graph (If results, loop-carried values); no
  * SetAttr is left unless the pass declined the graph. Returns the nodes
  * removed. */
-size_t tssa_thread_module_state(IrGraph *g);
+size_t tssa_thread_module_state(IrGraph *g, const Safetensors *weights);
 /* grad_scope.c: removes `with torch.no_grad():` scopes; returns the nodes removed. */
 size_t tssa_drop_grad_scopes(IrGraph *g);
 /* metadata_inplace.c: squeeze_, t_, ... -> their view, read by every later
