@@ -328,12 +328,16 @@ static bool run_graph(Run *r)                   /* backends: run_graph */
 }
 
 /* What the bindings tell TensorSSA: module attributes for constant folding,
- * and whether the bound tensors share storage. */
+ * whether the bound tensors share storage, and their sizes and strides. */
 static bool prepare_functionalize(Run *r)
 {
     tssa_options_default(&r->tssa);
     r->tssa.weights = r->weights;
     r->tssa.inputs_disjoint = r->bound && tssa_inputs_disjoint(r->inputs, r->ninputs);
+    if (r->bound) {                             /* their strides decide reshapes */
+        r->tssa.inputs = r->inputs;
+        r->tssa.ninputs = r->ninputs;
+    }
     return true;
 }
 

@@ -740,7 +740,7 @@ static const char *root_kind_words(TssaRootKind k)
     case TSSA_ROOT_ATTRIBUTE: return "module attribute";
     case TSSA_ROOT_CONTAINER: return "taken from a list or tuple";
     case TSSA_ROOT_MERGE: return "merged by control flow";
-    case TSSA_ROOT_MAYBE: return "view or copy";
+    case TSSA_ROOT_MAYBE: return "view or copy, not decided at compile time";
     case TSSA_ROOT_OPAQUE: return "opaque";
     }
     return "?";

@@ -3,7 +3,8 @@
  *   prepare     module attributes assigned in forward threaded as values
  *               (module_state.c), constant folding (module attributes), DCE, in-place shape
  *               changes made views (metadata_inplace.c), values that are
- *               another tensor forwarded to it (forward_aliases.c)
+ *               another tensor forwarded to it (forward_aliases.c),
+ *               reshapes decided as views or copies (reshape_decide.c)
  *   alias       roots, views, may-alias classes, safe and unsafe writes
  *   inplace     in-place ops -> out-of-place ops + copy_
  *   rewrite     copy_ -> assigns up, accesses down, tssa::update
@@ -171,13 +172,14 @@ static void stage_done(Run *run, TssaStage s)
 static void prepare(IrGraph *g, const TssaOptions *opt, TssaReport *r)
 {
     r->dce_removed += tssa_drop_grad_scopes(g);
-    r->dce_removed += tssa_thread_module_state(g);  /* before folding reads attributes */
+    r->dce_removed += tssa_thread_module_state(g, opt->weights);  /* before folding reads attributes */
     size_t folded = tssa_constant_fold(g, opt->weights);
     r->folded += folded;
     if (folded)
         r->dce_removed += tssa_dce(g);
     tssa_metadata_inplace_to_views(g);   /* before forward_aliases: see the pass */
     tssa_forward_aliases(g);
+    tssa_decide_reshapes(g, opt);        /* after metadata_inplace: see the pass */
 }
 
 bool tssa_functionalize(IrGraph *g, const TssaOptions *opt, TssaReport *report, FILE *err)

@@ -11,6 +11,7 @@
 
 #include "tssa/functionalize.h"
 #include "tssa/ir.h"
+#include "tssa/tensor.h"
 
 /* ---------------------------------------------------------------- helpers (graph_edit.c) */
 
@@ -24,6 +25,9 @@ bool tssa_const_bool(const IrValue *v, bool *out);
 bool tssa_is_none(const IrValue *v);
 /* A list of constant ints built by prim::ListConstruct (at most cap). */
 bool tssa_const_int_list(const IrValue *v, int64_t *buf, int cap, int *n);
+/* Input i of n as a constant int; dflt when n has fewer inputs (a schema
+ * default). False when the input is not a constant int. */
+bool tssa_const_int_arg(const IrNode *n, int i, int64_t dflt, int64_t *out);
 /* A new int constant inserted before `pos`. */
 IrValue *tssa_emit_int(IrGraph *g, IrNode *pos, int64_t value);
 /* A new node of op with the given inputs and one output, inserted before
@@ -203,7 +207,46 @@ bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue 
  * values threaded through the graph (If results, loop-carried values); no
  * SetAttr is left unless the pass declined the graph. Returns the nodes
  * removed. */
-size_t tssa_thread_module_state(IrGraph *g);
+size_t tssa_thread_module_state(IrGraph *g, const Safetensors *weights);
+
+/* ---------------------------------------------------------------- layouts (view_layouts.c) */
+
+/* What is known of a tensor value's memory layout. */
+typedef enum TssaLayoutKind {
+    TSSA_LAYOUT_UNKNOWN,
+    TSSA_LAYOUT_CONTIGUOUS,     /* row-major, sizes unknown */
+    TSSA_LAYOUT_STRIDED,        /* sizes and strides known (in t) */
+} TssaLayoutKind;
+
+typedef struct TssaLayout {
+    TssaLayoutKind kind;
+    Tensor t;                   /* only ndim, sizes, strides: tensor_view_strides reads these */
+} TssaLayout;
+
+TssaLayout tssa_layout_contiguous(void);
+/* Strided, row-major strides for the sizes. */
+TssaLayout tssa_layout_row_major(int ndim, const int64_t *sizes);
+/* Known to be row-major (PyTorch's is_contiguous: size-1 dims aside). */
+bool tssa_layout_known_contiguous(const TssaLayout *l);
+int64_t tssa_layout_numel(const TssaLayout *l);
+/* view(shape) of a strided layout (one -1 inferred); false when the view
+ * fails (the shape does not fit, or computeStride finds no strides). */
+bool tssa_layout_view_shape(const TssaLayout *in, const int64_t *shape, int n, TssaLayout *out);
+/* The strided layout l after view op n (second: the layout of n's input 1,
+ * for view_as and expand_as, or NULL); false when unknown. */
+bool tssa_layout_after_view(const IrNode *n, const TssaLayout *second, TssaLayout *l);
+/* View op n keeps a row-major input row-major whatever its sizes. */
+bool tssa_layout_keeps_contiguous(const IrNode *n);
+/* Piece k of the list of views n (unbind, chunk, split) of input layout in. */
+bool tssa_layout_piece(const IrNode *n, int64_t k, const TssaLayout *in, TssaLayout *out);
+/* The sizes flatten(start, end) node n gives the strided layout l. */
+bool tssa_layout_flatten_shape(const IrNode *n, const TssaLayout *l, int64_t *shape, int *count);
+
+/* reshape_decide.c: reshape, flatten, ravel, reshape_as and contiguous
+ * whose input's layout is known become the view or the copy PyTorch makes
+ * (aten::view, view_as, clone + view, or the input itself); returns how
+ * many. opt->inputs, when set, gives the graph inputs' sizes and strides. */
+size_t tssa_decide_reshapes(IrGraph *g, const TssaOptions *opt);
 /* grad_scope.c: removes `with torch.no_grad():` scopes; returns the nodes removed. */
 size_t tssa_drop_grad_scopes(IrGraph *g);
 /* metadata_inplace.c: squeeze_, t_, ... -> their view, read by every later

@@ -83,6 +83,15 @@ bool tssa_const_int(const IrValue *v, int64_t *out)
     return true;
 }
 
+bool tssa_const_int_arg(const IrNode *n, int i, int64_t dflt, int64_t *out)
+{
+    if (i >= n->ninputs) {
+        *out = dflt;
+        return true;
+    }
+    return tssa_const_int(n->inputs[i], out);
+}
+
 bool tssa_const_bool(const IrValue *v, bool *out)
 {
     const IrAttr *a = constant_value(v);

@@ -26,6 +26,13 @@
  * reads become one value, whose writes alias analysis then rewrites like
  * any other root's, where two prim::GetAttr of it would each be a root that
  * the other's write must reach (alias.c keeps such writes imperative).
+ * Tied tensors are one tensor under several paths (`self.head.weight =
+ * self.embed.weight`; the exporter stores it once and names it from the
+ * other paths, {"__tensor__": "embed.weight"}, eval_module_tensor_name):
+ * their reads are counted together, and the keys of one tensor start from
+ * one shared read, so `self.head.weight.mul_(2.0)` is renamed into a later
+ * `self.embed.weight` like any other use of the written value; a later
+ * prim::SetAttr of one of the paths unties it (its own latest value).
  *
  * The values left at the end of the top block are the module's state after
  * the run. Every run starts from the weights file's values (README: module
@@ -54,6 +61,7 @@
 #include <string.h>
 
 #include "functionalize/functionalize_private.h"
+#include "tssa/eval.h"
 #include "tssa/ir.h"
 #include "tssa/ops.h"
 #include "tssa/util.h"
@@ -68,13 +76,14 @@ typedef struct Key {
 
 /* A tensor attribute's reads (see written_reads). */
 typedef struct TensorReads {
-    const char *path;
+    const char *tensor;     /* the stored tensor's name (tensor_identity) */
     int count;
     bool written;           /* some read is written in place */
 } TensorReads;
 
 typedef struct State {
     IrGraph *g;
+    const Safetensors *weights;
     TensorReads *tensor_reads;
     int ntensor_reads, tensor_reads_cap;
     Key keys[MAX_KEYS];
@@ -156,15 +165,28 @@ static bool is_tensor_attribute_read(const IrNode *n)
     return t && t->kind == TY_TENSOR;
 }
 
+/* The tensor a tensor attribute path holds at the start of the run, named
+ * as the weights file stores it: tied paths (`self.head.weight =
+ * self.embed.weight`, written once by the exporter, {"__tensor__": OTHER}
+ * for the others) give the same name (graph arena). */
+static const char *tensor_identity(State *s, const char *path)
+{
+    char *owned;
+    const char *stored = eval_module_tensor_name(s->weights, path, &owned);
+    const char *name = stored == path ? path : ir_intern(s->g, stored);
+    free(owned);
+    return name;
+}
+
 static void count_tensor_read(IrNode *n, void *ctx)
 {
     State *s = ctx;
     if (!is_tensor_attribute_read(n))
         return;
-    const char *path = tssa_attribute_path(s->g, n);
+    const char *tensor = tensor_identity(s, tssa_attribute_path(s->g, n));
     TensorReads *r = NULL;
     for (int i = 0; i < s->ntensor_reads && !r; i++)
-        if (strcmp(s->tensor_reads[i].path, path) == 0)
+        if (strcmp(s->tensor_reads[i].tensor, tensor) == 0)
             r = &s->tensor_reads[i];
     if (!r) {
         if (s->ntensor_reads == s->tensor_reads_cap) {
@@ -172,21 +194,22 @@ static void count_tensor_read(IrNode *n, void *ctx)
             s->tensor_reads = xrealloc(s->tensor_reads, sizeof *s->tensor_reads * (size_t)s->tensor_reads_cap);
         }
         r = &s->tensor_reads[s->ntensor_reads++];
-        *r = (TensorReads){path, 0, false};
+        *r = (TensorReads){tensor, 0, false};
     }
     r->count++;
     r->written |= written_in_place(n->outputs[0]);
 }
 
-/* n reads a tensor attribute that the graph reads more than once and
- * writes in place through one of its reads (see the header). */
-static bool written_reads(const State *s, const IrNode *n)
+/* n reads a tensor attribute that the graph reads more than once (under
+ * any of its tied paths) and writes in place through one of its reads (see
+ * the header). */
+static bool written_reads(State *s, const IrNode *n)
 {
     if (!is_tensor_attribute_read(n))
         return false;
-    const char *path = tssa_attribute_path(s->g, n);
+    const char *tensor = tensor_identity(s, tssa_attribute_path(s->g, n));
     for (int i = 0; i < s->ntensor_reads; i++)
-        if (strcmp(s->tensor_reads[i].path, path) == 0)
+        if (strcmp(s->tensor_reads[i].tensor, tensor) == 0)
             return s->tensor_reads[i].count > 1 && s->tensor_reads[i].written;
     return false;
 }
@@ -330,9 +353,26 @@ static void thread_block(State *s, IrBlock *b, IrValue **latest)
     }
 }
 
-size_t tssa_thread_module_state(IrGraph *g)
+/* The first value of an earlier key that holds the same tensor as key k at
+ * the start of the run (tied paths), or NULL: tied paths share one read, so
+ * that an in-place write through either is renamed into every later read of
+ * both, as PyTorch's one tensor shows it. Assigning one of the paths later
+ * (prim::SetAttr) unties it: from there on it has its own latest value. */
+static IrValue *tied_first_value(State *s, int k, IrValue *const *latest)
 {
-    State s = {.g = g};
+    if (!is_tensor_attribute_read(s->keys[k].read))
+        return NULL;
+    const char *tensor = tensor_identity(s, s->keys[k].path);
+    for (int j = 0; j < k; j++)
+        if (latest[j] && is_tensor_attribute_read(s->keys[j].read) &&
+            strcmp(tensor_identity(s, s->keys[j].path), tensor) == 0)
+            return latest[j];
+    return NULL;
+}
+
+size_t tssa_thread_module_state(IrGraph *g, const Safetensors *weights)
+{
+    State s = {.g = g, .weights = weights};
     ir_walk(g->top, count_tensor_read, &s);
     bool threadable = collect_keys(&s, g->top);
     free(s.tensor_reads);
@@ -348,7 +388,8 @@ size_t tssa_thread_module_state(IrGraph *g)
         IrValue *latest[MAX_KEYS] = {0};
         for (int k = 0; k < s.nkeys; k++)
             if (s.keys[k].read) {
-                latest[k] = copy_chain(&s, s.keys[k].read);
+                IrValue *tied = tied_first_value(&s, k, latest);
+                latest[k] = tied ? tied : copy_chain(&s, s.keys[k].read);
                 s.threaded |= UINT64_C(1) << k;
             }
         thread_block(&s, g->top, latest);

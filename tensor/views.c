@@ -140,7 +140,7 @@ Tensor *tensor_narrow(Tensor *t, int64_t dim, int64_t start, int64_t length)
 }
 
 /* ATen's infer_size: resolves one -1 against numel; writes out. */
-static bool infer_shape(int n, const int64_t *shape, int64_t numel, int64_t *out)
+bool tensor_infer_shape(int n, const int64_t *shape, int64_t numel, int64_t *out)
 {
     char buf[SHAPE_BUF];
     int infer = -1;
@@ -186,8 +186,7 @@ static bool infer_shape(int n, const int64_t *shape, int64_t numel, int64_t *out
 
 /* ATen's computeStride: strides that let (new_n, new_sizes) view memory laid
  * out as t, or false when a new dim would span two non-contiguous chunks. */
-static bool compute_view_strides(const Tensor *t, int new_n, const int64_t *new_sizes,
-                                 int64_t *new_strides)
+bool tensor_view_strides(const Tensor *t, int new_n, const int64_t *new_sizes, int64_t *new_strides)
 {
     if (t->ndim == 0) {
         for (int i = 0; i < new_n; i++)
@@ -241,9 +240,9 @@ static bool compute_view_strides(const Tensor *t, int new_n, const int64_t *new_
 Tensor *tensor_view(Tensor *t, int n, const int64_t *sizes)
 {
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-    if (!infer_shape(n, sizes, tensor_numel(t), shape))
+    if (!tensor_infer_shape(n, sizes, tensor_numel(t), shape))
         return NULL;
-    if (!compute_view_strides(t, n, shape, strides)) {
+    if (!tensor_view_strides(t, n, shape, strides)) {
         tensor_set_error("view size is not compatible with input tensor's size and stride (at "
                          "least one dimension spans across two contiguous subspaces). Use "
                          ".reshape(...) instead.");
@@ -255,9 +254,9 @@ Tensor *tensor_view(Tensor *t, int n, const int64_t *sizes)
 Tensor *tensor_reshape(Tensor *t, int n, const int64_t *sizes)
 {
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-    if (!infer_shape(n, sizes, tensor_numel(t), shape))
+    if (!tensor_infer_shape(n, sizes, tensor_numel(t), shape))
         return NULL;
-    if (compute_view_strides(t, n, shape, strides))
+    if (tensor_view_strides(t, n, shape, strides))
         return view_with(t, n, shape, strides, t->offset);
     Tensor *copy = tensor_clone(t);
     if (!copy)
@@ -512,7 +511,7 @@ Tensor *tensor_unflatten(Tensor *t, int64_t dim, int n, const int64_t *sizes)
         return NULL;
     int64_t size = t->sizes[d];
     int64_t inferred[TENSOR_MAX_DIMS];
-    if (!infer_shape(n, sizes, size, inferred)) {
+    if (!tensor_infer_shape(n, sizes, size, inferred)) {
         tensor_set_error("unflatten: Provided sizes %s don't multiply up to the size of dim %d (%"
                          PRId64 ") in the input tensor",
                          tensor_format_shape(n, sizes, buf, sizeof buf), d, size);

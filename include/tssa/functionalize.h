@@ -9,6 +9,9 @@
  *   dce             drop what the folding killed
  *   forward_aliases uses of in-place results, full slices, alias and detach
  *                   read the tensor they are
+ *   reshape_decide  reshape, flatten, ravel, reshape_as and contiguous made
+ *                   the view or the copy PyTorch makes, where the strides
+ *                   of their input are known
  *   alias           roots, view chains, may-alias classes; which mutations
  *                   are safe to functionalize (the others stay imperative)
  *   inplace_to_functional   op_(x, ...) -> t = op(x, ...); copy_(x, t)
@@ -63,6 +66,12 @@ typedef struct TssaOptions {
      * inputs may alias each other and their mutation is functionalized only
      * where that cannot matter. */
     bool inputs_disjoint;
+    /* The bound graph inputs (one per parameter of the top block, %self
+     * included), or NULL: their sizes and strides let reshape_decide.c
+     * decide a reshape of a view of an input as PyTorch does (a view or a
+     * copy). Every input set must have these shapes (the driver checks). */
+    struct RtValue *const *inputs;
+    int ninputs;
     /* Run the "fewer copies" steps (view_regions.c). */
     bool fewer_copies;
     /* ir_verify after every pass; a failure is an internal error. */

@@ -196,6 +196,15 @@ Tensor *tensor_select(Tensor *t, int64_t dim, int64_t index);
 Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step);
 Tensor *tensor_narrow(Tensor *t, int64_t dim, int64_t start, int64_t length);
 Tensor *tensor_view(Tensor *t, int n, const int64_t *sizes);    /* one -1 allowed */
+/* The rules behind view and reshape, on a layout alone (only t's ndim, sizes
+ * and strides are read, so a caller may describe a layout in a Tensor on
+ * the stack): tensor_infer_shape resolves one -1 in shape against numel
+ * (ATen's infer_size; false, with the error set, when the shape does not
+ * fit); tensor_view_strides is ATen's computeStride, the strides with which
+ * new_sizes view memory laid out as t, or false when a new dim would span
+ * two non-contiguous chunks, where reshape copies and view fails. */
+bool tensor_infer_shape(int n, const int64_t *shape, int64_t numel, int64_t *out);
+bool tensor_view_strides(const Tensor *t, int new_n, const int64_t *new_sizes, int64_t *new_strides);
 /* A view if the geometry allows, else a contiguous copy: PyTorch's rule. */
 Tensor *tensor_reshape(Tensor *t, int n, const int64_t *sizes);
 Tensor *tensor_squeeze(Tensor *t);                              /* all size-1 dims */

@@ -45,3 +45,12 @@ add_test(NAME tssa.golden.list_in_tuple_then_append
          COMMAND ${TSSA_TESTS_DIR}/functionalize/check_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.ir
                  ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.tssa)
+
+# reshape_decide.c against PyTorch: reshape, flatten, ravel and contiguous
+# of views of a bound input (transposes, steps, expand, size-1 and empty
+# dims) decided as the view or the copy PyTorch makes (reshape_cases.inc,
+# written by gen_reshape_cases.py from PyTorch), the decided graph run on
+# the reference evaluator sharing the input's storage exactly then; and
+# unbound, only what contiguity alone decides (expectations by hand).
+tssa_unit_test(tssa_reshape_decide ${TSSA_TESTS_DIR}/functionalize/test_reshape_decide.c
+               ${TSSA_TESTS_DIR}/test_util.c)

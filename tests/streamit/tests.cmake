@@ -96,14 +96,17 @@ foreach(case_name warn_in_branch top_level_prints)
 endforeach()
 
 # lower.module_state.<case>: a program that assigns module attributes in
-# forward (prim::SetAttr, in branches and loops) has no SetAttr left after
+# forward (prim::SetAttr, in branches and loops), or writes tied tensor
+# attributes in place (module_state_tied_writes, attribute_containers: one
+# tensor under several paths, written in loops, a branch and through views
+# under one path and read under another), has no SetAttr left after
 # TensorSSA and no opaque filter in --emit=stream (functionalize/
 # module_state.c), and two input sets run with --inputs both give
 # PyTorch's outputs: every run starts from the weights file's values
 # (tests/streamit/check_module_state.sh; the outputs on every backend are
 # the corpus runs').
 foreach(case module_state_anchor_cache module_state_running_stats module_state_submodule module_state_aliasing
-             module_state_dict_cache fairseq_sinusoidal_positions)
+             module_state_dict_cache fairseq_sinusoidal_positions module_state_tied_writes attribute_containers)
   add_test(NAME lower.module_state.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_module_state.sh $<TARGET_FILE:tssa-stream>
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/${case})
