@@ -971,6 +971,14 @@ def parse_input(binding, namespace):
     return name, value
 
 
+# Ops that draw from the random generator (tssa-stream's OPC_RANDOM ops).
+RANDOM_OPS = {f"aten::{name}" for name in (
+    "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
+    "multinomial", "bernoulli", "bernoulli_", "normal", "normal_", "uniform_", "dropout",
+    "dropout_", "feature_dropout", "alpha_dropout", "rrelu", "rrelu_", "exponential_",
+    "geometric_", "cauchy_", "log_normal_", "random_", "poisson")}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="export.py",
@@ -990,7 +998,9 @@ def main(argv=None):
     parser.add_argument("--source-root", metavar="DIR",
                         help="make source comments relative to DIR (default: FILE.py's directory)")
     parser.add_argument("--seed", type=int, default=0,
-                        help="torch.manual_seed before building the module and inputs (default 0)")
+                        help="torch.manual_seed before building the module and inputs, and "
+                             "again before the eager and the scripted call, so that a program "
+                             "that draws random numbers draws the same in both (default 0)")
     parser.add_argument("--expect-error", metavar="STATUS:TEXT",
                         help="the case must fail with exit STATUS and a message containing TEXT; "
                              "writes expect_error.txt instead of expected/")
@@ -1012,7 +1022,13 @@ def main(argv=None):
                 raise ExportError(f"input '{name}' given twice")
             inputs[name] = value
         source_root = args.source_root or os.path.dirname(os.path.abspath(path))
-        export(program, inputs, args.output, source_root, expect_error)
+        kinds = export(program, inputs, args.output, source_root, expect_error, seed=args.seed)
+        random_ops = sorted(k for k in kinds if k in RANDOM_OPS)
+        if random_ops:
+            print(f"export.py: note: the program may draw random numbers ({', '.join(random_ops)}): "
+                  "expected/ holds PyTorch's draws; tssa-stream draws from its own generator "
+                  "(Philox, keyed by --seed), the same on every backend and rank count, but not "
+                  "PyTorch's numbers", file=sys.stderr)
     except ExportError as err:
         print(f"export.py: error: {err}", file=sys.stderr)
         return 2
