@@ -124,6 +124,8 @@ def clone_outputs(value):
     is copied before the module state is restored."""
     if isinstance(value, torch.Tensor):
         return value.clone()
+    if isinstance(value, tuple) and hasattr(value, "_fields"):     # a NamedTuple
+        return type(value)(*(clone_outputs(v) for v in value))
     if isinstance(value, (tuple, list)):
         return type(value)(clone_outputs(v) for v in value)
     return value
