@@ -118,6 +118,23 @@ typedef struct TssaRoot {
     const char *reason;     /* why (arena string) */
 } TssaRoot;
 
+/* A list slot holding a written tensor: aten::_set_item(list, index, new). */
+typedef struct TssaSlot {
+    IrValue *list;
+    int64_t index;
+} TssaSlot;
+
+/* Every other name and slot of the tensor a write changes, where
+ * object_names.c decided them (resolved); rewrite_mutation.c gives each
+ * the new version. */
+typedef struct TssaObjectPlan {
+    bool resolved;
+    IrValue **names;        /* read after the write: tssa::update(new, name) */
+    int nnames;
+    TssaSlot *slots;        /* every slot holding the tensor at the write */
+    int nslots;
+} TssaObjectPlan;
+
 typedef struct TssaMutation {
     IrNode *node;           /* the in-place op; after inplace_to_functional its copy_ */
     IrValue *target;        /* the tensor written */
@@ -128,6 +145,9 @@ typedef struct TssaMutation {
     /* The source written is known to have the target's shape and dtype
      * (the out-of-place twin of an in-place op that keeps them). */
     bool src_matches_target;
+    /* Set where alias.c's rules refused and object_names.c found every
+     * name and slot of the tensor (then the slots replace root->slot). */
+    TssaObjectPlan plan;
 } TssaMutation;
 
 struct TssaAlias {
@@ -189,6 +209,17 @@ bool tssa_list_elements_distinct(TssaListElements *le, const TssaRoot *element, 
 /* Why a write at m through the element root->slot reads cannot be written
  * back to its slot, or NULL (see the file's rules 1-3). */
 const char *tssa_list_elements_unsafe(TssaListElements *le, const TssaRoot *root, const IrNode *m);
+
+/* ---------------------------------------------------------------- object names (object_names.c) */
+
+/* Which names and list slots hold the tensor a write changes, where the
+ * write's block decides them (see the file's rules). */
+typedef struct TssaObjectNames TssaObjectNames;
+TssaObjectNames *tssa_object_names_new(TssaAlias *a);
+void tssa_object_names_free(TssaObjectNames *on);
+/* Fills plan (resolved) and returns NULL, or returns why the names of the
+ * written tensor are not all known. */
+const char *tssa_object_names_resolve(TssaObjectNames *on, const TssaMutation *m, TssaObjectPlan *plan);
 
 /* ---------------------------------------------------------------- regions (view_regions.c) */
 

@@ -22,6 +22,9 @@
  * Identity steps (unchecked_cast) above the written view need no assign.
  * A root read out of a tensor list (alias.c's slot, list_elements.c) is
  * also written back to its slot: aten::_set_item(l, i, R) after the marker.
+ * Where object_names.c decided every name and slot of the written tensor
+ * (the mutation's plan), each other name read after the write gets
+ * tssa::update(new, name) and each slot aten::_set_item(l, c, R) instead.
  *
  * All new nodes name the *original* values (R, the chains' arguments); the
  * rename pass later makes each use read the version current at its place,
@@ -121,7 +124,20 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
                                i == 1 ? tssa_base_name(r, buf, sizeof buf) : NULL);
     }
     emit_update(g, node, cur, r);
-    if (root->slot) {
+    if (m->plan.resolved) {
+        /* object_names.c found every other name and slot of the tensor:
+         * each gets the new version (renaming makes this use of R read
+         * it). */
+        for (int i = 0; i < m->plan.nnames; i++)
+            emit_update(g, node, cur, m->plan.names[i]);
+        for (int i = 0; i < m->plan.nslots; i++) {
+            IrValue *list = m->plan.slots[i].list;
+            IrValue *args[3] = {list, tssa_emit_int(g, node, m->plan.slots[i].index), r};
+            IrValue *set = tssa_emit_node(g, node, OP_ATEN_SET_ITEM, args, 3, list->type, NULL);
+            set->def->comment = node->comment;
+            set->def->line = node->line;
+        }
+    } else if (root->slot) {
         /* The list slot R was read from is one more alias of R: set it to
          * the new version (renaming makes this use of R read it), which
          * list_versions.c turns into a new version of the list. */

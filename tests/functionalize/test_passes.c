@@ -246,7 +246,9 @@ static void test_fresh_roots_disjoint(void)
 }
 
 /* A tensor stored in a list that is read later, then written: the list's
- * element would miss the write. */
+ * slot holds the written tensor, so the write sets it too (object_names.c:
+ * the list is built here, its slot 0 is %x's), and the element read back
+ * is the new version. */
 static void test_list_escape(void)
 {
     IrGraph *g = parse(
@@ -256,6 +258,27 @@ static void test_list_escape(void)
         "  %zero : int = prim::Constant[value=0]()\n"
         "  %x : Tensor = aten::clone(%x.1, %none)\n"
         "  %l : Tensor[] = prim::ListConstruct(%x)\n"
+        "  %w : Tensor = aten::add_(%x, %one, %one)\n"
+        "  %e : Tensor = aten::__getitem__(%l, %zero)\n"
+        "  return (%e)\n");
+    TssaReport r;
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 0 && count(g, "aten::add_") == 0, "imperative %zu",
+              r.imperative_mutations);
+    ir_graph_free(g);
+}
+
+/* The same, but the list is a graph input: it may hold the tensor under
+ * names nobody here sees, so the write stays in place. */
+static void test_list_escape_input_list(void)
+{
+    IrGraph *g = parse(
+        "graph(%x.1 : Tensor, %l : Tensor[]):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %x : Tensor = aten::clone(%x.1, %none)\n"
+        "  %a : Tensor[] = aten::append(%l, %x)\n"
         "  %w : Tensor = aten::add_(%x, %one, %one)\n"
         "  %e : Tensor = aten::__getitem__(%l, %zero)\n"
         "  return (%e)\n");
@@ -413,6 +436,7 @@ int main(void)
     test_merge_write();
     test_fresh_roots_disjoint();
     test_list_escape();
+    test_list_escape_input_list();
     test_dce();
     test_cse();
     test_training_folded();

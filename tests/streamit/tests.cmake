@@ -143,12 +143,11 @@ endforeach()
 # mmdet_fpn_inplace's and mmdet_pafpn_inplace's top-down loops run
 # len(laterals) - 1 times, a trip count the run computes (issue 30's
 # run-time trip counts), so that loop alone may stay one filter for that
-# reason. lower.list_elements_kept.*: the
-# hazard case keeps each of its four writes imperative and says why (the
-# same tensor in two slots, another name read after the write, a list
-# copied by slicing, an index moved by an append) while its list of fresh
-# tensors stays functional, and
-# list_element_carried_names those whose element is still read under a
+# reason. list_element_hazards' writes whose tensor another name observes
+# (the same tensor in two slots, another name read after the write, a list
+# copied by slicing, an index moved by an append) give every name and slot
+# the new version (functionalize/object_names.c), so none stays imperative.
+# lower.list_elements_kept.*: list_element_carried_names those whose element is still read under a
 # loop-carried or If-result name from an earlier iteration, and
 # list_element_shared_out those whose element also went into another list
 # (appended, split into views), beside a clean list that stays functional;
@@ -161,13 +160,9 @@ add_test(NAME lower.list_elements.list_element_writes
 add_test(NAME lower.list_elements.mmdet_fpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements_kept.list_element_hazards
+add_test(NAME lower.list_elements.list_element_hazards
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_hazards --kept
-                 "writes %[^,]*, an element of %twice.*put into a container more than once"
-                 "%[^ ]* .taken from a list or tuple. may alias %kept.* which is read after this write"
-                 "writes %[^,]*, an element of %base.*used by aten::slice"
-                 "writes %[^,]*, an element of %grow.*written by aten::append between the read")
+                 ${TSSA_TESTS_DIR}/models/list_element_hazards)
 add_test(NAME lower.list_elements.mmdet_pafpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
@@ -179,17 +174,16 @@ add_test(NAME lower.list_elements_kept.list_element_carried_names
 add_test(NAME lower.list_elements_kept.list_element_shared_out
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_element_shared_out --kept
-                 "writes %[^,]*, an element of %other.*is not a fresh tensor of its own"
-                 "writes %[^,]*, an element of %l.1, which may be %[^,]*, put into a container"
+                 "shares storage .may-alias. with a write kept imperative: writes %[^,]*, an element of %parts"
                  "writes %[^,]*, an element of %parts.*comes from aten::split"
-                 "writes %[^,]*, an element of %m.1, which may be %[^,]*, put into a container")
+                 "writes %[^,]*, an element of %m.1, which may be %[^,]*, put into a container.*used by aten::split")
 add_test(NAME lower.list_elements_kept.list_element_views_list
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_element_views_list --kept
                  "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list")
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
                      lower.list_elements.mmdet_pafpn_inplace
-                     lower.list_elements_kept.list_element_hazards
+                     lower.list_elements.list_element_hazards
                      lower.list_elements_kept.list_element_carried_names
                      lower.list_elements_kept.list_element_shared_out
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
