@@ -29,6 +29,18 @@
  *                                     whichever slot it names, it is o)
  *   l2 = l[a:b], list(l)    a new list with those slots' objects
  *
+ * A prim::Loop of B with a known trip count and no break (its condition
+ * constant true on entry and after each iteration) is interpreted
+ * iteration by iteration, its count known in each: an allocation in its
+ * body is a new object every iteration, a carried value is the previous
+ * iteration's result (the first iteration's the loop's input), the loop's
+ * result the last iteration's (its input when it runs no iteration).
+ * That is the program's own execution, so what it gives is exact: a loop
+ * that appends each new y leaves its result in the last slot; the value
+ * it starts from is the slot its first iteration appended. A list made in
+ * an iteration and not carried out is dead after it. Other nested blocks
+ * (and loops that cannot be followed so) are only scanned for uses.
+ *
  * Everything else gives 0. The object of the written root (m's target's
  * alias root) must be an object o; then the names of o at m are the
  * values of B before m with obj = o, and its slots the slots of tracked
@@ -69,7 +81,8 @@
  * the version current at their place.
  *
  * What stays imperative (the reasons name it): an object not allocated
- * in the write's block (a loop-carried or If-merged name, a graph input or
+ * in the write's block (a name merged by a branch or a loop whose trip
+ * count is not known, a graph input or
  * a view of one, a tensor from a list the program did not build), a list
  * whose slots are changed at a run-time index or inside a nested block
  * before the write, a name flowing into control flow before the write
@@ -101,7 +114,14 @@ struct TssaObjectNames {
     uint32_t nvalues;
     int *obj;               /* by value id: the object a tensor is, 0 if none */
     int *list;              /* by value id: tracked list index, -1 if none */
-    const char **refused;   /* by object (value id of its allocation + 1): why */
+    const char **refused;   /* by object - 1: why it is refused */
+    int nobjs, cap_objs;    /* objects made so far (ids 1..nobjs) */
+    struct Counter {
+        const IrValue *param;   /* a loop's iteration count, while it is unrolled */
+        int64_t value;
+    } counters[16];
+    int ncounters;
+    long budget;            /* nodes left to interpret (unrolling is bounded) */
     TrackedList *lists;
     int nlists, cap_lists;
     const IrBlock *block;
@@ -138,8 +158,33 @@ static TrackedList *list_of(TssaObjectNames *on, const IrValue *v)
 
 static void refuse(TssaObjectNames *on, int o, const char *why)
 {
-    if (o > 0 && !on->refused[o - 1])
+    if (o > 0 && o <= on->nobjs && !on->refused[o - 1])
         on->refused[o - 1] = why;
+}
+
+/* A new object: one run of an allocation. */
+static int new_object(TssaObjectNames *on)
+{
+    if (on->nobjs == on->cap_objs) {
+        on->cap_objs = on->cap_objs ? on->cap_objs * 2 : 64;
+        on->refused = xrealloc(on->refused, sizeof *on->refused * (size_t)on->cap_objs);
+    }
+    on->refused[on->nobjs++] = NULL;
+    return on->nobjs;
+}
+
+/* An int the interpretation knows: a constant, or the count of a loop it
+ * is unrolling. */
+static bool known_int(const TssaObjectNames *on, const IrValue *v, int64_t *out)
+{
+    if (tssa_const_int(v, out))
+        return true;
+    for (int i = on->ncounters - 1; i >= 0; i--)
+        if (on->counters[i].param == v) {
+            *out = on->counters[i].value;
+            return true;
+        }
+    return false;
 }
 
 static void refuse_contents(TssaObjectNames *on, TrackedList *l, const char *why)
@@ -178,12 +223,12 @@ static TrackedList *new_list(TssaObjectNames *on, IrValue *name)
     return l;
 }
 
-/* The slot a constant index names in a list of n, or -1 (Python's
+/* The slot a known index names in a list of n, or -1 (Python's
  * indexing: -n..n-1; out of range the program raises there). */
-static int slot_index(const IrValue *index, int n)
+static int slot_index(const TssaObjectNames *on, const IrValue *index, int n)
 {
     int64_t k;
-    if (!tssa_const_int(index, &k))
+    if (!known_int(on, index, &k))
         return -1;
     if (k < 0)
         k += n;
@@ -315,7 +360,7 @@ static void tensor_use(TssaObjectNames *on, int o, IrValue *v, IrNode *n, int in
     if (n->op == OP_ATEN_APPEND && index == 1 && n->ninputs == 2 && l && !l->lost)
         return;
     if (n->op == OP_ATEN_SET_ITEM && index == 2 && n->ninputs == 3 && l && !l->lost &&
-        slot_index(n->inputs[1], l->n) >= 0)
+        slot_index(on, n->inputs[1], l->n) >= 0)
         return;
     const TssaValueInfo *info = tssa_alias_info(on->a, n->noutputs ? n->outputs[0] : NULL);
     if (info && info->parent == v)
@@ -349,7 +394,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
         return;
     case OP_ATEN_SET_ITEM:
         if (in && n->ninputs == 3) {
-            int k = slot_index(n->inputs[1], in->n);
+            int k = slot_index(on, n->inputs[1], in->n);
             if (k < 0) {
                 lose(on, in, fmt(g, "%%%s, a list holding it, is set at a run-time index before "
                                     "the write", in->name->name));
@@ -363,9 +408,9 @@ static void interpret(TssaObjectNames *on, IrNode *n)
     case OP_ATEN_GETITEM:
         if (in && n->ninputs == 2 && n->noutputs == 1 && tssa_is_tensor_value(n->outputs[0]) &&
             a->values[n->outputs[0]->id].root >= 0 && !a->values[n->outputs[0]->id].parent) {
-            int k = slot_index(n->inputs[1], in->n);
+            int k = slot_index(on, n->inputs[1], in->n);
             int o = k >= 0 ? in->objs[k] : 0;
-            if (k < 0 && !tssa_const_int(n->inputs[1], &(int64_t){0}) && in->n > 0) {
+            if (k < 0 && !known_int(on, n->inputs[1], &(int64_t){0}) && in->n > 0) {
                 o = in->objs[0];
                 for (int i = 1; i < in->n; i++)
                     if (in->objs[i] != o)
@@ -431,8 +476,119 @@ static void interpret(TssaObjectNames *on, IrNode *n)
         const TssaValueInfo *info = tssa_alias_info(a, v);
         if (info && !info->parent && a->roots[info->root].kind == TSSA_ROOT_FRESH &&
             a->roots[info->root].value == v)
-            on->obj[v->id] = (int)v->id + 1;
+            on->obj[v->id] = new_object(on);
     }
+}
+
+static void interpret_block(TssaObjectNames *on, IrBlock *b, const IrNode *stop);
+
+static long count_nodes(const IrBlock *b)
+{
+    long count = 0;
+    for (const IrNode *n = ir_block_first(b); n != b->ret; n = n->next) {
+        count++;
+        for (int k = 0; k < n->nblocks; k++)
+            count += count_nodes(n->blocks[k]);
+    }
+    return count;
+}
+
+/* A prim::Loop that runs a known number of times with no break (its
+ * condition constant true on entry and after every iteration) is
+ * interpreted iteration by iteration: each iteration's allocations are new
+ * objects, its carried values the previous iteration's results, its count
+ * known. Returns false (the loop is then only scanned) where it cannot. */
+static bool unroll(TssaObjectNames *on, IrNode *n)
+{
+    int64_t trip;
+    bool cond;
+    if (n->nblocks != 1 || n->ninputs < 2 || !known_int(on, n->inputs[0], &trip) || trip < 0 ||
+        !tssa_const_bool(n->inputs[1], &cond) || !cond ||
+        on->ncounters == (int)(sizeof on->counters / sizeof on->counters[0]))
+        return false;
+    IrBlock *body = n->blocks[0];
+    int carried = n->noutputs;
+    if (ir_block_nreturns(body) != 1 + carried || ir_block_nparams(body) != 1 + carried ||
+        n->ninputs != 2 + carried || !tssa_const_bool(ir_block_return(body, 0), &cond) || !cond)
+        return false;
+    long cost = count_nodes(body) * trip;
+    if (cost > on->budget)
+        return false;
+    on->budget -= cost;
+    int *objs = xcalloc((size_t)carried + 1, sizeof *objs);
+    int *lists = xcalloc((size_t)carried + 1, sizeof *lists);
+    for (int j = 0; j < carried; j++) {
+        objs[j] = obj_of(on, n->inputs[2 + j]);
+        TrackedList *l = list_of(on, n->inputs[2 + j]);
+        lists[j] = l ? (int)(l - on->lists) : -1;
+    }
+    int top = on->ncounters++;
+    on->counters[top].param = ir_block_param(body, 0);
+    for (int64_t t = 0; t < trip; t++) {
+        on->counters[top].value = t;
+        for (int j = 0; j < carried; j++) {
+            IrValue *p = ir_block_param(body, 1 + j);
+            if (p->id < on->nvalues) {
+                on->obj[p->id] = objs[j];
+                on->list[p->id] = lists[j];
+            }
+        }
+        interpret_block(on, body, NULL);
+        for (int j = 0; j < carried; j++) {
+            IrValue *r = ir_block_return(body, 1 + j);
+            objs[j] = obj_of(on, r);
+            TrackedList *l = list_of(on, r);
+            lists[j] = l ? (int)(l - on->lists) : -1;
+        }
+    }
+    on->ncounters--;
+    for (int j = 0; j < carried; j++) {
+        IrValue *o = n->outputs[j];
+        if (o->id >= on->nvalues)
+            continue;
+        on->obj[o->id] = objs[j];
+        on->list[o->id] = lists[j];
+        /* A list made inside the loop is named after it by the result. */
+        if (lists[j] >= 0 && !tssa_alias_dominates(on->a, on->lists[lists[j]].name, n))
+            on->lists[lists[j]].name = o;
+    }
+    free(objs);
+    free(lists);
+    return true;
+}
+
+/* One node of the block being interpreted: its outputs, then what its
+ * uses of followed names say (rules 1 and 2), then its blocks. */
+static void step(TssaObjectNames *on, IrNode *n)
+{
+    on->budget--;
+    for (int i = 0; i < n->noutputs; i++)
+        if (n->outputs[i]->id < on->nvalues) {
+            on->obj[n->outputs[i]->id] = 0;
+            on->list[n->outputs[i]->id] = -1;
+        }
+    if (n->op == OP_PRIM_LOOP && unroll(on, n))
+        return;
+    interpret(on, n);
+    for (int i = 0; i < n->ninputs; i++) {
+        IrValue *v = n->inputs[i];
+        TrackedList *l = list_of(on, v);
+        if (l)
+            list_use(on, l, n, i);
+        int o = obj_of(on, v);
+        if (o > 0)
+            tensor_use(on, o, v, n, i);
+    }
+    for (int k = 0; k < n->nblocks; k++)
+        scan_nested(on, n->blocks[k]);
+}
+
+/* b's nodes in order, up to stop (NULL: the block's end, whose results
+ * the caller follows). */
+static void interpret_block(TssaObjectNames *on, IrBlock *b, const IrNode *stop)
+{
+    for (IrNode *n = ir_block_first(b); n != b->ret && n != stop; n = n->next)
+        step(on, n);
 }
 
 /* Rule 3 and rule 1 for the views of a name v of object o (not m's
@@ -483,7 +639,6 @@ TssaObjectNames *tssa_object_names_new(TssaAlias *a)
     size_t n = on->nvalues ? on->nvalues : 1;
     on->obj = xcalloc(n, sizeof *on->obj);
     on->list = xcalloc(n, sizeof *on->list);
-    on->refused = xcalloc(n, sizeof *on->refused);
     return on;
 }
 
@@ -506,7 +661,9 @@ static void reset(TssaObjectNames *on)
         free(on->lists[i].objs);
     on->nlists = 0;
     memset(on->obj, 0, sizeof *on->obj * on->nvalues);
-    memset(on->refused, 0, sizeof *on->refused * on->nvalues);
+    on->nobjs = 0;
+    on->ncounters = 0;
+    on->budget = 200000;
     for (uint32_t i = 0; i < on->nvalues; i++)
         on->list[i] = -1;
 }
@@ -525,20 +682,7 @@ const char *tssa_object_names_resolve(TssaObjectNames *on, const TssaMutation *m
         return fmt(g, "%%%s was made after the analysis", written->name);
 
     /* The block's nodes before m, in order (rules 1 and 2 as they go). */
-    for (IrNode *n = ir_block_first(on->block); n != m->node; n = n->next) {
-        interpret(on, n);
-        for (int i = 0; i < n->ninputs; i++) {
-            IrValue *v = n->inputs[i];
-            TrackedList *l = list_of(on, v);
-            if (l)
-                list_use(on, l, n, i);
-            int o = obj_of(on, v);
-            if (o > 0)
-                tensor_use(on, o, v, n, i);
-        }
-        for (int k = 0; k < n->nblocks; k++)
-            scan_nested(on, n->blocks[k]);
-    }
+    interpret_block(on, (IrBlock *)on->block, m->node);
 
     int o = obj_of(on, written);
     if (!o) {
@@ -576,9 +720,14 @@ const char *tssa_object_names_resolve(TssaObjectNames *on, const TssaMutation *m
 
     /* Slots: the tracked lists holding o at m. */
     int nslots = 0;
-    for (int i = 0; i < on->nlists; i++)
+    for (int i = 0; i < on->nlists; i++) {
+        /* A list no name at m reaches (made in an iteration, not carried
+         * out) is dead. */
+        if (!tssa_alias_dominates(a, on->lists[i].name, m->node))
+            on->lists[i].lost = true;
         for (int k = 0; k < on->lists[i].n; k++)
             nslots += on->lists[i].objs[k] == o && !on->lists[i].lost;
+    }
     plan->names = arena_alloc(g->arena, sizeof *plan->names * (size_t)(nnames ? nnames : 1));
     plan->slots = arena_alloc(g->arena, sizeof *plan->slots * (size_t)(nslots ? nslots : 1));
     for (int i = 0; i < nnames; i++)

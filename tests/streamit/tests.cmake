@@ -146,7 +146,11 @@ endforeach()
 # reason. list_element_hazards' writes whose tensor another name observes
 # (the same tensor in two slots, another name read after the write, a list
 # copied by slicing, an index moved by an append) give every name and slot
-# the new version (functionalize/object_names.c), so none stays imperative.
+# the new version (functionalize/object_names.c), so none stays imperative;
+# so do list_element_merge_aliases' (a loop's result that is the last
+# tensor it appended, the value a loop starts from that its first
+# iteration appended: loops with a known trip count are followed
+# iteration by iteration).
 # lower.list_elements_kept.*: list_element_carried_names those whose element is still read under a
 # loop-carried or If-result name from an earlier iteration, and
 # list_element_shared_out those whose element also went into another list
@@ -160,9 +164,11 @@ add_test(NAME lower.list_elements.list_element_writes
 add_test(NAME lower.list_elements.mmdet_fpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements.list_element_hazards
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_hazards)
+foreach(case list_element_hazards list_element_merge_aliases)
+  add_test(NAME lower.list_elements.${case}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models/${case})
+endforeach()
 add_test(NAME lower.list_elements.mmdet_pafpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
@@ -184,6 +190,7 @@ add_test(NAME lower.list_elements_kept.list_element_views_list
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
                      lower.list_elements.mmdet_pafpn_inplace
                      lower.list_elements.list_element_hazards
+                     lower.list_elements.list_element_merge_aliases
                      lower.list_elements_kept.list_element_carried_names
                      lower.list_elements_kept.list_element_shared_out
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
