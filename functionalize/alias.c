@@ -1277,9 +1277,15 @@ void tssa_alias_print(FILE *out, const TssaAlias *a)
             fputs(" (also", out);
             for (int k = 0; k < m->plan.nnames; k++)
                 fprintf(out, " %%%s", m->plan.names[k]->name);
-            for (int k = 0; k < m->plan.nslots; k++)
-                fprintf(out, " %%%s[%lld]", m->plan.slots[k].list->name,
-                        (long long)m->plan.slots[k].index);
+            for (int k = 0; k < m->plan.nlater; k++)
+                fprintf(out, " %%%s(after the first iteration)", m->plan.later_names[k]->name);
+            for (int k = 0; k < m->plan.nslots; k++) {
+                const TssaSlot *slot = &m->plan.slots[k];
+                if (slot->index_value)
+                    fprintf(out, " %%%s[%%%s]", slot->list->name, slot->index_value->name);
+                else
+                    fprintf(out, " %%%s[%lld]", slot->list->name, (long long)slot->index);
+            }
             fputc(')', out);
         }
         fputc('\n', out);

@@ -122,6 +122,7 @@ typedef struct TssaRoot {
 typedef struct TssaSlot {
     IrValue *list;
     int64_t index;
+    IrValue *index_value;   /* the index as a value (a loop's count), or NULL: index */
 } TssaSlot;
 
 /* Every other name and slot of the tensor a write changes, where
@@ -133,6 +134,12 @@ typedef struct TssaObjectPlan {
     int nnames;
     TssaSlot *slots;        /* every slot holding the tensor at the write */
     int nslots;
+    /* Read after the write and the written tensor on every iteration of
+     * the loop around it but the first (counter 0): they get
+     * prim::If(counter == 0){name}{new}. */
+    IrValue **later_names;
+    int nlater;
+    IrValue *counter;
 } TssaObjectPlan;
 
 typedef struct TssaMutation {

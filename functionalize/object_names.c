@@ -6,91 +6,104 @@
  * written tensor: the same tensor in two list slots, a name read again
  * after a write through its slot, a slice copy of a list sharing the
  * element objects, an element read at a run-time index before the list
- * grows. Where those names are decided by the program, a write need not
- * stay imperative: it gives every name and every slot holding the object
- * the new version. This file finds them, or says why it cannot.
+ * grows, a loop-carried or If-merged name that is a list element. Where
+ * those names are decided by the program, a write need not stay
+ * imperative: it gives every name and every slot holding the object the
+ * new version. This file finds them, or says why it cannot.
  *
- * The view. An abstract object is one allocation: the result of an op
- * that makes fresh storage (alias.c's fresh root) in block B, the block of
- * the write m. Each run of B makes a new one (an allocation inside a loop
- * body is a new tensor every iteration). A tracked list is a Tensor[]
- * made in B by prim::ListConstruct or copied in B from a tracked list
- * (l[a:b] with constant bounds and step 1, list(l), l + r); its contents,
- * one object per slot (0: not one of B's allocations), are followed in
- * program order through append and _set_item at a constant index. The
- * nodes of B before m are interpreted once, top to bottom:
+ * The view. The interpretation starts at a block A: the write m's block,
+ * else the next enclosing block, out to the graph's (the first that
+ * decides every run of m is used). An abstract object is one run of an
+ * allocation in A (alias.c's fresh root). A tracked list is a Tensor[]
+ * made in A by prim::ListConstruct or copied from a tracked list (l[a:b]
+ * with constant bounds and step 1, list(l), l + r); its contents, one
+ * object per slot (0: not an object), are followed through append and
+ * _set_item at a known index. A's nodes are interpreted in order:
  *
  *   x = alloc(...)          obj(x) = a new object
  *   l = [a, b]              contents(l) = [obj(a), obj(b)]
  *   l.append(a)             contents(l) += [obj(a)]
- *   l[c] = a                contents(l)[c] = obj(a)      (c constant, in range)
+ *   l[c] = a                contents(l)[c] = obj(a)      (c known, in range)
  *   y = l[c]                obj(y) = contents(l)[c]      (c normalized by the length)
  *   y = l[j]                obj(y) = o when every slot holds o (j at run time:
  *                                     whichever slot it names, it is o)
  *   l2 = l[a:b], list(l)    a new list with those slots' objects
+ *   k == 0, k + 1, len(l)   ints, where their operands are known
  *
- * A prim::Loop of B with a known trip count and no break (its condition
+ * A prim::Loop with a known trip count and no break (its condition
  * constant true on entry and after each iteration) is interpreted
- * iteration by iteration, its count known in each: an allocation in its
- * body is a new object every iteration, a carried value is the previous
+ * iteration by iteration with its count known: an allocation in its body
+ * is a new object every iteration, a carried value the previous
  * iteration's result (the first iteration's the loop's input), the loop's
- * result the last iteration's (its input when it runs no iteration).
- * That is the program's own execution, so what it gives is exact: a loop
- * that appends each new y leaves its result in the last slot; the value
- * it starts from is the slot its first iteration appended. A list made in
- * an iteration and not carried out is dead after it. Other nested blocks
- * (and loops that cannot be followed so) are only scanned for uses.
+ * result the last iteration's (its input when it runs none). A prim::If
+ * whose condition is known runs its taken block; its results are that
+ * block's. This is the program's own execution: a loop that appends each
+ * new y leaves its result in the last slot, the value it starts from is
+ * in the slot its first iteration appended, `if k == 0: w = m[0]` makes w
+ * m[0]'s tensor on every iteration. A list made in an iteration and not
+ * carried out is dead after it. Other loops and branches are only scanned
+ * for uses (rules 1, 2), and a write inside one is not met.
  *
- * Everything else gives 0. The object of the written root (m's target's
- * alias root) must be an object o; then the names of o at m are the
- * values of B before m with obj = o, and its slots the slots of tracked
- * lists holding o at m. The write gives each name read after m the new
- * version (tssa::update, which renaming applies to every later use) and
- * each slot aten::_set_item(l, c, new) at the write, which list_versions.c
- * makes a new version of the list (rewrite_mutation.c emits both).
+ * Each run of m met gives: o = obj(written root), which must be an object;
+ * its names, the values in scope at m (A's down to m's block, parameters
+ * included) with obj = o that are read after m (alias.c's "after": in a
+ * loop not making the value, any use in the loop); its slots, the slots
+ * of the tracked lists reachable at m (named by a value in scope) holding
+ * o, named by the written element's own index value where that names the
+ * slot (l[i] in a loop over i), else by the constant. Every run must give
+ * the same slots and names, with one exception: a name that is o on every
+ * iteration of the loop around m but its first (a name carried from the
+ * previous iteration, `prev = cur`) gets prim::If(count == 0){name}{new}.
+ * The write then gives each name tssa::update(new, name) (renaming applies
+ * it to every later use, block propagation carries it through loops and
+ * branches) and each slot aten::_set_item(l, index, new), which
+ * list_versions.c makes a new version of the list (rewrite_mutation.c
+ * emits both).
  *
  * Why this is exact. The interpretation follows every way the program
- * gives o another name, and refuses o (keeps the write imperative, with
+ * gives o another name, and refuses o (the write stays imperative, with
  * the reason) whenever one of them leaves what it follows:
  *
- *  1. A name of o (or a view of one) used before m by anything but a
- *     read that keeps nothing (an op making new storage from it, len,
- *     an in-place write to it): stored into a container that is not a
- *     tracked list (or at a run-time index), passed through control flow
- *     (a block's result, a loop's initial value, used inside a nested
- *     block other than as such a read), given to an op whose result may
- *     alias it (reshape, an unknown op, a view of a name other than the
- *     written root), returned from a block that is not the graph's.
- *  2. A tracked list holding o used before m other than by getitem, len,
- *     ListUnpack, reading ops (stack, cat), append/_set_item followed
- *     above, copies followed above, the graph's result: its slots are no
- *     longer known (it may be passed, copied or changed elsewhere). A
- *     getitem at a run-time index whose slots hold different objects
- *     refuses every object of the list: the result may be any of them.
+ *  1. A name of o (or a view of one) used before a run of m by anything
+ *     but a read that keeps nothing (an op making new storage from it,
+ *     len, an in-place write to it): stored into a container that is not
+ *     a tracked list (or at an unknown index), passed through control flow
+ *     not interpreted (a block's result, a loop's initial value, a use
+ *     inside such a block other than a read), given to an op whose result
+ *     may alias it (reshape, an unknown op, a view of a name other than
+ *     the written root), returned from a block that is not the graph's.
+ *  2. A tracked list holding o used before a run of m other than by
+ *     getitem, len, ListUnpack, reading ops (stack, cat), append and
+ *     _set_item followed above, copies followed above, the graph's result:
+ *     its slots are no longer known. A getitem at an unknown index whose
+ *     slots hold different objects refuses every object of the list.
  *  3. A view of another name of o (not the written root, whose views
  *     alias.c re-reads from the new version) alive at m and read after it.
  *
- * With 1-3 no value other than the names found can be o at m: every value
- * of B made before o's allocation is not o; values made from o's names by
- * reading ops own new storage; values from outside B, from nested blocks
- * and from untracked containers could be o only if o flowed there, which
- * 1 refuses; values after m are made from the versions renaming gives
- * them. And no container other than the slots found holds o at m, by 1
- * and 2. So the rewrite gives every observer of o the new version, as
- * the program's shared object does. Uses after m need no check: they read
- * the version current at their place.
+ * With 1-3 no value other than the names found can be o at a run of m:
+ * values made before o's allocation are not o; values made from o's names
+ * by reading ops own new storage; values from outside A, from blocks not
+ * interpreted and from untracked containers could be o only if o flowed
+ * there, which 1 refuses; values after m are made from the versions
+ * renaming gives them. No container other than the slots found holds o,
+ * by 1 and 2. The rewrite is one piece of code for every run, which is
+ * why the runs must agree (or differ only as the first-iteration select
+ * says, decided by the loop's count at run time). So every observer of o
+ * gets the new version, as the program's shared object does. Uses after
+ * m need no check: they read the version current at their place.
  *
- * What stays imperative (the reasons name it): an object not allocated
- * in the write's block (a name merged by a branch or a loop whose trip
- * count is not known, a graph input or
- * a view of one, a tensor from a list the program did not build), a list
- * whose slots are changed at a run-time index or inside a nested block
- * before the write, a name flowing into control flow before the write
- * (whether a merged name is the object then depends on the path taken),
- * pieces of split/chunk taken at a run-time index.
+ * What stays imperative (the reasons name it): a write whose tensor is
+ * not an allocation followed from A (a graph input or a view of one, a
+ * tensor from a list the program did not build, a name merged by a loop
+ * whose trip count is not known or a branch whose condition is not), a
+ * list whose slots are changed at an unknown index or inside a block not
+ * interpreted before the write, names or slots that differ between runs
+ * otherwise than by the first iteration, pieces of split/chunk taken at a
+ * run-time index (not views alias.c follows).
  *
- * Cost: per write refused by alias.c, linear in the nodes of its block
- * (nested blocks scanned for uses) plus the tracked lists' slots.
+ * Cost: per write alias.c refused for aliasing, per enclosing block tried,
+ * the nodes interpreted (loops unrolled within a budget of 200,000 nodes)
+ * plus, per run of the write, the values in scope and the tracked slots.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -114,6 +127,8 @@ struct TssaObjectNames {
     uint32_t nvalues;
     int *obj;               /* by value id: the object a tensor is, 0 if none */
     int *list;              /* by value id: tracked list index, -1 if none */
+    int64_t *ival;          /* by value id: an int the interpretation computed */
+    bool *has_ival;
     const char **refused;   /* by object - 1: why it is refused */
     int nobjs, cap_objs;    /* objects made so far (ids 1..nobjs) */
     struct Counter {
@@ -124,8 +139,19 @@ struct TssaObjectNames {
     long budget;            /* nodes left to interpret (unrolling is bounded) */
     TrackedList *lists;
     int nlists, cap_lists;
-    const IrBlock *block;
+    const IrBlock *root_block;  /* where the interpretation starts */
     const IrNode *write;
+    IrValue *written;           /* the written root */
+    IrValue *loop_counter;          /* the count of the loop whose body holds the write */
+    int runs, runs_first;       /* runs of the write met; those in that loop's first iteration */
+    const char *failed;         /* why a run is not decided */
+    struct Candidate {
+        IrValue *value;         /* a name of the written tensor at some run */
+        int seen, seen_first;
+    } *cands;
+    int ncands, cap_cands;
+    TssaSlot *slots;            /* the first run's slots (arena) */
+    int nslots;
 };
 
 static const char *fmt(IrGraph *g, const char *format, ...)
@@ -184,7 +210,56 @@ static bool known_int(const TssaObjectNames *on, const IrValue *v, int64_t *out)
             *out = on->counters[i].value;
             return true;
         }
+    if (v->id < on->nvalues && on->has_ival[v->id]) {
+        *out = on->ival[v->id];
+        return true;
+    }
     return false;
+}
+
+static void set_int(TssaObjectNames *on, const IrValue *v, int64_t k)
+{
+    if (v->id < on->nvalues) {
+        on->ival[v->id] = k;
+        on->has_ival[v->id] = true;
+    }
+}
+
+/* Int arithmetic and comparisons on known ints (a branch on `k == 0` in
+ * an unrolled loop is decided), and the length of a followed list. */
+static void interpret_int(TssaObjectNames *on, const IrNode *n)
+{
+    int64_t x, y;
+    if (n->noutputs != 1 || !n->outputs[0]->type)
+        return;
+    IrTypeKind out = n->outputs[0]->type->kind;
+    if (n->op == OP_ATEN_LEN && n->ninputs == 1 && out == TY_INT) {
+        int idx = n->inputs[0]->id < on->nvalues ? on->list[n->inputs[0]->id] : -1;
+        if (idx >= 0 && !on->lists[idx].lost)
+            set_int(on, n->outputs[0], on->lists[idx].n);
+        return;
+    }
+    if (n->ninputs != 2 || (out != TY_INT && out != TY_BOOL) || !known_int(on, n->inputs[0], &x) ||
+        !known_int(on, n->inputs[1], &y))
+        return;
+    switch (n->op) {
+    case OP_ATEN_EQ: set_int(on, n->outputs[0], x == y); break;
+    case OP_ATEN_NE: set_int(on, n->outputs[0], x != y); break;
+    case OP_ATEN_LT: set_int(on, n->outputs[0], x < y); break;
+    case OP_ATEN_LE: set_int(on, n->outputs[0], x <= y); break;
+    case OP_ATEN_GT: set_int(on, n->outputs[0], x > y); break;
+    case OP_ATEN_GE: set_int(on, n->outputs[0], x >= y); break;
+    case OP_ATEN_ADD:
+        if (out == TY_INT && !__builtin_add_overflow(x, y, &x))
+            set_int(on, n->outputs[0], x);
+        break;
+    case OP_ATEN_SUB:
+        if (out == TY_INT && !__builtin_sub_overflow(x, y, &x))
+            set_int(on, n->outputs[0], x);
+        break;
+    default:
+        break;
+    }
 }
 
 static void refuse_contents(TssaObjectNames *on, TrackedList *l, const char *why)
@@ -481,6 +556,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
 }
 
 static void interpret_block(TssaObjectNames *on, IrBlock *b, const IrNode *stop);
+static void record_run(TssaObjectNames *on);
 
 static long count_nodes(const IrBlock *b)
 {
@@ -531,6 +607,7 @@ static bool unroll(TssaObjectNames *on, IrNode *n)
             if (p->id < on->nvalues) {
                 on->obj[p->id] = objs[j];
                 on->list[p->id] = lists[j];
+                on->has_ival[p->id] = false;
             }
         }
         interpret_block(on, body, NULL);
@@ -548,9 +625,6 @@ static bool unroll(TssaObjectNames *on, IrNode *n)
             continue;
         on->obj[o->id] = objs[j];
         on->list[o->id] = lists[j];
-        /* A list made inside the loop is named after it by the result. */
-        if (lists[j] >= 0 && !tssa_alias_dominates(on->a, on->lists[lists[j]].name, n))
-            on->lists[lists[j]].name = o;
     }
     free(objs);
     free(lists);
@@ -562,13 +636,36 @@ static bool unroll(TssaObjectNames *on, IrNode *n)
 static void step(TssaObjectNames *on, IrNode *n)
 {
     on->budget--;
+    if (n == on->write)
+        record_run(on);
     for (int i = 0; i < n->noutputs; i++)
         if (n->outputs[i]->id < on->nvalues) {
             on->obj[n->outputs[i]->id] = 0;
             on->list[n->outputs[i]->id] = -1;
+            on->has_ival[n->outputs[i]->id] = false;
         }
     if (n->op == OP_PRIM_LOOP && unroll(on, n))
         return;
+    int64_t cond;
+    if (n->op == OP_PRIM_IF && n->nblocks == 2 && n->ninputs == 1 &&
+        known_int(on, n->inputs[0], &cond)) {
+        /* A branch decided here runs its taken block only; its results
+         * are that block's. */
+        IrBlock *taken = n->blocks[cond ? 0 : 1];
+        interpret_block(on, taken, NULL);
+        for (int i = 0; i < n->noutputs && i < ir_block_nreturns(taken); i++) {
+            IrValue *o = n->outputs[i], *r = ir_block_return(taken, i);
+            if (o->id >= on->nvalues)
+                continue;
+            on->obj[o->id] = obj_of(on, r);
+            on->list[o->id] = r->id < on->nvalues ? on->list[r->id] : -1;
+            int64_t k;
+            if (known_int(on, r, &k))
+                set_int(on, o, k);
+        }
+        return;
+    }
+    interpret_int(on, n);
     interpret(on, n);
     for (int i = 0; i < n->ninputs; i++) {
         IrValue *v = n->inputs[i];
@@ -639,6 +736,8 @@ TssaObjectNames *tssa_object_names_new(TssaAlias *a)
     size_t n = on->nvalues ? on->nvalues : 1;
     on->obj = xcalloc(n, sizeof *on->obj);
     on->list = xcalloc(n, sizeof *on->list);
+    on->ival = xcalloc(n, sizeof *on->ival);
+    on->has_ival = xcalloc(n, sizeof *on->has_ival);
     return on;
 }
 
@@ -651,7 +750,10 @@ void tssa_object_names_free(TssaObjectNames *on)
     free(on->lists);
     free(on->obj);
     free(on->list);
+    free(on->ival);
+    free(on->has_ival);
     free(on->refused);
+    free(on->cands);
     free(on);
 }
 
@@ -661,83 +763,243 @@ static void reset(TssaObjectNames *on)
         free(on->lists[i].objs);
     on->nlists = 0;
     memset(on->obj, 0, sizeof *on->obj * on->nvalues);
+    memset(on->has_ival, 0, sizeof *on->has_ival * on->nvalues);
     on->nobjs = 0;
     on->ncounters = 0;
+    on->ncands = 0;
+    on->runs = on->runs_first = 0;
+    on->failed = NULL;
+    on->slots = NULL;
+    on->nslots = 0;
     on->budget = 200000;
     for (uint32_t i = 0; i < on->nvalues; i++)
         on->list[i] = -1;
 }
 
-const char *tssa_object_names_resolve(TssaObjectNames *on, const TssaMutation *m, TssaObjectPlan *plan)
+/* ---------------------------------------------------------------- runs of the write */
+
+/* The values in scope at m, from its block out to the interpretation's
+ * root block: a block's parameters and the results of its nodes before
+ * m (or before the node holding m). */
+static void scope_values(TssaObjectNames *on, IrValue ***out, int *n, int *cap)
+{
+    const IrNode *stop = on->write;
+    for (const IrBlock *b = stop->owner; b; ) {
+        for (int i = 0; i < ir_block_nparams(b) + 0; i++) {
+            if (*n == *cap) {
+                *cap = *cap ? *cap * 2 : 32;
+                *out = xrealloc(*out, sizeof **out * (size_t)*cap);
+            }
+            (*out)[(*n)++] = ir_block_param(b, i);
+        }
+        for (const IrNode *x = ir_block_first(b); x != stop; x = x->next)
+            for (int i = 0; i < x->noutputs; i++) {
+                if (*n == *cap) {
+                    *cap = *cap ? *cap * 2 : 32;
+                    *out = xrealloc(*out, sizeof **out * (size_t)*cap);
+                }
+                (*out)[(*n)++] = x->outputs[i];
+            }
+        if (b == on->root_block || !b->owner)
+            break;
+        stop = b->owner;
+        b = stop->owner;
+    }
+}
+
+static void add_candidate(TssaObjectNames *on, IrValue *v, bool first)
+{
+    for (int i = 0; i < on->ncands; i++)
+        if (on->cands[i].value == v) {
+            on->cands[i].seen++;
+            on->cands[i].seen_first += first;
+            return;
+        }
+    if (on->ncands == on->cap_cands) {
+        on->cap_cands = on->cap_cands ? on->cap_cands * 2 : 8;
+        on->cands = xrealloc(on->cands, sizeof *on->cands * (size_t)on->cap_cands);
+    }
+    on->cands[on->ncands++] = (struct Candidate){v, 1, first};
+}
+
+/* The slots holding o at this run, as (list name, index): a list is
+ * named by the first value in scope at m that is it (none: it is dead
+ * here, as a list made in an earlier iteration); the index is the written
+ * element's own index value where it names the slot (l[i] with i a loop's
+ * count names a different slot each run), else the constant. */
+static int run_slots(TssaObjectNames *on, int o, IrValue *const *scope, int nscope, TssaSlot *out,
+                     int cap)
+{
+    const IrNode *read = on->written->def;
+    int read_list = -1;
+    int64_t read_index = -1;
+    if (read->op == OP_ATEN_GETITEM && read->ninputs == 2 && read->inputs[0]->id < on->nvalues &&
+        known_int(on, read->inputs[1], &read_index) && read_index >= 0)
+        read_list = on->list[read->inputs[0]->id];
+    bool read_list_in_scope = false;
+    for (int i = 0; i < nscope; i++)
+        read_list_in_scope |= scope[i] == read->inputs[0];
+    int n = 0;
+    for (int i = 0; i < on->nlists; i++) {
+        const TrackedList *l = &on->lists[i];
+        IrValue *name = NULL;
+        for (int s = 0; s < nscope && !name; s++)
+            if (scope[s]->id < on->nvalues && on->list[scope[s]->id] == i)
+                name = scope[s];
+        if (l->lost || !name)
+            continue;
+        for (int k = 0; k < l->n; k++) {
+            if (l->objs[k] != o)
+                continue;
+            if (n == cap)
+                return -1;
+            bool own = i == read_list && read_index == k && read_list_in_scope;
+            out[n++] = own ? (TssaSlot){read->inputs[0], k, read->inputs[1]}
+                           : (TssaSlot){name, k, NULL};
+        }
+    }
+    return n;
+}
+
+static bool same_slot(const TssaSlot *x, const TssaSlot *y)
+{
+    if (x->index_value || y->index_value)
+        return x->index_value == y->index_value && x->list == y->list;
+    return x->list == y->list && x->index == y->index;
+}
+
+enum { MAX_SLOTS = 256 };
+
+/* One run of the write m, met by the interpretation: its object, names
+ * and slots, which every run must agree on. */
+static void record_run(TssaObjectNames *on)
 {
     TssaAlias *a = on->a;
     IrGraph *g = a->g;
-    const TssaRoot *root = &a->roots[m->root];
-    IrValue *written = root->value;
-    memset(plan, 0, sizeof *plan);
-    reset(on);
-    on->block = m->node->owner;
-    on->write = m->node;
-    if (written->id >= on->nvalues)
-        return fmt(g, "%%%s was made after the analysis", written->name);
-
-    /* The block's nodes before m, in order (rules 1 and 2 as they go). */
-    interpret_block(on, (IrBlock *)on->block, m->node);
-
-    int o = obj_of(on, written);
+    if (on->failed)
+        return;
+    on->runs++;
+    bool first = on->loop_counter && known_int(on, on->loop_counter, &(int64_t){0}) &&
+                 on->counters[on->ncounters - 1].param == on->loop_counter &&
+                 on->counters[on->ncounters - 1].value == 0;
+    on->runs_first += first;
+    int o = obj_of(on, on->written);
     if (!o) {
+        const TssaRoot *root = &a->roots[a->values[on->written->id].root];
         const char *what = root->kind == TSSA_ROOT_MERGE ? "merged by control flow (which tensor "
                                                            "it is depends on the path taken)"
                            : root->kind == TSSA_ROOT_CONTAINER
-                               ? "read from a list this block does not build, or from a slot "
+                               ? "read from a list the analysis does not follow, or from a slot "
                                  "whose tensor is not known"
-                               : "not a tensor this block allocates";
-        return fmt(g, "%%%s is %s", written->name, what);
+                               : "not a tensor the analysis follows from its allocation";
+        on->failed = fmt(g, "%%%s is %s", on->written->name, what);
+        return;
     }
-
-    /* Names: values of the block before m that are o. */
-    int64_t at = tssa_alias_pos(a, m->node);
-    IrValue **names = NULL;
-    int nnames = 0, cap = 0;
-    for (IrNode *n = ir_block_first(on->block); n != m->node && !on->refused[o - 1]; n = n->next)
-        for (int i = 0; i < n->noutputs; i++) {
-            IrValue *v = n->outputs[i];
-            if (obj_of(on, v) != o)
-                continue;
-            check_views(on, o, v, v == written);
-            if (v == written || a->values[v->id].last_use <= at)
-                continue;
-            if (nnames == cap) {
-                cap = cap ? cap * 2 : 4;
-                names = xrealloc(names, sizeof *names * (size_t)cap);
-            }
-            names[nnames++] = v;
-        }
+    IrValue **scope = NULL;
+    int nscope = 0, cap = 0;
+    scope_values(on, &scope, &nscope, &cap);
+    for (int i = 0; i < nscope; i++) {
+        IrValue *v = scope[i];
+        if (obj_of(on, v) != o)
+            continue;
+        check_views(on, o, v, v == on->written);
+        if (v == on->written ||
+            a->values[v->id].last_use <= tssa_alias_after_threshold(a, v, on->write))
+            continue;
+        add_candidate(on, v, first);
+    }
     if (on->refused[o - 1]) {
-        free(names);
-        return on->refused[o - 1];
+        free(scope);
+        on->failed = on->refused[o - 1];
+        return;
     }
+    TssaSlot slots[MAX_SLOTS];
+    int n = run_slots(on, o, scope, nscope, slots, MAX_SLOTS);
+    free(scope);
+    if (n < 0) {
+        on->failed = fmt(g, "%%%s is held in more than %d list slots", on->written->name, MAX_SLOTS);
+        return;
+    }
+    if (on->runs == 1) {
+        on->slots = arena_alloc(g->arena, sizeof *on->slots * (size_t)(n ? n : 1));
+        memcpy(on->slots, slots, sizeof *slots * (size_t)n);
+        on->nslots = n;
+        return;
+    }
+    bool same = n == on->nslots;
+    for (int i = 0; same && i < n; i++)
+        same = same_slot(&slots[i], &on->slots[i]);
+    if (!same)
+        on->failed = fmt(g, "the list slots holding %%%s differ between runs of the write",
+                         on->written->name);
+}
 
-    /* Slots: the tracked lists holding o at m. */
-    int nslots = 0;
-    for (int i = 0; i < on->nlists; i++) {
-        /* A list no name at m reaches (made in an iteration, not carried
-         * out) is dead. */
-        if (!tssa_alias_dominates(a, on->lists[i].name, m->node))
-            on->lists[i].lost = true;
-        for (int k = 0; k < on->lists[i].n; k++)
-            nslots += on->lists[i].objs[k] == o && !on->lists[i].lost;
+/* The interpretation from root block A: fills plan or says why not. */
+static const char *resolve_from(TssaObjectNames *on, const TssaMutation *m, IrBlock *A,
+                                TssaObjectPlan *plan)
+{
+    TssaAlias *a = on->a;
+    IrGraph *g = a->g;
+    reset(on);
+    on->root_block = A;
+    on->write = m->node;
+    on->written = a->roots[m->root].value;
+    /* The loop whose body holds the write: names that are the tensor on
+     * all its iterations but the first are selected by its count. */
+    const IrNode *owner = m->node->owner->owner;
+    on->loop_counter = owner && owner->op == OP_PRIM_LOOP && m->node->owner != A
+                           ? ir_block_param(m->node->owner, 0)
+                           : NULL;
+    interpret_block(on, A, NULL);
+    if (on->failed)
+        return on->failed;
+    if (!on->runs)
+        return fmt(g, "the write is inside a loop or branch that the analysis cannot follow run by "
+                      "run (a trip count or condition not known)");
+    int nnames = 0, nlater = 0;
+    for (int i = 0; i < on->ncands; i++) {
+        const struct Candidate *c = &on->cands[i];
+        if (c->seen == on->runs)
+            nnames++;
+        else if (on->loop_counter && c->seen_first == 0 && on->runs_first > 0 &&
+                 c->seen == on->runs - on->runs_first)
+            nlater++;
+        else
+            return fmt(g, "%%%s is the written tensor on some runs of the write and not on others",
+                       c->value->name);
     }
     plan->names = arena_alloc(g->arena, sizeof *plan->names * (size_t)(nnames ? nnames : 1));
-    plan->slots = arena_alloc(g->arena, sizeof *plan->slots * (size_t)(nslots ? nslots : 1));
-    for (int i = 0; i < nnames; i++)
-        plan->names[i] = names[i];
-    plan->nnames = nnames;
-    for (int i = 0; i < on->nlists; i++)
-        for (int k = 0; k < on->lists[i].n; k++)
-            if (on->lists[i].objs[k] == o && !on->lists[i].lost)
-                plan->slots[plan->nslots++] = (TssaSlot){on->lists[i].name, k};
+    plan->later_names = arena_alloc(g->arena, sizeof *plan->later_names * (size_t)(nlater ? nlater : 1));
+    for (int i = 0; i < on->ncands; i++) {
+        if (on->cands[i].seen == on->runs)
+            plan->names[plan->nnames++] = on->cands[i].value;
+        else
+            plan->later_names[plan->nlater++] = on->cands[i].value;
+    }
+    plan->counter = nlater ? on->loop_counter : NULL;
+    plan->slots = on->slots;
+    plan->nslots = on->nslots;
     plan->resolved = true;
-    free(names);
     return NULL;
+}
+
+const char *tssa_object_names_resolve(TssaObjectNames *on, const TssaMutation *m, TssaObjectPlan *plan)
+{
+    TssaAlias *a = on->a;
+    memset(plan, 0, sizeof *plan);
+    if (a->roots[m->root].value->id >= on->nvalues)
+        return fmt(a->g, "%%%s was made after the analysis", a->roots[m->root].value->name);
+    /* From the write's block outwards: the first block from which every
+     * run of the write is decided. The reason kept is the one of the
+     * outermost block whose interpretation met the write. */
+    const char *why = NULL;
+    for (IrBlock *b = m->node->owner; b; b = b->owner ? b->owner->owner : NULL) {
+        const char *w = resolve_from(on, m, b, plan);
+        if (!w)
+            return NULL;
+        memset(plan, 0, sizeof *plan);
+        if (!why || on->runs)
+            why = w;
+    }
+    return why;
 }

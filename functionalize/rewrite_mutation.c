@@ -49,6 +49,25 @@ static void emit_update(IrGraph *g, IrNode *pos, IrValue *new_version, IrValue *
     ir_insert_before(u, pos);
 }
 
+/* prim::If(counter == 0) { name } else { fresh }, before pos: a name that
+ * is the written tensor on every iteration of the loop around the write
+ * but the first (object_names.c's later names). */
+static IrValue *select_after_first(IrGraph *g, IrNode *pos, IrValue *counter, IrValue *name,
+                                   IrValue *fresh)
+{
+    IrValue *args[2] = {counter, tssa_emit_int(g, pos, 0)};
+    IrValue *first = tssa_emit_node(g, pos, OP_ATEN_EQ, args, 2, ir_type_simple(g, TY_BOOL), NULL);
+    IrNode *sel = ir_node_new_op(g, OP_PRIM_IF);
+    ir_node_add_input(sel, first);
+    ir_block_add_return(ir_node_add_block(sel), name);
+    ir_block_add_return(ir_node_add_block(sel), fresh);
+    IrValue *out = ir_node_add_output(sel, name->type, NULL);
+    sel->comment = pos->comment;
+    sel->line = pos->line;
+    ir_insert_before(sel, pos);
+    return out;
+}
+
 /* chain[0] = root, ..., chain[k] = v; returns k, or -1 if too deep. */
 static int chain_of(const TssaAlias *a, IrValue *v, IrValue **chain)
 {
@@ -130,9 +149,14 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
          * it). */
         for (int i = 0; i < m->plan.nnames; i++)
             emit_update(g, node, cur, m->plan.names[i]);
+        for (int i = 0; i < m->plan.nlater; i++)
+            emit_update(g, node, select_after_first(g, node, m->plan.counter, m->plan.later_names[i], cur),
+                        m->plan.later_names[i]);
         for (int i = 0; i < m->plan.nslots; i++) {
-            IrValue *list = m->plan.slots[i].list;
-            IrValue *args[3] = {list, tssa_emit_int(g, node, m->plan.slots[i].index), r};
+            const TssaSlot *slot = &m->plan.slots[i];
+            IrValue *list = slot->list;
+            IrValue *index = slot->index_value ? slot->index_value : tssa_emit_int(g, node, slot->index);
+            IrValue *args[3] = {list, index, r};
             IrValue *set = tssa_emit_node(g, node, OP_ATEN_SET_ITEM, args, 3, list->type, NULL);
             set->def->comment = node->comment;
             set->def->line = node->line;

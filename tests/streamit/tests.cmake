@@ -150,9 +150,10 @@ endforeach()
 # so do list_element_merge_aliases' (a loop's result that is the last
 # tensor it appended, the value a loop starts from that its first
 # iteration appended: loops with a known trip count are followed
-# iteration by iteration).
-# lower.list_elements_kept.*: list_element_carried_names those whose element is still read under a
-# loop-carried or If-result name from an earlier iteration, and
+# iteration by iteration), and list_element_carried_names' (an element
+# still read under a loop-carried name from the previous iteration, which
+# is the tensor on every iteration but the first, and an If result that is
+# the element on every iteration). lower.list_elements_kept.*:
 # list_element_shared_out those whose element also went into another list
 # (appended, split into views), beside a clean list that stays functional;
 # list_element_views_list's list of views of x keeps the reason its first
@@ -164,7 +165,7 @@ add_test(NAME lower.list_elements.list_element_writes
 add_test(NAME lower.list_elements.mmdet_fpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
-foreach(case list_element_hazards list_element_merge_aliases)
+foreach(case list_element_hazards list_element_merge_aliases list_element_carried_names)
   add_test(NAME lower.list_elements.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/models/${case})
@@ -172,11 +173,6 @@ endforeach()
 add_test(NAME lower.list_elements.mmdet_pafpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements_kept.list_element_carried_names
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_carried_names --kept
-                 "%cur[^ ]* .taken from a list or tuple. may alias %prev.* read after this write"
-                 "%[^ ]* .taken from a list or tuple. may alias %w.* read after this write")
 add_test(NAME lower.list_elements_kept.list_element_shared_out
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_element_shared_out --kept
@@ -191,7 +187,7 @@ set_tests_properties(lower.list_elements.list_element_writes lower.list_elements
                      lower.list_elements.mmdet_pafpn_inplace
                      lower.list_elements.list_element_hazards
                      lower.list_elements.list_element_merge_aliases
-                     lower.list_elements_kept.list_element_carried_names
+                     lower.list_elements.list_element_carried_names
                      lower.list_elements_kept.list_element_shared_out
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
 
