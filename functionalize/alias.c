@@ -1279,6 +1279,8 @@ void tssa_alias_print(FILE *out, const TssaAlias *a)
                 fprintf(out, " %%%s", m->plan.names[k]->name);
             for (int k = 0; k < m->plan.nlater; k++)
                 fprintf(out, " %%%s(after the first iteration)", m->plan.later_names[k]->name);
+            for (int k = 0; k < m->plan.nfirst; k++)
+                fprintf(out, " %%%s(on the first iteration)", m->plan.first_names[k]->name);
             for (int k = 0; k < m->plan.nslots; k++) {
                 const TssaSlot *slot = &m->plan.slots[k];
                 if (slot->index_value)

@@ -139,6 +139,10 @@ typedef struct TssaObjectPlan {
      * prim::If(counter == 0){name}{new}. */
     IrValue **later_names;
     int nlater;
+    /* The written tensor on that loop's first iteration only: they get
+     * prim::If(counter == 0){new}{name}. */
+    IrValue **first_names;
+    int nfirst;
     IrValue *counter;
 } TssaObjectPlan;
 

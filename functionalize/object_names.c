@@ -53,7 +53,9 @@
  * slot (l[i] in a loop over i), else by the constant. Every run must give
  * the same slots and names, with one exception: a name that is o on every
  * iteration of the loop around m but its first (a name carried from the
- * previous iteration, `prev = cur`) gets prim::If(count == 0){name}{new}.
+ * previous iteration, `prev = cur`) gets prim::If(count == 0){name}{new},
+ * one that is o on its first iteration only (the value the loop starts
+ * from, the first element) prim::If(count == 0){new}{name}.
  * The write then gives each name tssa::update(new, name) (renaming applies
  * it to every later use, block propagation carries it through loops and
  * branches) and each slot aten::_set_item(l, index, new), which
@@ -956,27 +958,35 @@ static const char *resolve_from(TssaObjectNames *on, const TssaMutation *m, IrBl
     if (!on->runs)
         return fmt(g, "the write is inside a loop or branch that the analysis cannot follow run by "
                       "run (a trip count or condition not known)");
-    int nnames = 0, nlater = 0;
+    /* Each candidate: the tensor on every run, on every run but those of
+     * the loop's first iteration, or on those only. */
+    int nnames = 0, nlater = 0, nfirst = 0;
+    bool split = on->loop_counter && on->runs_first > 0 && on->runs_first < on->runs;
     for (int i = 0; i < on->ncands; i++) {
         const struct Candidate *c = &on->cands[i];
         if (c->seen == on->runs)
             nnames++;
-        else if (on->loop_counter && c->seen_first == 0 && on->runs_first > 0 &&
-                 c->seen == on->runs - on->runs_first)
+        else if (split && c->seen_first == 0 && c->seen == on->runs - on->runs_first)
             nlater++;
+        else if (split && c->seen_first == on->runs_first && c->seen == c->seen_first)
+            nfirst++;
         else
             return fmt(g, "%%%s is the written tensor on some runs of the write and not on others",
                        c->value->name);
     }
     plan->names = arena_alloc(g->arena, sizeof *plan->names * (size_t)(nnames ? nnames : 1));
     plan->later_names = arena_alloc(g->arena, sizeof *plan->later_names * (size_t)(nlater ? nlater : 1));
+    plan->first_names = arena_alloc(g->arena, sizeof *plan->first_names * (size_t)(nfirst ? nfirst : 1));
     for (int i = 0; i < on->ncands; i++) {
-        if (on->cands[i].seen == on->runs)
-            plan->names[plan->nnames++] = on->cands[i].value;
+        const struct Candidate *c = &on->cands[i];
+        if (c->seen == on->runs)
+            plan->names[plan->nnames++] = c->value;
+        else if (c->seen_first == 0)
+            plan->later_names[plan->nlater++] = c->value;
         else
-            plan->later_names[plan->nlater++] = on->cands[i].value;
+            plan->first_names[plan->nfirst++] = c->value;
     }
-    plan->counter = nlater ? on->loop_counter : NULL;
+    plan->counter = nlater || nfirst ? on->loop_counter : NULL;
     plan->slots = on->slots;
     plan->nslots = on->nslots;
     plan->resolved = true;

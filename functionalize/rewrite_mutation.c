@@ -49,19 +49,20 @@ static void emit_update(IrGraph *g, IrNode *pos, IrValue *new_version, IrValue *
     ir_insert_before(u, pos);
 }
 
-/* prim::If(counter == 0) { name } else { fresh }, before pos: a name that
- * is the written tensor on every iteration of the loop around the write
- * but the first (object_names.c's later names). */
-static IrValue *select_after_first(IrGraph *g, IrNode *pos, IrValue *counter, IrValue *name,
-                                   IrValue *fresh)
+/* prim::If(counter == 0) { on_first } else { otherwise }, before pos: a
+ * name that is the written tensor on every iteration of the loop around
+ * the write but the first, or on the first only (object_names.c's later
+ * and first names), gets the new version on those iterations. */
+static IrValue *select_by_first(IrGraph *g, IrNode *pos, IrValue *counter, IrValue *on_first,
+                                IrValue *otherwise)
 {
     IrValue *args[2] = {counter, tssa_emit_int(g, pos, 0)};
     IrValue *first = tssa_emit_node(g, pos, OP_ATEN_EQ, args, 2, ir_type_simple(g, TY_BOOL), NULL);
     IrNode *sel = ir_node_new_op(g, OP_PRIM_IF);
     ir_node_add_input(sel, first);
-    ir_block_add_return(ir_node_add_block(sel), name);
-    ir_block_add_return(ir_node_add_block(sel), fresh);
-    IrValue *out = ir_node_add_output(sel, name->type, NULL);
+    ir_block_add_return(ir_node_add_block(sel), on_first);
+    ir_block_add_return(ir_node_add_block(sel), otherwise);
+    IrValue *out = ir_node_add_output(sel, ir_type_tensor(g), NULL);
     sel->comment = pos->comment;
     sel->line = pos->line;
     ir_insert_before(sel, pos);
@@ -150,8 +151,11 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
         for (int i = 0; i < m->plan.nnames; i++)
             emit_update(g, node, cur, m->plan.names[i]);
         for (int i = 0; i < m->plan.nlater; i++)
-            emit_update(g, node, select_after_first(g, node, m->plan.counter, m->plan.later_names[i], cur),
+            emit_update(g, node, select_by_first(g, node, m->plan.counter, m->plan.later_names[i], cur),
                         m->plan.later_names[i]);
+        for (int i = 0; i < m->plan.nfirst; i++)
+            emit_update(g, node, select_by_first(g, node, m->plan.counter, cur, m->plan.first_names[i]),
+                        m->plan.first_names[i]);
         for (int i = 0; i < m->plan.nslots; i++) {
             const TssaSlot *slot = &m->plan.slots[i];
             IrValue *list = slot->list;

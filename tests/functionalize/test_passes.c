@@ -288,6 +288,80 @@ static void test_list_escape_input_list(void)
     ir_graph_free(g);
 }
 
+/* object_names.c must refuse where the program does not decide the names:
+ * a list set at a run-time index (which slot now holds %x is not known),
+ * and a loop with a run-time trip count carrying a name that is %x's
+ * element only from the second iteration on. Each keeps its write. */
+static void test_names_undecided(void)
+{
+    IrGraph *g = parse(
+        "graph(%x.1 : Tensor, %j : int):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %x : Tensor = aten::clone(%x.1, %none)\n"
+        "  %y : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%x, %y)\n"
+        "  %s : Tensor[] = aten::_set_item(%l, %j, %x)\n"
+        "  %w : Tensor = aten::add_(%x, %one, %one)\n"
+        "  %e : Tensor = aten::__getitem__(%l, %one)\n"
+        "  return (%e)\n");
+    TssaReport r;
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "run-time set: imperative %zu", r.imperative_mutations);
+    ir_graph_free(g);
+
+    g = parse(
+        "graph(%x.1 : Tensor, %n : int):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %true : bool = prim::Constant[value=1]()\n"
+        "  %a : Tensor = aten::clone(%x.1, %none)\n"
+        "  %p0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%a)\n"
+        "  %acc0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %acc : Tensor, %prev : Tensor = prim::Loop(%n, %true, %acc0, %p0)\n"
+        "    block0(%k : int, %acc1 : Tensor, %prev1 : Tensor):\n"
+        "      %cur : Tensor = aten::__getitem__(%l, %zero)\n"
+        "      %w : Tensor = aten::add_(%cur, %one, %one)\n"
+        "      %acc2 : Tensor = aten::add(%acc1, %prev1, %one)\n"
+        "      -> (%true, %acc2, %cur)\n"
+        "  return (%acc)\n");
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "run-time trip count: imperative %zu", r.imperative_mutations);
+    ir_graph_free(g);
+}
+
+/* The same loop with a known trip count: %prev1 is the element from the
+ * second iteration on, and gets prim::If(k == 0){prev1}{new}. */
+static void test_names_after_first(void)
+{
+    IrGraph *g = parse(
+        "graph(%x.1 : Tensor):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %three : int = prim::Constant[value=3]()\n"
+        "  %true : bool = prim::Constant[value=1]()\n"
+        "  %a : Tensor = aten::clone(%x.1, %none)\n"
+        "  %p0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%a)\n"
+        "  %acc0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %acc : Tensor, %prev : Tensor = prim::Loop(%three, %true, %acc0, %p0)\n"
+        "    block0(%k : int, %acc1 : Tensor, %prev1 : Tensor):\n"
+        "      %cur : Tensor = aten::__getitem__(%l, %zero)\n"
+        "      %w : Tensor = aten::add_(%cur, %one, %one)\n"
+        "      %acc2 : Tensor = aten::add(%acc1, %prev1, %one)\n"
+        "      -> (%true, %acc2, %cur)\n"
+        "  return (%acc)\n");
+    TssaReport r;
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 0 && count(g, "aten::add_") == 0 && count(g, "prim::If") == 1,
+              "imperative %zu, %d If", r.imperative_mutations, count(g, "prim::If"));
+    ir_graph_free(g);
+}
+
 /* DCE: the loop's second carried value and the If's result are unused. */
 static void test_dce(void)
 {
@@ -437,6 +511,8 @@ int main(void)
     test_fresh_roots_disjoint();
     test_list_escape();
     test_list_escape_input_list();
+    test_names_undecided();
+    test_names_after_first();
     test_dce();
     test_cse();
     test_training_folded();

@@ -153,7 +153,11 @@ endforeach()
 # iteration by iteration), and list_element_carried_names' (an element
 # still read under a loop-carried name from the previous iteration, which
 # is the tensor on every iteration but the first, and an If result that is
-# the element on every iteration). lower.list_elements_kept.*:
+# the element on every iteration); and list_alias_swap_two_lists' and
+# list_alias_nested_loops' (elements swapped between slots, a list built
+# from another's elements, one tensor in two lists, writes in nested
+# loops through two lists, names that are the written element on the
+# first iteration only or on every later one). lower.list_elements_kept.*:
 # list_element_shared_out those whose element also went into another list
 # (appended, split into views), beside a clean list that stays functional;
 # list_element_views_list's list of views of x keeps the reason its first
@@ -165,7 +169,8 @@ add_test(NAME lower.list_elements.list_element_writes
 add_test(NAME lower.list_elements.mmdet_fpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
-foreach(case list_element_hazards list_element_merge_aliases list_element_carried_names)
+foreach(case list_element_hazards list_element_merge_aliases list_element_carried_names
+             list_alias_swap_two_lists list_alias_nested_loops)
   add_test(NAME lower.list_elements.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/models/${case})
@@ -188,6 +193,8 @@ set_tests_properties(lower.list_elements.list_element_writes lower.list_elements
                      lower.list_elements.list_element_hazards
                      lower.list_elements.list_element_merge_aliases
                      lower.list_elements.list_element_carried_names
+                     lower.list_elements.list_alias_swap_two_lists
+                     lower.list_elements.list_alias_nested_loops
                      lower.list_elements_kept.list_element_shared_out
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
 
