@@ -120,6 +120,7 @@ static void add_view(TssaAlias *a, IrValue *v, IrValue *parent, TssaStepKind kin
     info->step.kind = kind;
     info->step.node = node;
     info->step.piece = piece;
+    info->step.index = NULL;
 }
 
 static int root_of(const TssaAlias *a, const IrValue *v)
@@ -250,6 +251,23 @@ static void classify_getattr(Walk *w, IrValue *v, IrNode *n)
     w->nattrs++;
 }
 
+/* A piece of the list of views n makes can be taken at a run-time index:
+ * view_steps.c re-creates it from the normalized index (unbind, chunk,
+ * split by one size; not split by a list of sizes, whose offsets are
+ * sums over the pieces before). */
+static bool runtime_piece_ok(const IrNode *n)
+{
+    switch (n->op) {
+    case OP_ATEN_UNBIND:
+    case OP_ATEN_CHUNK:
+        return n->ninputs >= 2;
+    case OP_ATEN_SPLIT:
+        return n->ninputs >= 2 && n->inputs[1]->type && n->inputs[1]->type->kind == TY_INT;
+    default:
+        return false;
+    }
+}
+
 /* The list of views made by chunk/split/unbind that v is an element of. */
 static IrNode *views_list_node(const Walk *w, const IrValue *list)
 {
@@ -265,13 +283,18 @@ static void classify_extraction(Walk *w, IrNode *n)
         if (!tssa_is_tensor_value(v))
             continue;
         int64_t k = i;
+        IrValue *runtime_index = NULL;
         bool piece = list_node && root_of(a, list_node->inputs[0]) >= 0;
-        if (piece && n->op == OP_ATEN_GETITEM && !(tssa_const_int(n->inputs[1], &k) && k >= 0))
-            piece = false;
+        if (piece && n->op == OP_ATEN_GETITEM && !(tssa_const_int(n->inputs[1], &k) && k >= 0)) {
+            piece = runtime_piece_ok(list_node);
+            runtime_index = n->inputs[1];
+            k = -1;
+        }
         if (piece && n->op != OP_PRIM_LISTUNPACK && n->op != OP_ATEN_GETITEM)
             piece = false;
         if (piece) {
             add_view(a, v, list_node->inputs[0], TSSA_STEP_PIECE, list_node, (int)k);
+            a->values[v->id].step.index = runtime_index;
         } else {
             int r = add_root(a, v, TSSA_ROOT_CONTAINER, n->kind);
             join_container_class(w, r);
@@ -563,6 +586,8 @@ static void find_escapes(Walk *w, IrBlock *b)
                     int64_t k;
                     if (u->op == OP_ATEN_GETITEM && tssa_const_int(u->inputs[1], &k) && k >= 0)
                         continue;
+                    if (u->op == OP_ATEN_GETITEM && u->ninputs == 2 && runtime_piece_ok(n))
+                        continue;   /* a piece at a run-time index (classify_extraction) */
                     if (!container_transparent(w, list, 0))
                         mark_escape(w, n->inputs[0], n);
                     break;
@@ -1186,7 +1211,10 @@ static void print_step(FILE *out, const TssaValueInfo *info)
     case TSSA_STEP_NONE:
         return;
     case TSSA_STEP_PIECE:
-        fprintf(out, "piece %d of %s(", info->step.piece, n->kind);
+        if (info->step.index)
+            fprintf(out, "piece %%%s of %s(", info->step.index->name, n->kind);
+        else
+            fprintf(out, "piece %d of %s(", info->step.piece, n->kind);
         break;
     case TSSA_STEP_IDENTITY:
     case TSSA_STEP_VIEW:

@@ -63,6 +63,9 @@ typedef struct TssaStep {
     TssaStepKind kind;
     IrNode *node;           /* the view op, or the list-making op for pieces */
     int piece;
+    /* A piece taken at a run-time index (parts[k]): that index (piece is
+     * then -1), normalized and bounds-checked where the step is re-created. */
+    IrValue *index;
 } TssaStep;
 
 /* The immut:: access twin of an aten view op, or OP_UNKNOWN. */

@@ -872,6 +872,38 @@ static bool same_slot(const TssaSlot *x, const TssaSlot *y)
 
 enum { MAX_SLOTS = 256 };
 
+/* Why the written root is not an object the interpretation followed. */
+static const char *unknown_object(TssaObjectNames *on)
+{
+    TssaAlias *a = on->a;
+    IrGraph *g = a->g;
+    const IrValue *w = on->written;
+    const TssaRoot *root = &a->roots[a->values[w->id].root];
+    const IrNode *read = w->def;
+    if (root->kind == TSSA_ROOT_CONTAINER && read->op == OP_ATEN_GETITEM && read->ninputs == 2) {
+        const IrValue *l = read->inputs[0];
+        const IrNode *d = l->def;
+        if (l->id < on->nvalues && on->list[l->id] >= 0 && !on->lists[on->list[l->id]].lost)
+            return fmt(g, "%%%s is read from %%%s at a slot holding a tensor not allocated in the "
+                          "program (a graph input, a view, a tensor from outside the lists followed)",
+                       w->name, l->name);
+        if (d->op == OP_PRIM_PARAM && d->owner->owner && d->owner->owner->op == OP_PRIM_LOOP)
+            return fmt(g, "%%%s is read from %%%s, carried by a loop whose trip count is not known "
+                          "or that may break: which list it is, and what its slots hold, depends on "
+                          "the iterations run", w->name, l->name);
+        if (d->op == OP_PRIM_PARAM)
+            return fmt(g, "%%%s is read from %%%s, a graph input", w->name, l->name);
+        if (l->id < on->nvalues && on->list[l->id] >= 0)
+            return fmt(g, "%%%s is read from %%%s, whose slots are no longer known", w->name, l->name);
+        return fmt(g, "%%%s is read from %%%s, made by %s, not a list of tensors the analysis "
+                      "follows", w->name, l->name, d->kind);
+    }
+    if (root->kind == TSSA_ROOT_MERGE)
+        return fmt(g, "%%%s is merged by control flow not followed run by run (which tensor it is "
+                      "depends on the path taken)", w->name);
+    return fmt(g, "%%%s is not a tensor the analysis follows from its allocation", w->name);
+}
+
 /* One run of the write m, met by the interpretation: its object, names
  * and slots, which every run must agree on. */
 static void record_run(TssaObjectNames *on)
@@ -887,14 +919,7 @@ static void record_run(TssaObjectNames *on)
     on->runs_first += first;
     int o = obj_of(on, on->written);
     if (!o) {
-        const TssaRoot *root = &a->roots[a->values[on->written->id].root];
-        const char *what = root->kind == TSSA_ROOT_MERGE ? "merged by control flow (which tensor "
-                                                           "it is depends on the path taken)"
-                           : root->kind == TSSA_ROOT_CONTAINER
-                               ? "read from a list the analysis does not follow, or from a slot "
-                                 "whose tensor is not known"
-                               : "not a tensor the analysis follows from its allocation";
-        on->failed = fmt(g, "%%%s is %s", on->written->name, what);
+        on->failed = unknown_object(on);
         return;
     }
     IrValue **scope = NULL;

@@ -126,7 +126,7 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
     if (k == 0 && fewer_copies && m->src_matches_target)
         (*merged)++;
     else if (k == 0)
-        cur = tssa_step_assign(g, &(TssaStep){TSSA_STEP_IDENTITY, NULL, 0}, r, src, node, r->type,
+        cur = tssa_step_assign(g, &(TssaStep){TSSA_STEP_IDENTITY, NULL, 0, NULL}, r, src, node, r->type,
                                tssa_base_name(r, buf, sizeof buf));
     bool src_fits = fewer_copies && m->src_matches_target;
     for (int i = k; i >= 1; i--) {

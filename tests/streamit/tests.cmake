@@ -157,11 +157,13 @@ endforeach()
 # list_alias_nested_loops' (elements swapped between slots, a list built
 # from another's elements, one tensor in two lists, writes in nested
 # loops through two lists, names that are the written element on the
-# first iteration only or on every later one). lower.list_elements_kept.*:
-# list_element_shared_out those whose element also went into another list
-# (appended, split into views), beside a clean list that stays functional;
-# list_element_views_list's list of views of x keeps the reason its first
-# name gave (made by aten::list) once a loop joins it to other names.
+# first iteration only or on every later one), list_element_shared_out's
+# and list_alias_runtime_pieces' (an element appended to a second list;
+# pieces of split, unbind and chunk of an element taken at run-time
+# indices, normalized and bounds-checked as the list's __getitem__ does).
+# lower.list_elements_kept.list_element_views_list: its list of views of
+# the graph input x, carried by a loop whose trip count is not known and
+# replaced in a branch, keeps its write, with both reasons.
 # The outputs on every backend are the corpus runs'.
 add_test(NAME lower.list_elements.list_element_writes
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
@@ -170,7 +172,8 @@ add_test(NAME lower.list_elements.mmdet_fpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
 foreach(case list_element_hazards list_element_merge_aliases list_element_carried_names
-             list_alias_swap_two_lists list_alias_nested_loops)
+             list_alias_swap_two_lists list_alias_nested_loops list_element_shared_out
+             list_alias_runtime_pieces)
   add_test(NAME lower.list_elements.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/models/${case})
@@ -178,16 +181,10 @@ endforeach()
 add_test(NAME lower.list_elements.mmdet_pafpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements_kept.list_element_shared_out
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_shared_out --kept
-                 "shares storage .may-alias. with a write kept imperative: writes %[^,]*, an element of %parts"
-                 "writes %[^,]*, an element of %parts.*comes from aten::split"
-                 "writes %[^,]*, an element of %m.1, which may be %[^,]*, put into a container.*used by aten::split")
 add_test(NAME lower.list_elements_kept.list_element_views_list
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_element_views_list --kept
-                 "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list")
+                 "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list.*carried by a loop whose trip count is not known")
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
                      lower.list_elements.mmdet_pafpn_inplace
                      lower.list_elements.list_element_hazards
@@ -195,7 +192,8 @@ set_tests_properties(lower.list_elements.list_element_writes lower.list_elements
                      lower.list_elements.list_element_carried_names
                      lower.list_elements.list_alias_swap_two_lists
                      lower.list_elements.list_alias_nested_loops
-                     lower.list_elements_kept.list_element_shared_out
+                     lower.list_elements.list_element_shared_out
+                     lower.list_elements.list_alias_runtime_pieces
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
 
 # lower.taken_apart: every corpus program (tests/models) lowers to a stream
