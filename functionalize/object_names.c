@@ -321,7 +321,7 @@ static bool keeps_nothing(const IrNode *user, int index)
         return false;
     if (user->op == OP_PRIM_LISTCONSTRUCT || user->op == OP_PRIM_TUPLECONSTRUCT ||
         user->op == OP_PRIM_DICTCONSTRUCT || user->op == OP_ATEN_APPEND ||
-        user->op == OP_ATEN_SET_ITEM || user->op == OP_ATEN_INSERT)
+        user->op == OP_ATEN_SET_ITEM || user->op == OP_ATEN_INSERT || user->op == OP_PRIM_SETATTR)
         return false;
     if (info->mutates >= 0 ? index == info->mutates : info->alias != ALIAS_NONE)
         return false;
@@ -329,6 +329,17 @@ static bool keeps_nothing(const IrNode *user, int index)
         if (tssa_is_container_value(user->outputs[i]))
             return false;
     return true;
+}
+
+/* A read of a followed list that keeps none of its items: as above, and
+ * the node writes nothing (l2.extend(l), l2 += l and list.sort() return
+ * nothing or a list and change a list in place) and returns something. */
+static bool reads_list(const IrNode *user, int index)
+{
+    if (user->op == OP_ATEN_SORT || user->op == OP_ATEN_EXTEND || user->op == OP_ATEN_REVERSE ||
+        user->noutputs == 0 || op_info(user->op)->mutates >= 0)
+        return false;
+    return keeps_nothing(user, index);
 }
 
 /* A tuple whose only use is the graph's result: its elements are read
@@ -413,13 +424,15 @@ static void list_use(TssaObjectNames *on, TrackedList *l, IrNode *n, int index)
             return;         /* a tracked copy */
         break;
     default:
-        if (keeps_nothing(n, index) || graph_result(n))
+        if (reads_list(n, index) || graph_result(n))
             return;
         break;
     }
     lose(on, l, fmt(g, "%%%s, a list holding it, is used by %s, which the analysis does not "
                        "follow", l->name->name, n->kind));
 }
+
+static void check_views(TssaObjectNames *on, int o, IrValue *v, bool written_root);
 
 /* A name of object o as operand `index` of node n of B (rule 1). */
 static void tensor_use(TssaObjectNames *on, int o, IrValue *v, IrNode *n, int index)
@@ -440,8 +453,12 @@ static void tensor_use(TssaObjectNames *on, int o, IrValue *v, IrNode *n, int in
         slot_index(on, n->inputs[1], l->n) >= 0)
         return;
     const TssaValueInfo *info = tssa_alias_info(on->a, n->noutputs ? n->outputs[0] : NULL);
-    if (info && info->parent == v)
-        return;                                     /* a view: checked with its root's tree */
+    if (info && info->parent == v) {
+        /* A view: its tree may not be stored or merged anywhere (checked
+         * now, as v may be out of scope at the write). */
+        check_views(on, o, v, true);
+        return;
+    }
     refuse(on, o, fmt(g, "%%%s is used by %s before the write, which may keep it under a name "
                          "the analysis does not follow", v->name, n->kind));
 }

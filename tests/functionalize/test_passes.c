@@ -331,6 +331,26 @@ static void test_names_undecided(void)
     CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
     CHECK_MSG(r.imperative_mutations == 1, "run-time trip count: imperative %zu", r.imperative_mutations);
     ir_graph_free(g);
+
+    /* l2.extend(l) copies l's items into a list not followed (it returns
+     * nothing): %x is then also in %l2, whose slot no set reaches. */
+    g = parse(
+        "graph(%x.1 : Tensor):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %x : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%x)\n"
+        "  %l2 : Tensor[] = prim::ListConstruct()\n"
+        "   = aten::extend(%l2, %l)\n"
+        "  %w : Tensor = aten::add_(%x, %one, %one)\n"
+        "  %e : Tensor = aten::__getitem__(%l2, %zero)\n"
+        "  %f : Tensor = aten::__getitem__(%l, %zero)\n"
+        "  %t : (Tensor, Tensor) = prim::TupleConstruct(%e, %f)\n"
+        "  return (%t)\n");
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "extend: imperative %zu", r.imperative_mutations);
+    ir_graph_free(g);
 }
 
 /* The same loop with a known trip count: %prev1 is the element from the
