@@ -28,7 +28,8 @@
  *   y = l[j]                obj(y) = o when every slot holds o (j at run time:
  *                                     whichever slot it names, it is o)
  *   l2 = l[a:b], list(l)    a new list with those slots' objects
- *   k == 0, k + 1, len(l)   ints, where their operands are known
+ *   k == 0, k + 1, i % 2    ints (comparisons, + - * %), where their operands
+ *   len(l)                  are known; the length of a followed list
  *
  * A prim::Loop with a known trip count and no break (its condition
  * constant true on entry and after each iteration) is interpreted
@@ -108,6 +109,7 @@
  * plus, per run of the write, the values in scope and the tracked slots.
  */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +260,18 @@ static void interpret_int(TssaObjectNames *on, const IrNode *n)
     case OP_ATEN_SUB:
         if (out == TY_INT && !__builtin_sub_overflow(x, y, &x))
             set_int(on, n->outputs[0], x);
+        break;
+    case OP_ATEN_MUL:
+        if (out == TY_INT && !__builtin_mul_overflow(x, y, &x))
+            set_int(on, n->outputs[0], x);
+        break;
+    case OP_ATEN_REMAINDER:     /* Python's %: the sign of the divisor */
+        if (out == TY_INT && y != 0 && !(x == INT64_MIN && y == -1)) {
+            int64_t r = x % y;
+            if (r != 0 && (r < 0) != (y < 0))
+                r += y;
+            set_int(on, n->outputs[0], r);
+        }
         break;
     default:
         break;

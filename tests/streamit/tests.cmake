@@ -160,7 +160,10 @@ endforeach()
 # first iteration only or on every later one), list_element_shared_out's
 # and list_alias_runtime_pieces' (an element appended to a second list;
 # pieces of split, unbind and chunk of an element taken at run-time
-# indices, normalized and bounds-checked as the list's __getitem__ does).
+# indices, normalized and bounds-checked as the list's __getitem__ does),
+# and list_alias_branches_copies' (a list concatenation and an unpacking
+# sharing the elements, writes in branches of an unrolled loop decided by
+# its count, a run-time index into slots all holding one tensor).
 # lower.list_elements_kept.list_element_views_list: its list of views of
 # the graph input x, carried by a loop whose trip count is not known and
 # replaced in a branch, keeps its write, with both reasons.
@@ -173,7 +176,7 @@ add_test(NAME lower.list_elements.mmdet_fpn_inplace
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
 foreach(case list_element_hazards list_element_merge_aliases list_element_carried_names
              list_alias_swap_two_lists list_alias_nested_loops list_element_shared_out
-             list_alias_runtime_pieces)
+             list_alias_runtime_pieces list_alias_branches_copies)
   add_test(NAME lower.list_elements.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/models/${case})
@@ -194,6 +197,7 @@ set_tests_properties(lower.list_elements.list_element_writes lower.list_elements
                      lower.list_elements.list_alias_nested_loops
                      lower.list_elements.list_element_shared_out
                      lower.list_elements.list_alias_runtime_pieces
+                     lower.list_elements.list_alias_branches_copies
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
 
 # lower.taken_apart: every corpus program (tests/models) lowers to a stream
