@@ -34,7 +34,12 @@
  * appended), so "stored" follows every merge, both ways; and a value read
  * out of a container is not new in each iteration (last iteration's l[0]
  * is this one's), so merges join the class of container contents without
- * join_merges' exception for values made inside the loop. One
+ * join_merges' exception for values made inside the loop. A write refused
+ * only because another name may observe its tensor (a list element, a
+ * tensor stored in a list) is functional after all where object_names.c
+ * finds every name and slot holding the tensor (the mutation's plan,
+ * which rewrite_mutation.c gives the new version); its comment otherwise
+ * says why they are not all known. One
  * unsafe mutation makes its whole class imperative: mixing in-place and
  * functional versions of the same storage would lose writes.
  *
