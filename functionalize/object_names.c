@@ -51,7 +51,10 @@
  * loop not making the value, any use in the loop); its slots, the slots
  * of the tracked lists reachable at m (named by a value in scope) holding
  * o, named by the written element's own index value where that names the
- * slot (l[i] in a loop over i), else by the constant. Every run must give
+ * slot (l[i] in a loop over i), else by the constant, counted from the
+ * start or, where only that agrees between runs, from the end (the last
+ * slot after appends: -1, normalized against the length at the write,
+ * which the interpretation knows). Every run must give
  * the same slots and names, with one exception: a name that is o on every
  * iteration of the loop around m but its first (a name carried from the
  * previous iteration, `prev = cur`) gets prim::If(count == 0){name}{new},
@@ -156,6 +159,8 @@ struct TssaObjectNames {
     int ncands, cap_cands;
     TssaSlot *slots;            /* the first run's slots (arena) */
     int nslots;
+    int64_t *from_end;          /* their indices counted from the end (negative) */
+    bool *from_start_ok, *from_end_ok;  /* every run agrees on that form */
 };
 
 static const char *fmt(IrGraph *g, const char *format, ...)
@@ -804,6 +809,7 @@ static void reset(TssaObjectNames *on)
     on->failed = NULL;
     on->slots = NULL;
     on->nslots = 0;
+    on->from_end = NULL;
     on->budget = 200000;
     for (uint32_t i = 0; i < on->nvalues; i++)
         on->list[i] = -1;
@@ -858,16 +864,17 @@ static void add_candidate(TssaObjectNames *on, IrValue *v, bool first)
 /* The slots holding o at this run, as (list name, index): a list is
  * named by the first value in scope at m that is it (none: it is dead
  * here, as a list made in an earlier iteration); the index is the written
- * element's own index value where it names the slot (l[i] with i a loop's
- * count names a different slot each run), else the constant. */
+ * element's own index value where it names the slot at the write (l[i]
+ * with i a loop's count, l[-1] after appends: a different slot each run),
+ * else the constant. */
 static int run_slots(TssaObjectNames *on, int o, IrValue *const *scope, int nscope, TssaSlot *out,
-                     int cap)
+                     int64_t *from_end, int cap)
 {
     const IrNode *read = on->written->def;
     int read_list = -1;
     int64_t read_index = -1;
     if (read->op == OP_ATEN_GETITEM && read->ninputs == 2 && read->inputs[0]->id < on->nvalues &&
-        known_int(on, read->inputs[1], &read_index) && read_index >= 0)
+        known_int(on, read->inputs[1], &read_index))
         read_list = on->list[read->inputs[0]->id];
     bool read_list_in_scope = false;
     for (int i = 0; i < nscope; i++)
@@ -886,7 +893,11 @@ static int run_slots(TssaObjectNames *on, int o, IrValue *const *scope, int nsco
                 continue;
             if (n == cap)
                 return -1;
-            bool own = i == read_list && read_index == k && read_list_in_scope;
+            /* A set at the write normalizes a negative index against the
+             * length then: l[-1] names slot k if the list has k + 1 slots. */
+            bool own = i == read_list && read_list_in_scope &&
+                       (read_index >= 0 ? read_index : read_index + l->n) == k;
+            from_end[n] = k - l->n;
             out[n++] = own ? (TssaSlot){read->inputs[0], k, read->inputs[1]}
                            : (TssaSlot){name, k, NULL};
         }
@@ -894,11 +905,19 @@ static int run_slots(TssaObjectNames *on, int o, IrValue *const *scope, int nsco
     return n;
 }
 
-static bool same_slot(const TssaSlot *x, const TssaSlot *y)
+/* Slot i of this run against the first run's: the same list and index
+ * value, or the same list and then the same index counted from the start
+ * (clears *from_start otherwise) or from the end (clears *from_end_ok). */
+static bool same_slot(const TssaSlot *x, int64_t x_end, const TssaSlot *y, int64_t y_end,
+                      bool *from_start, bool *from_end_ok)
 {
+    if (x->list != y->list)
+        return false;
     if (x->index_value || y->index_value)
-        return x->index_value == y->index_value && x->list == y->list;
-    return x->list == y->list && x->index == y->index;
+        return x->index_value == y->index_value;
+    *from_start &= x->index == y->index;
+    *from_end_ok &= x_end == y_end;
+    return *from_start || *from_end_ok;
 }
 
 enum { MAX_SLOTS = 256 };
@@ -972,7 +991,8 @@ static void record_run(TssaObjectNames *on)
         return;
     }
     TssaSlot slots[MAX_SLOTS];
-    int n = run_slots(on, o, scope, nscope, slots, MAX_SLOTS);
+    int64_t from_end[MAX_SLOTS];
+    int n = run_slots(on, o, scope, nscope, slots, from_end, MAX_SLOTS);
     free(scope);
     if (n < 0) {
         on->failed = fmt(g, "%%%s is held in more than %d list slots", on->written->name, MAX_SLOTS);
@@ -980,13 +1000,20 @@ static void record_run(TssaObjectNames *on)
     }
     if (on->runs == 1) {
         on->slots = arena_alloc(g->arena, sizeof *on->slots * (size_t)(n ? n : 1));
+        on->from_end = arena_alloc(g->arena, sizeof *on->from_end * (size_t)(n ? n : 1));
+        on->from_start_ok = arena_alloc(g->arena, sizeof *on->from_start_ok * (size_t)(n ? n : 1));
+        on->from_end_ok = arena_alloc(g->arena, sizeof *on->from_end_ok * (size_t)(n ? n : 1));
         memcpy(on->slots, slots, sizeof *slots * (size_t)n);
+        memcpy(on->from_end, from_end, sizeof *from_end * (size_t)n);
+        for (int i = 0; i < n; i++)
+            on->from_start_ok[i] = on->from_end_ok[i] = true;
         on->nslots = n;
         return;
     }
     bool same = n == on->nslots;
     for (int i = 0; same && i < n; i++)
-        same = same_slot(&slots[i], &on->slots[i]);
+        same = same_slot(&slots[i], from_end[i], &on->slots[i], on->from_end[i],
+                         &on->from_start_ok[i], &on->from_end_ok[i]);
     if (!same)
         on->failed = fmt(g, "the list slots holding %%%s differ between runs of the write",
                          on->written->name);
@@ -1043,6 +1070,12 @@ static const char *resolve_from(TssaObjectNames *on, const TssaMutation *m, IrBl
             plan->first_names[plan->nfirst++] = c->value;
     }
     plan->counter = nlater || nfirst ? on->loop_counter : NULL;
+    /* A slot every run names the same way from the end only (the last
+     * slot after appends) is set by that negative index, which the set
+     * normalizes against the list's length at the write. */
+    for (int i = 0; i < on->nslots; i++)
+        if (!on->slots[i].index_value && !on->from_start_ok[i])
+            on->slots[i].index = on->from_end[i];
     plan->slots = on->slots;
     plan->nslots = on->nslots;
     plan->resolved = true;

@@ -163,7 +163,9 @@ endforeach()
 # indices, normalized and bounds-checked as the list's __getitem__ does),
 # and list_alias_branches_copies' (a list concatenation and an unpacking
 # sharing the elements, writes in branches of an unrolled loop decided by
-# its count, a run-time index into slots all holding one tensor).
+# its count, a run-time index into slots all holding one tensor), and
+# list_alias_append_last's (one tensor appended to two lists each
+# iteration, written through the last slot of each: set at -1).
 # lower.list_elements_kept.list_element_views_list: its list of views of
 # the graph input x, carried by a loop whose trip count is not known and
 # replaced in a branch, keeps its write, with both reasons.
@@ -176,7 +178,7 @@ add_test(NAME lower.list_elements.mmdet_fpn_inplace
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
 foreach(case list_element_hazards list_element_merge_aliases list_element_carried_names
              list_alias_swap_two_lists list_alias_nested_loops list_element_shared_out
-             list_alias_runtime_pieces list_alias_branches_copies)
+             list_alias_runtime_pieces list_alias_branches_copies list_alias_append_last)
   add_test(NAME lower.list_elements.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/models/${case})
@@ -198,6 +200,7 @@ set_tests_properties(lower.list_elements.list_element_writes lower.list_elements
                      lower.list_elements.list_element_shared_out
                      lower.list_elements.list_alias_runtime_pieces
                      lower.list_elements.list_alias_branches_copies
+                     lower.list_elements.list_alias_append_last
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
 
 # lower.taken_apart: every corpus program (tests/models) lowers to a stream
