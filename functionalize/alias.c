@@ -34,7 +34,12 @@
  * appended), so "stored" follows every merge, both ways; and a value read
  * out of a container is not new in each iteration (last iteration's l[0]
  * is this one's), so merges join the class of container contents without
- * join_merges' exception for values made inside the loop. One
+ * join_merges' exception for values made inside the loop. A write refused
+ * only because another name may observe its tensor (a list element, a
+ * tensor stored in a list) is functional after all where object_names.c
+ * finds every name and slot holding the tensor (the mutation's plan,
+ * which rewrite_mutation.c gives the new version); its comment otherwise
+ * says why they are not all known. One
  * unsafe mutation makes its whole class imperative: mixing in-place and
  * functional versions of the same storage would lose writes.
  *
@@ -120,6 +125,7 @@ static void add_view(TssaAlias *a, IrValue *v, IrValue *parent, TssaStepKind kin
     info->step.kind = kind;
     info->step.node = node;
     info->step.piece = piece;
+    info->step.index = NULL;
 }
 
 static int root_of(const TssaAlias *a, const IrValue *v)
@@ -250,6 +256,23 @@ static void classify_getattr(Walk *w, IrValue *v, IrNode *n)
     w->nattrs++;
 }
 
+/* A piece of the list of views n makes can be taken at a run-time index:
+ * view_steps.c re-creates it from the normalized index (unbind, chunk,
+ * split by one size; not split by a list of sizes, whose offsets are
+ * sums over the pieces before). */
+static bool runtime_piece_ok(const IrNode *n)
+{
+    switch (n->op) {
+    case OP_ATEN_UNBIND:
+    case OP_ATEN_CHUNK:
+        return n->ninputs >= 2;
+    case OP_ATEN_SPLIT:
+        return n->ninputs >= 2 && n->inputs[1]->type && n->inputs[1]->type->kind == TY_INT;
+    default:
+        return false;
+    }
+}
+
 /* The list of views made by chunk/split/unbind that v is an element of. */
 static IrNode *views_list_node(const Walk *w, const IrValue *list)
 {
@@ -265,13 +288,18 @@ static void classify_extraction(Walk *w, IrNode *n)
         if (!tssa_is_tensor_value(v))
             continue;
         int64_t k = i;
+        IrValue *runtime_index = NULL;
         bool piece = list_node && root_of(a, list_node->inputs[0]) >= 0;
-        if (piece && n->op == OP_ATEN_GETITEM && !(tssa_const_int(n->inputs[1], &k) && k >= 0))
-            piece = false;
+        if (piece && n->op == OP_ATEN_GETITEM && !(tssa_const_int(n->inputs[1], &k) && k >= 0)) {
+            piece = runtime_piece_ok(list_node);
+            runtime_index = n->inputs[1];
+            k = -1;
+        }
         if (piece && n->op != OP_PRIM_LISTUNPACK && n->op != OP_ATEN_GETITEM)
             piece = false;
         if (piece) {
             add_view(a, v, list_node->inputs[0], TSSA_STEP_PIECE, list_node, (int)k);
+            a->values[v->id].step.index = runtime_index;
         } else {
             int r = add_root(a, v, TSSA_ROOT_CONTAINER, n->kind);
             join_container_class(w, r);
@@ -583,6 +611,8 @@ static void find_escapes(Walk *w, IrBlock *b)
                     int64_t k;
                     if (u->op == OP_ATEN_GETITEM && tssa_const_int(u->inputs[1], &k) && k >= 0)
                         continue;
+                    if (u->op == OP_ATEN_GETITEM && u->ninputs == 2 && runtime_piece_ok(n))
+                        continue;   /* a piece at a run-time index (classify_extraction) */
                     if (!container_transparent(w, list, 0))
                         mark_escape(w, n->inputs[0], n);
                     break;
@@ -825,10 +855,32 @@ static bool root_used_by_unknown(const TssaAlias *a, const TssaRoot *root)
     return false;
 }
 
-/* Why mutation m cannot be functionalized, or NULL. */
-static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElements *lists,
-                                 const TssaMutation *m)
+/* Views of the root read after the write are re-read from the new root:
+ * each needs an immut:: form too. */
+static const char *stale_view_reason(TssaAlias *a, const TssaMutation *m)
 {
+    TssaRoot *root = &a->roots[m->root];
+    for (int i = 0; i < root->ntree; i++) {
+        IrValue *v = root->tree[i];
+        if (v == root->value || !tssa_alias_dominates(a, v, m->node))
+            continue;
+        if (a->values[v->id].last_use <= tssa_alias_after_threshold(a, v, m->node))
+            continue;
+        const char *why = chain_unsupported(a, v);
+        if (why)
+            return fmt_reason(a, "%%%s, a view made by %s (no immut:: form), is read after this write%s",
+                              v->name, why, "");
+    }
+    return NULL;
+}
+
+/* Why mutation m cannot be functionalized, or NULL. *aliasing says the
+ * reason is another name that may observe the written tensor, which
+ * object_names.c may still decide. */
+static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElements *lists,
+                                 const TssaMutation *m, bool *aliasing)
+{
+    *aliasing = false;
     TssaRoot *root = &a->roots[m->root];
     const char *rname = root->value->name;
     const char *why;
@@ -838,15 +890,19 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
         return fmt_reason(a, "%s has no out-of-place form%s%s", m->node->kind, "", "");
     switch (root->kind) {
     case TSSA_ROOT_CONTAINER:
-        if (!root->slot)
+        if (!root->slot) {
+            *aliasing = true;
             return fmt_reason(a, "writes %%%s, taken from a list or tuple (%s), which may alias other tensors%s",
                               rname, root->detail, "");
+        }
         if (root_used_by_unknown(a, root))
             return fmt_reason(a, "writes %%%s, an element of %%%s, used by an op that is not known "
                                  "(it may keep it)%s", rname, root->slot->inputs[0]->name, "");
-        if ((why = tssa_list_elements_unsafe(lists, root, m->node)))
+        if ((why = tssa_list_elements_unsafe(lists, root, m->node))) {
+            *aliasing = true;
             return fmt_reason(a, "writes %%%s, an element of %%%s: %s", rname,
                               root->slot->inputs[0]->name, why);
+        }
         break;
     case TSSA_ROOT_OPAQUE:
         return fmt_reason(a, "writes %%%s, made by %s, whose aliasing is not known%s", rname,
@@ -862,11 +918,14 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
      * control flow joins to it, may hold the object the write changes. */
     if (root->escapes &&
         !(root->kind == TSSA_ROOT_FRESH && !root->merged &&
-          tssa_list_elements_stored_later(lists, root, root->value, m->node)))
+          tssa_list_elements_stored_later(lists, root, root->value, m->node))) {
+        *aliasing = true;
         return fmt_reason(a, "%%%s is stored in a list or tuple that is read later%s%s", rname, "", "");
+    }
     why = chain_unsupported(a, m->target);
     if (why)
         return fmt_reason(a, "writes through %s, which has no immut:: form%s%s", why, "", "");
+    *aliasing = true;   /* the other names of the tensor, from here on */
 
     int cls = tssa_alias_class(a, m->root);
     for (int i = 0; c->count[cls] > 1 && i < c->count[cls]; i++) {
@@ -907,9 +966,11 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
             /* Another prim::GetAttr of the same module tensor that does not
              * come before the write reads what the write leaves behind: the
              * functional form would give it the old value. */
-            if (root->kind == TSSA_ROOT_ATTRIBUTE && a->roots[s].kind == TSSA_ROOT_ATTRIBUTE)
+            if (root->kind == TSSA_ROOT_ATTRIBUTE && a->roots[s].kind == TSSA_ROOT_ATTRIBUTE) {
+                *aliasing = false;
                 return fmt_reason(a, "module attribute %s is read again by %%%s, which this write must "
                                      "reach%s", root->detail, sv->name, "");
+            }
             continue;
         }
         int64_t threshold = tssa_alias_after_threshold(a, sv, m->node);
@@ -920,20 +981,8 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
                               sv->name, root_kind_words(a->roots[s].kind));
         }
     }
-    /* Views read after the write are re-read from the new root: each needs
-     * an immut:: form too. */
-    for (int i = 0; i < root->ntree; i++) {
-        IrValue *v = root->tree[i];
-        if (v == root->value || !tssa_alias_dominates(a, v, m->node))
-            continue;
-        if (a->values[v->id].last_use <= tssa_alias_after_threshold(a, v, m->node))
-            continue;
-        why = chain_unsupported(a, v);
-        if (why)
-            return fmt_reason(a, "%%%s, a view made by %s (no immut:: form), is read after this write%s",
-                              v->name, why, "");
-    }
-    return NULL;
+    *aliasing = false;
+    return stale_view_reason(a, m);
 }
 
 static void record_mutations(TssaAlias *a, IrBlock *b)
@@ -967,6 +1016,7 @@ static void record_mutations(TssaAlias *a, IrBlock *b)
         m->imperative = false;
         m->src_matches_target = false;
         m->reason = NULL;
+        memset(&m->plan, 0, sizeof m->plan);
         a->roots[r].nmutations++;
     }
 }
@@ -993,8 +1043,12 @@ static bool *list_elements_exempt(TssaAlias *a, const Classes *c, TssaListElemen
 {
     bool *own_unsafe = xcalloc((size_t)a->nroots + 1, sizeof *own_unsafe);
     bool *exempt = xcalloc((size_t)a->nroots + 1, sizeof *exempt);
+    /* A write object_names.c decided is never exempt: distinctness here
+     * rests on alias.c's own rules having passed the root's writes (no
+     * name of the element stored elsewhere), which such a write did not. */
     for (int i = 0; i < a->nmutations; i++)
-        own_unsafe[a->mutations[i].root] |= a->mutations[i].reason != NULL;
+        own_unsafe[a->mutations[i].root] |= a->mutations[i].reason != NULL ||
+                                            a->mutations[i].plan.resolved;
     for (int r = 0; r < a->nroots; r++)
         exempt[r] = a->roots[r].slot && a->roots[r].nmutations && !own_unsafe[r] &&
                     class_reason[tssa_alias_class(a, r)];
@@ -1019,7 +1073,26 @@ static bool *list_elements_exempt(TssaAlias *a, const Classes *c, TssaListElemen
     return exempt;
 }
 
-static void decide_safety(TssaAlias *a, TssaListElements *lists, bool attributes_reassigned)
+/* A write alias.c refused for another name of its tensor: functional
+ * after all when object_names.c finds every name and slot (the plan),
+ * and the views read after it can be re-read. */
+static const char *resolve_names(TssaAlias *a, TssaObjectNames *on, TssaMutation *m, const char *why)
+{
+    const char *unresolved = tssa_object_names_resolve(on, m, &m->plan);
+    if (unresolved)
+        return fmt_reason(a, "%s; not every name of the tensor is known: %s%s", why, unresolved, "");
+    const char *stale = chain_unsupported(a, m->target);
+    if (stale)
+        stale = fmt_reason(a, "writes through %s, which has no immut:: form%s%s", stale, "", "");
+    else
+        stale = stale_view_reason(a, m);
+    if (stale)
+        memset(&m->plan, 0, sizeof m->plan);
+    return stale;
+}
+
+static void decide_safety(TssaAlias *a, TssaListElements *lists, TssaObjectNames *on,
+                          bool attributes_reassigned)
 {
     Classes c;
     gather_classes(a, &c);
@@ -1035,8 +1108,15 @@ static void decide_safety(TssaAlias *a, TssaListElements *lists, bool attributes
                                 "prim::Loop may hold here%s%s", holder->kind, "", "");
         else if (attributes_reassigned && a->roots[m->root].kind == TSSA_ROOT_ATTRIBUTE)
             why = fmt_reason(a, "module attributes are reassigned by prim::SetAttr%s%s%s", "", "", "");
-        else
-            why = unsafe_reason(a, &c, lists, m);
+        else {
+            bool aliasing;
+            why = unsafe_reason(a, &c, lists, m, &aliasing);
+            /* Only tensors kept in lists have names object_names.c can
+             * follow (a graph input or a merged value never resolves). */
+            const TssaRoot *root = &a->roots[m->root];
+            if (why && aliasing && (root->kind == TSSA_ROOT_CONTAINER || root->escapes))
+                why = resolve_names(a, on, m, why);
+        }
         int cls = tssa_alias_class(a, m->root);
         m->reason = why;
         if (why && !class_reason[cls])
@@ -1100,7 +1180,9 @@ TssaAlias *tssa_alias_analyze(IrGraph *g, const TssaOptions *opt)
         join(a, w.input_class, w.container_class);
     compute_last_uses(a, &w);
     record_mutations(a, g->top);
-    decide_safety(a, w.lists, w.attributes_reassigned);
+    TssaObjectNames *on = tssa_object_names_new(a);
+    decide_safety(a, w.lists, on, w.attributes_reassigned);
+    tssa_object_names_free(on);
     tssa_list_elements_free(w.lists);
 
     free(w.defs);
@@ -1164,7 +1246,10 @@ static void print_step(FILE *out, const TssaValueInfo *info)
     case TSSA_STEP_NONE:
         return;
     case TSSA_STEP_PIECE:
-        fprintf(out, "piece %d of %s(", info->step.piece, n->kind);
+        if (info->step.index)
+            fprintf(out, "piece %%%s of %s(", info->step.index->name, n->kind);
+        else
+            fprintf(out, "piece %d of %s(", info->step.piece, n->kind);
         break;
     case TSSA_STEP_IDENTITY:
     case TSSA_STEP_VIEW:
@@ -1245,9 +1330,29 @@ void tssa_alias_print(FILE *out, const TssaAlias *a)
         if (m->node->line)
             fprintf(out, " (line %d)", m->node->line);
         fprintf(out, " to %%%s, root %%%s: ", m->target->name, root->value->name);
-        if (m->imperative)
+        if (m->imperative) {
             fprintf(out, "kept imperative: %s\n", m->reason);
-        else
-            fputs("functionalized\n", out);
+            continue;
+        }
+        fputs("functionalized", out);
+        if (m->plan.resolved) {
+            /* object_names.c's plan: the other names and slots it sets. */
+            fputs(" (also", out);
+            for (int k = 0; k < m->plan.nnames; k++)
+                fprintf(out, " %%%s", m->plan.names[k]->name);
+            for (int k = 0; k < m->plan.nlater; k++)
+                fprintf(out, " %%%s(after the first iteration)", m->plan.later_names[k]->name);
+            for (int k = 0; k < m->plan.nfirst; k++)
+                fprintf(out, " %%%s(on the first iteration)", m->plan.first_names[k]->name);
+            for (int k = 0; k < m->plan.nslots; k++) {
+                const TssaSlot *slot = &m->plan.slots[k];
+                if (slot->index_value)
+                    fprintf(out, " %%%s[%%%s]", slot->list->name, slot->index_value->name);
+                else
+                    fprintf(out, " %%%s[%lld]", slot->list->name, (long long)slot->index);
+            }
+            fputc(')', out);
+        }
+        fputc('\n', out);
     }
 }

@@ -67,6 +67,9 @@ typedef struct TssaStep {
     TssaStepKind kind;
     IrNode *node;           /* the view op, or the list-making op for pieces */
     int piece;
+    /* A piece taken at a run-time index (parts[k]): that index (piece is
+     * then -1), normalized and bounds-checked where the step is re-created. */
+    IrValue *index;
 } TssaStep;
 
 /* The immut:: access twin of an aten view op, or OP_UNKNOWN. */
@@ -124,6 +127,34 @@ typedef struct TssaRoot {
     const char *reason;     /* why (arena string) */
 } TssaRoot;
 
+/* A list slot holding a written tensor: aten::_set_item(list, index, new). */
+typedef struct TssaSlot {
+    IrValue *list;
+    int64_t index;
+    IrValue *index_value;   /* the index as a value (a loop's count), or NULL: index */
+} TssaSlot;
+
+/* Every other name and slot of the tensor a write changes, where
+ * object_names.c decided them (resolved); rewrite_mutation.c gives each
+ * the new version. */
+typedef struct TssaObjectPlan {
+    bool resolved;
+    IrValue **names;        /* read after the write: tssa::update(new, name) */
+    int nnames;
+    TssaSlot *slots;        /* every slot holding the tensor at the write */
+    int nslots;
+    /* Read after the write and the written tensor on every iteration of
+     * the loop around it but the first (counter 0): they get
+     * prim::If(counter == 0){name}{new}. */
+    IrValue **later_names;
+    int nlater;
+    /* The written tensor on that loop's first iteration only: they get
+     * prim::If(counter == 0){new}{name}. */
+    IrValue **first_names;
+    int nfirst;
+    IrValue *counter;
+} TssaObjectPlan;
+
 typedef struct TssaMutation {
     IrNode *node;           /* the in-place op; after inplace_to_functional its copy_ */
     IrValue *target;        /* the tensor written */
@@ -134,6 +165,9 @@ typedef struct TssaMutation {
     /* The source written is known to have the target's shape and dtype
      * (the out-of-place twin of an in-place op that keeps them). */
     bool src_matches_target;
+    /* Set where alias.c's rules refused and object_names.c found every
+     * name and slot of the tensor (then the slots replace root->slot). */
+    TssaObjectPlan plan;
 } TssaMutation;
 
 struct TssaAlias {
@@ -195,6 +229,17 @@ bool tssa_list_elements_distinct(TssaListElements *le, const TssaRoot *element, 
 /* Why a write at m through the element root->slot reads cannot be written
  * back to its slot, or NULL (see the file's rules 1-3). */
 const char *tssa_list_elements_unsafe(TssaListElements *le, const TssaRoot *root, const IrNode *m);
+
+/* ---------------------------------------------------------------- object names (object_names.c) */
+
+/* Which names and list slots hold the tensor a write changes, where the
+ * write's block decides them (see the file's rules). */
+typedef struct TssaObjectNames TssaObjectNames;
+TssaObjectNames *tssa_object_names_new(TssaAlias *a);
+void tssa_object_names_free(TssaObjectNames *on);
+/* Fills plan (resolved) and returns NULL, or returns why the names of the
+ * written tensor are not all known. */
+const char *tssa_object_names_resolve(TssaObjectNames *on, const TssaMutation *m, TssaObjectPlan *plan);
 
 /* ---------------------------------------------------------------- regions (view_regions.c) */
 

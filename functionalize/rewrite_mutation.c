@@ -22,6 +22,9 @@
  * Identity steps (unchecked_cast) above the written view need no assign.
  * A root read out of a tensor list (alias.c's slot, list_elements.c) is
  * also written back to its slot: aten::_set_item(l, i, R) after the marker.
+ * Where object_names.c decided every name and slot of the written tensor
+ * (the mutation's plan), each other name read after the write gets
+ * tssa::update(new, name) and each slot aten::_set_item(l, c, R) instead.
  *
  * All new nodes name the *original* values (R, the chains' arguments); the
  * rename pass later makes each use read the version current at its place,
@@ -44,6 +47,26 @@ static void emit_update(IrGraph *g, IrNode *pos, IrValue *new_version, IrValue *
     ir_node_add_input(u, new_version);
     ir_node_add_input(u, old);
     ir_insert_before(u, pos);
+}
+
+/* prim::If(counter == 0) { on_first } else { otherwise }, before pos: a
+ * name that is the written tensor on every iteration of the loop around
+ * the write but the first, or on the first only (object_names.c's later
+ * and first names), gets the new version on those iterations. */
+static IrValue *select_by_first(IrGraph *g, IrNode *pos, IrValue *counter, IrValue *on_first,
+                                IrValue *otherwise)
+{
+    IrValue *args[2] = {counter, tssa_emit_int(g, pos, 0)};
+    IrValue *first = tssa_emit_node(g, pos, OP_ATEN_EQ, args, 2, ir_type_simple(g, TY_BOOL), NULL);
+    IrNode *sel = ir_node_new_op(g, OP_PRIM_IF);
+    ir_node_add_input(sel, first);
+    ir_block_add_return(ir_node_add_block(sel), on_first);
+    ir_block_add_return(ir_node_add_block(sel), otherwise);
+    IrValue *out = ir_node_add_output(sel, ir_type_tensor(g), NULL);
+    sel->comment = pos->comment;
+    sel->line = pos->line;
+    ir_insert_before(sel, pos);
+    return out;
 }
 
 /* chain[0] = root, ..., chain[k] = v; returns k, or -1 if too deep. */
@@ -103,7 +126,7 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
     if (k == 0 && fewer_copies && m->src_matches_target)
         (*merged)++;
     else if (k == 0)
-        cur = tssa_step_assign(g, &(TssaStep){TSSA_STEP_IDENTITY, NULL, 0}, r, src, node, r->type,
+        cur = tssa_step_assign(g, &(TssaStep){TSSA_STEP_IDENTITY, NULL, 0, NULL}, r, src, node, r->type,
                                tssa_base_name(r, buf, sizeof buf));
     bool src_fits = fewer_copies && m->src_matches_target;
     for (int i = k; i >= 1; i--) {
@@ -121,7 +144,28 @@ static void rewrite_one(IrGraph *g, TssaAlias *a, TssaMutation *m, bool fewer_co
                                i == 1 ? tssa_base_name(r, buf, sizeof buf) : NULL);
     }
     emit_update(g, node, cur, r);
-    if (root->slot) {
+    if (m->plan.resolved) {
+        /* object_names.c found every other name and slot of the tensor:
+         * each gets the new version (renaming makes this use of R read
+         * it). */
+        for (int i = 0; i < m->plan.nnames; i++)
+            emit_update(g, node, cur, m->plan.names[i]);
+        for (int i = 0; i < m->plan.nlater; i++)
+            emit_update(g, node, select_by_first(g, node, m->plan.counter, m->plan.later_names[i], cur),
+                        m->plan.later_names[i]);
+        for (int i = 0; i < m->plan.nfirst; i++)
+            emit_update(g, node, select_by_first(g, node, m->plan.counter, cur, m->plan.first_names[i]),
+                        m->plan.first_names[i]);
+        for (int i = 0; i < m->plan.nslots; i++) {
+            const TssaSlot *slot = &m->plan.slots[i];
+            IrValue *list = slot->list;
+            IrValue *index = slot->index_value ? slot->index_value : tssa_emit_int(g, node, slot->index);
+            IrValue *args[3] = {list, index, r};
+            IrValue *set = tssa_emit_node(g, node, OP_ATEN_SET_ITEM, args, 3, list->type, NULL);
+            set->def->comment = node->comment;
+            set->def->line = node->line;
+        }
+    } else if (root->slot) {
         /* The list slot R was read from is one more alias of R: set it to
          * the new version (renaming makes this use of R read it), which
          * list_versions.c turns into a new version of the list. */

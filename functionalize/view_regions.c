@@ -119,6 +119,8 @@ static bool apply_step(Box *b, const TssaStep *s)
             return false;
         }
     case TSSA_STEP_PIECE:
+        if (s->index)
+            return false;   /* a run-time piece: its region is not known */
         if (n->op == OP_ATEN_UNBIND)
             return arg_int(n, 1, 0, &dim) && box_select(b, dim, s->piece);
         if (n->op == OP_ATEN_SPLIT && n->ninputs > 1 && n->inputs[1]->type &&
@@ -209,7 +211,7 @@ static bool different_pieces(const TssaAlias *al, const IrValue *a, const IrValu
         return false;
     const TssaStep *sa = &tssa_alias_info(al, pa[i])->step, *sb = &tssa_alias_info(al, pb[i])->step;
     return sa->kind == TSSA_STEP_PIECE && sb->kind == TSSA_STEP_PIECE && sa->node == sb->node &&
-           sa->piece != sb->piece;
+           !sa->index && !sb->index && sa->piece != sb->piece;
 }
 
 bool tssa_regions_disjoint(const TssaAlias *al, const IrValue *a, const IrValue *b)

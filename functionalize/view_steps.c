@@ -81,6 +81,8 @@ bool tssa_step_supported(const TssaStep *s, const char **why)
         *why = s->node->kind;
         return false;
     case TSSA_STEP_PIECE:
+        if (s->index && split_has_size_list(s->node))
+            break;
         switch (s->node->op) {
         case OP_ATEN_UNBIND:
         case OP_ATEN_CHUNK:
@@ -141,6 +143,44 @@ static IrValue *chunk_size(IrGraph *g, IrNode *chunk)
     return piece_size;
 }
 
+static IrValue *emit_str(IrGraph *g, IrNode *pos, const char *text)
+{
+    IrNode *n = ir_node_new_op(g, OP_PRIM_CONSTANT);
+    ir_attr_set_str(n, "value", text);
+    IrValue *v = ir_node_add_output(n, ir_type_simple(g, TY_STR), NULL);
+    ir_insert_before(n, pos);
+    return v;
+}
+
+/* The piece a run-time index k names in the list of views n made, before
+ * pos: k % len(list), after raising as the list's __getitem__ does where
+ * k is outside -len..len-1 (floor(k / len) is then neither 0 nor -1). */
+static IrValue *piece_index(IrGraph *g, const TssaStep *s, IrNode *pos)
+{
+    IrValue *list = s->node->outputs[0], *k = s->index;
+    IrValue *len = tssa_emit_node(g, pos, OP_ATEN_LEN, &list, 1, ir_type_simple(g, TY_INT), NULL);
+    IrValue *q = emit_int_op(g, pos, OP_ATEN_FLOORDIV, k, len);
+    IrValue *q1 = emit_int_op(g, pos, OP_ATEN_ADD, q, tssa_emit_int(g, pos, 1));
+    IrValue *qq = emit_int_op(g, pos, OP_ATEN_MUL, q, q1);
+    IrValue *cmp[2] = {qq, tssa_emit_int(g, pos, 0)};
+    IrValue *bad = tssa_emit_node(g, pos, OP_ATEN_NE, cmp, 2, ir_type_simple(g, TY_BOOL), NULL);
+    IrNode *check = ir_node_new_op(g, OP_PRIM_IF);
+    ir_node_add_input(check, bad);
+    IrBlock *raise = ir_node_add_block(check);
+    ir_node_add_block(check);
+    ir_insert_before(check, pos);
+    IrNode *r = ir_node_new_op(g, OP_PRIM_RAISEEXCEPTION);
+    ir_node_add_input(r, emit_str(g, raise->ret, "IndexError: list index out of range"));
+    IrNode *none = ir_node_new_op(g, OP_PRIM_CONSTANT);
+    IrValue *nonev = ir_node_add_output(none, ir_type_simple(g, TY_NONE), NULL);
+    ir_insert_before(none, raise->ret);
+    ir_node_add_input(r, nonev);
+    ir_insert_before(r, raise->ret);
+    check->comment = pos->comment;
+    check->line = pos->line;
+    return emit_int_op(g, pos, OP_ATEN_REMAINDER, k, len);
+}
+
 /* The access op and its arguments (after the parent) selecting piece
  * s->piece of the list made by s->node. Returns the argument count. */
 static int piece_args(IrGraph *g, const TssaStep *s, IrValue *parent, IrNode *pos, OpId *op,
@@ -149,14 +189,19 @@ static int piece_args(IrGraph *g, const TssaStep *s, IrValue *parent, IrNode *po
     const IrNode *n = s->node;
     int64_t k = s->piece;
     IrValue *dim = piece_dim(g, n, pos);
+    IrValue *index = s->index ? piece_index(g, s, pos) : NULL;
     if (n->op == OP_ATEN_UNBIND) {
         *op = OP_IMMUT_SELECT;
         args[0] = dim;
-        args[1] = tssa_emit_int(g, pos, k);
+        args[1] = index ? index : tssa_emit_int(g, pos, k);
         return 2;
     }
     IrValue *start, *end;
-    if (split_has_size_list(n)) {
+    if (index) {
+        IrValue *piece_size = n->op == OP_ATEN_SPLIT ? n->inputs[1] : chunk_size(g, s->node);
+        start = emit_int_op(g, pos, OP_ATEN_MUL, piece_size, index);
+        end = emit_int_op(g, pos, OP_ATEN_ADD, start, piece_size);
+    } else if (split_has_size_list(n)) {
         int64_t sizes[MAX_SPLIT_PIECES];
         int count = 0;
         tssa_const_int_list(n->inputs[1], sizes, MAX_SPLIT_PIECES, &count);

@@ -246,7 +246,9 @@ static void test_fresh_roots_disjoint(void)
 }
 
 /* A tensor stored in a list that is read later, then written: the list's
- * element would miss the write. */
+ * slot holds the written tensor, so the write sets it too (object_names.c:
+ * the list is built here, its slot 0 is %x's), and the element read back
+ * is the new version. */
 static void test_list_escape(void)
 {
     IrGraph *g = parse(
@@ -261,7 +263,122 @@ static void test_list_escape(void)
         "  return (%e)\n");
     TssaReport r;
     CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 0 && count(g, "aten::add_") == 0, "imperative %zu",
+              r.imperative_mutations);
+    ir_graph_free(g);
+}
+
+/* The same, but the list is a graph input: it may hold the tensor under
+ * names nobody here sees, so the write stays in place. */
+static void test_list_escape_input_list(void)
+{
+    IrGraph *g = parse(
+        "graph(%x.1 : Tensor, %l : Tensor[]):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %x : Tensor = aten::clone(%x.1, %none)\n"
+        "  %a : Tensor[] = aten::append(%l, %x)\n"
+        "  %w : Tensor = aten::add_(%x, %one, %one)\n"
+        "  %e : Tensor = aten::__getitem__(%l, %zero)\n"
+        "  return (%e)\n");
+    TssaReport r;
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
     CHECK_MSG(r.imperative_mutations == 1, "imperative %zu", r.imperative_mutations);
+    ir_graph_free(g);
+}
+
+/* object_names.c must refuse where the program does not decide the names:
+ * a list set at a run-time index (which slot now holds %x is not known),
+ * and a loop with a run-time trip count carrying a name that is %x's
+ * element only from the second iteration on. Each keeps its write. */
+static void test_names_undecided(void)
+{
+    IrGraph *g = parse(
+        "graph(%x.1 : Tensor, %j : int):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %x : Tensor = aten::clone(%x.1, %none)\n"
+        "  %y : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%x, %y)\n"
+        "  %s : Tensor[] = aten::_set_item(%l, %j, %x)\n"
+        "  %w : Tensor = aten::add_(%x, %one, %one)\n"
+        "  %e : Tensor = aten::__getitem__(%l, %one)\n"
+        "  return (%e)\n");
+    TssaReport r;
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "run-time set: imperative %zu", r.imperative_mutations);
+    ir_graph_free(g);
+
+    g = parse(
+        "graph(%x.1 : Tensor, %n : int):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %true : bool = prim::Constant[value=1]()\n"
+        "  %a : Tensor = aten::clone(%x.1, %none)\n"
+        "  %p0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%a)\n"
+        "  %acc0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %acc : Tensor, %prev : Tensor = prim::Loop(%n, %true, %acc0, %p0)\n"
+        "    block0(%k : int, %acc1 : Tensor, %prev1 : Tensor):\n"
+        "      %cur : Tensor = aten::__getitem__(%l, %zero)\n"
+        "      %w : Tensor = aten::add_(%cur, %one, %one)\n"
+        "      %acc2 : Tensor = aten::add(%acc1, %prev1, %one)\n"
+        "      -> (%true, %acc2, %cur)\n"
+        "  return (%acc)\n");
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "run-time trip count: imperative %zu", r.imperative_mutations);
+    ir_graph_free(g);
+
+    /* l2.extend(l) copies l's items into a list not followed (it returns
+     * nothing): %x is then also in %l2, whose slot no set reaches. */
+    g = parse(
+        "graph(%x.1 : Tensor):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %x : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%x)\n"
+        "  %l2 : Tensor[] = prim::ListConstruct()\n"
+        "   = aten::extend(%l2, %l)\n"
+        "  %w : Tensor = aten::add_(%x, %one, %one)\n"
+        "  %e : Tensor = aten::__getitem__(%l2, %zero)\n"
+        "  %f : Tensor = aten::__getitem__(%l, %zero)\n"
+        "  %t : (Tensor, Tensor) = prim::TupleConstruct(%e, %f)\n"
+        "  return (%t)\n");
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 1, "extend: imperative %zu", r.imperative_mutations);
+    ir_graph_free(g);
+}
+
+/* The same loop with a known trip count: %prev1 is the element from the
+ * second iteration on, and gets prim::If(k == 0){prev1}{new}. */
+static void test_names_after_first(void)
+{
+    IrGraph *g = parse(
+        "graph(%x.1 : Tensor):\n"
+        "  %none : NoneType = prim::Constant()\n"
+        "  %one : int = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %three : int = prim::Constant[value=3]()\n"
+        "  %true : bool = prim::Constant[value=1]()\n"
+        "  %a : Tensor = aten::clone(%x.1, %none)\n"
+        "  %p0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %l : Tensor[] = prim::ListConstruct(%a)\n"
+        "  %acc0 : Tensor = aten::clone(%x.1, %none)\n"
+        "  %acc : Tensor, %prev : Tensor = prim::Loop(%three, %true, %acc0, %p0)\n"
+        "    block0(%k : int, %acc1 : Tensor, %prev1 : Tensor):\n"
+        "      %cur : Tensor = aten::__getitem__(%l, %zero)\n"
+        "      %w : Tensor = aten::add_(%cur, %one, %one)\n"
+        "      %acc2 : Tensor = aten::add(%acc1, %prev1, %one)\n"
+        "      -> (%true, %acc2, %cur)\n"
+        "  return (%acc)\n");
+    TssaReport r;
+    CHECK_MSG(functionalize(g, true, true, &r), "functionalize failed");
+    CHECK_MSG(r.imperative_mutations == 0 && count(g, "aten::add_") == 0 && count(g, "prim::If") == 1,
+              "imperative %zu, %d If", r.imperative_mutations, count(g, "prim::If"));
     ir_graph_free(g);
 }
 
@@ -413,6 +530,9 @@ int main(void)
     test_merge_write();
     test_fresh_roots_disjoint();
     test_list_escape();
+    test_list_escape_input_list();
+    test_names_undecided();
+    test_names_after_first();
     test_dce();
     test_cse();
     test_training_folded();

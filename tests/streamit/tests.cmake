@@ -146,17 +146,32 @@ endforeach()
 # mmdet_fpn_inplace's and mmdet_pafpn_inplace's top-down loops run
 # len(laterals) - 1 times, a trip count the run computes (issue 30's
 # run-time trip counts), so that loop alone may stay one filter for that
-# reason. lower.list_elements_kept.*: the
-# hazard case keeps each of its four writes imperative and says why (the
-# same tensor in two slots, another name read after the write, a list
-# copied by slicing, an index moved by an append) while its list of fresh
-# tensors stays functional, and
-# list_element_carried_names those whose element is still read under a
-# loop-carried or If-result name from an earlier iteration, and
-# list_element_shared_out those whose element also went into another list
-# (appended, split into views), beside a clean list that stays functional;
-# list_element_views_list's list of views of x keeps the reason its first
-# name gave (made by aten::list) once a loop joins it to other names.
+# reason. list_element_hazards' writes whose tensor another name observes
+# (the same tensor in two slots, another name read after the write, a list
+# copied by slicing, an index moved by an append) give every name and slot
+# the new version (functionalize/object_names.c), so none stays imperative;
+# so do list_element_merge_aliases' (a loop's result that is the last
+# tensor it appended, the value a loop starts from that its first
+# iteration appended: loops with a known trip count are followed
+# iteration by iteration), and list_element_carried_names' (an element
+# still read under a loop-carried name from the previous iteration, which
+# is the tensor on every iteration but the first, and an If result that is
+# the element on every iteration); and list_alias_swap_two_lists' and
+# list_alias_nested_loops' (elements swapped between slots, a list built
+# from another's elements, one tensor in two lists, writes in nested
+# loops through two lists, names that are the written element on the
+# first iteration only or on every later one), list_element_shared_out's
+# and list_alias_runtime_pieces' (an element appended to a second list;
+# pieces of split, unbind and chunk of an element taken at run-time
+# indices, normalized and bounds-checked as the list's __getitem__ does),
+# and list_alias_branches_copies' (a list concatenation and an unpacking
+# sharing the elements, writes in branches of an unrolled loop decided by
+# its count, a run-time index into slots all holding one tensor), and
+# list_alias_append_last's (one tensor appended to two lists each
+# iteration, written through the last slot of each: set at -1).
+# lower.list_elements_kept.list_element_views_list: its list of views of
+# the graph input x, carried by a loop whose trip count is not known and
+# replaced in a branch, keeps its write, with both reasons.
 # The outputs on every backend are the corpus runs'.
 add_test(NAME lower.list_elements.list_element_writes
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
@@ -164,37 +179,31 @@ add_test(NAME lower.list_elements.list_element_writes
 add_test(NAME lower.list_elements.mmdet_fpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_fpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements_kept.list_element_hazards
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_hazards --kept
-                 "writes %[^,]*, an element of %twice.*put into a container more than once"
-                 "%[^ ]* .taken from a list or tuple. may alias %kept.* which is read after this write"
-                 "writes %[^,]*, an element of %base.*used by aten::slice"
-                 "writes %[^,]*, an element of %grow.*written by aten::append between the read")
+foreach(case list_element_hazards list_element_merge_aliases list_element_carried_names
+             list_alias_swap_two_lists list_alias_nested_loops list_element_shared_out
+             list_alias_runtime_pieces list_alias_branches_copies list_alias_append_last)
+  add_test(NAME lower.list_elements.${case}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/models/${case})
+endforeach()
 add_test(NAME lower.list_elements.mmdet_pafpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements_kept.list_element_carried_names
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_carried_names --kept
-                 "%cur[^ ]* .taken from a list or tuple. may alias %prev.* read after this write"
-                 "%[^ ]* .taken from a list or tuple. may alias %w.* read after this write")
-add_test(NAME lower.list_elements_kept.list_element_shared_out
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_shared_out --kept
-                 "writes %[^,]*, an element of %other.*is not a fresh tensor of its own"
-                 "writes %[^,]*, an element of %l.1, which may be %[^,]*, put into a container"
-                 "writes %[^,]*, an element of %parts.*comes from aten::split"
-                 "writes %[^,]*, an element of %m.1, which may be %[^,]*, put into a container")
 add_test(NAME lower.list_elements_kept.list_element_views_list
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_element_views_list --kept
-                 "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list")
+                 "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list.*carried by a loop whose trip count is not known")
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
                      lower.list_elements.mmdet_pafpn_inplace
-                     lower.list_elements_kept.list_element_hazards
-                     lower.list_elements_kept.list_element_carried_names
-                     lower.list_elements_kept.list_element_shared_out
+                     lower.list_elements.list_element_hazards
+                     lower.list_elements.list_element_merge_aliases
+                     lower.list_elements.list_element_carried_names
+                     lower.list_elements.list_alias_swap_two_lists
+                     lower.list_elements.list_alias_nested_loops
+                     lower.list_elements.list_element_shared_out
+                     lower.list_elements.list_alias_runtime_pieces
+                     lower.list_elements.list_alias_branches_copies
+                     lower.list_elements.list_alias_append_last
                      lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
 
 # lower.taken_apart: every corpus program (tests/models) lowers to a stream
