@@ -626,6 +626,8 @@ static void propagate_through_merges(Walk *w)
     TssaAlias *a = w->a;
     MergeEdges e = {0};
     collect_edges(a, a->g->top, &e);
+    for (size_t k = 0; k < e.n; k++)
+        a->roots[e.pairs[k]].merged = true;
     for (bool changed = true; changed;) {
         changed = false;
         for (size_t k = 0; k < e.n; k += 2) {
@@ -803,6 +805,27 @@ static bool root_used_by_unknown(const TssaAlias *a, const TssaRoot *root)
     return false;
 }
 
+/* A fresh allocation written only before it is put into its one container
+ * holds the written version there: renaming hands the store the last
+ * version, and nothing writes the tensor after it (tv_dbox_generator's
+ * `boxes[:, 0::2] *= w` then `dboxes.append(boxes)`). It takes: no other
+ * name of the tensor (the root joins no control flow, so only its own tree
+ * names it), the store in the block that makes the root (each run of the
+ * block makes a new tensor, and no iteration of an enclosing loop writes
+ * this one after the store), and every write of the root before it. */
+static bool stored_after_all_writes(const TssaAlias *a, const TssaRoot *root)
+{
+    if (root->kind != TSSA_ROOT_FRESH || root->merged || root->nstores != 1 || !root->store ||
+        root->store->owner != root->value->def->owner)
+        return false;
+    int64_t store_pos = tssa_alias_pos(a, root->store);
+    int r = (int)(root - a->roots);
+    for (int i = 0; i < a->nmutations; i++)
+        if (a->mutations[i].root == r && a->mutations[i].pos >= store_pos)
+            return false;
+    return true;
+}
+
 /* Why mutation m cannot be functionalized, or NULL. */
 static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElements *lists,
                                  const TssaMutation *m)
@@ -832,7 +855,7 @@ static const char *unsafe_reason(TssaAlias *a, const Classes *c, TssaListElement
     default:
         break;
     }
-    if (root->escapes)
+    if (root->escapes && !stored_after_all_writes(a, root))
         return fmt_reason(a, "%%%s is stored in a list or tuple that is read later%s%s", rname, "", "");
     why = chain_unsupported(a, m->target);
     if (why)

@@ -109,6 +109,8 @@ typedef struct TssaRoot {
     int nmutations;
     bool escapes;           /* stored in a list/tuple that outlives its reads, or
                              * joined by control flow to a value that is */
+    bool merged;            /* joined by control flow (an If's result, a loop-carried
+                             * value) to another root: other names may hold it */
     int nstores;            /* times the root's tree is put into a container directly */
     IrNode *store;          /* the (last) node that put it there */
     /* For a tensor read out of a Tensor[] by aten::__getitem__: that node,

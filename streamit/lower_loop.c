@@ -692,6 +692,14 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     bool counter_first = plan->feedback || body_draws_random(s.body, s.nbody);
     bw->pops = reads_of(&r, s.body, s.nbody, &counter, counter_first ? 1 : 0, pushes, npush,
                         &bw->npops);
+    /* A body that reads nothing per iteration (`[anchors for _ in
+     * range(n)]`: every iteration appends the same invariant value) would
+     * pop nothing from an Unstack that pushes nothing, and a channel with
+     * no items on either side gives the schedule no rate to balance: the
+     * counter becomes its one item, so each firing takes one. */
+    if (bw->npops == 0 && !counter_first) {
+        bw->pops = reads_of(&r, s.body, s.nbody, &counter, 1, pushes, npush, &bw->npops);
+    }
     bw->pushes = pushes;
     bw->npushes = npush;
     bw->firings = trips;

@@ -169,6 +169,15 @@ def append_concat(x: torch.Tensor, n: int):
     return torch.stack(ys)
 
 
+@case(True)
+def append_invariant(x: torch.Tensor, n: int, h: int, w: int):
+    # [(h, w) for _ in range(n)] (torchvision RetinaNet's image sizes): an
+    # iteration reads nothing, not even a tensor (h and w are compile-time
+    # values), yet the loop is still n firings of a body.
+    sizes = [(h, w) for _ in range(n)]
+    return x * 2.0, sizes
+
+
 @case(False, feedback=True)
 def append_state(x: torch.Tensor, h0: torch.Tensor, n: int):
     # State and a list of every step's state: a feedback loop whose steps
@@ -298,6 +307,7 @@ def examples():
                                                         "h0": torch.randn(2)}),
         "while_state": (while_state, {"x": torch.randn(4) * 3.0}),
         "append_concat": (append_concat, {"x": x, "n": 5}),
+        "append_invariant": (append_invariant, {"x": torch.randn(3), "n": 4, "h": 5, "w": 7}),
         "list_index_write": (list_index_write, {"x": x, "n": 6}),
         "warn_in_branch": (warn_in_branch, {"x": x, "n": 5}),
         "after_embedding_bag": (after_embedding_bag, {"idx": torch.randint(0, 10, (12,)),
