@@ -809,6 +809,9 @@ R("list_append", "floats", "x",
   "values: List[float] = []\nfor i in range(x.size(0)):\n    values.append(float(x[i]))\nreturn torch.tensor(values) * 2.0", x=F(3))
 R("format", "not_taken", "x, n: int",
   "if n > 10:\n    raise ValueError('too many: {} > {}'.format(n, 10))\nreturn x * float(n)", x=F(2), n=3)
+# aten::percentFormat: `"..." % (values)` (DeepCTR-Torch's CIN raises with one)
+R("percent_format", "not_taken", "x, n: int",
+  "if n > 10:\n    raise ValueError('too many: %d > %d' % (n, 10))\nreturn x * float(n)", x=F(2), n=3)
 R("loop", "carried_int", "n: int", "total = 0\nfor i in range(n):\n    total += i * 3 % 4\nreturn total", n=9)
 R("loop", "zero_trips", "x, n: int", "for i in range(n):\n    x = x + 1.0\nreturn x", x=F(2), n=0)
 R("loop", "while_counter", "n: int", "i = 1\nwhile i < n:\n    i = i * 3\nreturn i", n=50)
@@ -860,6 +863,11 @@ E("conv2d", "channel_mismatch", "x, w", "F.conv2d(x, w)", (1, "aten::conv2d"), x
 E("floordiv", "by_zero", "a: int, b: int", "a // b", (1, "aten::floordiv"), a=5, b=0)
 E("str", "taken", "x, n: int", "if n != x.size(0):\n    raise ValueError('got ' + str(n) + ' rows')\nreturn x", (1, "got 7 rows"), x=F(2), n=7)
 E("uninitialized", "raise_taken", "x, n: int", "if n > 0:\n    y = x * 2.0\nelse:\n    raise ValueError('n must be positive')\nreturn y", (1, "n must be positive"), x=F(3), n=0)
+E("percent_format", "taken", "x, n: int, s: float",
+  "if n > 2:\n    raise ValueError('bad size %d (%i), %s %f %e %c %s 100%%' % (n, s, s, s, s, n + 60, 'rows'))\nreturn x",
+  (1, "bad size 5 (2), 2.5 2.500000 2.500000e+00 A rows 100%"), x=F(2), n=5, s=2.5)
+E("percent_format", "one_value", "x, n: int",
+  "if n > 2:\n    raise ValueError('got %d rows' % n)\nreturn x", (1, "got 7 rows"), x=F(2), n=7)
 E("format", "taken", "x, n: int",
   "if n > 2:\n    raise ValueError('bad size {}'.format(n))\nreturn x", (1, "bad size 5"), x=F(2), n=5)
 
