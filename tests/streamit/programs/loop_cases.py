@@ -178,6 +178,23 @@ def append_invariant(x: torch.Tensor, n: int, h: int, w: int):
     return x * 2.0, sizes
 
 
+@case(False)
+def scalar_list_build(x: torch.Tensor, feat0: torch.Tensor, feat1: torch.Tensor):
+    # torchvision's DBoxGenerator: nested loops over the feature maps'
+    # sizes build a list of float lists; only scalars and the bound tensors'
+    # sizes, so the lowering runs the loops once, at compile time
+    # (lower_specialize.c's fold_scalar_loop), and no loop is left.
+    feats = [feat0, feat1]
+    boxes: List[List[float]] = []
+    for k in range(len(feats)):
+        f_k = feats[k].shape[-2:]
+        for j in range(f_k[0]):
+            cy = (j + 0.5) / f_k[0]
+            for i in range(f_k[1]):
+                boxes.append([(i + 0.5) / f_k[1], cy, float(k)])
+    return torch.tensor(boxes) * x
+
+
 @case(False, feedback=True)
 def append_state(x: torch.Tensor, h0: torch.Tensor, n: int):
     # State and a list of every step's state: a feedback loop whose steps
@@ -307,6 +324,8 @@ def examples():
                                                         "h0": torch.randn(2)}),
         "while_state": (while_state, {"x": torch.randn(4) * 3.0}),
         "append_concat": (append_concat, {"x": x, "n": 5}),
+        "scalar_list_build": (scalar_list_build, {"x": torch.randn(3), "feat0": torch.randn(1, 2, 3, 4),
+                                                  "feat1": torch.randn(1, 2, 2, 1)}),
         "append_invariant": (append_invariant, {"x": torch.randn(3), "n": 4, "h": 5, "w": 7}),
         "list_index_write": (list_index_write, {"x": x, "n": 6}),
         "warn_in_branch": (warn_in_branch, {"x": x, "n": 5}),
