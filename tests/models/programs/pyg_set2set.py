@@ -25,7 +25,11 @@ Changes:
   (TorchScript has no try);
 - reduce and softmax keep their index paths (ptr is None here: the ptr
   branches call segment(), a torch-scatter kernel); reduce's `assert
-  index is not None` stays;
+  index is not None` stays, and it adds `assert dim_size is not None`
+  (the scatter ported here, as in pyg_gat.py, takes an int dim_size);
+  forward adds `assert index is not None` after assert_index_present
+  (TorchScript does not refine a caller's Optional through a callee's
+  raise);
 - qm9_nn_conv.py's NNConv + GRU message passing before the readout is a
   Linear + ReLU encoder (a stand-in: this program exercises the readout),
   and forward takes x and the batch vector instead of a Data object.
