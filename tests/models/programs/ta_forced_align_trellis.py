@@ -12,9 +12,8 @@ revision 03bf124f7f07fe77968a61e79694e683104f66af.
 
 Changes:
 - the emission comes in as a tensor (the tutorial runs Wav2Vec2 on a
-  downloaded file), and `tokens` is a 1-D int64 tensor instead of a list of
-  ints (`emission[t, tokens[1:]]` indexes by a list, which TorchScript does
-  not; `tokens[j]` and `len(tokens)` read the same values);
+  downloaded file) and the transcript as its token ids (`tokens`, typed
+  List[int]), as the tutorial computes them from the labels;
 - Point and Segment are plain classes with an __init__ instead of
   @dataclass (TorchScript 1.13 cannot script a dataclass: it looks for the
   source of the generated __init__); Segment's __repr__ is dropped
@@ -34,7 +33,7 @@ import torch
 from torch import Tensor
 
 
-def get_trellis(emission: Tensor, tokens: Tensor, blank_id: int = 0) -> Tensor:
+def get_trellis(emission: Tensor, tokens: List[int], blank_id: int = 0) -> Tensor:
     num_frame = emission.size(0)
     num_tokens = len(tokens)
 
@@ -60,7 +59,7 @@ class Point:
         self.score = score
 
 
-def backtrack(trellis: Tensor, emission: Tensor, tokens: Tensor, blank_id: int = 0) -> List[Point]:
+def backtrack(trellis: Tensor, emission: Tensor, tokens: List[int], blank_id: int = 0) -> List[Point]:
     t, j = trellis.size(0) - 1, trellis.size(1) - 1
 
     path = [Point(j, t, emission[t, blank_id].exp().item())]
@@ -130,7 +129,7 @@ def merge_repeats(path: List[Point]) -> List[Segment]:
     return segments
 
 
-def align(emission: Tensor, tokens: Tensor) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+def align(emission: Tensor, tokens: List[int]) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
     trellis = get_trellis(emission, tokens)
     path = backtrack(trellis, emission, tokens)
     segments = merge_repeats(path)
@@ -158,10 +157,10 @@ def example():
     # A stand-in for Wav2Vec2's log-softmax emission over 12 labels: the
     # transcript's tokens are made likely in turn, so the path is a real one.
     num_frame, num_labels = 60, 12
-    tokens = torch.tensor([1, 4, 7, 1, 3, 9, 5, 1])
+    tokens = [1, 4, 7, 1, 3, 9, 5, 1]
     logits = torch.randn(num_frame, num_labels)
     for k in range(len(tokens)):
         lo = 2 + k * 7
-        logits[lo:lo + 4, int(tokens[k])] += 4.0
+        logits[lo:lo + 4, tokens[k]] += 4.0
     emission = torch.log_softmax(logits, dim=-1)
     return align, {"emission": emission, "tokens": tokens}
