@@ -30,9 +30,9 @@ Changes:
   tensors and returns the packed output's data (the isinstance checks on
   PackedSequence, a NamedTuple the command line cannot bind, are
   dropped); `for batch in batch_sizes` iterates 0-d tensors, so the step
-  takes `batch = int(batch_t)` (TorchScript slices with ints only); `hx`
-  is given (None in the original, then zeros of the same shape: the entry
-  point passes zeros);
+  takes `batch = int(batch_t)` (TorchScript slices with ints only, and
+  `begin += batch` would make the int begin a tensor); hx is typed
+  Optional[Tensor];
 - AUGRUCell's weights are initialized (normal, std 0.1) by the example:
   the original leaves `torch.Tensor(3 * hidden_size, ...)` uninitialized
   until training; its `self.register_parameter('bias_ih', self.bias_hh)`
@@ -255,7 +255,13 @@ class DynamicGRU(nn.Module):
         if gru_type == 'AUGRU':
             self.rnn = AUGRUCell(input_size, hidden_size, bias)
 
-    def forward(self, inputs: Tensor, batch_sizes: Tensor, att_scores: Tensor, hx: Tensor) -> Tensor:
+    def forward(self, inputs: Tensor, batch_sizes: Tensor, att_scores: Tensor,
+                hx: Optional[Tensor] = None) -> Tensor:
+        max_batch_size = int(batch_sizes[0])
+        if hx is None:
+            hx = torch.zeros(max_batch_size, self.hidden_size,
+                             dtype=inputs.dtype, device=inputs.device)
+
         outputs = torch.zeros(inputs.size(0), self.hidden_size,
                               dtype=inputs.dtype, device=inputs.device)
 
@@ -285,8 +291,7 @@ class InterestLayers(nn.Module):
     def forward(self, query: Tensor, keys: Tensor, keys_length: Tensor, packed_keys: Tensor,
                 batch_sizes: Tensor, packed_scores: Tensor) -> Tuple[Tensor, Tensor]:
         pooled = self.attention(query, keys, keys_length, None)
-        hx = torch.zeros(int(batch_sizes[0]), packed_keys.size(1))
-        evolved = self.interest_evolution(packed_keys, batch_sizes, packed_scores, hx)
+        evolved = self.interest_evolution(packed_keys, batch_sizes, packed_scores, None)
         return pooled, evolved
 
 
