@@ -1185,6 +1185,84 @@ bool eval_op_format(EvalCall *c)
     return eval_out_value(c, 0, s);
 }
 
+/* aten::percentFormat(str self, ...): Python's `"..." % args` as
+ * TorchScript runs it (register_prim_ops.cpp's percentFormat): the second
+ * argument is the tuple of values, or the one value; %d and %i print an
+ * int (a float truncated), %f and %e a number as C's printf does, %c the
+ * character of an int, %s the value's str(), %% a percent sign. Every value
+ * must be used. */
+bool eval_op_percent_format(EvalCall *c)
+{
+    const char *fmt;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_str(c, 0, &fmt))
+        return false;
+    const RtValue *args = c->args[1];
+    bool tuple = args->kind == RT_TUPLE;
+    int nvalues = tuple ? args->u.list.n : 1;
+    int used = 0;
+    TextBuf sb = {0};
+    textbuf_puts(&sb, "");
+    for (const char *p = fmt;;) {
+        const char *pct = strchr(p, '%');
+        if (!pct) {
+            textbuf_puts(&sb, p);
+            break;
+        }
+        textbuf_printf(&sb, "%.*s", (int)(pct - p), p);
+        char key = pct[1];
+        p = pct + 2;
+        if (key == '\0') {
+            textbuf_release(&sb);
+            return eval_fail(c, "Incomplete format specifier");
+        }
+        if (key == '%') {
+            textbuf_puts(&sb, "%");
+            continue;
+        }
+        if (used >= nvalues) {
+            textbuf_release(&sb);
+            return eval_fail(c, "Too few arguments for format string");
+        }
+        const RtValue *v = tuple ? args->u.list.items[used] : args;
+        used++;
+        bool number = v->kind == RT_INT || v->kind == RT_FLOAT || v->kind == RT_BOOL;
+        switch (key) {
+        case 'd':
+        case 'i':
+        case 'f':
+        case 'e':
+        case 'c':
+            if (!number) {
+                textbuf_release(&sb);
+                return eval_fail(c, "%%%c requires a number for formatting, but got %s", key,
+                                 rt_kind_name(v->kind));
+            }
+            if (key == 'd' || key == 'i')
+                textbuf_printf(&sb, "%lld", (long long)(v->kind == RT_FLOAT ? (int64_t)v->u.f : v->u.i));
+            else if (key == 'c')
+                textbuf_printf(&sb, "%c", (char)(v->kind == RT_FLOAT ? (int64_t)v->u.f : v->u.i));
+            else
+                textbuf_printf(&sb, key == 'f' ? "%f" : "%e",
+                               v->kind == RT_FLOAT ? v->u.f : (double)v->u.i);
+            break;
+        case 's':
+            rt_format_str(&sb, v);
+            break;
+        default:
+            textbuf_release(&sb);
+            return eval_fail(c, "The specifier %%%c is not supported in TorchScript format strings",
+                             key);
+        }
+    }
+    if (used != nvalues) {
+        textbuf_release(&sb);
+        return eval_fail(c, "Too many arguments for format string");
+    }
+    RtValue *s = rt_str(textbuf_cstr(&sb));
+    textbuf_release(&sb);
+    return eval_out_value(c, 0, s);
+}
+
 /* prim::Print: str() of each argument, space separated, on stdout. */
 bool eval_op_print(EvalCall *c)
 {

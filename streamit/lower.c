@@ -206,12 +206,12 @@ void lower_stats_print(FILE *out, const LowerStats *s)
         fprintf(out, "why %s\n", s->why);
     fprintf(out, "units %d\nstages %d\nfilters %d\nwork_filters %d\nidentities %d\n"
                  "separators %d\nroutes %d\nsplitjoins %d\nduplicate_splitjoins %d\n"
-                 "ifs_folded %d\nstatic_nodes %d\nloops_parallel %d\nloops_feedback %d\n"
+                 "ifs_folded %d\nstatic_nodes %d\nloops_folded %d\nloops_parallel %d\nloops_feedback %d\n"
                  "loops_serial %d\nloops_nested %d\nnested_filters %d\nloop_iterations %lld\n"
                  "executed %lld\nexecuted_replicated %lld\n",
             s->units, s->stages, s->filters, s->work_filters, s->identities, s->separators,
             s->routes, s->splitjoins, s->duplicate_splitjoins, s->ifs_folded, s->static_nodes,
-            s->loops_parallel, s->loops_feedback, s->loops_serial, s->loops_nested,
+            s->loops_folded, s->loops_parallel, s->loops_feedback, s->loops_serial, s->loops_nested,
             s->nested_filters, (long long)s->loop_iterations,
             (long long)s->executed, (long long)s->executed_replicated);
     fprintf(out, "node_runs %lld\nnode_runs_original %lld\nnodes_run_more %d\n"

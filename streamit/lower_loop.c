@@ -351,6 +351,16 @@ static bool only_indexes(const LoopPlan *plan, const IrNode *n, const bool *slic
     return true;
 }
 
+static bool outputs_static(const LowerProgram *p, const IrNode *n)
+{
+    if (n->noutputs == 0 || n->nblocks > 0)
+        return false;
+    for (int i = 0; i < n->noutputs; i++)
+        if (n->outputs[i]->id >= p->nstatic || !p->is_static[n->outputs[i]->id])
+            return false;
+    return true;
+}
+
 static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
 {
     IrBlock *body = plan->loop->blocks[0];
@@ -411,6 +421,13 @@ static void split_body(LowerProgram *p, LoopPlan *plan, Split *s)
     bool any_pre_tensor = false;
     IR_FOREACH_NODE(n, body) {
         if (is_write_node(plan, n))
+            continue;
+        /* Compile-time values made in the body after specialization (an
+         * nn.LSTM expanded inside a loop unpacks its weights there: the
+         * ListUnpack's outputs are the weights) are no work: every filter
+         * reads them from the program's values, as at the top level. Run
+         * as hoisted nodes, the Unstack would clear them after the run. */
+        if (outputs_static(p, n))
             continue;
         if (write_mark[n->id])
             plan->write_index[plan->nwrite_index++] = n;
@@ -692,10 +709,12 @@ StreamNode *lower_loop_stream(LowerProgram *p, StreamGraph *sg, LoopPlan *plan, 
     bool counter_first = plan->feedback || body_draws_random(s.body, s.nbody);
     bw->pops = reads_of(&r, s.body, s.nbody, &counter, counter_first ? 1 : 0, pushes, npush,
                         &bw->npops);
-    if (bw->npops == 0) {
-        /* An iteration that reads nothing that changes (`[c for _ in
-         * range(n)]` of a compile-time c) still needs one item per firing
-         * to tie the Body to the Unstack: the counter. */
+    /* A body that reads nothing per iteration (`[anchors for _ in
+     * range(n)]`: every iteration appends the same invariant value) would
+     * pop nothing from an Unstack that pushes nothing, and a channel with
+     * no items on either side gives the schedule no rate to balance: the
+     * counter becomes its one item, so each firing takes one. */
+    if (bw->npops == 0 && !counter_first) {
         bw->pops = reads_of(&r, s.body, s.nbody, &counter, 1, pushes, npush, &bw->npops);
     }
     bw->pushes = pushes;

@@ -21,6 +21,10 @@
  * are known. A node of the slice that fails (an index out of range) is left
  * to fail at run time, where it reports as usual.
  *
+ * A top-level prim::Loop made only of the slice's nodes (and loops and Ifs
+ * of them) over compile-time values runs now too, all its iterations
+ * (fold_scalar_loop below).
+ *
  * prim::If with a compile-time condition is folded: the taken block's nodes
  * move before the If, its results replace the If's outputs, and the walk
  * continues into the moved nodes (so nested static structure folds too).
@@ -104,12 +108,18 @@ static bool inputs_known(const LowerProgram *p, const IrNode *n, const bool *kno
  * converts copies once) and is the run's own value, so the sizes read from
  * it are exact. They are no compile-time values: filters still get the
  * tensors through the stream. */
+static bool makes_view(const IrNode *n)
+{
+    /* A list of them too (`[feat0, feat1]`: the same tensors, nothing
+     * copied), and an element taken from one. */
+    bool holds_views = n->op == OP_PRIM_LISTCONSTRUCT || n->op == OP_ATEN_GETITEM;
+    return n->op != OP_UNKNOWN && n->nblocks == 0 && !op_is_inplace(n->op) &&
+           (op_is_view(n->op) || holds_views) && n->noutputs > 0;
+}
+
 static bool view_of_known(const LowerProgram *p, const IrNode *n, const bool *known)
 {
-    if (n->op == OP_UNKNOWN || n->nblocks > 0 || op_is_inplace(n->op) || !op_is_view(n->op) ||
-        n->noutputs == 0)
-        return false;
-    return inputs_known(p, n, known);
+    return makes_view(n) && inputs_known(p, n, known);
 }
 
 IrNode *lower_fold_if(LowerProgram *p, IrNode *n, bool cond)
@@ -271,6 +281,75 @@ static void hoist_static(LowerProgram *p, IrBlock *b, const bool *never_static, 
     }
 }
 
+/* A loop of the scalar slice: its blocks hold only nodes of the slice and
+ * loops and Ifs of the same kind, every value they read from outside is a
+ * compile-time value, and what it carries holds no tensor (torchvision's
+ * SSD DBoxGenerator builds its default boxes as a list of float lists by
+ * three nested loops over the feature maps' sizes). */
+static bool block_in_scalar_slice(const LowerProgram *p, const IrBlock *b, const IrNode *loop,
+                                  const bool *never_static, const bool *known)
+{
+    IR_FOREACH_NODE(n, b) {
+        bool control = (n->op == OP_PRIM_LOOP || n->op == OP_PRIM_IF) && n->nblocks > 0;
+        /* `feature_maps[k].shape[-2:]`: a bound tensor taken from a list
+         * of them, or a view of one, whose sizes the slice reads (only
+         * scalars leave the loop, so no tensor does) */
+        bool view = !control && !op_in_scalar_slice(n) && makes_view(n);
+        if (!control && !view && !op_in_scalar_slice(n))
+            return false;
+        for (int i = 0; i < n->noutputs; i++)
+            if ((!view && !lower_type_scalar(n->outputs[i]->type)) || never_static[n->outputs[i]->id])
+                return false;
+        for (int i = 0; i < n->ninputs; i++) {
+            const IrNode *d = n->inputs[i]->def;
+            bool inside = false;
+            for (const IrNode *a = d; a; a = a->owner ? a->owner->owner : NULL)
+                if (a == loop) {
+                    inside = true;
+                    break;
+                }
+            const IrValue *v = n->inputs[i];
+            bool bound = v->def == p->g->top->param || known[v->id];
+            if (!inside && !p->is_static[v->id] && !(bound && node_exec_get(p->exec, v)))
+                return false;
+        }
+        for (int i = 0; i < n->nblocks; i++)
+            if (!block_in_scalar_slice(p, n->blocks[i], loop, never_static, known))
+                return false;
+    }
+    const IrNode *ret = b->ret;
+    for (int i = 0; i < ret->ninputs; i++)
+        if (!lower_type_scalar(ret->inputs[i]->type))
+            return false;
+    return true;
+}
+
+/* Runs such a loop now, all its iterations: its results become
+ * compile-time values, and the lowering skips it as it skips every node
+ * of the slice (the run would redo the same scalar work each time). */
+static bool fold_scalar_loop(LowerProgram *p, IrNode *n, const bool *never_static, const bool *known)
+{
+    if (n->op != OP_PRIM_LOOP || n->nblocks != 1 || n->noutputs == 0)
+        return false;
+    for (int i = 0; i < n->ninputs; i++)
+        if (!p->is_static[n->inputs[i]->id])
+            return false;
+    for (int i = 0; i < n->noutputs; i++)
+        if (!lower_type_scalar(n->outputs[i]->type) || never_static[n->outputs[i]->id])
+            return false;
+    if (!block_in_scalar_slice(p, n->blocks[0], n, never_static, known))
+        return false;
+    if (!node_exec_node(p->exec, n)) {
+        node_exec_clear_node(p->exec, n);
+        return false;
+    }
+    for (int i = 0; i < n->noutputs; i++)
+        p->is_static[n->outputs[i]->id] = true;
+    p->stats.static_nodes++;
+    p->stats.loops_folded++;
+    return true;
+}
+
 /* prim::Uninitialized stands for a value on paths that raise (TorchScript
  * puts one before an If whose other branch raises, as F.embedding_bag's
  * argument checks do). Once such Ifs fold, nothing reads it: it computes
@@ -322,6 +401,9 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
                 node_exec_clear_node(p->exec, n);
         } else if (op_in_scalar_slice(n) && inputs_known(p, n, known) && !writes_list_output) {
             run_static(p, n);
+        } else if (fold_scalar_loop(p, n, never_static, known)) {
+            n = n->next;
+            continue;
         } else {
             run_device_query(p, n);
         }

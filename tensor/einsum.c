@@ -12,9 +12,13 @@
  *      later operand), else contracted; each operand is permuted to
  *      [batch, own, contracted] / [batch, contracted, own], expanded where
  *      a dim of size 1 broadcasts, reshaped to three dims and multiplied by
- *      tensor_bmm (OpenBLAS for floats);
+ *      tensor_bmm (OpenBLAS for floats), or multiplied by broadcasting when
+ *      nothing is contracted (an outer product per batch);
+ *      When the pair shares no contracted label, the product is a
+ *      broadcast multiply in the output's label order instead;
  *   4. the result is permuted to the output's order and copied, so it never
- *      aliases an input.
+ *      aliases an input (a contraction's result already in that order is
+ *      new: it is returned as it is).
  * The implicit output (no "->") is the ellipsis dims, then the labels that
  * appear exactly once, in alphabetical order (uppercase first), as PyTorch
  * has it. Errors are PyTorch's.
@@ -177,9 +181,74 @@ static Tensor *arrange(const Term *term, const int *order, int n, const int64_t 
     return r;
 }
 
+/* The term's view with one dim per label of `order` (n labels, which hold
+ * all of the term's): its own dims permuted into that order, size 1 where
+ * it lacks the label. */
+static Tensor *broadcast_view(const Term *term, const int *order, int n)
+{
+    int64_t perm[TENSOR_MAX_DIMS] = {0};
+    int missing[TENSOR_MAX_DIMS], nperm = 0, nmissing = 0;
+    for (int i = 0; i < n; i++) {
+        int d = position(term, order[i]);
+        if (d >= 0)
+            perm[nperm++] = d;
+        else
+            missing[nmissing++] = i;
+    }
+    Tensor *v = tensor_permute(term->t, nperm, perm);
+    for (int i = 0; v && i < nmissing; i++) {
+        Tensor *u = tensor_unsqueeze(v, missing[i]);
+        tensor_release(v);
+        v = u;
+    }
+    return v;
+}
+
+/* Step 3 when nothing is contracted (`bhd,bmd->bhmd`, xDeepFM's CIN): the
+ * pair's product is an outer product per batch, which a broadcast multiply
+ * computes directly in the output's label order (each element one product,
+ * as the GEMM's would be) instead of one tiny GEMM per batch and two
+ * permuting copies. Labels the output lacks (needed by a later operand)
+ * come last. */
+static bool multiply_outer(Term *a, Term *b, const int *out_pos)
+{
+    int order[TENSOR_MAX_DIMS], n = 0;
+    for (int d = 0; d < a->n; d++)
+        order[n++] = a->labels[d];
+    for (int d = 0; d < b->n; d++)
+        if (position(a, b->labels[d]) < 0) {
+            if (n == TENSOR_MAX_DIMS) {
+                tensor_set_error("einsum(): the intermediate result has more than %d dims",
+                                 TENSOR_MAX_DIMS);
+                return false;
+            }
+            order[n++] = b->labels[d];
+        }
+    for (int i = 1; i < n; i++)     /* insertion sort by output position, -1 last */
+        for (int j = i; j > 0; j--) {
+            int pj = out_pos[order[j]], pk = out_pos[order[j - 1]];
+            if (pj < 0 || (pk >= 0 && pk <= pj))
+                break;
+            int t = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = t;
+        }
+    Tensor *va = broadcast_view(a, order, n);
+    Tensor *vb = va ? broadcast_view(b, order, n) : NULL;
+    Tensor *prod = vb ? tensor_binary(BIN_MUL, va, vb) : NULL;
+    tensor_release(va);
+    tensor_release(vb);
+    if (!prod)
+        return false;
+    memcpy(a->labels, order, sizeof(int) * (size_t)n);
+    a->n = n;
+    return term_set(a, prod);
+}
+
 /* Step 3: a and b contracted into a (b released). `later[l]` marks the
- * labels still needed after this pair. */
-static bool contract(Term *a, Term *b, const int *later, const int64_t *size)
+ * labels still needed after this pair, out_pos[l] the label's place in the
+ * output (-1: not there). */
+static bool contract(Term *a, Term *b, const int *later, const int64_t *size, const int *out_pos)
 {
     int batch[TENSOR_MAX_DIMS], own_a[TENSOR_MAX_DIMS], own_b[TENSOR_MAX_DIMS], sum[TENSOR_MAX_DIMS];
     int nbatch = 0, na = 0, nb = 0, nsum = 0;
@@ -199,6 +268,8 @@ static bool contract(Term *a, Term *b, const int *later, const int64_t *size)
         tensor_set_error("einsum(): the intermediate result has more than %d dims", TENSOR_MAX_DIMS);
         return false;
     }
+    if (nsum == 0 && a->t->dtype != DT_BOOL && b->t->dtype != DT_BOOL)
+        return multiply_outer(a, b, out_pos);
     int order_a[TENSOR_MAX_DIMS], order_b[TENSOR_MAX_DIMS], k = 0;
     memcpy(order_a, batch, sizeof(int) * (size_t)nbatch);
     memcpy(order_a + nbatch, own_a, sizeof(int) * (size_t)na);
@@ -315,9 +386,13 @@ Tensor *tensor_einsum(const char *equation, Tensor *const *operands, int n)
                 out[nout++] = l;
     }
     /* Steps 1 and 2, then 3: later[l] counts the uses after operand i. */
-    int in_output[MAX_LABELS] = {0};
-    for (int k = 0; k < nout; k++)
+    int in_output[MAX_LABELS] = {0}, out_pos[MAX_LABELS];
+    for (int l = 0; l < MAX_LABELS; l++)
+        out_pos[l] = -1;
+    for (int k = 0; k < nout; k++) {
         in_output[out[k]] = 1;
+        out_pos[out[k]] = k;
+    }
     for (int i = 0; i < n && ok; i++) {
         ok = take_diagonals(&terms[i]);
         int needed[MAX_LABELS];
@@ -335,7 +410,7 @@ Tensor *tensor_einsum(const char *equation, Tensor *const *operands, int n)
         for (int j = i + 1; j < n; j++)
             for (int d = 0; d < terms[j].n; d++)
                 later[terms[j].labels[d]] = 1;
-        ok = contract(&terms[0], &terms[i], later, size);
+        ok = contract(&terms[0], &terms[i], later, size, out_pos);
     }
     Tensor *result = NULL;
     if (ok) {
@@ -348,7 +423,12 @@ Tensor *tensor_einsum(const char *equation, Tensor *const *operands, int n)
         }
         Tensor *p = tensor_permute(terms[0].t, nout, perm);
         Tensor *e = p ? tensor_expand(p, nout, sizes) : NULL;
-        result = e ? tensor_clone(e) : NULL;
+        /* After a contraction the term is a new tensor: already in the
+         * output's order and contiguous, it is the result. */
+        bool identity = n >= 2 && terms[0].n == nout && e && tensor_is_contiguous(e);
+        for (int k = 0; identity && k < nout; k++)
+            identity = perm[k] == k && terms[0].t->sizes[k] == sizes[k];
+        result = !e ? NULL : identity ? tensor_retain(terms[0].t) : tensor_clone(e);
         tensor_release(p);
         tensor_release(e);
     }

@@ -277,18 +277,34 @@ static Tensor *conv_nd(const Tensor *x, const Tensor *w, const Tensor *bias, int
     bool depthwise = out && cg == 1 && og == 1 && x->dtype == DT_F32 && wc->dtype == DT_F32;
     if (depthwise)
         conv_depthwise_f32(xg, wc, &g, out);
-    Tensor *col = out && !depthwise ? tensor_empty(x->dtype, 2, cs) : NULL;
-    bool ok = depthwise || col != NULL;
+    /* A pointwise convolution (1x1 kernel, stride 1, no padding) over
+     * planes stored row after row reads each sample's channels as the GEMM's
+     * right operand in place: its im2col would be a copy of them (TorchRec's
+     * and xDeepFM's Conv1d(k=1), FPN's lateral convolutions). */
+    bool pointwise = out && !depthwise && g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 &&
+                     g.ph == 0 && g.pw == 0 && xg->strides[3] == 1 &&
+                     (g.h == 1 || xg->strides[2] == g.w);
+    Tensor *col = out && !depthwise && !pointwise ? tensor_empty(x->dtype, 2, cs) : NULL;
+    bool ok = depthwise || pointwise || col != NULL;
     for (int64_t n = 0; ok && !depthwise && n < g.n; n++)
         for (int64_t gi = 0; ok && gi < groups; gi++) {
-            im2col(xg, &g, n, gi * cg, cg, col);
+            Tensor *rhs = col;
+            if (pointwise) {
+                int64_t xst2[2] = {xg->strides[1], 1};
+                rhs = tensor_make_view(xg, 2, cs, xst2,
+                                       xg->offset + n * xg->strides[0] + gi * cg * xg->strides[1]);
+            } else {
+                im2col(xg, &g, n, gi * cg, cg, col);
+            }
             int64_t ws[2] = {og, krows}, wst[2] = {krows, 1};
             int64_t ys[2] = {og, plane}, yst[2] = {plane, 1};
             Tensor *wv = tensor_make_view(wc, 2, ws, wst, wc->offset + gi * og * krows);
             Tensor *yv = tensor_make_view(out, 2, ys, yst, (n * g.o + gi * og) * plane);
-            ok = wv && yv && kern_gemm(wv, col, yv);
+            ok = rhs && wv && yv && kern_gemm(wv, rhs, yv);
             tensor_release(wv);
             tensor_release(yv);
+            if (pointwise)
+                tensor_release(rhs);
         }
     if (ok && bias)
         add_channel_bias(out, bias, g.n, g.o, plane);

@@ -150,6 +150,7 @@ typedef struct LowerStats {
     int filters, work_filters, identities, separators, routes;
     int splitjoins, duplicate_splitjoins;
     int ifs_folded, static_nodes;
+    int loops_folded;           /* scalar loops run at compile time */
     /* Loops as data-parallel filters with repetitions, as feedback loops,
      * and kept as one filter (a malformed loop only: see loops_nested). */
     int loops_parallel, loops_feedback, loops_serial;

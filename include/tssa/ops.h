@@ -134,6 +134,7 @@ typedef enum OpAlias {
     X(ATEN_NUMEL, "aten::numel", OPC_SCALAR, NOMUT, ALIAS_NONE, numel) \
     X(ATEN_IS_FLOATING_POINT, "aten::is_floating_point", OPC_SCALAR, NOMUT, ALIAS_NONE, is_floating_point) \
     X(ATEN_FORMAT, "aten::format", OPC_SCALAR, NOMUT, ALIAS_NONE, format) \
+    X(ATEN_PERCENTFORMAT, "aten::percentFormat", OPC_SCALAR, NOMUT, ALIAS_NONE, percent_format) \
     X(ATEN_STR, "aten::str", OPC_SCALAR, NOMUT, ALIAS_NONE, str) \
     X(ATEN_APPEND, "aten::append", OPC_SCALAR, 0, ALIAS_SELF, append) \
     X(ATEN_LIST, "aten::list", OPC_SCALAR, NOMUT, ALIAS_NONE, list) \

@@ -39,6 +39,15 @@ foreach(case list_append_loop list_append_if_in_loop list_plus_equal_carried lis
                    ${TSSA_TESTS_DIR}/functionalize/cases/${case}/model.ir
                    ${TSSA_FUNC_GOLDEN}/${case}.tssa)
 endforeach()
+# A tensor written and then stored in a list (alias.c's
+# stored_after_all_writes): functionalized only when every write comes
+# before its one store and no other name holds the tensor.
+foreach(case write_then_store write_store_write write_in_loop_then_store write_then_store_merged_t)
+  add_test(NAME tssa.golden.${case}
+           COMMAND ${TSSA_TESTS_DIR}/functionalize/check_golden.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/functionalize/cases/${case}/model.ir
+                   ${TSSA_FUNC_GOLDEN}/${case}.tssa)
+endforeach()
 # TorchScript itself runs this one differently from eager Python (so no
 # stress case): a list put into a tuple, then appended to.
 add_test(NAME tssa.golden.list_in_tuple_then_append

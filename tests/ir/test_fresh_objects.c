@@ -120,10 +120,100 @@ static void test_objects_left_alone(void)
         "  return (%y)\n");
 }
 
+/* Records: objects kept in a list (torchaudio's forced-alignment path of
+ * Points) become tuples of their attributes, in the order of the first
+ * object's writes; reads become tuple elements, and every type naming the
+ * class names the tuple. */
+static void test_records_in_lists(void)
+{
+    const char *text =
+        "graph(%a : int, %b : float, %n : int):\n"
+        "  %t : bool = prim::Constant[value=1]()\n"
+        "  %zero : int = prim::Constant[value=0]()\n"
+        "  %p0 : __torch__.P = prim::CreateObject()\n"
+        "   = prim::SetAttr[name=\"i\"](%p0, %a)\n"
+        "   = prim::SetAttr[name=\"s\"](%p0, %b)\n"
+        "  %path : __torch__.P[] = prim::ListConstruct(%p0)\n"
+        "   = prim::Loop(%n, %t)\n"
+        "    block0(%k : int):\n"
+        "      %p : __torch__.P = prim::CreateObject()\n"
+        "       = prim::SetAttr[name=\"s\"](%p, %b)\n"
+        "       = prim::SetAttr[name=\"i\"](%p, %k)\n"
+        "      %l : __torch__.P[] = aten::append(%path, %p)\n"
+        "      -> (%t)\n"
+        "  %last : __torch__.P = aten::__getitem__(%path, %n)\n"
+        "  %first : __torch__.P = aten::__getitem__(%path, %zero)\n"
+        "  %i : int = prim::GetAttr[name=\"i\"](%last)\n"
+        "  %s : float = prim::GetAttr[name=\"s\"](%first)\n"
+        "  return (%i, %s)\n";
+    int replaced = -1;
+    char *out = after_pass(text, &replaced);
+    CHECK(replaced == 2);
+    CHECK(out && !strstr(out, "prim::CreateObject") && !strstr(out, "Attr[") &&
+          !strstr(out, "__torch__.P"));
+    CHECK_CONTAINS(out, "(int, float)[] = prim::ListConstruct");
+    CHECK_CONTAINS(out, "prim::TupleConstruct(%a, %b)");
+    CHECK_CONTAINS(out, "prim::TupleConstruct(%k, %b)");  /* field order: the first object's */
+    CHECK_CONTAINS(out, "prim::TupleUnpack(%last)");
+    free(out);
+}
+
+static void test_records_left_alone(void)
+{
+    check_untouched("written after it is stored",
+        "graph(%a : int):\n"
+        "  %o : __torch__.C = prim::CreateObject()\n"
+        "   = prim::SetAttr[name=\"k\"](%o, %a)\n"
+        "  %l : __torch__.C[] = prim::ListConstruct(%o)\n"
+        "   = prim::SetAttr[name=\"k\"](%o, %a)\n"
+        "  %z : int = prim::Constant[value=0]()\n"
+        "  %e : __torch__.C = aten::__getitem__(%l, %z)\n"
+        "  %k : int = prim::GetAttr[name=\"k\"](%e)\n"
+        "  return (%k)\n");
+    check_untouched("written through a list element",
+        "graph(%a : int):\n"
+        "  %o : __torch__.C = prim::CreateObject()\n"
+        "   = prim::SetAttr[name=\"k\"](%o, %a)\n"
+        "  %l : __torch__.C[] = prim::ListConstruct(%o)\n"
+        "  %z : int = prim::Constant[value=0]()\n"
+        "  %e : __torch__.C = aten::__getitem__(%l, %z)\n"
+        "   = prim::SetAttr[name=\"k\"](%e, %a)\n"
+        "  %k : int = prim::GetAttr[name=\"k\"](%o)\n"
+        "  return (%k)\n");
+    check_untouched("compared by identity",
+        "graph(%a : int):\n"
+        "  %o : __torch__.C = prim::CreateObject()\n"
+        "   = prim::SetAttr[name=\"k\"](%o, %a)\n"
+        "  %l : __torch__.C[] = prim::ListConstruct(%o)\n"
+        "  %z : int = prim::Constant[value=0]()\n"
+        "  %e : __torch__.C = aten::__getitem__(%l, %z)\n"
+        "  %same : bool = aten::__is__(%e, %o)\n"
+        "  return (%same)\n");
+    check_untouched("returned in a list",
+        "graph(%a : int):\n"
+        "  %o : __torch__.C = prim::CreateObject()\n"
+        "   = prim::SetAttr[name=\"k\"](%o, %a)\n"
+        "  %l : __torch__.C[] = prim::ListConstruct(%o)\n"
+        "  return (%l)\n");
+    check_untouched("objects setting different attributes",
+        "graph(%a : int):\n"
+        "  %o : __torch__.C = prim::CreateObject()\n"
+        "   = prim::SetAttr[name=\"k\"](%o, %a)\n"
+        "  %p : __torch__.C = prim::CreateObject()\n"
+        "   = prim::SetAttr[name=\"j\"](%p, %a)\n"
+        "  %l : __torch__.C[] = prim::ListConstruct(%o, %p)\n"
+        "  %z : int = prim::Constant[value=0]()\n"
+        "  %e : __torch__.C = aten::__getitem__(%l, %z)\n"
+        "  %k : int = prim::GetAttr[name=\"k\"](%e)\n"
+        "  return (%k)\n");
+}
+
 int main(void)
 {
     test_reaching_writes();
     test_nested_objects();
     test_objects_left_alone();
+    test_records_in_lists();
+    test_records_left_alone();
     return test_report("fresh_objects");
 }

@@ -566,6 +566,13 @@ R("conv2d", "groups", "x, w", "F.conv2d(x, w, groups=2)", x=F(1, 4, 4, 4), w=F(2
 R("conv2d", "dilation", "x, w", "F.conv2d(x, w, dilation=2, padding=(2, 1))", x=F(1, 1, 6, 6), w=F(2, 1, 3, 3))
 R("conv2d", "rect_kernel_stride", "x, w, b", "F.conv2d(x, w, b, stride=(1, 2))", x=F(1, 2, 4, 7), w=F(2, 2, 1, 3), b=F(2))
 R("conv1d", "basic", "x, w, b", "F.conv1d(x, w, b, padding=1)", x=F(2, 2, 6), w=F(3, 2, 3), b=F(3))
+# Pointwise convolutions (nn.c reads the channels in place, no im2col): a
+# Conv1d(k=1) over batches, grouped 1x1 conv2d, planes not stored row after
+# row (a transposed input: the im2col path), one output row (h == 1).
+R("conv1d", "pointwise", "x, w, b", "F.conv1d(x, w, b)", x=F(3, 6, 5), w=F(4, 6, 1), b=F(4))
+R("conv2d", "pointwise_groups", "x, w, b", "F.conv2d(x, w, b, groups=2)", x=F(2, 4, 3, 5), w=F(6, 2, 1, 1), b=F(6))
+R("conv2d", "pointwise_transposed_input", "x, w", "F.conv2d(x.transpose(2, 3), w)", x=F(2, 3, 4, 5), w=F(2, 3, 1, 1))
+R("conv2d", "pointwise_one_row", "x, w", "F.conv2d(x, w)", x=F(1, 3, 1, 7), w=F(2, 3, 1, 1))
 R("conv1d", "depthwise", "x, w, b", "F.conv1d(x, w, b, stride=2, padding=2, dilation=2, groups=4)",
   x=F(2, 4, 11), w=F(4, 1, 3), b=F(4))
 R("conv1d", "depthwise_strided_input", "x, w", "F.conv1d(x.transpose(1, 2), w, padding=1, groups=3)",
@@ -693,6 +700,14 @@ R("einsum", "transpose_sum", "x", "torch.einsum('ijk->kj', x)", x=F(2, 3, 4))
 R("einsum", "ellipsis_broadcast", "x, y", "torch.einsum('...ij,jk->...ik', x, y)", x=F(2, 1, 3, 4), y=F(4, 2))
 R("einsum", "outer_int", "x, y", "torch.einsum('i,j->ij', x, y)", x=L(3), y=L(4))
 R("einsum", "three_operands", "x, y, z", "torch.einsum('bdn,bn,dn->bd', x, y, z)", x=F(2, 3, 4), y=F(2, 4), z=F(3, 4))
+# Pairs that contract nothing (einsum.c's broadcast product): xDeepFM's CIN
+# outer product per (b, d), with a broadcast size-1 batch dim; an outer
+# product whose label j a later operand contracts; an output order that
+# is not the operands' (the product is made in the output's order).
+R("einsum", "batch_outer", "h, x", "torch.einsum('bhd,bmd->bhmd', h, x)", h=F(3, 4, 5), x=F(3, 2, 5))
+R("einsum", "batch_outer_broadcast", "h, x", "torch.einsum('bhd,bmd->bhmd', h, x)", h=F(1, 4, 5), x=F(3, 2, 5))
+R("einsum", "outer_then_contract", "x, y, z", "torch.einsum('i,j,jk->ik', x, y, z)", x=F(3), y=F(4), z=F(4, 2))
+R("einsum", "outer_reordered", "x, y", "torch.einsum('ab,c->cba', x, y)", x=F(2, 3), y=F(4))
 R("einsum", "mamba_scan_step", "dA, dB, u, C", "torch.einsum('bdn,bd->bdn', dA, u) + torch.einsum('bdn,bn->bd', dB, C).unsqueeze(-1)", dA=F(2, 3, 4), dB=F(2, 3, 4), u=F(2, 3), C=F(2, 4))
 
 
@@ -809,6 +824,9 @@ R("list_append", "floats", "x",
   "values: List[float] = []\nfor i in range(x.size(0)):\n    values.append(float(x[i]))\nreturn torch.tensor(values) * 2.0", x=F(3))
 R("format", "not_taken", "x, n: int",
   "if n > 10:\n    raise ValueError('too many: {} > {}'.format(n, 10))\nreturn x * float(n)", x=F(2), n=3)
+# aten::percentFormat: `"..." % (values)` (DeepCTR-Torch's CIN raises with one)
+R("percent_format", "not_taken", "x, n: int",
+  "if n > 10:\n    raise ValueError('too many: %d > %d' % (n, 10))\nreturn x * float(n)", x=F(2), n=3)
 R("loop", "carried_int", "n: int", "total = 0\nfor i in range(n):\n    total += i * 3 % 4\nreturn total", n=9)
 R("loop", "zero_trips", "x, n: int", "for i in range(n):\n    x = x + 1.0\nreturn x", x=F(2), n=0)
 R("loop", "while_counter", "n: int", "i = 1\nwhile i < n:\n    i = i * 3\nreturn i", n=50)
@@ -860,6 +878,11 @@ E("conv2d", "channel_mismatch", "x, w", "F.conv2d(x, w)", (1, "aten::conv2d"), x
 E("floordiv", "by_zero", "a: int, b: int", "a // b", (1, "aten::floordiv"), a=5, b=0)
 E("str", "taken", "x, n: int", "if n != x.size(0):\n    raise ValueError('got ' + str(n) + ' rows')\nreturn x", (1, "got 7 rows"), x=F(2), n=7)
 E("uninitialized", "raise_taken", "x, n: int", "if n > 0:\n    y = x * 2.0\nelse:\n    raise ValueError('n must be positive')\nreturn y", (1, "n must be positive"), x=F(3), n=0)
+E("percent_format", "taken", "x, n: int, s: float",
+  "if n > 2:\n    raise ValueError('bad size %d (%i), %s %f %e %c %s 100%%' % (n, s, s, s, s, n + 60, 'rows'))\nreturn x",
+  (1, "bad size 5 (2), 2.5 2.500000 2.500000e+00 A rows 100%"), x=F(2), n=5, s=2.5)
+E("percent_format", "one_value", "x, n: int",
+  "if n > 2:\n    raise ValueError('got %d rows' % n)\nreturn x", (1, "got 7 rows"), x=F(2), n=7)
 E("format", "taken", "x, n: int",
   "if n > 2:\n    raise ValueError('bad size {}'.format(n))\nreturn x", (1, "bad size 5"), x=F(2), n=5)
 

@@ -41,6 +41,19 @@ foreach(case_dir ${TSSA_LOWER_LOOP_CASES})
   set_tests_properties(lower.loopplan.${case_name} PROPERTIES LABELS lower)
 endforeach()
 
+# Loops of scalars over compile-time values and bound tensors' sizes run
+# at compile time (check_folded_loops.sh): the loop case scalar_list_build
+# (three nested loops building a list of float lists, as torchvision's SSD
+# DBoxGenerator does); an RNN loop over tensors is never folded.
+add_test(NAME lower.folded.scalar_list_build
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_folded_loops.sh $<TARGET_FILE:lower_tool>
+                 ${TSSA_TESTS_DIR}/streamit/cases/scalar_list_build 1)
+add_test(NAME lower.folded.rnn_loop_untouched
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_folded_loops.sh $<TARGET_FILE:lower_tool>
+                 ${TSSA_TESTS_DIR}/models/rnn_loop 0)
+set_tests_properties(lower.folded.scalar_list_build lower.folded.rnn_loop_untouched
+                     PROPERTIES LABELS lower)
+
 # tests/models/rnn_loop (x: 5 steps): the interpreter runs, outside
 # constants, aten::size x3, prim::ListConstruct, aten::zeros, prim::Loop and
 # prim::TupleConstruct once (7) and the 9 body nodes (select, t, mm, t, mm,

@@ -204,6 +204,48 @@ def select_of_loop_output(x, n: int):
     return r + 0.0, y
 
 
+def write_then_store(x, n: int):
+    ys: List[torch.Tensor] = []
+    for i in range(n):
+        y = torch.cat([x, x * float(i)], -1)
+        y[:, 0::2] *= 2.0       # every write before the store: ys gets the new version
+        ys.append(y)
+    return ys
+
+
+def write_store_write(x):
+    y = x.clone()
+    y.mul_(2.0)
+    ys = [x]
+    ys.append(y)
+    y.add_(1.0)                 # after the store: ys[1] sees it
+    return ys
+
+
+def write_in_loop_then_store(x, n: int):
+    y = x.clone()
+    ys: List[torch.Tensor] = []
+    for i in range(n):
+        y.add_(1.0)             # the next iteration writes the tensor stored in this one
+        ys.append(y)
+    return ys
+
+
+def write_then_store_merged(x, c: bool):
+    y = x.clone()
+    z = x * 3.0
+    if c:
+        w = y
+    else:
+        w = z
+    ws = [w]                    # may hold y, stored before y's write
+    ws.append(w * 1.0)
+    y.mul_(2.0)
+    ys = [x]
+    ys.append(y)
+    return ws, ys
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 
 def element_op_then_write(x, key: str):
@@ -246,4 +288,9 @@ CASES = {
     "loop_of_if_writes": (loop_of_if_writes, {"x": torch.randn(2, 3), "n": 7}),
     "select_of_loop_output": (select_of_loop_output, {"x": torch.randn(2, 3), "n": 2}),
     "element_op_then_write": (element_op_then_write, {"x": torch.randn(3), "key": "a"}),
+    "write_then_store": (write_then_store, {"x": torch.randn(3, 2), "n": 3}),
+    "write_store_write": (write_store_write, {"x": torch.randn(3)}),
+    "write_in_loop_then_store": (write_in_loop_then_store, {"x": torch.randn(3), "n": 3}),
+    "write_then_store_merged_t": (write_then_store_merged, {"x": torch.randn(3), "c": True}),
+    "write_then_store_merged_f": (write_then_store_merged, {"x": torch.randn(3), "c": False}),
 }

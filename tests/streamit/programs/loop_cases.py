@@ -169,6 +169,65 @@ def append_concat(x: torch.Tensor, n: int):
     return torch.stack(ys)
 
 
+class AppendInvariant(torch.nn.Module):
+    # [self.w for _ in range(n)] (torchvision RetinaNet's per-image anchors,
+    # `[anchors for _ in range(n)]`): an iteration reads nothing but a
+    # compile-time value (the weight), which is no item, yet the loop is
+    # still n firings of a body; it carries a list of tensors, so it is not
+    # run at compile time.
+    def __init__(self):
+        super().__init__()
+        self.w = torch.nn.Parameter(torch.randn(3))
+
+    def forward(self, x: torch.Tensor, n: int):
+        ws = [self.w for _ in range(n)]
+        return torch.stack(ws) * x
+
+
+PARALLEL["append_invariant"] = True
+FEEDBACK["append_invariant"] = False
+
+
+@case(False)
+def scalar_list_build(x: torch.Tensor, feat0: torch.Tensor, feat1: torch.Tensor):
+    # torchvision's DBoxGenerator: nested loops over the feature maps'
+    # sizes build a list of float lists; only scalars and the bound tensors'
+    # sizes, so the lowering runs the loops once, at compile time
+    # (lower_specialize.c's fold_scalar_loop), and no loop is left.
+    feats = [feat0, feat1]
+    boxes: List[List[float]] = []
+    for k in range(len(feats)):
+        f_k = feats[k].shape[-2:]
+        for j in range(f_k[0]):
+            cy = (j + 0.5) / f_k[0]
+            for i in range(f_k[1]):
+                boxes.append([(i + 0.5) / f_k[1], cy, float(k)])
+    return torch.tensor(boxes) * x
+
+
+class LstmInLoop(torch.nn.Module):
+    # PyG's Set2Set: an nn.LSTM called once per step of a loop carrying its
+    # (h, c) and the query. The layer, expanded inside the body, unpacks its
+    # weights there: compile-time values, which the Unstack ran and then
+    # cleared as hoisted nodes ("aten::linear: input %9 has no value here").
+    def __init__(self):
+        super().__init__()
+        self.lstm = torch.nn.LSTM(8, 4)
+
+    def forward(self, x: torch.Tensor, n: int):
+        h = (x.new_zeros((1, 3, 4)), x.new_zeros((1, 3, 4)))
+        q_star = x.new_zeros(3, 8)
+        for _ in range(n):
+            q, h = self.lstm(q_star.unsqueeze(0), h)
+            q = q.view(3, 4)
+            q_star = torch.cat([q, q * x], dim=-1)
+        return q_star
+
+
+PARALLEL["lstm_in_loop"] = False
+FEEDBACK["lstm_in_loop"] = True
+
+
 @case(False, feedback=True)
 def append_state(x: torch.Tensor, h0: torch.Tensor, n: int):
     # State and a list of every step's state: a feedback loop whose steps
@@ -298,6 +357,10 @@ def examples():
                                                         "h0": torch.randn(2)}),
         "while_state": (while_state, {"x": torch.randn(4) * 3.0}),
         "append_concat": (append_concat, {"x": x, "n": 5}),
+        "scalar_list_build": (scalar_list_build, {"x": torch.randn(3), "feat0": torch.randn(1, 2, 3, 4),
+                                                  "feat1": torch.randn(1, 2, 2, 1)}),
+        "lstm_in_loop": (LstmInLoop().eval(), {"x": torch.randn(3, 4), "n": 3}),
+        "append_invariant": (AppendInvariant().eval(), {"x": torch.randn(3), "n": 4}),
         "list_index_write": (list_index_write, {"x": x, "n": 6}),
         "warn_in_branch": (warn_in_branch, {"x": x, "n": 5}),
         "after_embedding_bag": (after_embedding_bag, {"idx": torch.randint(0, 10, (12,)),
