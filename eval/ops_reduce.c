@@ -205,14 +205,10 @@ bool eval_op_topk(EvalCall *c)
 }
 
 /* Python's list.sort(reverse=...) on numbers or strings, in place and
- * stable (insertion sort: lists in graphs are short). */
-static bool list_sort(EvalCall *c)
+ * stable (insertion sort: lists in graphs are short); false after the
+ * error for items that do not sort. */
+static bool sort_items(EvalCall *c, RtValue *list, bool reverse)
 {
-    RtValue *list;
-    bool reverse = false;
-    if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, &list) ||
-        (c->nargs > 1 && !eval_arg_bool(c, 1, &reverse)))
-        return false;
     RtValue **items = list->u.list.items;
     int n = list->u.list.n;
     for (int i = 0; i < n; i++) {
@@ -238,6 +234,34 @@ static bool list_sort(EvalCall *c)
         items[j] = v;
     }
     return true;
+}
+
+/* list.sort(reverse=False): aten::sort(t[] self, bool reverse=False). */
+static bool list_sort(EvalCall *c)
+{
+    RtValue *list;
+    bool reverse = false;
+    return eval_nargs(c, 1, 2) && eval_arg_list(c, 0, &list) &&
+           (c->nargs < 2 || eval_arg_bool(c, 1, &reverse)) && sort_items(c, list, reverse);
+}
+
+/* immut::list_sort(t[] l, bool reverse=False) -> t[]: a sorted copy of l
+ * (TensorSSA's form of list.sort(), with its errors); a list the caller
+ * holds alone (eval_arg_owned) is sorted in place. */
+bool eval_op_list_sort(EvalCall *c)
+{
+    RtValue *list;
+    bool reverse = false;
+    if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, &list) ||
+        (c->nargs > 1 && !eval_arg_bool(c, 1, &reverse)))
+        return false;
+    RtValue *copy = eval_arg_owned(c, 0) ? rt_retain(list)
+                                         : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
+    if (!sort_items(c, copy, reverse)) {
+        rt_release(copy);
+        return false;
+    }
+    return eval_out_value(c, 0, copy);
 }
 
 /* sort(Tensor self, int dim=-1, bool descending=False) or

@@ -1,13 +1,15 @@
 """Programs that stress TensorSSA's list versions (functionalize/list_versions.c):
-lists built with append, `+=`, extend, item assignment and reverse inside
-loops and branches, and lists that another name or a container can observe,
-which must stay imperative. Each CASES entry is (function, inputs) or
+lists built with append, `+=`, extend, item assignment, reverse, insert,
+pop, remove, clear and sort inside loops and branches, dicts written with
+d[k] = v, pop, setdefault, update, clear and popitem, the errors those
+writes raise at run time, and lists that another name or a container can
+observe, which must stay imperative. Each CASES entry is (function, inputs) or
 (function, inputs, (exit_status, message)) for a program that must fail;
 generate.py exports them with PyTorch's eager outputs, and the
 conformance runner's tssa mode (tests/conformance/case_run.c) runs the
 functionalized graph against them.
 """
-from typing import List
+from typing import Dict, List
 
 import torch
 
@@ -158,6 +160,116 @@ def list_set_in_one_branch(x, c: bool):
     return torch.stack(ys)
 
 
+def list_insert_pop_loop(x, n: int):
+    stack: List[torch.Tensor] = [x]
+    popped: List[torch.Tensor] = []
+    for i in range(n):
+        stack.insert(len(stack), stack[-1] * 2.0)  # a push at the end
+        if i % 2 == 1:
+            popped.append(stack.pop())
+    stack.insert(0, x - 1.0)
+    stack.insert(-1, x + 5.0)
+    stack.insert(100, x * 0.5)      # clamped to the end
+    stack.insert(-100, x * 3.0)     # clamped to the front
+    first = stack.pop(0)
+    second_last = stack.pop(-2)
+    return torch.stack(stack), torch.stack(popped), first, second_last
+
+
+def list_pop_until_empty(n: int):
+    queue = [3, n, 7]
+    for i in range(n):
+        queue.insert(i % 2, i * 10)
+    total = 0
+    order: List[int] = []
+    while len(queue) > 0:
+        v = queue.pop()
+        order.append(v)
+        total = total * 2 + v
+    return order, total
+
+
+def list_remove_clear_sort(n: int, f: float):
+    a = [5, n, 3, n, 1]
+    a.remove(n)                     # the first equal item only
+    a.sort()
+    b = [2.5, f, -1.0, 0.0]
+    b.sort(reverse=True)
+    c = [True, n > 3, False]
+    c.sort()
+    s = ["pear", str(n), "apple", "fig"]
+    s.sort(reverse=True)
+    d = list(a)
+    d.clear()
+    d.append(n)
+    return a, b, [int(v) for v in c], [len(w) for w in s], s.index("apple"), d
+
+
+def list_pop_then_write(x):
+    a = x * 2.0
+    ts = [a, x + 1.0]
+    y = ts.pop(0)
+    y.add_(1.0)                     # y is a: a sees the write
+    return a, torch.stack(ts)
+
+
+def dict_writes(x, n: int):
+    d: Dict[str, torch.Tensor] = {"a": x, "b": x * 2.0}
+    got = d.setdefault("c", x + 1.0)
+    kept = d.setdefault("a", x * 10.0)
+    d.update({"e": x - 1.0, "b": x * 3.0})
+    dropped = d.pop("b")
+    fallback = d.pop("zz", x * 0.0)
+    counts: Dict[int, int] = {}
+    for i in range(n):
+        counts[i % 3] = counts.get(i % 3, 0) + 1
+        counts.setdefault(10 + i % 2, i)
+    keys = list(counts.keys())
+    values = list(counts.values())
+    counts.clear()
+    counts[n] = 5
+    single = counts.popitem()       # one entry: TorchScript's first is Python's last
+    return (torch.stack(list(d.values())), got, kept, dropped, fallback, keys, values,
+            single[0], single[1], len(counts))
+
+
+def dict_get_then_write(x):
+    d = {"a": x * 2.0}
+    y = d.get("a", x)
+    y.add_(1.0)                     # y is d["a"]: the dict sees the write
+    return d["a"]
+
+
+def list_pop_empty(n: int):
+    a = [1, 2]
+    for i in range(n):
+        a.pop()                     # the third raises
+    return a
+
+
+def list_pop_out_of_range(n: int):
+    a = [1, 2]
+    return a.pop(n)
+
+
+def list_remove_missing(n: int):
+    a = [1, 2]
+    a.remove(n)
+    return a
+
+
+def dict_pop_missing(n: int):
+    d = {1: 2}
+    d[3] = 4
+    return d.pop(n)
+
+
+def dict_popitem_empty(n: int):
+    d = {1: n}
+    d.popitem()
+    return d.popitem()
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -182,4 +294,17 @@ CASES = {
     "list_set_in_one_branch_t": (list_set_in_one_branch, {"x": torch.randn(2), "c": True}),
     "list_set_in_one_branch_f": (list_set_in_one_branch, {"x": torch.randn(2), "c": False},
                                  (1, "no list")),
+    "list_insert_pop_loop": (list_insert_pop_loop, {"x": torch.randn(3), "n": 5}),
+    "list_pop_until_empty": (list_pop_until_empty, {"n": 4}),
+    "list_remove_clear_sort": (list_remove_clear_sort, {"n": 4, "f": 1.25}),
+    "list_pop_then_write": (list_pop_then_write, {"x": torch.randn(3)}),
+    "dict_writes": (dict_writes, {"x": torch.randn(2), "n": 5}),
+    "dict_get_then_write": (dict_get_then_write, {"x": torch.randn(3)}),
+    # TorchScript's messages (eager Python says "pop index out of range"
+    # for the second).
+    "list_pop_empty": (list_pop_empty, {"n": 3}, (1, "pop from empty list")),
+    "list_pop_out_of_range": (list_pop_out_of_range, {"n": 5}, (1, "list index out of range")),
+    "list_remove_missing": (list_remove_missing, {"n": 7}, (1, "list.remove(x): x not in list")),
+    "dict_pop_missing": (dict_pop_missing, {"n": 7}, (1, "KeyError: 7")),
+    "dict_popitem_empty": (dict_popitem_empty, {"n": 7}, (1, "popitem(): dictionary is empty")),
 }
