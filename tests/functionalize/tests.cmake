@@ -57,3 +57,30 @@ foreach(case list_insert_pop_loop list_pop_until_empty list_remove_clear_sort di
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/functionalize/cases/${case})
 endforeach()
+# Writes through tensor list elements beside the new list writes
+# (functionalize/list_elements.c): an item popped and inserted back is a
+# move, and a slot known to hold a fresh tensor is written functionally even
+# beside a graph input in the list (list_dict_semantics, the corpus case);
+# the hazards stay imperative with their reason: one tensor in two slots, a
+# popped item also read elsewhere, an element that is another name read
+# after the write. Their outputs are conform.{cpu,tssa}.tssa_cases'.
+foreach(case list_element_write_after_move list_element_write_beside_input)
+  add_test(NAME tssa.functional_writes.${case}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/functionalize/cases/${case})
+endforeach()
+add_test(NAME tssa.functional_writes.list_dict_semantics
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/list_dict_semantics)
+add_test(NAME tssa.functional_writes_kept.list_element_stored_twice
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_stored_twice --kept
+                 "writes %[^,]*, an element of %ts[^:]*: %[^ ]* is put into the list but is not a fresh tensor")
+add_test(NAME tssa.functional_writes_kept.list_element_popped_kept
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_popped_kept --kept
+                 "writes %[^,]*, an element of %ts[^:]*: %p[^ ]* is put into the list but is not a fresh tensor")
+add_test(NAME tssa.functional_writes_kept.list_element_slot_moved_to_input
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_slot_moved_to_input --kept
+                 "%[^ ]* .taken from a list or tuple. may alias %y[^ ]* .fresh., which is read after this write")

@@ -270,6 +270,44 @@ def dict_popitem_empty(n: int):
     return d.popitem()
 
 
+def list_element_write_after_move(x):
+    ts = [x * 2.0, x * 3.0]
+    ts.insert(0, ts.pop())          # x * 3 moves to the front: each tensor in one slot
+    ts[0].add_(1.0)
+    return torch.stack(ts)
+
+
+def list_element_write_beside_input(x):
+    ts = [x, x * 2.0]               # a graph input beside a fresh tensor
+    ts.append(x + 1.0)
+    ts[1].add_(10.0)                # slot 1 is still x * 2 (only an append before)
+    ts.insert(0, ts.pop())
+    return torch.stack(ts)
+
+
+def list_element_slot_moved_to_input(x):
+    y = x + 0.0
+    ts = [y, x * 2.0]
+    ts.insert(0, x * 3.0)           # slot 1 now holds y
+    ts[1].add_(1.0)                 # writes y
+    return torch.stack(ts), y
+
+
+def list_element_stored_twice(x):
+    ts = [x, x * 2.0]
+    ts.append(ts[1])                # slots 1 and 2 hold one tensor
+    ts[1].add_(1.0)
+    return torch.stack(ts)
+
+
+def list_element_popped_kept(x):
+    ts = [x * 2.0, x * 3.0]
+    p = ts.pop()
+    ts.insert(0, p)                 # p is also read below: not a plain move
+    ts[0].add_(1.0)
+    return torch.stack(ts), p * 1.0
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -307,4 +345,9 @@ CASES = {
     "list_remove_missing": (list_remove_missing, {"n": 7}, (1, "list.remove(x): x not in list")),
     "dict_pop_missing": (dict_pop_missing, {"n": 7}, (1, "KeyError: 7")),
     "dict_popitem_empty": (dict_popitem_empty, {"n": 7}, (1, "popitem(): dictionary is empty")),
+    "list_element_write_after_move": (list_element_write_after_move, {"x": torch.randn(3)}),
+    "list_element_write_beside_input": (list_element_write_beside_input, {"x": torch.randn(3)}),
+    "list_element_slot_moved_to_input": (list_element_slot_moved_to_input, {"x": torch.randn(3)}),
+    "list_element_stored_twice": (list_element_stored_twice, {"x": torch.randn(3)}),
+    "list_element_popped_kept": (list_element_popped_kept, {"x": torch.randn(3)}),
 }
