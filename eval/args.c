@@ -297,10 +297,50 @@ bool eval_args_var(EvalCall *c, int64_t dims[TENSOR_MAX_DIMS], int *ndims, doubl
     return true;
 }
 
+/* user runs once for each value v takes: it is not in a loop body that v's
+ * definition is outside of, whose next iteration would read v again. */
+static bool runs_once_per_value(const IrValue *v, const IrNode *user)
+{
+    for (const IrBlock *b = user->owner; b; b = b->owner ? b->owner->owner : NULL) {
+        if (v->def->owner == b)
+            return true;
+        if (b->owner && b->owner->op == OP_PRIM_LOOP)
+            return false;
+    }
+    return false;
+}
+
+/* Every use of v but user's (one operand) has run when user runs: each is
+ * a node before user in user's block, or inside the blocks of one, so no
+ * later node reads the value (`l.insert(len(l), v)` reads l twice). */
+static bool other_uses_done(const IrValue *v, const IrNode *user)
+{
+    if (v->nuses > 8)
+        return false;       /* not worth the walk */
+    int own = 0;
+    for (int u = 0; u < v->nuses; u++) {
+        const IrNode *n = v->uses[u].user;
+        if (n == user) {
+            own++;
+            continue;
+        }
+        while (n->owner != user->owner) {
+            if (!n->owner->owner)
+                return false;
+            n = n->owner->owner;
+        }
+        if (n == user || n->order >= user->order)
+            return false;
+    }
+    return own == 1;
+}
+
 bool eval_arg_owned(const EvalCall *c, int i)
 {
-    return i < c->nargs && c->args[i] && c->args[i]->refcount == 1 &&
-           c->node->inputs[i]->nuses == 1;
+    if (i >= c->nargs || !c->args[i] || c->args[i]->refcount != 1)
+        return false;
+    const IrValue *v = c->node->inputs[i];
+    return runs_once_per_value(v, c->node) && other_uses_done(v, c->node);
 }
 
 bool eval_out_value(EvalCall *c, int i, RtValue *v)

@@ -308,6 +308,24 @@ def list_element_popped_kept(x):
     return torch.stack(ts), p * 1.0
 
 
+def list_concat_outer_in_loop(n: int):
+    base = [1, 2]
+    total = 0
+    for i in range(n):
+        m = base + [i]              # base is read again by the next iteration
+        total += len(m) * 10 + m[-1]
+    return total
+
+
+def list_push_pop_end(n: int):
+    stack: List[int] = []
+    for i in range(n):
+        stack.insert(len(stack), i)     # reads stack twice: still a push in place
+        if i % 3 == 2:
+            stack.pop()
+    return stack, len(stack)
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -350,4 +368,6 @@ CASES = {
     "list_element_slot_moved_to_input": (list_element_slot_moved_to_input, {"x": torch.randn(3)}),
     "list_element_stored_twice": (list_element_stored_twice, {"x": torch.randn(3)}),
     "list_element_popped_kept": (list_element_popped_kept, {"x": torch.randn(3)}),
+    "list_concat_outer_in_loop": (list_concat_outer_in_loop, {"n": 3}),
+    "list_push_pop_end": (list_push_pop_end, {"n": 10}),
 }
