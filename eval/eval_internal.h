@@ -77,6 +77,7 @@ typedef struct EvalCall {
     int nargs;
     RtValue **outs;         /* the binding stores a new reference in each */
     int nouts;
+    unsigned taken;         /* bit i: the binding took argument i (eval_arg_take) */
 } EvalCall;
 
 typedef bool (*EvalOpFn)(EvalCall *c);
@@ -163,6 +164,11 @@ bool eval_out_value(EvalCall *c, int i, RtValue *v);
  * (a functional list append in a loop, ys = ys + [y], or a push with
  * l.insert(len(l), v), stays linear, not quadratic). */
 bool eval_arg_owned(const EvalCall *c, int i);
+/* eval_arg_owned, and when true the binding takes argument i for its result:
+ * the interpreter then drops the argument's slot after the call (nothing
+ * reads it again), so a second write in place to the same list in the same
+ * iteration (an insert, then a pop) finds it owned too. */
+bool eval_arg_take(EvalCall *c, int i);
 /* Output i is input j itself (in-place ops return self). */
 bool eval_out_arg(EvalCall *c, int i, int j);
 

@@ -71,7 +71,7 @@ bool eval_dict_set_item(EvalCall *c)
  * objects, as Python's dict copies do. NULL after the error. */
 static RtValue *dict_version(EvalCall *c, RtValue *d)
 {
-    if (c->run->write_in_place || eval_arg_owned(c, 0))
+    if (c->run->write_in_place || eval_arg_take(c, 0))
         return rt_retain(d);
     RtValue *copy = rt_dict();
     for (int i = 0; i < rt_dict_count(d); i++)

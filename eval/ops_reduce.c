@@ -255,7 +255,7 @@ bool eval_op_list_sort(EvalCall *c)
     if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, &list) ||
         (c->nargs > 1 && !eval_arg_bool(c, 1, &reverse)))
         return false;
-    RtValue *copy = eval_arg_owned(c, 0) ? rt_retain(list)
+    RtValue *copy = eval_arg_take(c, 0) ? rt_retain(list)
                                          : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
     if (!sort_items(c, copy, reverse)) {
         rt_release(copy);

@@ -268,7 +268,7 @@ static bool list_too_large(EvalCall *c, int64_t items)
 static RtValue *sequence_concat(EvalCall *c, RtValue *a, const RtValue *b)
 {
     /* A list nothing else sees is extended in place (a tuple never is). */
-    bool reuse = a->kind == RT_LIST && a != b && eval_arg_owned(c, 0);
+    bool reuse = a->kind == RT_LIST && a != b && eval_arg_take(c, 0);
     RtValue *out = reuse ? rt_retain(a) : rt_list(a->kind, a->u.list.n, a->u.list.items);
     if (!rt_list_reserve(out, (int64_t)a->u.list.n + b->u.list.n)) {
         list_too_large(c, (int64_t)a->u.list.n + b->u.list.n);
@@ -602,7 +602,7 @@ bool eval_op_list_set_item(EvalCall *c)
         return eval_fail(c, "list index out of range");
     /* In place when the caller owns the list (node_exec_node_in_place: a
      * loop's Stack writing into the one copy it made). */
-    RtValue *copy = c->run->write_in_place || eval_arg_owned(c, 0)
+    RtValue *copy = c->run->write_in_place || eval_arg_take(c, 0)
                         ? rt_retain(list)
                         : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
     RtValue *old = copy->u.list.items[i];
@@ -631,7 +631,7 @@ bool eval_op_extend(EvalCall *c)
  * O(1)), else a copy of its item references, as Python's list copies are. */
 static RtValue *list_version(EvalCall *c, RtValue *list)
 {
-    return eval_arg_owned(c, 0) ? rt_retain(list) : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
+    return eval_arg_take(c, 0) ? rt_retain(list) : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
 }
 
 /* Python's list.insert(i, el) on list (the index is clamped to the list). */

@@ -84,3 +84,12 @@ add_test(NAME tssa.functional_writes_kept.list_element_slot_moved_to_input
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/functionalize/cases/list_element_slot_moved_to_input --kept
                  "%[^ ]* .taken from a list or tuple. may alias %y[^ ]* .fresh., which is read after this write")
+# Pushes and pops at the end of a list in a for loop and a while loop stay
+# linear once functional: each immut:: version reuses the dead old list in
+# place (eval_arg_take), also for an insert and a pop on one list in one
+# iteration (check_linear_list_writes.sh; quadratic copying takes about
+# 40 s here, past the timeout).
+add_test(NAME tssa.list_writes_linear
+         COMMAND ${TSSA_TESTS_DIR}/functionalize/check_linear_list_writes.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_push_pop_count 200000)
+set_tests_properties(tssa.list_writes_linear PROPERTIES TIMEOUT 15)

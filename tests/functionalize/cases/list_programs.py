@@ -326,6 +326,18 @@ def list_push_pop_end(n: int):
     return stack, len(stack)
 
 
+def list_push_pop_count(n: int):
+    stack: List[int] = []
+    total = 0
+    for i in range(n):
+        stack.insert(len(stack), i)
+        if i % 3 == 2:
+            total += stack.pop()
+    while len(stack) > n // 2:
+        total -= stack.pop()
+    return len(stack), total
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -370,4 +382,5 @@ CASES = {
     "list_element_popped_kept": (list_element_popped_kept, {"x": torch.randn(3)}),
     "list_concat_outer_in_loop": (list_concat_outer_in_loop, {"n": 3}),
     "list_push_pop_end": (list_push_pop_end, {"n": 10}),
+    "list_push_pop_count": (list_push_pop_count, {"n": 50}),
 }
