@@ -52,7 +52,8 @@ add_test(NAME tssa.golden.list_in_tuple_then_append
 # (tests/streamit/check_list_elements.sh); their outputs and run-time
 # errors against PyTorch are conform.{cpu,tssa}.tssa_cases.
 foreach(case list_insert_pop_loop list_pop_until_empty list_remove_clear_sort dict_writes
-        list_pop_empty list_pop_out_of_range list_remove_missing dict_pop_missing dict_popitem_empty)
+        list_pop_empty list_pop_out_of_range list_remove_missing dict_pop_missing dict_popitem_empty
+        list_push_pop_end list_push_pop_count list_sort_tensors list_sort_tensors_ambiguous)
   add_test(NAME tssa.functional_writes.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/functionalize/cases/${case})

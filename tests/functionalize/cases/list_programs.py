@@ -338,6 +338,20 @@ def list_push_pop_count(n: int):
     return len(stack), total
 
 
+def list_sort_tensors(x):
+    ts = [x[2], x[0], x[1]]
+    ts.sort()                       # one-element tensors, compared by value
+    rs = [x[1] * 2.0, x[0], x[2] - 1.0]
+    rs.sort(reverse=True)
+    return torch.stack(ts), torch.stack(rs)
+
+
+def list_sort_tensors_ambiguous(x):
+    ts = [x, x + 1.0]
+    ts.sort()
+    return torch.stack(ts)
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -383,4 +397,7 @@ CASES = {
     "list_concat_outer_in_loop": (list_concat_outer_in_loop, {"n": 3}),
     "list_push_pop_end": (list_push_pop_end, {"n": 10}),
     "list_push_pop_count": (list_push_pop_count, {"n": 50}),
+    "list_sort_tensors": (list_sort_tensors, {"x": torch.randn(3)}),
+    "list_sort_tensors_ambiguous": (list_sort_tensors_ambiguous, {"x": torch.randn(2)},
+                                    (1, "Boolean value of Tensor with more than one value is ambiguous")),
 }
