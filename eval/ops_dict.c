@@ -312,6 +312,19 @@ bool eval_op_dict_popitem(EvalCall *c)
     return two_outputs(c, copy, pair);
 }
 
+/* del d[key] (aten::Delete on a dict), in place: KeyError when absent. */
+bool eval_dict_delete(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 2, 2) || !dict_arg(c, &d))
+        return false;
+    int i = rt_dict_find(d, c->args[1]);
+    if (i < 0)
+        return key_error(c, c->args[1]);
+    rt_dict_remove(d, i);
+    return true;
+}
+
 bool eval_dict_contains(EvalCall *c)
 {
     RtValue *d;

@@ -727,6 +727,68 @@ bool eval_op_list_pop(EvalCall *c)
     return eval_out_value(c, 1, item) && ok;
 }
 
+/* del l[idx]'s arguments (t[] self, int idx): the wrapped index, with
+ * TorchScript's messages (an empty list says "pop index out of range"). */
+static bool delete_index(EvalCall *c, RtValue **list, int64_t *i)
+{
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, list) || !eval_arg_int(c, 1, i))
+        return false;
+    if ((*list)->u.list.n == 0)
+        return eval_fail(c, "pop index out of range");
+    if (!wrap_index(i, (*list)->u.list.n))
+        return eval_fail(c, "list index out of range");
+    return true;
+}
+
+/* aten::Delete(t[] self, int idx) (del l[idx]) or (Dict self, key)
+ * (del d[key]), in place. */
+bool eval_op_delete(EvalCall *c)
+{
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_delete(c);
+    RtValue *list;
+    int64_t i;
+    if (!delete_index(c, &list, &i))
+        return false;
+    rt_release(list_take_at(list, i));
+    return true;
+}
+
+/* immut::list_delete(t[] l, int idx) -> t[]: a copy of l without item idx
+ * (TensorSSA's form of del l[idx], with its errors). */
+bool eval_op_list_delete(EvalCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!delete_index(c, &list, &i))
+        return false;
+    RtValue *copy = list_version(c, list);
+    rt_release(list_take_at(copy, i));
+    return eval_out_value(c, 0, copy);
+}
+
+/* l *= times (aten::mul_ on a list): list * int, in place (times <= 0
+ * empties it). */
+bool eval_list_repeat_in_place(EvalCall *c)
+{
+    RtValue *list;
+    int64_t times;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list) || !eval_arg_int(c, 1, &times))
+        return false;
+    int64_t n = list->u.list.n;
+    if (times <= 0 || n == 0) {
+        while (list->u.list.n > 0)
+            rt_release(list->u.list.items[--list->u.list.n]);
+        return eval_out_arg(c, 0, 0);
+    }
+    if (times > RT_LIST_MAX_ITEMS / n || !rt_list_reserve(list, n * times))
+        return list_too_large(c, times > RT_LIST_MAX_ITEMS / n ? INT64_MAX : n * times);
+    for (int64_t r = 1; r < times; r++)
+        for (int64_t i = 0; i < n; i++)
+            rt_list_append(list, list->u.list.items[i]);
+    return eval_out_arg(c, 0, 0);
+}
+
 /* The index of the first item of list equal to el (list.remove's), or -1
  * after the error. */
 static int list_remove_index(EvalCall *c, const RtValue *list, const RtValue *el)

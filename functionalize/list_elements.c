@@ -23,7 +23,7 @@
  *     prim::Uninitialized; and every use of a name reads it in a known way:
  *     __getitem__, ListUnpack, len, append/_set_item/insert on it, pop (its
  *     item leaves the list: alias.c takes it as a tensor out of a
- *     container), remove, reverse or clear on it, a known op that
+ *     container), remove, del, reverse or clear on it, a known op that
  *     makes a new tensor from it (cat, stack), a merge into another name of
  *     the class, or the graph's result. Nothing copies its elements into
  *     another container (list(l), l + r, l[a:b], l2.extend(l)), and nothing
@@ -46,7 +46,7 @@
  *     no other store of the class can be that tensor (each is another
  *     allocation, a graph input or attribute, or a move).
  *  3. Stable slot. No write of the class (append, _set_item, insert, pop,
- *     remove, reverse, clear) may run between the read of y and the write (with the loops around the write that do not
+ *     remove, del, reverse, clear) may run between the read of y and the write (with the loops around the write that do not
  *     make y counted whole): i must name y's slot at the write. An append
  *     cannot move a slot whose index is a non-negative constant or a loop's
  *     iteration count.
@@ -294,7 +294,8 @@ static void classify_uses(TssaListElements *le)
              * its item out as __getitem__ does (alias.c takes it as a
              * tensor out of a container). */
             if (index == 0 && ((user->op == OP_ATEN_POP && user->ninputs <= 2) ||
-                               (user->op == OP_ATEN_REMOVE && user->ninputs == 2) ||
+                               ((user->op == OP_ATEN_REMOVE || user->op == OP_ATEN_DELETE) &&
+                                user->ninputs == 2) ||
                                ((user->op == OP_ATEN_REVERSE || user->op == OP_ATEN_CLEAR) &&
                                 user->ninputs == 1))) {
                 push_write(le, user);

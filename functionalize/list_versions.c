@@ -11,6 +11,8 @@
  *   aten::remove(L, v)          L' = immut::list_remove(L, v)
  *   aten::reverse(L)            L' = aten::slice(L, None, None, -1)
  *   aten::clear(L)              L' = prim::ListConstruct()
+ *   aten::Delete(L, i)          L' = immut::list_delete(L, i)  (del l[i])
+ *   aten::mul_(L, n)  (L *= n)  L' = aten::mul(L, n)
  *   aten::sort(L[, reverse])    L' = immut::list_sort(L[, reverse])  (list.sort())
  *   aten::_set_item(D, k, v)    D' = immut::dict_set_item(D, k, v)
  *   x = aten::pop(D, k[, d])    D', x = immut::dict_pop(D, k[, d])
@@ -18,6 +20,7 @@
  *                                   x = aten::__getitem__(D', k)
  *   aten::update(D, E)          D' = immut::dict_update(D, E)
  *   aten::clear(D)              D' = prim::DictConstruct()
+ *   aten::Delete(D, k)          D', _ = immut::dict_pop(D, k)  (del d[k])
  *   x = aten::popitem(D)        D', x = immut::dict_popitem(D)
  *
  * (Below, "list" reads "list or dict": the rules are the same.) A write
@@ -343,6 +346,7 @@ static bool makes_fresh_list(const IrNode *n, int i)
     case OP_IMMUT_LIST_INSERT:
     case OP_IMMUT_LIST_REMOVE:
     case OP_IMMUT_LIST_SORT:
+    case OP_IMMUT_LIST_DELETE:
     case OP_IMMUT_DICT_SETDEFAULT:
     case OP_IMMUT_DICT_UPDATE:
     case OP_PRIM_UNINITIALIZED:     /* a placeholder on paths that never read it */
@@ -380,6 +384,10 @@ static bool rewritable(const IrNode *n)
         return list && n->ninputs == 1;
     case OP_ATEN_CLEAR:
         return n->ninputs == 1;
+    case OP_ATEN_DELETE:    /* del l[i], del d[k] */
+        return n->ninputs == 2 && (list || dict);
+    case OP_ATEN_MUL_:      /* l *= n; on a tensor it is not this pass's */
+        return list && n->ninputs == 2;
     case OP_ATEN_SORT:      /* list.sort(reverse=False); the tensor op is pure */
         return list && n->ninputs <= 2;
     case OP_ATEN_SETDEFAULT:
@@ -702,9 +710,10 @@ static IrValue *emit_constant(IrGraph *g, IrNode *pos, IrType *type, bool none, 
 }
 
 /* A node of op with the given inputs and two outputs, the new version
- * (key's type) and what the write returned (its output's type), placed
- * before n: immut::list_pop, dict_pop and dict_popitem. *result gets the
- * second. */
+ * (key's type) and what the write returned (its output's type; for del
+ * d[k], which returns nothing, the dict's value type), placed before n:
+ * immut::list_pop, dict_pop and dict_popitem. *result gets the second
+ * when n returns it. */
 static IrValue *emit_pair(IrGraph *g, IrNode *n, OpId op, IrValue *const *inputs, int ninputs,
                           IrValue *key, const char *name, IrValue **result)
 {
@@ -712,7 +721,12 @@ static IrValue *emit_pair(IrGraph *g, IrNode *n, OpId op, IrValue *const *inputs
     for (int i = 0; i < ninputs; i++)
         ir_node_add_input(m, inputs[i]);
     IrValue *fresh = ir_node_add_output(m, key->type, name);
-    *result = ir_node_add_output(m, n->outputs[0]->type, NULL);
+    IrType *second = n->noutputs ? n->outputs[0]->type
+                     : key->type->nelems == 2 ? key->type->elems[1]
+                                              : ir_type_simple(g, TY_ANY);
+    IrValue *item = ir_node_add_output(m, second, NULL);
+    if (n->noutputs)
+        *result = item;
     ir_insert_before(m, n);
     return fresh;
 }
@@ -764,6 +778,16 @@ static IrValue *new_version(IrGraph *g, IrNode *n, IrValue *key, IrValue **resul
         IrValue *step = emit_constant(g, n, ir_type_simple(g, TY_INT), false, -1);
         IrValue *args[4] = {key, none, none, step};
         return tssa_emit_node(g, n, OP_ATEN_SLICE, args, 4, key->type, name);
+    }
+    case OP_ATEN_DELETE: {
+        IrValue *args[2] = {key, n->inputs[1]};
+        if (is_dict(key))   /* pop's KeyError is del's */
+            return emit_pair(g, n, OP_IMMUT_DICT_POP, args, 2, key, name, result);
+        return tssa_emit_node(g, n, OP_IMMUT_LIST_DELETE, args, 2, key->type, name);
+    }
+    case OP_ATEN_MUL_: {
+        IrValue *args[2] = {key, n->inputs[1]};
+        return tssa_emit_node(g, n, OP_ATEN_MUL, args, 2, key->type, name);
     }
     case OP_ATEN_CLEAR:     /* a new empty list or dict of the same type */
         return tssa_emit_node(g, n, is_dict(key) ? OP_PRIM_DICTCONSTRUCT : OP_PRIM_LISTCONSTRUCT, NULL, 0,

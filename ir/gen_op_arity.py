@@ -63,6 +63,7 @@ OWN_OPS = {
     "immut::list_pop": (1, "immut::list_pop(t[] list, int index=-1) -> (t[], t)"),
     "immut::list_remove": (2, "immut::list_remove(t[] list, t value) -> t[]"),
     "immut::list_sort": (1, "immut::list_sort(t[] list, bool reverse=False) -> t[]"),
+    "immut::list_delete": (2, "immut::list_delete(t[] list, int index) -> t[]"),
     "immut::dict_pop": (2, "immut::dict_pop(Dict(k, v) self, k key, v? default_value) -> (Dict(k, v), v)"),
     "immut::dict_setdefault": (3, "immut::dict_setdefault(Dict(k, v) self, k key, v default_value) -> Dict(k, v)"),
     "immut::dict_update": (2, "immut::dict_update(Dict(k, v) self, Dict(k, v) to_add) -> Dict(k, v)"),

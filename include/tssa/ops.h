@@ -153,6 +153,7 @@ typedef enum OpAlias {
     X(ATEN_REVERSE, "aten::reverse", OPC_SCALAR, 0, ALIAS_NONE, reverse) \
     X(ATEN_REMOVE, "aten::remove", OPC_SCALAR, 0, ALIAS_NONE, remove) \
     X(ATEN_CLEAR, "aten::clear", OPC_SCALAR, 0, ALIAS_NONE, clear) \
+    X(ATEN_DELETE, "aten::Delete", OPC_SCALAR, 0, ALIAS_NONE, delete) \
     X(ATEN_COUNT, "aten::count", OPC_SCALAR, NOMUT, ALIAS_NONE, count) \
     X(PRIM_DICTCONSTRUCT, "prim::DictConstruct", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_construct) \
     X(ATEN_KEYS, "aten::keys", OPC_SCALAR, NOMUT, ALIAS_NONE, keys) \
@@ -336,11 +337,12 @@ typedef enum OpAlias {
     /* TensorSSA for lists (functionalize/list_versions.c): l[idx] = el on a copy */ \
     X(IMMUT_LIST_SET_ITEM, "immut::list_set_item", OPC_SCALAR, NOMUT, ALIAS_NONE, list_set_item) \
     /* The other list writes on a copy (list_versions.c): insert, pop (the \
-     * new list and the item), remove, sort(reverse) */ \
+     * new list and the item), remove, sort(reverse), del l[i] */ \
     X(IMMUT_LIST_INSERT, "immut::list_insert", OPC_SCALAR, NOMUT, ALIAS_NONE, list_insert) \
     X(IMMUT_LIST_POP, "immut::list_pop", OPC_SCALAR, NOMUT, ALIAS_NONE, list_pop) \
     X(IMMUT_LIST_REMOVE, "immut::list_remove", OPC_SCALAR, NOMUT, ALIAS_NONE, list_remove) \
     X(IMMUT_LIST_SORT, "immut::list_sort", OPC_SCALAR, NOMUT, ALIAS_NONE, list_sort) \
+    X(IMMUT_LIST_DELETE, "immut::list_delete", OPC_SCALAR, NOMUT, ALIAS_NONE, list_delete) \
     /* d[key] = value on a copy (list_versions.c, for dicts), and the other \
      * dict writes: pop (the new dict and the value), setdefault, update, \
      * popitem (the new dict and the (key, value) tuple) */ \

@@ -45,15 +45,16 @@ add_test(NAME tssa.golden.list_in_tuple_then_append
          COMMAND ${TSSA_TESTS_DIR}/functionalize/check_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.ir
                  ${TSSA_FUNC_GOLDEN}/list_in_tuple_then_append.tssa)
-# The other list and dict writes (insert, pop, remove, clear, sort; dict
-# pop, setdefault, update, clear, popitem: list_versions.c's immut:: forms)
+# The other list and dict writes (insert, pop, remove, clear, sort, del, *=; dict
+# pop, setdefault, update, clear, popitem, del: list_versions.c's functional forms)
 # on the stress cases of cases/list_programs.py leave no write kept
 # imperative after TensorSSA and no opaque filter in --emit=stream
 # (tests/streamit/check_list_elements.sh); their outputs and run-time
 # errors against PyTorch are conform.{cpu,tssa}.tssa_cases.
 foreach(case list_insert_pop_loop list_pop_until_empty list_remove_clear_sort dict_writes
         list_pop_empty list_pop_out_of_range list_remove_missing dict_pop_missing dict_popitem_empty
-        list_push_pop_end list_push_pop_count list_sort_tensors list_sort_tensors_ambiguous)
+        list_push_pop_end list_push_pop_count list_sort_tensors list_sort_tensors_ambiguous
+        list_dict_delete_repeat list_delete_empty dict_delete_missing)
   add_test(NAME tssa.functional_writes.${case}
            COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                    ${TSSA_TESTS_DIR}/functionalize/cases/${case})

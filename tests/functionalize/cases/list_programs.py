@@ -352,6 +352,38 @@ def list_sort_tensors_ambiguous(x):
     return torch.stack(ts)
 
 
+def list_dict_delete_repeat(x, n: int):
+    a = [5, n, 3, 8]
+    del a[1]
+    del a[-1]
+    a *= 3                          # l *= n repeats in place
+    b = [n]
+    b *= 0
+    ts = [x, x * 2.0, x + 1.0]
+    del ts[0]
+    d = {"a": 1, "b": n, "c": 3}
+    del d["b"]
+    for i in range(n):
+        a *= 1
+        d["k" + str(i)] = i
+        if i % 2 == 0:
+            del d["k" + str(i)]
+    return a, len(b), torch.stack(ts), list(d.keys()) == ["a", "c", "k1", "k3"], list(d.values())
+
+
+def list_delete_empty(n: int):
+    a = [1]
+    for i in range(n):
+        del a[0]                    # the second raises
+    return a
+
+
+def dict_delete_missing(n: int):
+    d = {1: 2}
+    del d[n]
+    return d
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
@@ -400,4 +432,8 @@ CASES = {
     "list_sort_tensors": (list_sort_tensors, {"x": torch.randn(3)}),
     "list_sort_tensors_ambiguous": (list_sort_tensors_ambiguous, {"x": torch.randn(2)},
                                     (1, "Boolean value of Tensor with more than one value is ambiguous")),
+    "list_dict_delete_repeat": (list_dict_delete_repeat, {"x": torch.randn(2), "n": 4}),
+    # TorchScript's message (eager Python: "list assignment index out of range")
+    "list_delete_empty": (list_delete_empty, {"n": 2}, (1, "pop index out of range")),
+    "dict_delete_missing": (dict_delete_missing, {"n": 7}, (1, "KeyError: 7")),
 }
