@@ -32,12 +32,13 @@
  * raises (eval/scalar_ops.c, ops_dict.c, ops_reduce.c share the code).
  *
  * Each is followed by tssa::update(L', L); the op's own result (append,
- * add_ and _set_item return L) is read as L. Block propagation, renaming and
- * marker removal then thread the versions through prim::If and prim::Loop
- * as they do for tensors, so a list appended to in a loop becomes a
- * loop-carried value. aten::add, ListConstruct, slicing and the immut::
- * list and dict ops make new lists, and a new version holds the same element objects as the
- * old one, as Python's list copies do: elements keep their identity.
+ * add_, mul_ and _set_item return L) is read as L. Block propagation,
+ * renaming and marker removal then thread the versions through prim::If
+ * and prim::Loop as they do for tensors, so a list appended to in a loop
+ * becomes a loop-carried value. aten::add, aten::mul, ListConstruct,
+ * slicing and the immut:: list and dict ops make new lists, and a new
+ * version holds the same element objects as the old one, as Python's list
+ * copies do: elements keep their identity.
  *
  * Names of one list. The result of append, add_ and _set_item is another
  * name of its input (an identity name). Every other list value is a root;
@@ -99,10 +100,11 @@
  *
  * At run time a new version is a copy of the list (its item references)
  * unless the old version is dead and held nowhere else: then the evaluator
- * extends, sets, inserts into or pops from it in place (eval_arg_owned in
+ * extends, sets, inserts into or pops from it in place (eval_arg_take in
  * eval/args.c), so n appends, or pushes and pops at the end, in a loop stay
- * O(n). A loop taken apart by the lowering never copies: its
- * Stack joins the iterations' pieces once.
+ * O(n). A loop taken apart by the lowering never copies an appended list:
+ * its Stack joins the iterations' pieces once (a list carried as a
+ * feedback loop's state is copied each step: the Stack keeps every step's).
  */
 #include <stdarg.h>
 #include <stdio.h>
