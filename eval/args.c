@@ -297,10 +297,71 @@ bool eval_args_var(EvalCall *c, int64_t dims[TENSOR_MAX_DIMS], int *ndims, doubl
     return true;
 }
 
+/* user runs once for each value v takes: it is not in a loop body that v's
+ * definition is outside of, whose next iteration would read v again. */
+static bool runs_once_per_value(const IrValue *v, const IrNode *user)
+{
+    for (const IrBlock *b = user->owner; b; b = b->owner ? b->owner->owner : NULL) {
+        if (v->def->owner == b)
+            return true;
+        if (b->owner && b->owner->op == OP_PRIM_LOOP)
+            return false;
+    }
+    return false;
+}
+
+/* n, or the node holding n in its blocks, that sits in block b; NULL when
+ * n is not inside b. */
+static const IrNode *lifted_into(const IrNode *n, const IrBlock *b)
+{
+    while (n && n->owner != b)
+        n = n->owner->owner;
+    return n;
+}
+
+/* Every use of v but user's (one operand) has run when user runs, or never
+ * runs in the same pass: in the block both are in (once lifted to it), the
+ * other use comes first, or both sit in different branches of one If. So
+ * no later node reads the value (`l.insert(len(l), v)` reads l twice; an
+ * `if` that pops from l in one branch returns l unchanged in the other). */
+static bool other_uses_done(const IrValue *v, const IrNode *user)
+{
+    if (v->nuses > 8)
+        return false;       /* not worth the walk */
+    int own = 0;
+    for (int u = 0; u < v->nuses; u++) {
+        const IrNode *n = v->uses[u].user;
+        if (n == user) {
+            own++;
+            continue;
+        }
+        const IrNode *x = n, *y = NULL;
+        for (; x; x = x->owner->owner)
+            if ((y = lifted_into(user, x->owner)))
+                break;
+        if (!x)
+            return false;
+        bool exclusive = x == y && x->op == OP_PRIM_IF;     /* different branches */
+        if (!exclusive && (x == y || x->order >= y->order))
+            return false;
+    }
+    return own == 1;
+}
+
 bool eval_arg_owned(const EvalCall *c, int i)
 {
-    return i < c->nargs && c->args[i] && c->args[i]->refcount == 1 &&
-           c->node->inputs[i]->nuses == 1;
+    if (i >= c->nargs || !c->args[i] || c->args[i]->refcount != 1)
+        return false;
+    const IrValue *v = c->node->inputs[i];
+    return runs_once_per_value(v, c->node) && other_uses_done(v, c->node);
+}
+
+bool eval_arg_take(EvalCall *c, int i)
+{
+    if (i >= (int)(8 * sizeof c->taken) || !eval_arg_owned(c, i))
+        return false;
+    c->taken |= 1u << i;
+    return true;
 }
 
 bool eval_out_value(EvalCall *c, int i, RtValue *v)

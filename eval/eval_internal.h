@@ -77,6 +77,7 @@ typedef struct EvalCall {
     int nargs;
     RtValue **outs;         /* the binding stores a new reference in each */
     int nouts;
+    unsigned taken;         /* bit i: the binding took argument i (eval_arg_take) */
 } EvalCall;
 
 typedef bool (*EvalOpFn)(EvalCall *c);
@@ -155,11 +156,19 @@ bool eval_out_tensor(EvalCall *c, int i, Tensor *t);
  * references, releasing those not stored when one store fails. */
 bool eval_out_tensors(EvalCall *c, Tensor *const *ts, int n);
 bool eval_out_value(EvalCall *c, int i, RtValue *v);
-/* True when argument i is the node's to consume: its IR value has this node
- * as its only use and the slot holds the value's only reference. A binding
- * may then reuse it for its result instead of copying it (a functional
- * list append in a loop, ys = ys + [y], stays linear, not quadratic). */
+/* True when argument i is the node's to consume: the slot holds the value's
+ * only reference, every other use of its IR value has run (an earlier node
+ * of this node's block, or inside one), and this node is not in a loop
+ * body that the value is defined outside of (the next iteration reads it
+ * again). A binding may then reuse it for its result instead of copying it
+ * (a functional list append in a loop, ys = ys + [y], or a push with
+ * l.insert(len(l), v), stays linear, not quadratic). */
 bool eval_arg_owned(const EvalCall *c, int i);
+/* eval_arg_owned, and when true the binding takes argument i for its result:
+ * the interpreter then drops the argument's slot after the call (nothing
+ * reads it again), so a second write in place to the same list in the same
+ * iteration (an insert, then a pop) finds it owned too. */
+bool eval_arg_take(EvalCall *c, int i);
 /* Output i is input j itself (in-place ops return self). */
 bool eval_out_arg(EvalCall *c, int i, int j);
 

@@ -39,6 +39,9 @@ TSSA_OPS(EVAL_DECLARE_BINDING)
 bool eval_dict_getitem(EvalCall *c); bool eval_dict_set_item(EvalCall *c);
 bool eval_dict_pop(EvalCall *c); bool eval_dict_contains(EvalCall *c);
 bool eval_dict_len(EvalCall *c); bool eval_dict_clear(EvalCall *c);
+bool eval_dict_delete(EvalCall *c);
+/* scalar_ops.c: l *= n on a list (aten::mul_'s list form). */
+bool eval_list_repeat_in_place(EvalCall *c);
 
 /* ops_str.c */
 bool eval_str_split(EvalCall *c);

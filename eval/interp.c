@@ -255,7 +255,7 @@ bool eval_node_run(EvalRun *run, IrNode *n, FILE *err)
         n->noutputs <= 8 ? outs_small : xmalloc((size_t)n->noutputs * sizeof *outs);
     for (int i = 0; i < n->noutputs; i++)
         outs[i] = NULL;
-    EvalCall call = {run, n, args, n->ninputs, outs, n->noutputs};
+    EvalCall call = {run, n, args, n->ninputs, outs, n->noutputs, 0};
 
     bool ok = true, reported = false;
     for (int i = 0; i < n->ninputs && ok; i++) {
@@ -307,6 +307,11 @@ ran_elsewhere:
     if (ok) {
         for (int i = 0; i < n->noutputs; i++)
             slot_set(run, n->outputs[i], outs[i]);
+        /* Arguments the binding took for its result (eval_arg_take): their
+         * other uses have all run, so their slots are dead. */
+        for (int i = 0; call.taken && i < n->ninputs && i < (int)(8 * sizeof call.taken); i++)
+            if ((call.taken >> i & 1u) && run->slots[n->inputs[i]->id] == args[i])
+                slot_set(run, n->inputs[i], NULL);
     } else {
         for (int i = 0; i < n->noutputs; i++)
             rt_release(outs[i]);

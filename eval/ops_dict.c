@@ -1,5 +1,7 @@
 /* ops_dict.c — TorchScript's dicts: prim::DictConstruct, d[k], d[k] = v,
- * keys(), values(), items(), get, setdefault, pop, `in`, len and clear.
+ * keys(), values(), items(), get, setdefault, pop, `in`, len, clear,
+ * update and popitem, and TensorSSA's functional forms of the writes
+ * (immut::dict_*: a new version of the dict, list_versions.c).
  *
  * A dict keeps its entries in insertion order (rt_dict_*, value.c), which
  * is the order keys(), values(), items() and iteration give, as in Python.
@@ -63,27 +65,35 @@ bool eval_dict_set_item(EvalCall *c)
     return rt_dict_set(d, c->args[1], c->args[2]) ? true : dict_too_large(c, d);
 }
 
+/* A new version of dict argument 0 for a TensorSSA dict write (immut::
+ * dict_*): the dict itself when the caller holds it alone (eval_arg_owned,
+ * or a planned in-place run), else a copy holding the same key and value
+ * objects, as Python's dict copies do. NULL after the error. */
+static RtValue *dict_version(EvalCall *c, RtValue *d)
+{
+    if (c->run->write_in_place || eval_arg_take(c, 0))
+        return rt_retain(d);
+    RtValue *copy = rt_dict();
+    for (int i = 0; i < rt_dict_count(d); i++)
+        if (!rt_dict_set(copy, rt_dict_key(d, i), rt_dict_value(d, i))) {
+            rt_release(copy);
+            dict_too_large(c, d);
+            return NULL;
+        }
+    return copy;
+}
+
 /* immut::dict_set_item(Dict(k, v) d, k key, v value) -> Dict(k, v): a copy
  * of d with key set to value (TensorSSA's form of d[key] = value,
- * functionalize/list_versions.c); d itself is unchanged. The copy holds the
- * same key and value objects, as Python's dict copies do; a d the caller
- * owns is written in place instead. */
+ * functionalize/list_versions.c); d itself is unchanged. */
 bool eval_op_dict_set_item(EvalCall *c)
 {
     RtValue *d;
     if (!eval_nargs(c, 3, 3) || !dict_arg(c, &d))
         return false;
-    RtValue *copy;
-    if (c->run->write_in_place || eval_arg_owned(c, 0)) {
-        copy = rt_retain(d);
-    } else {
-        copy = rt_dict();
-        for (int i = 0; i < rt_dict_count(d); i++)
-            if (!rt_dict_set(copy, rt_dict_key(d, i), rt_dict_value(d, i))) {
-                rt_release(copy);
-                return dict_too_large(c, d);
-            }
-    }
+    RtValue *copy = dict_version(c, d);
+    if (!copy)
+        return false;
     if (!rt_dict_set(copy, c->args[1], c->args[2])) {
         rt_release(copy);
         return dict_too_large(c, d);
@@ -144,18 +154,175 @@ bool eval_op_setdefault(EvalCall *c)
     return eval_out_value(c, 0, rt_retain(rt_dict_value(d, i)));
 }
 
+/* immut::dict_setdefault(Dict(k, v) d, k key, v default_value) -> Dict(k, v):
+ * d with key set to the default when absent (TensorSSA's form of
+ * d.setdefault; its result is read from the new version with __getitem__). */
+bool eval_op_dict_setdefault(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 3, 3) || !dict_arg(c, &d))
+        return false;
+    if (rt_dict_find(d, c->args[1]) >= 0)
+        return eval_out_value(c, 0, rt_retain(d));  /* unchanged: the versions may share it */
+    RtValue *copy = dict_version(c, d);
+    if (!copy)
+        return false;
+    if (!rt_dict_set(copy, c->args[1], c->args[2])) {
+        rt_release(copy);
+        return dict_too_large(c, d);
+    }
+    return eval_out_value(c, 0, copy);
+}
+
+/* pop(Dict d, key[, default_value]): the entry's index in d, -1 for an
+ * absent key with a default, or -2 after the KeyError. */
+static int dict_pop_index(EvalCall *c, RtValue **d)
+{
+    if (!eval_nargs(c, 2, 3) || !dict_arg(c, d))
+        return -2;
+    int i = rt_dict_find(*d, c->args[1]);
+    if (i < 0 && c->nargs < 3) {
+        key_error(c, c->args[1]);
+        return -2;
+    }
+    return i;
+}
+
 /* pop(Dict d, key[, default_value]) */
 bool eval_dict_pop(EvalCall *c)
 {
     RtValue *d;
-    if (!eval_nargs(c, 2, 3) || !dict_arg(c, &d))
+    int i = dict_pop_index(c, &d);
+    if (i == -2)
         return false;
-    int i = rt_dict_find(d, c->args[1]);
     if (i < 0)
-        return c->nargs == 3 ? eval_out_value(c, 0, rt_retain(c->args[2])) : key_error(c, c->args[1]);
+        return eval_out_value(c, 0, rt_retain(c->args[2]));
     RtValue *v = rt_retain(rt_dict_value(d, i));
     rt_dict_remove(d, i);
     return eval_out_value(c, 0, v);
+}
+
+/* Output 0 the new dict, output 1 the value read out; each output takes its
+ * value even when the other fails. */
+static bool two_outputs(EvalCall *c, RtValue *dict, RtValue *value)
+{
+    bool ok = eval_out_value(c, 0, dict);
+    return eval_out_value(c, 1, value) && ok;
+}
+
+/* immut::dict_pop(Dict(k, v) d, k key[, v default_value]) -> (Dict(k, v), v):
+ * d without key, and key's value (or the default, d unchanged), with pop's
+ * KeyError (TensorSSA's form of d.pop). */
+bool eval_op_dict_pop(EvalCall *c)
+{
+    RtValue *d;
+    int i = dict_pop_index(c, &d);
+    if (i == -2)
+        return false;
+    if (i < 0)
+        return two_outputs(c, rt_retain(d), rt_retain(c->args[2]));
+    RtValue *copy = dict_version(c, d);
+    if (!copy)
+        return false;
+    RtValue *v = rt_retain(rt_dict_value(copy, i));
+    rt_dict_remove(copy, i);
+    return two_outputs(c, copy, v);
+}
+
+/* d.update(other): other's entries set into d in other's order. */
+static bool dict_update_from(EvalCall *c, RtValue *d, const RtValue *other)
+{
+    for (int i = 0; i < rt_dict_count(other); i++)
+        if (!rt_dict_set(d, rt_dict_key(other, i), rt_dict_value(other, i)))
+            return dict_too_large(c, d);
+    return true;
+}
+
+/* aten::update(Dict(k, v) self, Dict(k, v) to_add): in place. */
+bool eval_op_update(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 2, 2) || !dict_arg(c, &d))
+        return false;
+    if (eval_kind(c, 1) != RT_DICT)
+        return eval_fail(c, "argument 2: expected dict, got %s", rt_kind_name(eval_kind(c, 1)));
+    return dict_update_from(c, d, c->args[1]);
+}
+
+/* immut::dict_update(Dict(k, v) d, Dict(k, v) to_add) -> Dict(k, v): a copy
+ * of d updated from to_add (TensorSSA's form of d.update). */
+bool eval_op_dict_update(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 2, 2) || !dict_arg(c, &d))
+        return false;
+    if (eval_kind(c, 1) != RT_DICT)
+        return eval_fail(c, "argument 2: expected dict, got %s", rt_kind_name(eval_kind(c, 1)));
+    RtValue *copy = dict_version(c, d);
+    if (!copy)
+        return false;
+    if (!dict_update_from(c, copy, c->args[1])) {
+        rt_release(copy);
+        return false;
+    }
+    return eval_out_value(c, 0, copy);
+}
+
+/* popitem's entry: TorchScript takes the first in insertion order (Python
+ * takes the last); the (key, value) tuple, or NULL after the error. */
+static RtValue *popitem_pair(EvalCall *c, const RtValue *d)
+{
+    if (rt_dict_count(d) == 0) {
+        eval_fail(c, "popitem(): dictionary is empty");
+        return NULL;
+    }
+    RtValue *pair[2] = {rt_dict_key(d, 0), rt_dict_value(d, 0)};
+    return rt_list(RT_TUPLE, 2, pair);
+}
+
+/* aten::popitem(Dict(k, v) self) -> (k, v): in place. */
+bool eval_op_popitem(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 1, 1) || !dict_arg(c, &d))
+        return false;
+    RtValue *pair = popitem_pair(c, d);
+    if (!pair)
+        return false;
+    rt_dict_remove(d, 0);
+    return eval_out_value(c, 0, pair);
+}
+
+/* immut::dict_popitem(Dict(k, v) d) -> (Dict(k, v), (k, v)): d without its
+ * first entry, and that entry (TensorSSA's form of d.popitem). */
+bool eval_op_dict_popitem(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 1, 1) || !dict_arg(c, &d))
+        return false;
+    RtValue *pair = popitem_pair(c, d);
+    if (!pair)
+        return false;
+    RtValue *copy = dict_version(c, d);
+    if (!copy) {
+        rt_release(pair);
+        return false;
+    }
+    rt_dict_remove(copy, 0);
+    return two_outputs(c, copy, pair);
+}
+
+/* del d[key] (aten::Delete on a dict), in place: KeyError when absent. */
+bool eval_dict_delete(EvalCall *c)
+{
+    RtValue *d;
+    if (!eval_nargs(c, 2, 2) || !dict_arg(c, &d))
+        return false;
+    int i = rt_dict_find(d, c->args[1]);
+    if (i < 0)
+        return key_error(c, c->args[1]);
+    rt_dict_remove(d, i);
+    return true;
 }
 
 bool eval_dict_contains(EvalCall *c)

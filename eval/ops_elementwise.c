@@ -218,7 +218,14 @@ static bool binary_op(EvalCall *c, BinaryOp op, bool inplace)
     BINARY_ONLY(name, BIN)     \
     bool eval_op_##name##_(EvalCall *c) { return eval_nargs(c, 2, 2) && binary_op(c, BIN, true); }
 
-BINARY_PAIR(mul, BIN_MUL)
+BINARY_ONLY(mul, BIN_MUL)
+/* mul_(Tensor self, other), or l *= n on a list */
+bool eval_op_mul_(EvalCall *c)
+{
+    if (c->nargs == 2 && eval_kind(c, 0) == RT_LIST)
+        return eval_list_repeat_in_place(c);
+    return eval_nargs(c, 2, 2) && binary_op(c, BIN_MUL, true);
+}
 BINARY_PAIR(floor_divide, BIN_DIV_FLOOR)
 BINARY_PAIR(remainder, BIN_REMAINDER)
 BINARY_PAIR(fmod, BIN_FMOD)

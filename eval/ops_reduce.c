@@ -204,32 +204,40 @@ bool eval_op_topk(EvalCall *c)
     return two_tensors(c, ok, values, indices);
 }
 
-/* Python's list.sort(reverse=...) on numbers or strings, in place and
- * stable (insertion sort: lists in graphs are short). */
-static bool list_sort(EvalCall *c)
+/* Items of a list being sorted, ordered: strings by bytes, numbers and
+ * one-element tensors (TorchScript compares tensors with lt) by value. */
+static int sort_compare(const RtValue *v, const RtValue *u)
 {
-    RtValue *list;
-    bool reverse = false;
-    if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, &list) ||
-        (c->nargs > 1 && !eval_arg_bool(c, 1, &reverse)))
-        return false;
+    if (v->kind == RT_STR)
+        return strcmp(v->u.s, u->u.s);
+    double a = v->kind == RT_TENSOR ? tensor_item(v->u.t) : rt_number(v);
+    double b = u->kind == RT_TENSOR ? tensor_item(u->u.t) : rt_number(u);
+    return (a > b) - (a < b);
+}
+
+/* Python's list.sort(reverse=...) on numbers, strings or one-element
+ * tensors, in place and stable (insertion sort: lists in graphs are
+ * short); false after the error for items that do not sort. */
+static bool sort_items(EvalCall *c, RtValue *list, bool reverse)
+{
     RtValue **items = list->u.list.items;
     int n = list->u.list.n;
     for (int i = 0; i < n; i++) {
         RtKind k = items[i]->kind;
-        if (!rt_is_number(items[i]) && k != RT_STR)
+        RtKind first = items[0]->kind == RT_STR || items[0]->kind == RT_TENSOR ? items[0]->kind : RT_INT;
+        if (!rt_is_number(items[i]) && k != RT_STR && k != RT_TENSOR)
             return eval_fail(c, "sorting a list of %s is not supported", rt_kind_name(k));
-        if (i > 0 && (k == RT_STR) != (items[0]->kind == RT_STR))
-            return eval_fail(c, "cannot sort a list mixing strings and numbers");
+        if ((k == RT_STR || k == RT_TENSOR ? k : RT_INT) != first)
+            return eval_fail(c, "cannot sort a list mixing %s and %s", rt_kind_name(items[0]->kind),
+                             rt_kind_name(k));
+        if (k == RT_TENSOR && tensor_numel(items[i]->u.t) != 1)
+            return eval_fail(c, "Boolean value of Tensor with more than one value is ambiguous");
     }
     for (int i = 1; i < n; i++) {
         RtValue *v = items[i];
         int j = i;
         while (j > 0) {
-            const RtValue *u = items[j - 1];
-            int cmp = v->kind == RT_STR
-                          ? strcmp(v->u.s, u->u.s)
-                          : (rt_number(v) > rt_number(u)) - (rt_number(v) < rt_number(u));
+            int cmp = sort_compare(v, items[j - 1]);
             if (!(reverse ? cmp > 0 : cmp < 0))
                 break;
             items[j] = items[j - 1];
@@ -238,6 +246,34 @@ static bool list_sort(EvalCall *c)
         items[j] = v;
     }
     return true;
+}
+
+/* list.sort(reverse=False): aten::sort(t[] self, bool reverse=False). */
+static bool list_sort(EvalCall *c)
+{
+    RtValue *list;
+    bool reverse = false;
+    return eval_nargs(c, 1, 2) && eval_arg_list(c, 0, &list) &&
+           (c->nargs < 2 || eval_arg_bool(c, 1, &reverse)) && sort_items(c, list, reverse);
+}
+
+/* immut::list_sort(t[] l, bool reverse=False) -> t[]: a sorted copy of l
+ * (TensorSSA's form of list.sort(), with its errors); a list the caller
+ * holds alone (eval_arg_owned) is sorted in place. */
+bool eval_op_list_sort(EvalCall *c)
+{
+    RtValue *list;
+    bool reverse = false;
+    if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, &list) ||
+        (c->nargs > 1 && !eval_arg_bool(c, 1, &reverse)))
+        return false;
+    RtValue *copy = eval_arg_take(c, 0) ? rt_retain(list)
+                                         : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
+    if (!sort_items(c, copy, reverse)) {
+        rt_release(copy);
+        return false;
+    }
+    return eval_out_value(c, 0, copy);
 }
 
 /* sort(Tensor self, int dim=-1, bool descending=False) or

@@ -268,7 +268,7 @@ static bool list_too_large(EvalCall *c, int64_t items)
 static RtValue *sequence_concat(EvalCall *c, RtValue *a, const RtValue *b)
 {
     /* A list nothing else sees is extended in place (a tuple never is). */
-    bool reuse = a->kind == RT_LIST && a != b && eval_arg_owned(c, 0);
+    bool reuse = a->kind == RT_LIST && a != b && eval_arg_take(c, 0);
     RtValue *out = reuse ? rt_retain(a) : rt_list(a->kind, a->u.list.n, a->u.list.items);
     if (!rt_list_reserve(out, (int64_t)a->u.list.n + b->u.list.n)) {
         list_too_large(c, (int64_t)a->u.list.n + b->u.list.n);
@@ -602,7 +602,7 @@ bool eval_op_list_set_item(EvalCall *c)
         return eval_fail(c, "list index out of range");
     /* In place when the caller owns the list (node_exec_node_in_place: a
      * loop's Stack writing into the one copy it made). */
-    RtValue *copy = c->run->write_in_place || eval_arg_owned(c, 0)
+    RtValue *copy = c->run->write_in_place || eval_arg_take(c, 0)
                         ? rt_retain(list)
                         : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
     RtValue *old = copy->u.list.items[i];
@@ -625,14 +625,18 @@ bool eval_op_extend(EvalCall *c)
     return true;
 }
 
-/* aten::insert(t[] self, int idx, t el): Python's list.insert (the index
- * is clamped to the list). */
-bool eval_op_insert(EvalCall *c)
+/* A new version of list argument 0 for a TensorSSA list write (immut::
+ * list_*): the list itself when the caller holds it alone (eval_arg_owned:
+ * the old version is dead, so an insert or pop at the end in a loop stays
+ * O(1)), else a copy of its item references, as Python's list copies are. */
+static RtValue *list_version(EvalCall *c, RtValue *list)
 {
-    RtValue *list;
-    int64_t i;
-    if (!eval_nargs(c, 3, 3) || !eval_arg_list(c, 0, &list) || !eval_arg_int(c, 1, &i))
-        return false;
+    return eval_arg_take(c, 0) ? rt_retain(list) : rt_list(RT_LIST, list->u.list.n, list->u.list.items);
+}
+
+/* Python's list.insert(i, el) on list (the index is clamped to the list). */
+static bool list_insert_at(EvalCall *c, RtValue *list, int64_t i, RtValue *el)
+{
     int64_t n = list->u.list.n;
     if (i < 0)
         i = i + n < 0 ? 0 : i + n;
@@ -640,11 +644,63 @@ bool eval_op_insert(EvalCall *c)
         i = n;
     if (!rt_list_reserve(list, n + 1))
         return list_too_large(c, n + 1);
-    rt_list_append(list, c->args[2]); /* grows the list; the item moves below */
+    rt_list_append(list, el); /* grows the list; the item moves below */
     RtValue **items = list->u.list.items;
     memmove(items + i + 1, items + i, (size_t)(n - i) * sizeof *items);
-    items[i] = c->args[2];
+    items[i] = el;
     return true;
+}
+
+/* aten::insert(t[] self, int idx, t el): list.insert, in place. */
+bool eval_op_insert(EvalCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!eval_nargs(c, 3, 3) || !eval_arg_list(c, 0, &list) || !eval_arg_int(c, 1, &i))
+        return false;
+    return list_insert_at(c, list, i, c->args[2]);
+}
+
+/* immut::list_insert(t[] l, int idx, t el) -> t[]: a copy of l with el
+ * inserted as list.insert does (TensorSSA's form of aten::insert). */
+bool eval_op_list_insert(EvalCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!eval_nargs(c, 3, 3) || !eval_arg_list(c, 0, &list) || !eval_arg_int(c, 1, &i))
+        return false;
+    RtValue *copy = list_version(c, list);
+    if (!list_insert_at(c, copy, i, c->args[2])) {
+        rt_release(copy);
+        return false;
+    }
+    return eval_out_value(c, 0, copy);
+}
+
+/* pop's arguments (t[] self, int idx=-1): the list and the wrapped index,
+ * with TorchScript's messages (an empty list is its own error; an index
+ * out of range is __getitem__'s). */
+static bool pop_args(EvalCall *c, RtValue **list, int64_t *i)
+{
+    *i = -1;
+    if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, list) || (c->nargs > 1 && !eval_arg_int(c, 1, i)))
+        return false;
+    if ((*list)->u.list.n == 0)
+        return eval_fail(c, "pop from empty list");
+    if (!wrap_index(i, (*list)->u.list.n))
+        return eval_fail(c, "list index out of range");
+    return true;
+}
+
+/* Removes item i (in range) from list; the list's reference to it moves to
+ * the caller. */
+static RtValue *list_take_at(RtValue *list, int64_t i)
+{
+    RtValue *item = list->u.list.items[i];
+    memmove(list->u.list.items + i, list->u.list.items + i + 1,
+            (size_t)(list->u.list.n - i - 1) * sizeof item);
+    list->u.list.n--;
+    return item;
 }
 
 /* aten::pop(t[] self, int idx=-1) -> t: removes and returns the item. */
@@ -653,19 +709,123 @@ bool eval_op_pop(EvalCall *c)
     if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
         return eval_dict_pop(c);
     RtValue *list;
-    int64_t i = -1;
-    if (!eval_nargs(c, 1, 2) || !eval_arg_list(c, 0, &list) ||
-        (c->nargs > 1 && !eval_arg_int(c, 1, &i)))
+    int64_t i;
+    return pop_args(c, &list, &i) && eval_out_value(c, 0, list_take_at(list, i));
+}
+
+/* immut::list_pop(t[] l, int idx=-1) -> (t[], t): a copy of l without item
+ * idx, and that item (TensorSSA's form of aten::pop, with its errors). */
+bool eval_op_list_pop(EvalCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!pop_args(c, &list, &i))
+        return false;
+    RtValue *copy = list_version(c, list);
+    RtValue *item = list_take_at(copy, i);
+    bool ok = eval_out_value(c, 0, copy);   /* each takes its value, even when the other fails */
+    return eval_out_value(c, 1, item) && ok;
+}
+
+/* del l[idx]'s arguments (t[] self, int idx): the wrapped index, with
+ * TorchScript's messages (an empty list says "pop index out of range"). */
+static bool delete_index(EvalCall *c, RtValue **list, int64_t *i)
+{
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, list) || !eval_arg_int(c, 1, i))
+        return false;
+    if ((*list)->u.list.n == 0)
+        return eval_fail(c, "pop index out of range");
+    if (!wrap_index(i, (*list)->u.list.n))
+        return eval_fail(c, "list index out of range");
+    return true;
+}
+
+/* aten::Delete(t[] self, int idx) (del l[idx]) or (Dict self, key)
+ * (del d[key]), in place. */
+bool eval_op_delete(EvalCall *c)
+{
+    if (c->nargs >= 1 && eval_kind(c, 0) == RT_DICT)
+        return eval_dict_delete(c);
+    RtValue *list;
+    int64_t i;
+    if (!delete_index(c, &list, &i))
+        return false;
+    rt_release(list_take_at(list, i));
+    return true;
+}
+
+/* immut::list_delete(t[] l, int idx) -> t[]: a copy of l without item idx
+ * (TensorSSA's form of del l[idx], with its errors). */
+bool eval_op_list_delete(EvalCall *c)
+{
+    RtValue *list;
+    int64_t i;
+    if (!delete_index(c, &list, &i))
+        return false;
+    RtValue *copy = list_version(c, list);
+    rt_release(list_take_at(copy, i));
+    return eval_out_value(c, 0, copy);
+}
+
+/* l *= times (aten::mul_ on a list): list * int, in place (times <= 0
+ * empties it). */
+bool eval_list_repeat_in_place(EvalCall *c)
+{
+    RtValue *list;
+    int64_t times;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list) || !eval_arg_int(c, 1, &times))
         return false;
     int64_t n = list->u.list.n;
-    if (n == 0)
-        return eval_fail(c, "pop from empty list");
-    if (!wrap_index(&i, n))
-        return eval_fail(c, "pop index out of range");
-    RtValue *item = list->u.list.items[i];
-    memmove(list->u.list.items + i, list->u.list.items + i + 1, (size_t)(n - i - 1) * sizeof item);
-    list->u.list.n--;
-    return eval_out_value(c, 0, item); /* the list's reference moves to the result */
+    if (times <= 0 || n == 0) {
+        while (list->u.list.n > 0)
+            rt_release(list->u.list.items[--list->u.list.n]);
+        return eval_out_arg(c, 0, 0);
+    }
+    if (times > RT_LIST_MAX_ITEMS / n || !rt_list_reserve(list, n * times))
+        return list_too_large(c, times > RT_LIST_MAX_ITEMS / n ? INT64_MAX : n * times);
+    for (int64_t r = 1; r < times; r++)
+        for (int64_t i = 0; i < n; i++)
+            rt_list_append(list, list->u.list.items[i]);
+    return eval_out_arg(c, 0, 0);
+}
+
+/* The index of the first item of list equal to el (list.remove's), or -1
+ * after the error. */
+static int list_remove_index(EvalCall *c, const RtValue *list, const RtValue *el)
+{
+    for (int i = 0; i < list->u.list.n; i++)
+        if (rt_equal(list->u.list.items[i], el))
+            return i;
+    eval_fail(c, "list.remove(x): x not in list");
+    return -1;
+}
+
+/* aten::remove(t[] self, t el): list.remove(x), the first equal item. */
+bool eval_op_remove(EvalCall *c)
+{
+    RtValue *list;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list))
+        return false;
+    int i = list_remove_index(c, list, c->args[1]);
+    if (i < 0)
+        return false;
+    rt_release(list_take_at(list, i));
+    return true;
+}
+
+/* immut::list_remove(t[] l, t el) -> t[]: a copy of l without its first
+ * item equal to el (TensorSSA's form of aten::remove, with its error). */
+bool eval_op_list_remove(EvalCall *c)
+{
+    RtValue *list;
+    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list))
+        return false;
+    int i = list_remove_index(c, list, c->args[1]);
+    if (i < 0)
+        return false;
+    RtValue *copy = list_version(c, list);
+    rt_release(list_take_at(copy, i));
+    return eval_out_value(c, 0, copy);
 }
 
 /* aten::reverse(t[] self): Python's list.reverse(), in place. */
@@ -722,24 +882,6 @@ bool eval_op_contains(EvalCall *c)
     for (int i = 0; i < list->u.list.n && !found; i++)
         found = rt_equal(list->u.list.items[i], c->args[1]);
     return eval_out_value(c, 0, rt_bool(found));
-}
-
-/* aten::remove(t[] self, t el): list.remove(x), the first equal item. */
-bool eval_op_remove(EvalCall *c)
-{
-    RtValue *list;
-    if (!eval_nargs(c, 2, 2) || !eval_arg_list(c, 0, &list))
-        return false;
-    for (int i = 0; i < list->u.list.n; i++)
-        if (rt_equal(list->u.list.items[i], c->args[1])) {
-            RtValue *gone = list->u.list.items[i];
-            memmove(list->u.list.items + i, list->u.list.items + i + 1,
-                    (size_t)(list->u.list.n - i - 1) * sizeof gone);
-            list->u.list.n--;
-            rt_release(gone);
-            return true;
-        }
-    return eval_fail(c, "list.remove(x): x not in list");
 }
 
 /* aten::count(t[] self, t el) -> int: list.count(x). */

@@ -339,6 +339,13 @@ static void classify_node(Walk *w, IrNode *n)
     case OP_PRIM_TUPLEUNPACK:
     case OP_PRIM_TUPLEINDEX:
     case OP_ATEN_GETITEM:
+    /* An item taken out of a list or dict (or a dict's default, which may
+     * be stored in it): one of the container's tensors, not a fresh one. */
+    case OP_ATEN_GET:
+    case OP_ATEN_POP:
+    case OP_ATEN_SETDEFAULT:
+    case OP_IMMUT_LIST_POP:
+    case OP_IMMUT_DICT_POP:
         classify_extraction(w, n);
         return;
     case OP_PRIM_GETATTR:
@@ -586,6 +593,7 @@ static void find_escapes(Walk *w, IrBlock *b)
         case OP_PRIM_DICTCONSTRUCT:
         case OP_ATEN_APPEND:
         case OP_ATEN_INSERT:
+        case OP_ATEN_SETDEFAULT:
             for (int i = n->op == OP_PRIM_DICTCONSTRUCT ? 0 : 1; i < n->ninputs; i++)
                 mark_escape(w, n->inputs[i], n);
             break;

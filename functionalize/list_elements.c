@@ -21,7 +21,9 @@
  *  1. Closed. Every name of l's class is made by prim::ListConstruct, by
  *     control flow from names of the class, by append/_set_item, or is
  *     prim::Uninitialized; and every use of a name reads it in a known way:
- *     __getitem__, ListUnpack, len, append/_set_item on it, a known op that
+ *     __getitem__, ListUnpack, len, append/_set_item/insert on it, pop (its
+ *     item leaves the list: alias.c takes it as a tensor out of a
+ *     container), remove, del, reverse or clear on it, a known op that
  *     makes a new tensor from it (cat, stack), a merge into another name of
  *     the class, or the graph's result. Nothing copies its elements into
  *     another container (list(l), l + r, l[a:b], l2.extend(l)), and nothing
@@ -33,9 +35,18 @@
  *     does not make it anew each iteration. So every slot of the list
  *     holds its own object. A set that stores back what it just read from
  *     the same slot (`l[i] += v` is __getitem__, add_, _set_item) stores
- *     nothing new and is not counted.
- *  3. Stable slot. No append or _set_item of the class may run between the
- *     read of y and the write (with the loops around the write that do not
+ *     nothing new and is not counted; nor is an insert or append of an
+ *     item popped from the class whose only use it is (`ts.insert(0,
+ *     ts.pop())`): the object moves and is still in one slot.
+ *     Where the class fails this only for other slots (a graph input kept
+ *     beside fresh tensors, `ts = [x, x * 2]`), a write through l[k] is
+ *     still taken when the slot is known (slot_known_owned): l is the
+ *     ListConstruct, k a constant, only appends run before the read, so
+ *     the slot holds the construct's input k, which passes this rule, and
+ *     no other store of the class can be that tensor (each is another
+ *     allocation, a graph input or attribute, or a move).
+ *  3. Stable slot. No write of the class (append, _set_item, insert, pop,
+ *     remove, del, reverse, clear) may run between the read of y and the write (with the loops around the write that do not
  *     make y counted whole): i must name y's slot at the write. An append
  *     cannot move a slot whose index is a non-negative constant or a loop's
  *     iteration count.
@@ -79,7 +90,8 @@ struct TssaListElements {
     TssaAlias *a;
     uint32_t nvalues;
     int *parent;            /* by value id: union-find over Tensor[] values, -1 for others */
-    const char **reason;    /* by class representative: why the class is not closed */
+    const char **reason;    /* by class representative: why the class is not closed (rule 1) */
+    const char **unowned;   /* by class representative: why rule 2 fails, once settled */
     bool *settled;          /* by class representative: rule 2 checked */
     IrValue **names;        /* every Tensor[] value */
     size_t nnames, cap_names;
@@ -272,9 +284,21 @@ static void classify_uses(TssaListElements *le)
                 push_store(le, user, user->inputs[1]);
                 continue;
             }
-            if (user->op == OP_ATEN_SET_ITEM && index == 0 && user->ninputs == 3) {
+            if ((user->op == OP_ATEN_SET_ITEM || user->op == OP_ATEN_INSERT) && index == 0 &&
+                user->ninputs == 3) {
                 push_write(le, user);
                 push_store(le, user, user->inputs[2]);
+                continue;
+            }
+            /* Writes that move or drop slots and store nothing: pop hands
+             * its item out as __getitem__ does (alias.c takes it as a
+             * tensor out of a container). */
+            if (index == 0 && ((user->op == OP_ATEN_POP && user->ninputs <= 2) ||
+                               ((user->op == OP_ATEN_REMOVE || user->op == OP_ATEN_DELETE) &&
+                                user->ninputs == 2) ||
+                               ((user->op == OP_ATEN_REVERSE || user->op == OP_ATEN_CLEAR) &&
+                                user->ninputs == 1))) {
+                push_write(le, user);
                 continue;
             }
             if (user->op == OP_PRIM_LISTCONSTRUCT || user->op == OP_PRIM_TUPLECONSTRUCT ||
@@ -302,6 +326,7 @@ TssaListElements *tssa_list_elements_new(TssaAlias *a)
     for (uint32_t i = 0; i < le->nvalues; i++)
         le->parent[i] = -1;
     le->reason = xcalloc(n, sizeof *le->reason);
+    le->unowned = xcalloc(n, sizeof *le->unowned);
     le->settled = xcalloc(n, sizeof *le->settled);
     collect_names(le, a->g->top);
     classify_defs(le, a->g->top);
@@ -315,6 +340,7 @@ void tssa_list_elements_free(TssaListElements *le)
         return;
     free(le->parent);
     free(le->reason);
+    free(le->unowned);
     free(le->settled);
     free(le->names);
     free(le->writes);
@@ -401,12 +427,27 @@ bool tssa_list_elements_self_store(TssaListElements *le, const IrNode *set)
     return !slot_moved(le, read, set, set);
 }
 
+/* The store puts back an item popped from a list of the same class, whose
+ * only use it is (`ts.insert(0, ts.pop())`): the object moves between
+ * slots and is still in one. */
+static bool store_is_move(TssaListElements *le, const Store *s)
+{
+    const IrValue *v = s->value;
+    const IrNode *pop = v->def;
+    const IrValue *list = s->node->op == OP_PRIM_LISTCONSTRUCT ? NULL : s->node->inputs[0];
+    return list && pop->op == OP_ATEN_POP && pop->ninputs >= 1 && v->nuses == 1 &&
+           class_of(le, pop->inputs[0]) >= 0 && class_of(le, pop->inputs[0]) == class_of(le, list) &&
+           tssa_alias_after_threshold(le->a, v, s->node) == tssa_alias_pos(le->a, s->node);
+}
+
 /* Rule 2 for one store: why it does not give its slot its own object. */
 static const char *store_not_owned(TssaListElements *le, const Store *s)
 {
     TssaAlias *a = le->a;
     IrGraph *g = a->g;
     const IrValue *v = s->value;
+    if (store_is_move(le, s))
+        return NULL;
     const TssaValueInfo *info = tssa_alias_info(a, v);
     if (!info)
         return fmt(g, "%%%s is put into the list but is not a tensor the analysis follows", v->name);
@@ -434,23 +475,72 @@ static const char *store_not_owned(TssaListElements *le, const Store *s)
     return NULL;
 }
 
+static const IrValue *store_list(const Store *s)
+{
+    return s->node->op == OP_PRIM_LISTCONSTRUCT ? s->node->outputs[0] : s->node->inputs[0];
+}
+
 /* Rules 1 and 2 for the class of list l: NULL when closed and owned. */
 static const char *class_unowned(TssaListElements *le, const IrValue *l)
 {
     int c = class_of(le, l);
     if (c < 0)
         return fmt(le->a->g, "%%%s is not a list of tensors", l->name);
+    if (le->reason[c])
+        return le->reason[c];
     if (!le->settled[c]) {
         le->settled[c] = true;
-        for (size_t k = 0; !le->reason[c] && k < le->nstores; k++) {
+        for (size_t k = 0; !le->unowned[c] && k < le->nstores; k++) {
             const Store *s = &le->stores[k];
-            IrValue *list = s->node->op == OP_PRIM_LISTCONSTRUCT ? s->node->outputs[0] : s->node->inputs[0];
-            if (class_of(le, list) != c || tssa_list_elements_self_store(le, s->node))
+            if (class_of(le, store_list(s)) != c || tssa_list_elements_self_store(le, s->node))
                 continue;
-            le->reason[c] = store_not_owned(le, s);
+            le->unowned[c] = store_not_owned(le, s);
         }
     }
-    return le->reason[c];
+    return le->unowned[c];
+}
+
+/* Rule 2 for one slot, where the class as a whole fails it (a graph input
+ * kept beside fresh tensors: `ts = [x, x * 2]`): the element read is
+ * l[k], l a prim::ListConstruct, k a constant below its length, and only
+ * appends of the class (which leave slot k alone) may run before the read,
+ * which no loop around it repeats without making l anew; so the slot holds
+ * the construct's input k. That tensor must pass rule 2 (a fresh one of
+ * its own, stored once), and every other store of the class must be a
+ * tensor that cannot be it: another allocation, a graph input or module
+ * attribute, or an item moved back from a pop (store_is_move). */
+static bool slot_known_owned(TssaListElements *le, const IrNode *read)
+{
+    TssaAlias *a = le->a;
+    const IrValue *l = read->inputs[0];
+    const IrNode *construct = l->def;
+    int64_t k;
+    if (construct->op != OP_PRIM_LISTCONSTRUCT || read->ninputs != 2 ||
+        !tssa_const_int(read->inputs[1], &k) || k < 0 || k >= construct->ninputs ||
+        loop_around(a, l, read))
+        return false;
+    int c = class_of(le, l);
+    int64_t p = tssa_alias_pos(a, read);
+    for (size_t i = 0; i < le->nwrites; i++) {
+        const IrNode *w = le->writes[i];
+        if (!w->dead && class_of(le, w->inputs[0]) == c && w->op != OP_ATEN_APPEND &&
+            tssa_alias_pos(a, w) < p)
+            return false;
+    }
+    Store slot = {(IrNode *)construct, construct->inputs[k]};
+    if (store_not_owned(le, &slot))
+        return false;
+    for (size_t i = 0; i < le->nstores; i++) {
+        const Store *s = &le->stores[i];
+        if (class_of(le, store_list(s)) != c || (s->node == construct && s->value == slot.value) ||
+            store_is_move(le, s))
+            continue;
+        const TssaValueInfo *info = tssa_alias_info(a, s->value);
+        TssaRootKind kind = info ? a->roots[info->root].kind : TSSA_ROOT_OPAQUE;
+        if (kind != TSSA_ROOT_FRESH && kind != TSSA_ROOT_INPUT && kind != TSSA_ROOT_ATTRIBUTE)
+            return false;
+    }
+    return true;
 }
 
 bool tssa_list_elements_stored_later(TssaListElements *le, const TssaRoot *root,
@@ -481,7 +571,8 @@ static const IrValue *stored_into(const IrNode *store)
         return NULL;
     if (store->op == OP_PRIM_LISTCONSTRUCT)
         return store->outputs[0];
-    if ((store->op == OP_ATEN_APPEND || store->op == OP_ATEN_SET_ITEM) && store->ninputs >= 1)
+    if ((store->op == OP_ATEN_APPEND || store->op == OP_ATEN_SET_ITEM || store->op == OP_ATEN_INSERT) &&
+        store->ninputs >= 1)
         return store->inputs[0];
     return NULL;
 }
@@ -513,7 +604,8 @@ const char *tssa_list_elements_unsafe(TssaListElements *le, const TssaRoot *root
     if (!read)
         return NULL;
     const char *why = class_unowned(le, read->inputs[0]);
-    if (why)
+    int c = class_of(le, read->inputs[0]);
+    if (why && (c < 0 || le->reason[c] || !slot_known_owned(le, read)))
         return why;
     return slot_moved(le, read, m, NULL);
 }

@@ -6,20 +6,39 @@
  *   aten::add_(L, R)  (L += R)  L' = aten::add(L, R)
  *   aten::extend(L, R)          L' = aten::add(L, R)
  *   aten::_set_item(L, i, v)    L' = immut::list_set_item(L, i, v)
+ *   aten::insert(L, i, v)       L' = immut::list_insert(L, i, v)
+ *   x = aten::pop(L[, i])       L', x = immut::list_pop(L, i)  (i = -1 if not given)
+ *   aten::remove(L, v)          L' = immut::list_remove(L, v)
  *   aten::reverse(L)            L' = aten::slice(L, None, None, -1)
+ *   aten::clear(L)              L' = prim::ListConstruct()
+ *   aten::Delete(L, i)          L' = immut::list_delete(L, i)  (del l[i])
+ *   aten::mul_(L, n)  (L *= n)  L' = aten::mul(L, n)
+ *   aten::sort(L[, reverse])    L' = immut::list_sort(L[, reverse])  (list.sort())
  *   aten::_set_item(D, k, v)    D' = immut::dict_set_item(D, k, v)
+ *   x = aten::pop(D, k[, d])    D', x = immut::dict_pop(D, k[, d])
+ *   x = aten::setdefault(D, k, d)   D' = immut::dict_setdefault(D, k, d);
+ *                                   x = aten::__getitem__(D', k)
+ *   aten::update(D, E)          D' = immut::dict_update(D, E)
+ *   aten::clear(D)              D' = prim::DictConstruct()
+ *   aten::Delete(D, k)          D', _ = immut::dict_pop(D, k)  (del d[k])
+ *   x = aten::popitem(D)        D', x = immut::dict_popitem(D)
  *
- * (Below, "list" reads "list or dict": the rules are the same. The other
- * dict writes, pop, update, setdefault, clear, have no functional form and
- * keep their dict imperative.)
+ * (Below, "list" reads "list or dict": the rules are the same.) A write
+ * that also returns a value gets it from the same node (pop and popitem:
+ * a second output, so the errors are the op's own, "pop from empty list",
+ * KeyError, at the op's place, and the old version has one reader, which
+ * lets the evaluator pop from it in place) or from a pure read of the new
+ * version (setdefault). Each immut:: op raises exactly what its in-place op
+ * raises (eval/scalar_ops.c, ops_dict.c, ops_reduce.c share the code).
  *
- * each followed by tssa::update(L', L); the op's own result (append, add_
- * and _set_item return L) is read as L. Block propagation, renaming and
- * marker removal then thread the versions through prim::If and prim::Loop
- * as they do for tensors, so a list appended to in a loop becomes a
- * loop-carried value. aten::add, ListConstruct, slicing and list_set_item
- * make new lists, and a new version holds the same element objects as the
- * old one, as Python's list copies do: elements keep their identity.
+ * Each is followed by tssa::update(L', L); the op's own result (append,
+ * add_, mul_ and _set_item return L) is read as L. Block propagation,
+ * renaming and marker removal then thread the versions through prim::If
+ * and prim::Loop as they do for tensors, so a list appended to in a loop
+ * becomes a loop-carried value. aten::add, aten::mul, ListConstruct,
+ * slicing and the immut:: list and dict ops make new lists, and a new
+ * version holds the same element objects as the old one, as Python's list
+ * copies do: elements keep their identity.
  *
  * Names of one list. The result of append, add_ and _set_item is another
  * name of its input (an identity name). Every other list value is a root;
@@ -39,17 +58,19 @@
  *     prim::Uninitialized (what a branch that raises gives a variable it
  *     never set: never read), and a module attribute the graph reads once
  *     (module_state.c leaves one read of each list or dict attribute, and
- *     a run's copy of it is its own). Not a graph input, a module
- *     attribute read more than once, a
- *     list taken out of a container (__getitem__, ListUnpack, TupleUnpack,
- *     dict get...), or the result of any other op, which may be an
- *     existing list. Such a root in the class elsewhere (a cached list in
- *     one branch, a list built in the other, as torchvision's anchor cache
- *     has it) does not stop a write to a root it cannot flow into: that
- *     list is made here and, by 3 and 5, nothing else names it yet.
- *  2. Rewritable. insert, pop, remove, clear and sort on the list, and
- *     writes inside blocks of nodes other than If and Loop (propagation only
- *     knows those), keep the class imperative.
+ *     a run's copy of it is its own), and a new version this pass made
+ *     (the immut:: ops' first output). Not a graph input, a module
+ *     attribute read more than once, a list taken out of a container
+ *     (__getitem__, ListUnpack, TupleUnpack, dict get, pop...), or the
+ *     result of any other op, which may be an existing list. Such a root
+ *     in the class elsewhere (a cached list in one branch, a list built in
+ *     the other, as torchvision's anchor cache has it) does not stop a
+ *     write to a root it cannot flow into: that list is made here and, by
+ *     3 and 5, nothing else names it yet.
+ *  2. Rewritable. Every in-place op on the class is one of the table
+ *     above (an unknown op, or an overload with other operands, keeps it
+ *     imperative), and no write is inside a block of a node other than If
+ *     and Loop (propagation only knows those).
  *  3. No hidden names. No name of the class is used by an unknown op,
  *     and none is given a name this pass does not follow (by
  *     prim::unchecked_cast, or flowing into a merge whose value is not a
@@ -89,9 +110,11 @@
  *
  * At run time a new version is a copy of the list (its item references)
  * unless the old version is dead and held nowhere else: then the evaluator
- * extends or sets it in place (eval_arg_owned in eval/args.c), so n appends
- * in a loop stay O(n). A loop taken apart by the lowering never copies: its
- * Stack joins the iterations' pieces once.
+ * extends, sets, inserts into or pops from it in place (eval_arg_take in
+ * eval/args.c), so n appends, or pushes and pops at the end, in a loop stay
+ * O(n). A loop taken apart by the lowering never copies an appended list:
+ * its Stack joins the iterations' pieces once (a list carried as a
+ * feedback loop's state is copied each step: the Stack keeps every step's).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -328,10 +351,12 @@ static void add_name(Lists *l, IrValue *v)
     l->names[l->nnames++] = v;
 }
 
-/* The op returns a list made for this call (rule 1). */
-static bool makes_fresh_list(OpId op)
+/* Output i of n is a list made for this call (rule 1). The second
+ * output of immut::list_pop and immut::dict_pop is an item taken out of
+ * the container, not fresh. */
+static bool makes_fresh_list(const IrNode *n, int i)
 {
-    switch (op) {
+    switch (n->op) {
     case OP_PRIM_LISTCONSTRUCT:
     case OP_ATEN_LIST:
     case OP_ATEN_ADD:
@@ -344,26 +369,59 @@ static bool makes_fresh_list(OpId op)
     case OP_IMMUT_LIST_SET_ITEM:
     case OP_PRIM_DICTCONSTRUCT:
     case OP_IMMUT_DICT_SET_ITEM:
+    case OP_IMMUT_LIST_INSERT:
+    case OP_IMMUT_LIST_REMOVE:
+    case OP_IMMUT_LIST_SORT:
+    case OP_IMMUT_LIST_DELETE:
+    case OP_IMMUT_DICT_SETDEFAULT:
+    case OP_IMMUT_DICT_UPDATE:
     case OP_PRIM_UNINITIALIZED:     /* a placeholder on paths that never read it */
         return true;
+    case OP_IMMUT_LIST_POP:
+    case OP_IMMUT_DICT_POP:
+    case OP_IMMUT_DICT_POPITEM:
+        return i == 0;
     default:
-        return op_info(op)->alias == ALIAS_VIEWS;
+        return op_info(n->op)->alias == ALIAS_VIEWS;
     }
 }
 
-/* The list ops this pass rewrites (they write input 0), with the operand
- * count of their list overloads. */
+/* The list and dict ops this pass rewrites (they write input 0), with the
+ * operand counts of their list or dict overloads. */
 static bool rewritable(const IrNode *n)
 {
+    if (n->ninputs < 1)
+        return false;
+    bool dict = is_dict(n->inputs[0]), list = is_list(n->inputs[0]);
     switch (n->op) {
     case OP_ATEN_APPEND:
     case OP_ATEN_ADD_:
     case OP_ATEN_EXTEND:
-        return n->ninputs == 2;
+        return list && n->ninputs == 2;
     case OP_ATEN_SET_ITEM:
         return n->ninputs == 3;
+    case OP_ATEN_INSERT:
+        return list && n->ninputs == 3;
+    case OP_ATEN_POP:       /* list.pop([index]), dict.pop(key[, default]) */
+        return n->noutputs == 1 && (list ? n->ninputs <= 2 : dict && n->ninputs >= 2 && n->ninputs <= 3);
+    case OP_ATEN_REMOVE:
+        return list && n->ninputs == 2;
     case OP_ATEN_REVERSE:
+        return list && n->ninputs == 1;
+    case OP_ATEN_CLEAR:
         return n->ninputs == 1;
+    case OP_ATEN_DELETE:    /* del l[i], del d[k] */
+        return n->ninputs == 2 && (list || dict);
+    case OP_ATEN_MUL_:      /* l *= n; on a tensor it is not this pass's */
+        return list && n->ninputs == 2;
+    case OP_ATEN_SORT:      /* list.sort(reverse=False); the tensor op is pure */
+        return list && n->ninputs <= 2;
+    case OP_ATEN_SETDEFAULT:
+        return dict && n->ninputs == 3 && n->noutputs == 1;
+    case OP_ATEN_UPDATE:
+        return dict && n->ninputs == 2 && is_dict(n->inputs[1]);
+    case OP_ATEN_POPITEM:
+        return dict && n->ninputs == 1 && n->noutputs == 1;
     default:
         return false;
     }
@@ -408,7 +466,7 @@ static void classify_output(Lists *l, IrNode *n, int i)
         l->root_of[v->id] = root_of(l, n->inputs[0]);     /* an identity name */
         return;
     }
-    if (n->op == OP_PRIM_IF || n->op == OP_PRIM_LOOP || makes_fresh_list(n->op))
+    if (n->op == OP_PRIM_IF || n->op == OP_PRIM_LOOP || makes_fresh_list(n, i))
         add_root(l, v, NULL);
     else if (n->op == OP_PRIM_GETATTR && !attribute_read_once(l->g, n))
         add_stale_root(l, v, fmt(l->g, "%%%s is a module attribute", v->name));
@@ -501,6 +559,15 @@ static void collect_block(Lists *l, IrBlock *b)
 
 /* ---------------------------------------------------------------- uses */
 
+/* The node writes its input `index` in place: the op table's mutated
+ * input, or list.sort() (aten::sort on a list, which the table lists as a
+ * tensor op). */
+static bool written_in_place(const IrNode *user, int index)
+{
+    int mut = op_info(user->op)->mutates;
+    return (mut >= 0 && index == mut) || (user->op == OP_ATEN_SORT && index == 0);
+}
+
 /* A node inside a block of a node that block propagation does not know. */
 static const IrNode *unknown_block_holder(const IrNode *n)
 {
@@ -531,7 +598,7 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
                               user->kind));
         return;
     }
-    if (info->mutates >= 0 && index == info->mutates) {
+    if (written_in_place(user, index)) {
         if (!rewritable(user)) {
             mark_unsafe(l, r, fmt(l->g, "%%%s is also written by %s, which has no functional form "
                                         "for lists", v->name, user->kind));
@@ -543,15 +610,11 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
         }
         return;
     }
-    if (user->op == OP_ATEN_SORT && index == 0) {
-        mark_unsafe(l, r, fmt(l->g, "%%%s is also sorted in place (aten::sort), which has no "
-                                    "functional form for lists", v->name));
-        return;
-    }
     /* Another operand of a write into a container (appended, set, inserted
-     * as an element; a module attribute), or an element of a new one. add_
-     * and extend only read the items of their second list. */
-    bool reads_items = (user->op == OP_ATEN_ADD_ || user->op == OP_ATEN_EXTEND) && index == 1;
+     * as an element; a module attribute), or an element of a new one. add_,
+     * extend and update only read the items of their second list or dict. */
+    bool reads_items = (user->op == OP_ATEN_ADD_ || user->op == OP_ATEN_EXTEND ||
+                        user->op == OP_ATEN_UPDATE) && index == 1;
     if ((info->mutates >= 0 && !reads_items) || user->op == OP_PRIM_LISTCONSTRUCT ||
         user->op == OP_PRIM_TUPLECONSTRUCT || user->op == OP_PRIM_DICTCONSTRUCT)
         use_push(&l->stores, user, r);
@@ -709,15 +772,6 @@ static void decide(Lists *l)
 
 /* ---------------------------------------------------------------- rewriting */
 
-/* The node writes its input `index` in place: the op table's mutated
- * input, or list.sort() (aten::sort on a list, which the table lists as a
- * tensor op). */
-static bool written_in_place(const IrNode *user, int index)
-{
-    int mut = op_info(user->op)->mutates;
-    return (mut >= 0 && index == mut) || (user->op == OP_ATEN_SORT && index == 0);
-}
-
 static IrValue *emit_constant(IrGraph *g, IrNode *pos, IrType *type, bool none, int64_t value)
 {
     IrNode *n = ir_node_new_op(g, OP_PRIM_CONSTANT);
@@ -728,11 +782,36 @@ static IrValue *emit_constant(IrGraph *g, IrNode *pos, IrType *type, bool none, 
     return v;
 }
 
-/* The new version of list `key` that write n makes, placed before n. */
-static IrValue *new_version(IrGraph *g, IrNode *n, IrValue *key)
+/* A node of op with the given inputs and two outputs, the new version
+ * (key's type) and what the write returned (its output's type; for del
+ * d[k], which returns nothing, the dict's value type), placed before n:
+ * immut::list_pop, dict_pop and dict_popitem. *result gets the second
+ * when n returns it. */
+static IrValue *emit_pair(IrGraph *g, IrNode *n, OpId op, IrValue *const *inputs, int ninputs,
+                          IrValue *key, const char *name, IrValue **result)
+{
+    IrNode *m = ir_node_new_op(g, op);
+    for (int i = 0; i < ninputs; i++)
+        ir_node_add_input(m, inputs[i]);
+    IrValue *fresh = ir_node_add_output(m, key->type, name);
+    IrType *second = n->noutputs ? n->outputs[0]->type
+                     : key->type->nelems == 2 ? key->type->elems[1]
+                                              : ir_type_simple(g, TY_ANY);
+    IrValue *item = ir_node_add_output(m, second, NULL);
+    if (n->noutputs)
+        *result = item;
+    ir_insert_before(m, n);
+    return fresh;
+}
+
+/* The new version of list `key` that write n makes, placed before n, and
+ * in *result the value that stands for n's output (key itself for the
+ * writes that return their list; NULL for those that return nothing). */
+static IrValue *new_version(IrGraph *g, IrNode *n, IrValue *key, IrValue **result)
 {
     char buf[128];
     const char *name = tssa_base_name(key, buf, sizeof buf);
+    *result = n->noutputs ? key : NULL;
     switch (n->op) {
     case OP_ATEN_APPEND: {
         IrValue *item = tssa_emit_node(g, n, OP_PRIM_LISTCONSTRUCT, &n->inputs[1], 1, key->type, NULL);
@@ -749,12 +828,62 @@ static IrValue *new_version(IrGraph *g, IrNode *n, IrValue *key)
         return tssa_emit_node(g, n, is_dict(key) ? OP_IMMUT_DICT_SET_ITEM : OP_IMMUT_LIST_SET_ITEM,
                               args, 3, key->type, name);
     }
+    case OP_ATEN_INSERT: {
+        IrValue *args[3] = {key, n->inputs[1], n->inputs[2]};
+        return tssa_emit_node(g, n, OP_IMMUT_LIST_INSERT, args, 3, key->type, name);
+    }
+    case OP_ATEN_POP: {
+        IrValue *args[3] = {key, NULL, NULL};
+        for (int i = 1; i < n->ninputs; i++)
+            args[i] = n->inputs[i];
+        if (is_dict(key))
+            return emit_pair(g, n, OP_IMMUT_DICT_POP, args, n->ninputs, key, name, result);
+        if (n->ninputs == 1)    /* list.pop(): the last item */
+            args[1] = emit_constant(g, n, ir_type_simple(g, TY_INT), false, -1);
+        return emit_pair(g, n, OP_IMMUT_LIST_POP, args, 2, key, name, result);
+    }
+    case OP_ATEN_REMOVE: {
+        IrValue *args[2] = {key, n->inputs[1]};
+        return tssa_emit_node(g, n, OP_IMMUT_LIST_REMOVE, args, 2, key->type, name);
+    }
     case OP_ATEN_REVERSE: {
         IrValue *none = emit_constant(g, n, ir_type_simple(g, TY_NONE), true, 0);
         IrValue *step = emit_constant(g, n, ir_type_simple(g, TY_INT), false, -1);
         IrValue *args[4] = {key, none, none, step};
         return tssa_emit_node(g, n, OP_ATEN_SLICE, args, 4, key->type, name);
     }
+    case OP_ATEN_DELETE: {
+        IrValue *args[2] = {key, n->inputs[1]};
+        if (is_dict(key))   /* pop's KeyError is del's */
+            return emit_pair(g, n, OP_IMMUT_DICT_POP, args, 2, key, name, result);
+        return tssa_emit_node(g, n, OP_IMMUT_LIST_DELETE, args, 2, key->type, name);
+    }
+    case OP_ATEN_MUL_: {
+        IrValue *args[2] = {key, n->inputs[1]};
+        return tssa_emit_node(g, n, OP_ATEN_MUL, args, 2, key->type, name);
+    }
+    case OP_ATEN_CLEAR:     /* a new empty list or dict of the same type */
+        return tssa_emit_node(g, n, is_dict(key) ? OP_PRIM_DICTCONSTRUCT : OP_PRIM_LISTCONSTRUCT, NULL, 0,
+                              key->type, name);
+    case OP_ATEN_SORT: {
+        IrValue *args[2] = {key, n->ninputs > 1 ? n->inputs[1] : NULL};
+        return tssa_emit_node(g, n, OP_IMMUT_LIST_SORT, args, n->ninputs, key->type, name);
+    }
+    case OP_ATEN_SETDEFAULT: {
+        /* The result is d[key] read from the new version: the value there
+         * before, or the default just set. */
+        IrValue *args[3] = {key, n->inputs[1], n->inputs[2]};
+        IrValue *fresh = tssa_emit_node(g, n, OP_IMMUT_DICT_SETDEFAULT, args, 3, key->type, name);
+        IrValue *read[2] = {fresh, n->inputs[1]};
+        *result = tssa_emit_node(g, n, OP_ATEN_GETITEM, read, 2, n->outputs[0]->type, NULL);
+        return fresh;
+    }
+    case OP_ATEN_UPDATE: {
+        IrValue *args[2] = {key, n->inputs[1]};
+        return tssa_emit_node(g, n, OP_IMMUT_DICT_UPDATE, args, 2, key->type, name);
+    }
+    case OP_ATEN_POPITEM:
+        return emit_pair(g, n, OP_IMMUT_DICT_POPITEM, &key, 1, key, name, result);
     default:
         return NULL;
     }
@@ -762,15 +891,20 @@ static IrValue *new_version(IrGraph *g, IrNode *n, IrValue *key)
 
 static void rewrite_write(IrGraph *g, IrNode *n, IrValue *key)
 {
-    IrValue *fresh = new_version(g, n, key);
+    IrValue *result;
+    IrValue *fresh = new_version(g, n, key, &result);
     fresh->def->comment = n->comment;   /* messages name the source line */
     fresh->def->line = n->line;
+    if (result && result != key && result->def != fresh->def) {     /* setdefault's read */
+        result->def->comment = n->comment;
+        result->def->line = n->line;
+    }
     IrNode *u = ir_node_new_op(g, OP_TSSA_UPDATE);
     ir_node_add_input(u, fresh);
     ir_node_add_input(u, key);
     ir_insert_before(u, n);
     for (int i = 0; i < n->noutputs; i++)
-        ir_replace_all_uses(n->outputs[i], key);
+        ir_replace_all_uses(n->outputs[i], result ? result : key);
     ir_node_destroy(n);
 }
 
@@ -799,7 +933,7 @@ static void rewrite(Lists *l, size_t *functional, size_t *kept)
             IrNode *user = v->uses[u].user;
             if (!written_in_place(user, v->uses[u].index))
                 continue;
-            if (user->op == OP_ATEN_SORT || !rewritable(user))
+            if (!rewritable(user))
                 tssa_note_imperative(user, fmt(l->g, "%s has no functional form for lists", user->kind));
             else
                 tssa_note_imperative(user, why);

@@ -255,13 +255,35 @@ static RtValue *value_for(ShapeEval *se, const ScalarLookup *lk, const IrValue *
         free(items);
         return list;
     }
-    /* a list of tensors made by an op (split, a list's item set): the op
-     * run on stand-ins too, its items stand-ins of the right shapes */
-    bool list_of_tensors = v->type && (v->type->kind == TY_LIST || v->type->kind == TY_TUPLE) &&
-                           d->nblocks == 0 && d->noutputs == 1 && !writes_or_controls(d) && !value_dependent(d);
-    RtValue *out = NULL;
-    if ((computes_from_shapes(d) || list_of_tensors) && run_once(se, lk, d, fill, depth + 1, &out))
+    if (d->op == OP_PRIM_DICTCONSTRUCT && d->noutputs == 1 && d->ninputs % 2 == 0) {
+        RtValue *dict = rt_dict();
+        for (int i = 0; dict && i < d->ninputs; i += 2) {
+            RtValue *key = value_for(se, lk, d->inputs[i], fill, depth + 1, any_number);
+            RtValue *value = key ? value_for(se, lk, d->inputs[i + 1], fill, depth + 1, any_number) : NULL;
+            if (!value || !rt_dict_set(dict, key, value)) {
+                rt_release(dict);
+                dict = NULL;
+            }
+            rt_release(key);
+            rt_release(value);
+        }
+        return dict;
+    }
+    /* a list, tuple or dict of tensors made by an op (split, a list's item
+     * set, TensorSSA's new versions of a list or dict: immut::list_pop's
+     * first result): the op run on stand-ins too, its items stand-ins of
+     * the right shapes */
+    bool container_of_tensors = v->type &&
+                                (v->type->kind == TY_LIST || v->type->kind == TY_TUPLE ||
+                                 v->type->kind == TY_DICT) &&
+                                d->nblocks == 0 && d->noutputs <= 2 && !writes_or_controls(d) &&
+                                !value_dependent(d);
+    RtValue *outs[2] = {NULL, NULL};
+    if ((computes_from_shapes(d) || container_of_tensors) && run_once(se, lk, d, fill, depth + 1, outs)) {
+        RtValue *out = outs[v->def_index];
+        rt_release(outs[1 - v->def_index]);
         return out;
+    }
     return NULL;
 }
 

@@ -1246,6 +1246,16 @@ static void infer_node(Infer *in, IrNode *n)
     }
     if (n->op == OP_ATEN_GETITEM) {
         infer_getitem(in, n);
+        /* a dict's value, or an item the rule above cannot name: the
+         * general rule, on the container evaluated on stand-ins */
+        if (n->noutputs == 1 && is_tensor(n->outputs[0]) && !shape_of(n->outputs[0]))
+            infer_by_eval(in, n);
+        return;
+    }
+    /* TensorSSA's list.pop() and dict.pop(): the item, their second result */
+    if ((n->op == OP_IMMUT_LIST_POP || n->op == OP_IMMUT_DICT_POP) && n->noutputs == 2 &&
+        is_tensor(n->outputs[1])) {
+        infer_by_eval(in, n);
         return;
     }
     if (n->noutputs == 0 || shape_of(n->outputs[0]) || !is_tensor(n->outputs[0]))

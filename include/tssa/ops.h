@@ -154,6 +154,7 @@ typedef enum OpAlias {
     X(ATEN_REVERSE, "aten::reverse", OPC_SCALAR, 0, ALIAS_NONE, reverse) \
     X(ATEN_REMOVE, "aten::remove", OPC_SCALAR, 0, ALIAS_NONE, remove) \
     X(ATEN_CLEAR, "aten::clear", OPC_SCALAR, 0, ALIAS_NONE, clear) \
+    X(ATEN_DELETE, "aten::Delete", OPC_SCALAR, 0, ALIAS_NONE, delete) \
     X(ATEN_COUNT, "aten::count", OPC_SCALAR, NOMUT, ALIAS_NONE, count) \
     X(PRIM_DICTCONSTRUCT, "prim::DictConstruct", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_construct) \
     X(ATEN_KEYS, "aten::keys", OPC_SCALAR, NOMUT, ALIAS_NONE, keys) \
@@ -161,6 +162,8 @@ typedef enum OpAlias {
     X(ATEN_ITEMS, "aten::items", OPC_SCALAR, NOMUT, ALIAS_NONE, items) \
     X(ATEN_GET, "aten::get", OPC_SCALAR, NOMUT, ALIAS_NONE, get) \
     X(ATEN_SETDEFAULT, "aten::setdefault", OPC_SCALAR, 0, ALIAS_NONE, setdefault) \
+    X(ATEN_UPDATE, "aten::update", OPC_SCALAR, 0, ALIAS_NONE, update) \
+    X(ATEN_POPITEM, "aten::popitem", OPC_SCALAR, 0, ALIAS_NONE, popitem) \
     X(ATEN_JOIN, "aten::join", OPC_SCALAR, NOMUT, ALIAS_NONE, join) \
     X(ATEN_REPLACE, "aten::replace", OPC_SCALAR, NOMUT, ALIAS_NONE, replace) \
     X(ATEN_STRIP, "aten::strip", OPC_SCALAR, NOMUT, ALIAS_NONE, strip) \
@@ -334,8 +337,21 @@ typedef enum OpAlias {
     X(IMMUT_ASSIGN, "immut::assign", OPC_ASSIGN, NOMUT, ALIAS_NONE, NOEVAL) \
     /* TensorSSA for lists (functionalize/list_versions.c): l[idx] = el on a copy */ \
     X(IMMUT_LIST_SET_ITEM, "immut::list_set_item", OPC_SCALAR, NOMUT, ALIAS_NONE, list_set_item) \
-    /* d[key] = value on a copy (list_versions.c, for dicts) */ \
+    /* The other list writes on a copy (list_versions.c): insert, pop (the \
+     * new list and the item), remove, sort(reverse), del l[i] */ \
+    X(IMMUT_LIST_INSERT, "immut::list_insert", OPC_SCALAR, NOMUT, ALIAS_NONE, list_insert) \
+    X(IMMUT_LIST_POP, "immut::list_pop", OPC_SCALAR, NOMUT, ALIAS_NONE, list_pop) \
+    X(IMMUT_LIST_REMOVE, "immut::list_remove", OPC_SCALAR, NOMUT, ALIAS_NONE, list_remove) \
+    X(IMMUT_LIST_SORT, "immut::list_sort", OPC_SCALAR, NOMUT, ALIAS_NONE, list_sort) \
+    X(IMMUT_LIST_DELETE, "immut::list_delete", OPC_SCALAR, NOMUT, ALIAS_NONE, list_delete) \
+    /* d[key] = value on a copy (list_versions.c, for dicts), and the other \
+     * dict writes: pop (the new dict and the value), setdefault, update, \
+     * popitem (the new dict and the (key, value) tuple) */ \
     X(IMMUT_DICT_SET_ITEM, "immut::dict_set_item", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_set_item) \
+    X(IMMUT_DICT_POP, "immut::dict_pop", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_pop) \
+    X(IMMUT_DICT_SETDEFAULT, "immut::dict_setdefault", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_setdefault) \
+    X(IMMUT_DICT_UPDATE, "immut::dict_update", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_update) \
+    X(IMMUT_DICT_POPITEM, "immut::dict_popitem", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_popitem) \
     X(TSSA_UPDATE, "tssa::update", OPC_TSSA, NOMUT, ALIAS_NONE, NOEVAL) \
     X(TSSA_INPLACE_CHECK, "tssa::inplace_check", OPC_TSSA, NOMUT, ALIAS_NONE, inplace_check) \
     /* A fused group (kernels/fuse.c): its one block is the group's nodes, its \

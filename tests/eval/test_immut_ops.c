@@ -94,7 +94,7 @@ static Tensor *run_op(IrGraph *g, OpId op, RtValue **args, int nargs, char **mes
     IrNode *node = ir_node_new_op(g, op);
     ir_node_add_output(node, ir_type_tensor(g), NULL);
     RtValue *out = NULL;
-    EvalCall call = {&run, node, args, nargs, &out, 1};
+    EvalCall call = {&run, node, args, nargs, &out, 1, 0};
     EvalOpFn fn = eval_immut_binding(op);
     Tensor *t = NULL;
     if (fn && fn(&call) && out && out->kind == RT_TENSOR)

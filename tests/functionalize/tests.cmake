@@ -63,3 +63,53 @@ add_test(NAME tssa.golden.list_in_tuple_then_append
 # unbound, only what contiguity alone decides (expectations by hand).
 tssa_unit_test(tssa_reshape_decide ${TSSA_TESTS_DIR}/functionalize/test_reshape_decide.c
                ${TSSA_TESTS_DIR}/test_util.c)
+# The other list and dict writes (insert, pop, remove, clear, sort, del, *=; dict
+# pop, setdefault, update, clear, popitem, del: list_versions.c's functional forms)
+# on the stress cases of cases/list_programs.py leave no write kept
+# imperative after TensorSSA and no opaque filter in --emit=stream
+# (tests/streamit/check_list_elements.sh); their outputs and run-time
+# errors against PyTorch are conform.{cpu,tssa}.tssa_cases.
+foreach(case list_insert_pop_loop list_pop_until_empty list_remove_clear_sort dict_writes
+        list_pop_empty list_pop_out_of_range list_remove_missing dict_pop_missing dict_popitem_empty
+        list_push_pop_end list_push_pop_count list_sort_tensors list_sort_tensors_ambiguous
+        list_dict_delete_repeat list_delete_empty dict_delete_missing)
+  add_test(NAME tssa.functional_writes.${case}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/functionalize/cases/${case})
+endforeach()
+# Writes through tensor list elements beside the new list writes
+# (functionalize/list_elements.c): an item popped and inserted back is a
+# move, and a slot known to hold a fresh tensor is written functionally even
+# beside a graph input in the list (list_dict_semantics, the corpus case);
+# the hazards stay imperative with their reason: one tensor in two slots, a
+# popped item also read elsewhere, an element that is another name read
+# after the write. Their outputs are conform.{cpu,tssa}.tssa_cases'.
+foreach(case list_element_write_after_move list_element_write_beside_input)
+  add_test(NAME tssa.functional_writes.${case}
+           COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                   ${TSSA_TESTS_DIR}/functionalize/cases/${case})
+endforeach()
+add_test(NAME tssa.functional_writes.list_dict_semantics
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/models/list_dict_semantics)
+add_test(NAME tssa.functional_writes_kept.list_element_stored_twice
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_stored_twice --kept
+                 "writes %[^,]*, an element of %ts[^:]*: %[^ ]* is put into the list but is not a fresh tensor")
+add_test(NAME tssa.functional_writes_kept.list_element_popped_kept
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_popped_kept --kept
+                 "writes %[^,]*, an element of %ts[^:]*: %p[^ ]* is put into the list but is not a fresh tensor")
+add_test(NAME tssa.functional_writes_kept.list_element_slot_moved_to_input
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_slot_moved_to_input --kept
+                 "%[^ ]* .taken from a list or tuple. may alias %y[^ ]* .fresh., which is read after this write")
+# Pushes and pops at the end of a list in a for loop and a while loop stay
+# linear once functional: each immut:: version reuses the dead old list in
+# place (eval_arg_take), also for an insert and a pop on one list in one
+# iteration (check_linear_list_writes.sh; quadratic copying takes about
+# 40 s here, past the timeout).
+add_test(NAME tssa.list_writes_linear
+         COMMAND ${TSSA_TESTS_DIR}/functionalize/check_linear_list_writes.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_push_pop_count 200000)
+set_tests_properties(tssa.list_writes_linear PROPERTIES TIMEOUT 15)

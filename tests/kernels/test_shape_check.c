@@ -70,6 +70,9 @@ static const struct {
      "an element of a list a loop carries (laterals, written back slot by slot by list_elements.c)"},
     {"tv_roi_box_coder_matcher", "aten::reshape",
      "a size summed by a loop over a list of ints built by appends (boxes_per_image)"},
+    {"dict_postprocess", "prim::Loop",
+     "a loop over a dict's items (scores, boxes, labels: three shapes) that keeps the one named "
+     "\"boxes\": the item's shape depends on the iteration"},
     {"fairseq_beam_search", "prim::Loop",
      "BeamSearch.step reads one beam at step 0 and all later (an If on the loop counter "
      "whose branches give lprobs two shapes), and top-k's k is min(2 * beam, numel - 1) of it"},

@@ -1,7 +1,9 @@
 """Programs that stress TensorSSA's list versions (functionalize/list_versions.c):
-lists built with append, `+=`, extend, item assignment and reverse inside
-loops and branches, and lists that another name or a container can observe,
-which must stay imperative. Each CASES entry is (function, inputs) or
+lists built with append, `+=`, extend, item assignment, reverse, insert,
+pop, remove, clear and sort inside loops and branches, dicts written with
+d[k] = v, pop, setdefault, update, clear and popitem, the errors those
+writes raise at run time, and lists that another name or a container can
+observe, which must stay imperative. Each CASES entry is (function, inputs) or
 (function, inputs, (exit_status, message)) for a program that must fail;
 generate.py exports them with PyTorch's eager outputs, and the
 conformance runner's tssa mode (tests/conformance/case_run.c) runs the
@@ -158,6 +160,230 @@ def list_set_in_one_branch(x, c: bool):
     return torch.stack(ys)
 
 
+def list_insert_pop_loop(x, n: int):
+    stack: List[torch.Tensor] = [x]
+    popped: List[torch.Tensor] = []
+    for i in range(n):
+        stack.insert(len(stack), stack[-1] * 2.0)  # a push at the end
+        if i % 2 == 1:
+            popped.append(stack.pop())
+    stack.insert(0, x - 1.0)
+    stack.insert(-1, x + 5.0)
+    stack.insert(100, x * 0.5)      # clamped to the end
+    stack.insert(-100, x * 3.0)     # clamped to the front
+    first = stack.pop(0)
+    second_last = stack.pop(-2)
+    return torch.stack(stack), torch.stack(popped), first, second_last
+
+
+def list_pop_until_empty(n: int):
+    queue = [3, n, 7]
+    for i in range(n):
+        queue.insert(i % 2, i * 10)
+    total = 0
+    order: List[int] = []
+    while len(queue) > 0:
+        v = queue.pop()
+        order.append(v)
+        total = total * 2 + v
+    return order, total
+
+
+def list_remove_clear_sort(n: int, f: float):
+    a = [5, n, 3, n, 1]
+    a.remove(n)                     # the first equal item only
+    a.sort()
+    b = [2.5, f, -1.0, 0.0]
+    b.sort(reverse=True)
+    c = [True, n > 3, False]
+    c.sort()
+    s = ["pear", str(n), "apple", "fig"]
+    s.sort(reverse=True)
+    d = list(a)
+    d.clear()
+    d.append(n)
+    return a, b, [int(v) for v in c], [len(w) for w in s], s.index("apple"), d
+
+
+def list_pop_then_write(x):
+    a = x * 2.0
+    ts = [a, x + 1.0]
+    y = ts.pop(0)
+    y.add_(1.0)                     # y is a: a sees the write
+    return a, torch.stack(ts)
+
+
+def dict_writes(x, n: int):
+    d: Dict[str, torch.Tensor] = {"a": x, "b": x * 2.0}
+    got = d.setdefault("c", x + 1.0)
+    kept = d.setdefault("a", x * 10.0)
+    d.update({"e": x - 1.0, "b": x * 3.0})
+    dropped = d.pop("b")
+    fallback = d.pop("zz", x * 0.0)
+    counts: Dict[int, int] = {}
+    for i in range(n):
+        counts[i % 3] = counts.get(i % 3, 0) + 1
+        counts.setdefault(10 + i % 2, i)
+    keys = list(counts.keys())
+    values = list(counts.values())
+    counts.clear()
+    counts[n] = 5
+    single = counts.popitem()       # one entry: TorchScript's first is Python's last
+    return (torch.stack(list(d.values())), got, kept, dropped, fallback, keys, values,
+            single[0], single[1], len(counts))
+
+
+def dict_get_then_write(x):
+    d = {"a": x * 2.0}
+    y = d.get("a", x)
+    y.add_(1.0)                     # y is d["a"]: the dict sees the write
+    return d["a"]
+
+
+def list_pop_empty(n: int):
+    a = [1, 2]
+    for i in range(n):
+        a.pop()                     # the third raises
+    return a
+
+
+def list_pop_out_of_range(n: int):
+    a = [1, 2]
+    return a.pop(n)
+
+
+def list_remove_missing(n: int):
+    a = [1, 2]
+    a.remove(n)
+    return a
+
+
+def dict_pop_missing(n: int):
+    d = {1: 2}
+    d[3] = 4
+    return d.pop(n)
+
+
+def dict_popitem_empty(n: int):
+    d = {1: n}
+    d.popitem()
+    return d.popitem()
+
+
+def list_element_write_after_move(x):
+    ts = [x * 2.0, x * 3.0]
+    ts.insert(0, ts.pop())          # x * 3 moves to the front: each tensor in one slot
+    ts[0].add_(1.0)
+    return torch.stack(ts)
+
+
+def list_element_write_beside_input(x):
+    ts = [x, x * 2.0]               # a graph input beside a fresh tensor
+    ts.append(x + 1.0)
+    ts[1].add_(10.0)                # slot 1 is still x * 2 (only an append before)
+    ts.insert(0, ts.pop())
+    return torch.stack(ts)
+
+
+def list_element_slot_moved_to_input(x):
+    y = x + 0.0
+    ts = [y, x * 2.0]
+    ts.insert(0, x * 3.0)           # slot 1 now holds y
+    ts[1].add_(1.0)                 # writes y
+    return torch.stack(ts), y
+
+
+def list_element_stored_twice(x):
+    ts = [x, x * 2.0]
+    ts.append(ts[1])                # slots 1 and 2 hold one tensor
+    ts[1].add_(1.0)
+    return torch.stack(ts)
+
+
+def list_element_popped_kept(x):
+    ts = [x * 2.0, x * 3.0]
+    p = ts.pop()
+    ts.insert(0, p)                 # p is also read below: not a plain move
+    ts[0].add_(1.0)
+    return torch.stack(ts), p * 1.0
+
+
+def list_concat_outer_in_loop(n: int):
+    base = [1, 2]
+    total = 0
+    for i in range(n):
+        m = base + [i]              # base is read again by the next iteration
+        total += len(m) * 10 + m[-1]
+    return total
+
+
+def list_push_pop_end(n: int):
+    stack: List[int] = []
+    for i in range(n):
+        stack.insert(len(stack), i)     # reads stack twice: still a push in place
+        if i % 3 == 2:
+            stack.pop()
+    return stack, len(stack)
+
+
+def list_push_pop_count(n: int):
+    stack: List[int] = []
+    total = 0
+    for i in range(n):
+        stack.insert(len(stack), i)
+        if i % 3 == 2:
+            total += stack.pop()
+    while len(stack) > n // 2:
+        total -= stack.pop()
+    return len(stack), total
+
+
+def list_sort_tensors(x):
+    ts = [x[2], x[0], x[1]]
+    ts.sort()                       # one-element tensors, compared by value
+    rs = [x[1] * 2.0, x[0], x[2] - 1.0]
+    rs.sort(reverse=True)
+    return torch.stack(ts), torch.stack(rs)
+
+
+def list_sort_tensors_ambiguous(x):
+    ts = [x, x + 1.0]
+    ts.sort()
+    return torch.stack(ts)
+
+
+def list_dict_delete_repeat(x, n: int):
+    a = [5, n, 3, 8]
+    del a[1]
+    del a[-1]
+    a *= 3                          # l *= n repeats in place
+    b = [n]
+    b *= 0
+    ts = [x, x * 2.0, x + 1.0]
+    del ts[0]
+    d = {"a": 1, "b": n, "c": 3}
+    del d["b"]
+    for i in range(n):
+        a *= 1
+        d["k" + str(i)] = i
+        if i % 2 == 0:
+            del d["k" + str(i)]
+    return a, len(b), torch.stack(ts), list(d.keys()) == ["a", "c", "k1", "k3"], list(d.values())
+
+
+def list_delete_empty(n: int):
+    a = [1]
+    for i in range(n):
+        del a[0]                    # the second raises
+    return a
+
+
+def dict_delete_missing(n: int):
+    d = {1: 2}
+    del d[n]
+    return d
+
+
 torch.manual_seed(0)     # the example inputs below are the same on every run
 
 def list_fresh_branch_or_cached(x, key: int):
@@ -246,4 +472,32 @@ CASES = {
     "list_cached_branch_then_write": (list_cached_branch_then_write, {"x": torch.randn(2), "key": 0}),
     "list_fresh_then_optional": (list_fresh_then_optional, {"x": torch.randn(2), "n": 3}),
     "list_optional_then_write": (list_optional_then_write, {"x": torch.randn(2), "n": 1}),
+    "list_insert_pop_loop": (list_insert_pop_loop, {"x": torch.randn(3), "n": 5}),
+    "list_pop_until_empty": (list_pop_until_empty, {"n": 4}),
+    "list_remove_clear_sort": (list_remove_clear_sort, {"n": 4, "f": 1.25}),
+    "list_pop_then_write": (list_pop_then_write, {"x": torch.randn(3)}),
+    "dict_writes": (dict_writes, {"x": torch.randn(2), "n": 5}),
+    "dict_get_then_write": (dict_get_then_write, {"x": torch.randn(3)}),
+    # TorchScript's messages (eager Python says "pop index out of range"
+    # for the second).
+    "list_pop_empty": (list_pop_empty, {"n": 3}, (1, "pop from empty list")),
+    "list_pop_out_of_range": (list_pop_out_of_range, {"n": 5}, (1, "list index out of range")),
+    "list_remove_missing": (list_remove_missing, {"n": 7}, (1, "list.remove(x): x not in list")),
+    "dict_pop_missing": (dict_pop_missing, {"n": 7}, (1, "KeyError: 7")),
+    "dict_popitem_empty": (dict_popitem_empty, {"n": 7}, (1, "popitem(): dictionary is empty")),
+    "list_element_write_after_move": (list_element_write_after_move, {"x": torch.randn(3)}),
+    "list_element_write_beside_input": (list_element_write_beside_input, {"x": torch.randn(3)}),
+    "list_element_slot_moved_to_input": (list_element_slot_moved_to_input, {"x": torch.randn(3)}),
+    "list_element_stored_twice": (list_element_stored_twice, {"x": torch.randn(3)}),
+    "list_element_popped_kept": (list_element_popped_kept, {"x": torch.randn(3)}),
+    "list_concat_outer_in_loop": (list_concat_outer_in_loop, {"n": 3}),
+    "list_push_pop_end": (list_push_pop_end, {"n": 10}),
+    "list_push_pop_count": (list_push_pop_count, {"n": 50}),
+    "list_sort_tensors": (list_sort_tensors, {"x": torch.randn(3)}),
+    "list_sort_tensors_ambiguous": (list_sort_tensors_ambiguous, {"x": torch.randn(2)},
+                                    (1, "Boolean value of Tensor with more than one value is ambiguous")),
+    "list_dict_delete_repeat": (list_dict_delete_repeat, {"x": torch.randn(2), "n": 4}),
+    # TorchScript's message (eager Python: "list assignment index out of range")
+    "list_delete_empty": (list_delete_empty, {"n": 2}, (1, "pop index out of range")),
+    "dict_delete_missing": (dict_delete_missing, {"n": 7}, (1, "KeyError: 7")),
 }
