@@ -92,10 +92,11 @@ endforeach()
 add_test(NAME tssa.functional_writes.list_dict_semantics
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/list_dict_semantics)
-add_test(NAME tssa.functional_writes_kept.list_element_stored_twice
+# One tensor in two slots: object_names.c follows both, so the write is
+# functional (its outputs: conform.{cpu,tssa}.tssa_cases).
+add_test(NAME tssa.functional_writes.list_element_stored_twice
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_stored_twice --kept
-                 "writes %[^,]*, an element of %ts[^:]*: %[^ ]* is put into the list but is not a fresh tensor")
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_stored_twice)
 add_test(NAME tssa.functional_writes_kept.list_element_popped_kept
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/functionalize/cases/list_element_popped_kept --kept
