@@ -147,14 +147,8 @@ static bool slice_layout(const IrNode *n, TssaLayout *l)
         !arg_opt_int(n, 3, INT64_MAX, &end) || !tssa_const_int_arg(n, 4, 1, &step) || step <= 0 ||
         l->t.ndim == 0 || !wrap_dim(dim, l->t.ndim, &d))
         return false;
-    int64_t size = l->t.sizes[d];
-    if (start < 0)
-        start += size;
-    if (end < 0)
-        end += size;
-    start = start < 0 ? 0 : start > size ? size : start;
-    end = end < start ? start : end > size ? size : end;
-    l->t.sizes[d] = (end - start + step - 1) / step;
+    int64_t len = tensor_slice_bounds(l->t.sizes[d], &start, &end);
+    l->t.sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;   /* as tensor_slice */
     l->t.strides[d] *= step;
     return true;
 }

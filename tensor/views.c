@@ -89,6 +89,20 @@ Tensor *tensor_select(Tensor *t, int64_t dim, int64_t index)
     return view_with(t, n, sizes, strides, t->offset + tensor_mul_wrap(index, t->strides[d]));
 }
 
+int64_t tensor_slice_bounds(int64_t size, int64_t *start, int64_t *end)
+{
+    int64_t s = *start, e = *end;
+    if (s < 0)
+        s += size;          /* cannot overflow: size >= 0 > s */
+    if (e < 0)
+        e += size;
+    s = s < 0 ? 0 : s > size ? size : s;
+    e = e < s ? s : e > size ? size : e;
+    *start = s;
+    *end = e;
+    return e - s;
+}
+
 Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t step)
 {
     int d = wrap_dim_of_nonscalar(t, dim, "slice() cannot be applied to a 0-dim tensor.");
@@ -98,20 +112,7 @@ Tensor *tensor_slice(Tensor *t, int64_t dim, int64_t start, int64_t end, int64_t
         tensor_set_error("slice step must be positive");
         return NULL;
     }
-    int64_t size = t->sizes[d];
-    if (start < 0)
-        start += size;      /* cannot overflow: size >= 0 > start */
-    if (end < 0)
-        end += size;
-    if (start < 0)
-        start = 0;
-    else if (start >= size)
-        start = size;
-    if (end < start)
-        end = start;
-    else if (end >= size)
-        end = size;
-    int64_t len = end - start;
+    int64_t len = tensor_slice_bounds(t->sizes[d], &start, &end);
     int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
     memcpy(sizes, t->sizes, sizeof(int64_t) * (size_t)t->ndim);
     memcpy(strides, t->strides, sizeof(int64_t) * (size_t)t->ndim);

@@ -204,6 +204,11 @@ Tensor *tensor_view(Tensor *t, int n, const int64_t *sizes);    /* one -1 allowe
  * new_sizes view memory laid out as t, or false when a new dim would span
  * two non-contiguous chunks, where reshape copies and view fails. */
 bool tensor_infer_shape(int n, const int64_t *shape, int64_t numel, int64_t *out);
+/* slice's bounds as ATen clamps them: negative start and end count from
+ * size, then both are clamped into [0, size] with end >= start. Returns the
+ * elements a step-1 slice keeps (end - start); a step s keeps
+ * (end - start + s - 1) / s of them. */
+int64_t tensor_slice_bounds(int64_t size, int64_t *start, int64_t *end);
 bool tensor_view_strides(const Tensor *t, int new_n, const int64_t *new_sizes, int64_t *new_strides);
 /* A view if the geometry allows, else a contiguous copy: PyTorch's rule. */
 Tensor *tensor_reshape(Tensor *t, int n, const int64_t *sizes);
