@@ -16,6 +16,10 @@
  *                   slice / select / narrow / permute / transpose / t /
  *                   unsqueeze / squeeze / expand / view / reshape / flatten;
  *     assigns       immut::<view>_rev: its base's type;
+ *     writes into self
+ *                   index_put, scatter, index_add / copy / fill, put:
+ *                   self's type (masked_scatter broadcasts self with the
+ *                   mask: the general rule);
  *     reductions    sum, mean, amax, amin, argmax, max / min over a dim
  *                   (values and indices), softmax, log_softmax, cumsum;
  *     products      mm, bmm, matmul, linear, addmm;
@@ -1213,6 +1217,52 @@ static void fold_static_list(Infer *in, IrNode *n)
         ir_move_before(n, kernels_top_anchor(n));
 }
 
+/* Ops that write values into a copy of self at positions their other
+ * operands give (index_put and the scatter family): the result has self's
+ * shape and dtype whatever the indices and values are, so a value of
+ * data-dependent shape among them (`freqs[mask] = f(mels[mask])`, as
+ * torchaudio's mel scale writes its log part) does not make the result
+ * unknown. Indices out of range or values that do not fit fail at run time
+ * on the reference kernels, as PyTorch does, naming the node. */
+static bool writes_into_self(int op)
+{
+    switch (op) {
+    case OP_ATEN_INDEX_PUT: case OP_ATEN_INDEX_PUT_: case OP_ATEN_SCATTER: case OP_ATEN_SCATTER_:
+    case OP_ATEN_SCATTER_ADD: case OP_ATEN_SCATTER_ADD_: case OP_ATEN_INDEX_ADD:
+    case OP_ATEN_INDEX_ADD_: case OP_ATEN_SCATTER_REDUCE: case OP_ATEN_INDEX_REDUCE:
+    case OP_ATEN_INDEX_COPY: case OP_ATEN_INDEX_FILL: case OP_ATEN_PUT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* At the top level the scalar work that static shapes make known is
+ * compile-time work too (specialization ran before any shape was known):
+ * x.size() of a tensor of static shape is its sizes, a scalar the shapes
+ * decide is that number, and a node of the scalar slice whose inputs are
+ * then all compile-time values runs now (torchaudio's `shape = x.size()`
+ * then `x.reshape(-1, shape[-3], shape[-2], shape[-1])`, F.interpolate's
+ * `size=x.shape[2:]`), so the rules below read its lists and the lowering
+ * makes no filter for it. shape_infer runs only on graphs with no write
+ * left in place (has_mutation), so no list changes after it is made. */
+static bool fold_top_scalar(Infer *in, IrNode *n)
+{
+    if (n->owner != in->g->top || n->noutputs == 0 || n->nblocks > 0 || stat(in, n->outputs[0]))
+        return false;
+    Shape s;
+    if (n->op == OP_ATEN_SIZE && n->ninputs == 1 && n->noutputs == 1 && get(n->inputs[0], &s)) {
+        RtValue *items[MAXR];
+        for (int i = 0; i < s.rank; i++)
+            items[i] = rt_int(s.sizes[i]);
+        lower_add_static(in->p, n->outputs[0], rt_list(RT_LIST, s.rank, items));
+        for (int i = 0; i < s.rank; i++)
+            rt_release(items[i]);
+        return true;
+    }
+    return lower_run_static(in->p, n);
+}
+
 static void infer_node(Infer *in, IrNode *n)
 {
     fold_static_list(in, n);
@@ -1220,8 +1270,14 @@ static void infer_node(Infer *in, IrNode *n)
     ScalarLookup lk = {.p = in->p, .decided = decided, .ctx = in};
     if (kernels_decide_scalar(&lk, n, &v) && !stat(in, n->outputs[0])) {
         set_decided(in, n->outputs[0], true, v);
+        if (n->owner == in->g->top && n->noutputs == 1 && n->outputs[0]->type &&
+            (n->outputs[0]->type->kind == TY_INT || n->outputs[0]->type->kind == TY_BOOL))
+            lower_add_static(in->p, n->outputs[0],
+                             n->outputs[0]->type->kind == TY_BOOL ? rt_bool(v != 0) : rt_int(v));
         return;
     }
+    if (fold_top_scalar(in, n))
+        return;
     infer_affine(in, n);
     if (n->op == OP_PRIM_IF && n->nblocks == 2) {
         infer_if(in, n);
@@ -1298,7 +1354,7 @@ static void infer_node(Infer *in, IrNode *n)
                n->op == OP_ATEN_CLONE || n->op == OP_ATEN_CONTIGUOUS || n->op == OP_ATEN_DETACH ||
                n->op == OP_PRIM_UNCHECKED_CAST) {
         ok = n->noutputs == 1 && infer_view(in, n, &out);
-    } else if (op_info(n->op)->cls == OPC_ASSIGN) {
+    } else if (op_info(n->op)->cls == OPC_ASSIGN || writes_into_self(n->op)) {
         ok = get(n->inputs[0], &out);
     } else if (is_reduce_op(n)) {
         ok = infer_reduce(in, n, &out, &out2);
@@ -1340,6 +1396,15 @@ static void infer_block(Infer *in, IrBlock *b)
 {
     /* the next node first: a folded list moves out of the block */
     for (IrNode *n = ir_block_first(b), *next; !ir_node_is_end(n); n = next) {
+        /* an If at the top level whose condition the shapes made a
+         * compile-time value (fold_top_scalar) folds as specialization
+         * folds one, and the walk goes on into the taken block's nodes */
+        const RtValue *c = n->op == OP_PRIM_IF && n->owner == in->g->top && n->ninputs == 1 &&
+                           n->nblocks == 2 ? stat(in, n->inputs[0]) : NULL;
+        if (c && c->kind == RT_BOOL) {
+            next = lower_fold_if(in->p, n, c->u.i != 0);
+            continue;
+        }
         next = n->next;
         infer_node(in, n);
     }

@@ -28,9 +28,11 @@
  * compile-time values are hoisted to the top level (hoist_static below).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "streamit/lower_internal.h"
 #include "tssa/eval.h"
+#include "tssa/functionalize.h"
 #include "tssa/value.h"
 
 bool lower_value_has_tensor(const RtValue *v)
@@ -188,6 +190,15 @@ static bool run_static(LowerProgram *p, IrNode *n)
     return true;
 }
 
+bool lower_run_static(LowerProgram *p, IrNode *n)
+{
+    lower_graph_grown(p);
+    for (int i = 0; i < n->ninputs; i++)
+        if (!p->is_static[n->inputs[i]->id])
+            return false;
+    return lower_node_scalar(n) && run_static(p, n);
+}
+
 /* x.device for any tensor x: every backend computes with PyTorch's CPU
  * semantics and answers "cpu" (eval_op_device: the ref backend keeps every
  * tensor in host memory), so the answer is known before x is: torchaudio's
@@ -288,10 +299,77 @@ static void drop_unread_placeholders(IrBlock *top)
     }
 }
 
+static bool inside(const IrNode *x, const IrNode *n)
+{
+    for (const IrBlock *b = x->owner; b && b->owner; b = b->owner->owner)
+        if (b->owner == n)
+            return true;
+    return false;
+}
+
+static bool scalar_block(const LowerProgram *p, const IrBlock *b, const IrNode *root)
+{
+    IR_FOREACH_NODE(x, b) {
+        bool control = (x->op == OP_PRIM_LOOP || x->op == OP_PRIM_IF) && x->nblocks > 0;
+        if (!control && !lower_node_scalar(x))
+            return false;
+        for (int i = 0; control && i < x->noutputs; i++)
+            if (!lower_type_scalar(x->outputs[i]->type))
+                return false;
+        for (int i = 0; i < x->ninputs; i++) {
+            const IrValue *v = x->inputs[i];
+            if (!inside(v->def, root) && !p->is_static[v->id])
+                return false;
+        }
+        for (int i = 0; i < x->nblocks; i++)
+            if (!scalar_block(p, x->blocks[i], root))
+                return false;
+    }
+    for (int i = 0; i < ir_block_nreturns(b); i++) {
+        const IrValue *v = ir_block_return(b, i);
+        if (!inside(v->def, root) && !p->is_static[v->id])
+            return false;
+    }
+    return true;
+}
+
+/* A prim::Loop or prim::If at the top level that computes only scalars
+ * from compile-time values: every node inside is of the scalar slice (or
+ * such a Loop or If), and every value it reads from outside is a
+ * compile-time value (a while loop halving a float attribute until it is
+ * under a bound argument). It runs now, whole, as a node of the slice
+ * does; the loop is then no run-time filter at all. */
+static bool scalar_control(const LowerProgram *p, const IrNode *n)
+{
+    if ((n->op != OP_PRIM_LOOP && n->op != OP_PRIM_IF) || n->nblocks == 0 || n->noutputs == 0)
+        return false;
+    for (int i = 0; i < n->noutputs; i++)
+        if (!lower_type_scalar(n->outputs[i]->type))
+            return false;
+    for (int i = 0; i < n->ninputs; i++)
+        if (!p->is_static[n->inputs[i]->id])
+            return false;
+    for (int i = 0; i < n->nblocks; i++)
+        if (!scalar_block(p, n->blocks[i], n))
+            return false;
+    return true;
+}
+
+/* flags, a table of n flags by value id, covering `grown` (new ones false) */
+static bool *grow_flags(bool *flags, uint32_t n, uint32_t grown)
+{
+    if (grown <= n)
+        return flags;
+    flags = xrealloc(flags, grown * sizeof *flags);
+    memset(flags + n, 0, (grown - n) * sizeof *flags);
+    return flags;
+}
+
 void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
 {
     IrBlock *top = p->g->top;
-    bool *never_static = xcalloc(p->g->nvalues + 1, sizeof *never_static);
+    uint32_t nflags = p->g->nvalues + 1;
+    bool *never_static = xcalloc(nflags, sizeof *never_static);
     bool *known = xcalloc(p->g->nvalues + 1, sizeof *known);   /* views of bound tensors */
     bool *hoisted = xcalloc(p->g->nvalues + 1, sizeof *hoisted);
     bool attributes_set = sets_attributes(top);
@@ -303,12 +381,28 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         if (!lower_value_has_tensor(inputs[i]) && !never_static[param->id])
             p->is_static[param->id] = true;
     }
+    LowerContainers *containers = lower_containers_new();
+    bool changed = false;
     IrNode *n = ir_block_first(top);
     while (n->op != OP_PRIM_RETURN) {
+        lower_graph_grown(p);
         if (n->op == OP_PRIM_IF && n->ninputs == 1 && n->nblocks == 2 &&
             p->is_static[n->inputs[0]->id] &&
             node_exec_get(p->exec, n->inputs[0])->kind == RT_BOOL) {
             n = lower_fold_if(p, n, node_exec_get(p->exec, n->inputs[0])->u.i != 0);
+            continue;
+        }
+        int64_t trips;
+        if (lower_unroll_wanted(p, n, &trips)) {
+            n = lower_unroll(p, n, trips);
+            changed = true;
+            uint32_t grown = p->g->nvalues + 1;
+            never_static = grow_flags(never_static, nflags, grown);
+            known = grow_flags(known, nflags, grown);
+            hoisted = grow_flags(hoisted, nflags, grown);
+            nflags = grown;
+            /* the copies' lists written in place (a body's own appends) */
+            mark_written_lists(never_static, top);
             continue;
         }
         bool writes_list_output = false;
@@ -322,13 +416,20 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
                 node_exec_clear_node(p->exec, n);
         } else if (op_in_scalar_slice(n) && inputs_known(p, n, known) && !writes_list_output) {
             run_static(p, n);
+        } else if (!writes_list_output && scalar_control(p, n)) {
+            run_static(p, n);
         } else {
             run_device_query(p, n);
         }
         for (int i = 0; i < n->nblocks; i++)
             hoist_static(p, n->blocks[i], never_static, hoisted, n, attributes_set);
-        n = n->next;
+        n = lower_containers_visit(p, containers, n);
     }
+    changed |= lower_containers_folded(containers) > 0;
+    lower_containers_free(containers);
+    /* reads folded away leave the containers' construction unread */
+    if (changed)
+        tssa_dce(p->g);
     free(never_static);
     free(hoisted);
     drop_unread_placeholders(top);
