@@ -1246,6 +1246,44 @@ static bool writes_into_self(int op)
  * `size=x.shape[2:]`), so the rules below read its lists and the lowering
  * makes no filter for it. shape_infer runs only on graphs with no write
  * left in place (has_mutation), so no list changes after it is made. */
+/* n, a top-level node whose results just became compile-time values,
+ * read a tensor only for its shape (x.size(), x.dim(), x.dtype): its uses
+ * now read prim::Constant nodes of those values instead, and n goes, so
+ * the tensor is not kept alive, nor computed, for a read the lowering
+ * skips (a cast whose only reader was `x.dtype`). Results other than ints,
+ * bools and int lists keep their node. */
+static void detach_from_tensors(Infer *in, IrNode *n)
+{
+    bool reads_tensor = false;
+    for (int i = 0; i < n->ninputs; i++)
+        reads_tensor |= is_tensor(n->inputs[i]);
+    if (!reads_tensor || n->noutputs != 1)
+        return;
+    IrValue *out = n->outputs[0];
+    const RtValue *r = stat(in, out);
+    IrValue *k = NULL;
+    if (r && (r->kind == RT_INT || r->kind == RT_BOOL) && out->type &&
+        (out->type->kind == TY_INT || out->type->kind == TY_BOOL)) {
+        k = kernels_scalar_constant(in->p, n, r->u.i, r->kind == RT_BOOL);
+    } else if (r && r->kind == RT_LIST && r->u.list.n <= MAXR && out->type && out->type->kind == TY_LIST) {
+        int64_t items[MAXR];
+        for (int i = 0; i < r->u.list.n; i++) {
+            if (r->u.list.items[i]->kind != RT_INT)
+                return;
+            items[i] = r->u.list.items[i]->u.i;
+        }
+        IrNode *c = ir_node_new_op(in->g, OP_PRIM_CONSTANT);
+        ir_attr_set_ints(c, "value", items, r->u.list.n);
+        k = ir_node_add_output(c, out->type, NULL);
+        ir_insert_before(c, n);
+        lower_add_static(in->p, k, rt_retain((RtValue *)r));
+    }
+    if (!k)
+        return;
+    ir_replace_all_uses(out, k);
+    ir_node_destroy(n);
+}
+
 static bool fold_top_scalar(Infer *in, IrNode *n)
 {
     if (n->owner != in->g->top || n->noutputs == 0 || n->nblocks > 0 || stat(in, n->outputs[0]))
@@ -1258,6 +1296,7 @@ static bool fold_top_scalar(Infer *in, IrNode *n)
         lower_add_static(in->p, n->outputs[0], rt_list(RT_LIST, s.rank, items));
         for (int i = 0; i < s.rank; i++)
             rt_release(items[i]);
+        detach_from_tensors(in, n);
         return true;
     }
     return lower_run_static(in->p, n);
@@ -1272,8 +1311,11 @@ static void infer_node(Infer *in, IrNode *n)
         set_decided(in, n->outputs[0], true, v);
         if (n->owner == in->g->top && n->noutputs == 1 && n->outputs[0]->type &&
             (n->outputs[0]->type->kind == TY_INT || n->outputs[0]->type->kind == TY_BOOL))
+        {
             lower_add_static(in->p, n->outputs[0],
                              n->outputs[0]->type->kind == TY_BOOL ? rt_bool(v != 0) : rt_int(v));
+            detach_from_tensors(in, n);
+        }
         return;
     }
     if (fold_top_scalar(in, n))
