@@ -16,9 +16,11 @@
  *     whose tensors are constants of the program (weights).
  * A list that is written in place anywhere (append, sort, ...) is left out,
  * with everything computed from it: the slice cannot replay those writes.
- * Tensor work is never run here, with one exception: views of bound tensors
+ * Tensor work runs here in two cases: views of bound tensors
  * (view_of_known below: free, and the run's own values) so that their sizes
- * are known. A node of the slice that fails (an index out of range) is left
+ * are known, and tensor work on compile-time values only
+ * (constant_tensor_work below: the same result on every run, kept as
+ * weights are). A node of the slice that fails (an index out of range) is left
  * to fail at run time, where it reports as usual.
  *
  * prim::If with a compile-time condition is folded: the taken block's nodes
@@ -26,6 +28,10 @@
  * continues into the moved nodes (so nested static structure folds too).
  * Inside loops and Ifs that stay, the slice's nodes whose inputs are all
  * compile-time values are hoisted to the top level (hoist_static below).
+ * A top-level Loop or If that computes only scalars from compile-time
+ * values runs whole (scalar_control); a short for loop that reads a list
+ * or dict of tensors it carries is unrolled first (lower_unroll.c), and the
+ * walk follows the contents of lists and dicts (lower_containers.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +39,7 @@
 #include "streamit/lower_internal.h"
 #include "tssa/eval.h"
 #include "tssa/functionalize.h"
+#include "tssa/tensor.h"
 #include "tssa/value.h"
 
 bool lower_value_has_tensor(const RtValue *v)
@@ -355,6 +362,93 @@ static bool scalar_control(const LowerProgram *p, const IrNode *n)
     return true;
 }
 
+/* Tensor work on compile-time values only (torch.arange(h) of a bound
+ * size, a mel filter bank from linspace, an anchor grid from repeat and
+ * stack) gives the same tensors on every run: it runs now, once, and its
+ * results are compile-time tensors as weights are, so no run pays for it
+ * (and what reads them sees static shapes). Not for draws (a random op is
+ * keyed by the run's seed), writes, host actions, ops with blocks, nor
+ * results of more than CONSTANT_TENSOR_MAX elements (memory held for the
+ * program's life; a list or tuple of tensors counts them all) or past
+ * CONSTANT_TENSORS_TOTAL for the program, nor anywhere in a graph that
+ * keeps a write in place (a kept write could change a shared constant
+ * between runs), nor a loop's initial value (the buffer its plan fills). */
+enum { CONSTANT_TENSOR_MAX = 1 << 16, CONSTANT_TENSORS_TOTAL = 1 << 22 };
+
+static bool has_inplace_write(const IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        if (n->op == OP_UNKNOWN || op_is_inplace(n->op))
+            return true;
+        for (int i = 0; i < n->nblocks; i++)
+            if (has_inplace_write(n->blocks[i]))
+                return true;
+    }
+    return false;
+}
+
+static bool constant_tensor_work(const LowerProgram *p, const IrNode *n)
+{
+    if (n->nblocks > 0 || n->op == OP_UNKNOWN || op_is_inplace(n->op) || n->noutputs == 0 ||
+        op_info(n->op)->cls == OPC_RANDOM || n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN ||
+        n->op == OP_PRIM_SETATTR || n->op == OP_PRIM_RAISEEXCEPTION || n->op == OP_PRIM_UNINITIALIZED)
+        return false;
+    /* tensors, or lists and tuples of them (the index list of x[mask]) */
+    bool makes_tensor = false;
+    for (int i = 0; i < n->noutputs; i++)
+        makes_tensor |= !lower_type_scalar(n->outputs[i]->type);
+    if (!makes_tensor)
+        return false;
+    for (int i = 0; i < n->ninputs; i++)
+        if (!p->is_static[n->inputs[i]->id])
+            return false;
+    /* a tensor a loop starts from (`out = torch.zeros(n)` then `out[i] =
+     * ...` in the loop) is the buffer the loop's plan fills (a copy of it,
+     * made per run): it stays the run's own, as the lowering expects */
+    for (int i = 0; i < n->noutputs; i++) {
+        const IrValue *v = n->outputs[i];
+        for (int u = 0; u < v->nuses; u++)
+            if (v->uses[u].user->nblocks > 0)
+                return false;
+    }
+    return true;
+}
+
+/* The elements of the tensors v holds (in lists and tuples too). */
+static int64_t elements_held(const RtValue *v)
+{
+    if (v->kind == RT_TENSOR)
+        return tensor_numel(v->u.t);
+    int64_t n = 0;
+    if (v->kind == RT_LIST || v->kind == RT_TUPLE)
+        for (int i = 0; i < v->u.list.n; i++)
+            n += elements_held(v->u.list.items[i]);
+    return n;
+}
+
+/* Runs n (constant_tensor_work) now; false, with nothing recorded, when it
+ * fails (left to fail at run time) or a result is too large to keep.
+ * *held counts the elements kept so far. */
+static bool run_constant_tensor_work(LowerProgram *p, IrNode *n, int64_t *held)
+{
+    bool ok = node_exec_node(p->exec, n);
+    int64_t elements = 0;
+    for (int i = 0; ok && i < n->noutputs; i++) {
+        const RtValue *r = node_exec_get(p->exec, n->outputs[i]);
+        elements += r ? elements_held(r) : 0;
+        ok = r && elements <= CONSTANT_TENSOR_MAX && *held + elements <= CONSTANT_TENSORS_TOTAL;
+    }
+    *held += ok ? elements : 0;
+    if (!ok) {
+        node_exec_clear_node(p->exec, n);
+        return false;
+    }
+    for (int i = 0; i < n->noutputs; i++)
+        p->is_static[n->outputs[i]->id] = true;
+    p->stats.static_nodes++;
+    return true;
+}
+
 /* flags, a table of n flags by value id, covering `grown` (new ones false) */
 static bool *grow_flags(bool *flags, uint32_t n, uint32_t grown)
 {
@@ -373,6 +467,8 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
     bool *known = xcalloc(p->g->nvalues + 1, sizeof *known);   /* views of bound tensors */
     bool *hoisted = xcalloc(p->g->nvalues + 1, sizeof *hoisted);
     bool attributes_set = sets_attributes(top);
+    bool fold_tensors = !has_inplace_write(top) && !getenv("TSSA_NO_CONSTANT_TENSORS");
+    int64_t constants_held = 0;
     mark_written_lists(never_static, top);
 
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
@@ -408,7 +504,10 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         bool writes_list_output = false;
         for (int i = 0; i < n->noutputs; i++)
             writes_list_output |= never_static[n->outputs[i]->id];
-        if (!writes_list_output && !op_in_scalar_slice(n) && view_of_known(p, n, known)) {
+        if (!writes_list_output && fold_tensors && !op_in_scalar_slice(n) && constant_tensor_work(p, n) &&
+            run_constant_tensor_work(p, n, &constants_held)) {
+            /* done: compile-time tensors (views of them too) */
+        } else if (!writes_list_output && !op_in_scalar_slice(n) && view_of_known(p, n, known)) {
             if (node_exec_node(p->exec, n))
                 for (int i = 0; i < n->noutputs; i++)
                     known[n->outputs[i]->id] = true;

@@ -17,7 +17,19 @@
 #   shape_decided/dict_cache_loop         everywhere, and no loop left: a
 #                                         dict cache's keys followed (`in`,
 #                                         reads, len fold), a scalar while
-#                                         loop run at compile time
+#                                         loop run at compile time; no filter
+#                                         that pops nothing (arange of
+#                                         compile-time sizes runs once)
+#   models/ta_melscale                    from index_put on; no filter that
+#                                         pops nothing (the filter bank, from
+#                                         linspace, is computed at compile time)
+#   models/module_state_dict_cache        everywhere, no loop, no such filter
+#                                         (the anchor grids: arange, repeat)
+#   models/mmdet_fpn_inplace              everywhere, no loop (the top-down
+#                                         path unrolled), and no assign filter
+#                                         (`laterals[i - 1] += up`: an
+#                                         immut::assign of one shape and dtype
+#                                         is its value, kernels/fold_decided.c)
 #   models/isinstance_union               everywhere, and no isinstance filter
 #                                         is left in --emit=stream (each is
 #                                         decided at compile time)
@@ -27,8 +39,8 @@ tssa=$(realpath "$1") compare=$(realpath "$2") tests=$(realpath "$3")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 fail=0
-check() {   # DIR PATTERN [no-loop]
-  local dir=$1 pattern=$2 no_loop=${3:-} name
+check() {   # DIR PATTERN [no-loop] [no-source] [no-assign]
+  local dir=$1 pattern=$2 flags=" ${*:3} " name
   name=$(basename "$dir")
   read -r -a bindings < "$dir/args.txt" || true
   if ! (cd "$dir" && "$tssa" model.ir "${bindings[@]}" --print-after=shape_infer) > "$out/$name.ir"; then
@@ -43,9 +55,16 @@ check() {   # DIR PATTERN [no-loop]
   if [[ -n $unknown ]]; then
     echo "FAIL: $name: values of unknown shape from '$pattern' on:"; echo "$unknown"; fail=1
   fi
-  if [[ -n $no_loop ]] &&
-     (cd "$dir" && "$tssa" model.ir "${bindings[@]}" --emit=stream) | grep -n -i -E 'loop|feedback'; then
+  (cd "$dir" && "$tssa" model.ir "${bindings[@]}" --emit=stream) > "$out/$name.str"
+  if [[ $flags == *" no-loop "* ]] && grep -n -i -E 'loop|feedback' "$out/$name.str"; then
     echo "FAIL: $name: a loop is left in the stream graph"; fail=1
+  fi
+  # a filter that pops nothing computes from compile-time values only
+  if [[ $flags == *" no-source "* ]] && grep -n -E '^ *filter [A-Za-z0-9_]+ push' "$out/$name.str"; then
+    echo "FAIL: $name: a filter computes from constants at run time"; fail=1
+  fi
+  if [[ $flags == *" no-assign "* ]] && grep -n -E '^ *filter assign_' "$out/$name.str"; then
+    echo "FAIL: $name: a whole-tensor immut::assign runs as a copy"; fail=1
   fi
   if ! (cd "$dir" && "$tssa" model.ir "${bindings[@]}" --backend=cpu -o "$out/$name") >/dev/null; then
     echo "FAIL: $name: the cpu run"; fail=1; return
@@ -59,12 +78,15 @@ check() {   # DIR PATTERN [no-loop]
 check "$tests/kernels/shape_decided/masked_write_then_grid" "aten::index_put"
 check "$tests/kernels/shape_decided/size_list_reshape" "^graph"
 check "$tests/kernels/shape_decided/carried_list_reads" "^graph" no-loop
-check "$tests/kernels/shape_decided/dict_cache_loop" "^graph" no-loop
+check "$tests/kernels/shape_decided/dict_cache_loop" "^graph" no-loop no-source
 check "$tests/models/isinstance_union" "^graph"
+check "$tests/models/ta_melscale" "aten::index_put" no-source
+check "$tests/models/module_state_dict_cache" "^graph" no-loop no-source
+check "$tests/models/mmdet_fpn_inplace" "^graph" no-loop no-assign
 dir="$tests/models/isinstance_union"
 read -r -a bindings < "$dir/args.txt" || true
 if (cd "$dir" && "$tssa" model.ir "${bindings[@]}" --emit=stream) | grep -n "isinstance"; then
   echo "FAIL: isinstance_union: an isinstance runs at run time"; fail=1
 fi
-[[ $fail == 0 ]] && echo "ok: static shapes after index_put, size lists, unrolled container loops and isinstance"
+[[ $fail == 0 ]] && echo "ok: static shapes after index_put, size lists, unrolled container loops, isinstance, constant tensors"
 exit $fail
