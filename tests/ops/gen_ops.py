@@ -577,6 +577,15 @@ R("conv2d", "groups", "x, w", "F.conv2d(x, w, groups=2)", x=F(1, 4, 4, 4), w=F(2
 R("conv2d", "dilation", "x, w", "F.conv2d(x, w, dilation=2, padding=(2, 1))", x=F(1, 1, 6, 6), w=F(2, 1, 3, 3))
 R("conv2d", "rect_kernel_stride", "x, w, b", "F.conv2d(x, w, b, stride=(1, 2))", x=F(1, 2, 4, 7), w=F(2, 2, 1, 3), b=F(2))
 R("conv1d", "basic", "x, w, b", "F.conv1d(x, w, b, padding=1)", x=F(2, 2, 6), w=F(3, 2, 3), b=F(3))
+# 1x1 convolutions read the input as the unrolled columns (tensor/nn.c):
+# batched with a bias, grouped, channels not adjacent (a channel slice), and
+# a 1x1 kernel that still needs im2col (padding) for contrast
+R("conv2d", "pointwise_bias", "x, w, b", "F.conv2d(x, w, b)", x=F(2, 4, 3, 5), w=F(6, 4, 1, 1), b=F(6))
+R("conv2d", "pointwise_groups", "x, w", "F.conv2d(x, w, groups=2)", x=F(1, 4, 3, 3), w=F(4, 2, 1, 1))
+R("conv2d", "pointwise_channel_slice", "x, w, b", "F.conv2d(x[:, 1:4], w, b)", x=F(2, 5, 2, 3), w=F(2, 3, 1, 1),
+  b=F(2))
+R("conv2d", "pointwise_padded", "x, w", "F.conv2d(x, w, padding=1)", x=F(1, 2, 3, 3), w=F(3, 2, 1, 1))
+R("conv1d", "pointwise", "x, w, b", "F.conv1d(x, w, b)", x=F(2, 3, 7), w=F(4, 3, 1), b=F(4))
 R("conv1d", "depthwise", "x, w, b", "F.conv1d(x, w, b, stride=2, padding=2, dilation=2, groups=4)",
   x=F(2, 4, 11), w=F(4, 1, 3), b=F(4))
 R("conv1d", "depthwise_strided_input", "x, w", "F.conv1d(x.transpose(1, 2), w, padding=1, groups=3)",
