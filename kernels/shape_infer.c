@@ -1237,15 +1237,6 @@ static bool writes_into_self(int op)
     }
 }
 
-/* At the top level the scalar work that static shapes make known is
- * compile-time work too (specialization ran before any shape was known):
- * x.size() of a tensor of static shape is its sizes, a scalar the shapes
- * decide is that number, and a node of the scalar slice whose inputs are
- * then all compile-time values runs now (torchaudio's `shape = x.size()`
- * then `x.reshape(-1, shape[-3], shape[-2], shape[-1])`, F.interpolate's
- * `size=x.shape[2:]`), so the rules below read its lists and the lowering
- * makes no filter for it. shape_infer runs only on graphs with no write
- * left in place (has_mutation), so no list changes after it is made. */
 /* n, a top-level node whose results just became compile-time values,
  * read a tensor only for its shape (x.size(), x.dim(), x.dtype): its uses
  * now read prim::Constant nodes of those values instead, and n goes, so
@@ -1284,6 +1275,16 @@ static void detach_from_tensors(Infer *in, IrNode *n)
     ir_node_destroy(n);
 }
 
+/* At the top level the scalar work that static shapes make known is
+ * compile-time work too (specialization ran before any shape was known):
+ * x.size() of a tensor of static shape is its sizes, a scalar the shapes
+ * decide is that number, and a node of the scalar slice whose inputs are
+ * then all compile-time values runs now (torchaudio's `shape = x.size()`
+ * then `x.reshape(-1, shape[-3], shape[-2], shape[-1])`, F.interpolate's
+ * `size=x.shape[2:]`), so the rules below read its lists and the lowering
+ * makes no filter for it; tensor work on such values runs once too
+ * (lower_run_constant_tensor). shape_infer runs only on graphs with no write
+ * left in place (has_mutation), so no list changes after it is made. */
 static bool fold_top_scalar(Infer *in, IrNode *n)
 {
     if (n->owner != in->g->top || n->noutputs == 0 || n->nblocks > 0 || stat(in, n->outputs[0]))
@@ -1299,7 +1300,12 @@ static bool fold_top_scalar(Infer *in, IrNode *n)
         detach_from_tensors(in, n);
         return true;
     }
-    return lower_run_static(in->p, n);
+    if (lower_run_static(in->p, n))
+        return true;
+    /* tensor work on values now known (an arange of a size, a repeat by
+     * one): kept as weights are, and typed below as compile-time tensors */
+    lower_run_constant_tensor(in->p, n);
+    return false;
 }
 
 static void infer_node(Infer *in, IrNode *n)

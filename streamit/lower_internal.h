@@ -18,6 +18,8 @@ struct LowerProgram {
     LowerStats stats;
     int *loop_lines, nloop_lines;  /* source lines of the loops planned so far */
     int64_t loop_chunk;            /* iterations per phase of a long loop (lower_set_loop_chunk) */
+    bool fold_tensors;             /* tensor work on compile-time values runs at compile time */
+    int64_t constants_held;        /* elements of the tensors that work made */
 };
 
 /* lower_specialize.c: evaluates the scalar slice on the bound inputs and

@@ -428,9 +428,10 @@ static int64_t elements_held(const RtValue *v)
 
 /* Runs n (constant_tensor_work) now; false, with nothing recorded, when it
  * fails (left to fail at run time) or a result is too large to keep.
- * *held counts the elements kept so far. */
-static bool run_constant_tensor_work(LowerProgram *p, IrNode *n, int64_t *held)
+ * p->constants_held counts the elements kept so far. */
+static bool run_constant_tensor_work(LowerProgram *p, IrNode *n)
 {
+    int64_t *held = &p->constants_held;
     bool ok = node_exec_node(p->exec, n);
     int64_t elements = 0;
     for (int i = 0; ok && i < n->noutputs; i++) {
@@ -447,6 +448,13 @@ static bool run_constant_tensor_work(LowerProgram *p, IrNode *n, int64_t *held)
         p->is_static[n->outputs[i]->id] = true;
     p->stats.static_nodes++;
     return true;
+}
+
+bool lower_run_constant_tensor(LowerProgram *p, IrNode *n)
+{
+    lower_graph_grown(p);
+    return p->fold_tensors && n->owner == p->g->top && constant_tensor_work(p, n) &&
+           run_constant_tensor_work(p, n);
 }
 
 /* flags, a table of n flags by value id, covering `grown` (new ones false) */
@@ -468,7 +476,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
     bool *hoisted = xcalloc(p->g->nvalues + 1, sizeof *hoisted);
     bool attributes_set = sets_attributes(top);
     bool fold_tensors = !has_inplace_write(top) && !getenv("TSSA_NO_CONSTANT_TENSORS");
-    int64_t constants_held = 0;
+    p->fold_tensors = fold_tensors;
     mark_written_lists(never_static, top);
 
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
@@ -505,7 +513,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         for (int i = 0; i < n->noutputs; i++)
             writes_list_output |= never_static[n->outputs[i]->id];
         if (!writes_list_output && fold_tensors && !op_in_scalar_slice(n) && constant_tensor_work(p, n) &&
-            run_constant_tensor_work(p, n, &constants_held)) {
+            run_constant_tensor_work(p, n)) {
             /* done: compile-time tensors (views of them too) */
         } else if (!writes_list_output && !op_in_scalar_slice(n) && view_of_known(p, n, known)) {
             if (node_exec_node(p->exec, n))

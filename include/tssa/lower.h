@@ -208,6 +208,10 @@ void lower_add_static(LowerProgram *p, const IrValue *v, RtValue *value);
  * when it fails or its result would hold a run-time tensor: the node is
  * left to run (and fail) at run time. */
 bool lower_run_static(LowerProgram *p, IrNode *n);
+/* The same for tensor work whose inputs are all compile-time values (an
+ * arange of sizes shape inference made known): run once, its results kept
+ * as weights are, within the limits lower_specialize.c gives. */
+bool lower_run_constant_tensor(LowerProgram *p, IrNode *n);
 
 /* Replaces n, a prim::If whose condition a pass decided to be `cond`, by
  * its taken block: the block's nodes move before n and its results replace
