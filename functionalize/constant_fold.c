@@ -210,9 +210,18 @@ static bool fold_scalar(Fold *f, IrNode *n)
         }
         return false;
     case OP_PRIM_ISINSTANCE: {
-        int known = n->ninputs == 1 && out_kind(n, TY_BOOL)
-                        ? eval_isinstance_static(n->inputs[0]->type, ir_attr_find(n, "types"))
-                        : -1;
+        /* prim::unchecked_cast changes a value's static type, not the
+         * value: a Tensor passed as Union[int, Tensor] (a Union-typed
+         * parameter of an inlined function) is known to be a Tensor from
+         * the cast's input, so every type along the chain of casts may
+         * decide the answer */
+        int known = -1;
+        const IrValue *v = n->ninputs == 1 && out_kind(n, TY_BOOL) ? n->inputs[0] : NULL;
+        for (int depth = 0; v && known < 0 && depth < 64; depth++) {
+            known = eval_isinstance_static(v->type, ir_attr_find(n, "types"));
+            v = v->def && v->def->op == OP_PRIM_UNCHECKED_CAST && v->def->ninputs == 1 ? v->def->inputs[0]
+                                                                                     : NULL;
+        }
         if (known < 0)
             return false;
         replace_output(f, n, emit_const_int(f->g, n, known, TY_BOOL));

@@ -21,6 +21,8 @@
  *     (a run-time call that also kept fusion from spanning an in-place
  *     write's two halves); so does prim::unchecked_cast of a tensor of
  *     static type (an Optional's refinement);
+ *   - immut::assign(base, v) of one static shape and dtype is v: its uses
+ *     read v, and the node goes;
  *   - prim::TupleUnpack of a prim::TupleConstruct (through such casts): its
  *     outputs are the construct's inputs (a cell's (h, c) passed as a
  *     tuple), and the node goes;
@@ -94,6 +96,17 @@ static IrNode *fold_node(Fold *f, IrNode *n)
     if (no_op && n->noutputs == 1) {
         IrNode *next = n->next;
         ir_replace_all_uses(n->outputs[0], n->inputs[0]);
+        ir_node_destroy(n);
+        f->folded++;
+        return next;
+    }
+    /* immut::assign(base, v) replaces all of base by v: of one static
+     * shape and dtype (`laterals[i - 1] += up`, a whole tensor written in
+     * place), the result is v itself, and no copy is made */
+    if (n->op == OP_IMMUT_ASSIGN && n->ninputs == 2 && n->noutputs == 1 &&
+        shape_same(n->inputs[0], n->inputs[1])) {
+        IrNode *next = n->next;
+        ir_replace_all_uses(n->outputs[0], n->inputs[1]);
         ir_node_destroy(n);
         f->folded++;
         return next;

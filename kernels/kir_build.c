@@ -269,8 +269,55 @@ static bool loop_write(const IrNode *n)
     return loop && loop->op == OP_PRIM_LOOP && base->def == n->owner->param;
 }
 
+static bool fusable(const LowerProgram *p, const IrNode *n, int depth);
+
+static bool all_static(const LowerProgram *p, const IrNode *n)
+{
+    bool computed = n->noutputs > 0;
+    for (int i = 0; computed && i < n->noutputs; i++)
+        computed = lower_static_value(p, n->outputs[i]) != NULL;
+    return computed;
+}
+
+/* A node specialization already ran (tensor work on compile-time values:
+ * its results are kept as weights are) costs a run nothing; a group that
+ * took it in would compute it again every run. Unless the group computes
+ * it from its indices alone: work on numbers only (an arange, a meshgrid
+ * of aranges, a YOLO grid) through fusable nodes reads no memory inside a
+ * kernel, cheaper than loading the kept tensor. */
+static bool recomputed_from_indices(const LowerProgram *p, const IrNode *n, int depth)
+{
+    if (depth > 12)     /* a chain that long is worth keeping */
+        return false;
+    for (int i = 0; i < n->ninputs; i++) {
+        const IrValue *v = n->inputs[i];
+        const IrNode *d = v->def;
+        if (v->type && v->type->kind == TY_LIST && d && d->op == OP_PRIM_LISTCONSTRUCT) {
+            /* cat / stack of a list: its items */
+            if (!recomputed_from_indices(p, d, depth + 1))
+                return false;
+            continue;
+        }
+        if (!v->type || v->type->kind != TY_TENSOR)
+            continue;
+        /* a static producer (fusable() asks this of it), or a view the
+         * kernels passes made of one (unpack_views: a meshgrid's pieces) */
+        if (!d || d->owner != n->owner || !fusable(p, d, depth + 1) ||
+            (!all_static(p, d) && !recomputed_from_indices(p, d, depth + 1)))
+            return false;
+    }
+    return true;
+}
+
 bool kir_fusable(const LowerProgram *p, const IrNode *n)
 {
+    return fusable(p, n, 0);
+}
+
+static bool fusable(const LowerProgram *p, const IrNode *n, int depth)
+{
+    if (all_static(p, n) && !recomputed_from_indices(p, n, depth))
+        return false;
     if (n->nblocks > 0 || !op_fuses(n->op) ||
         (n->noutputs != 1 && !(n->noutputs == 2 && is_indexed_reduction(n))))
         return false;

@@ -16,6 +16,10 @@
  *                   slice / select / narrow / permute / transpose / t /
  *                   unsqueeze / squeeze / expand / view / reshape / flatten;
  *     assigns       immut::<view>_rev: its base's type;
+ *     writes into self
+ *                   index_put, scatter, index_add / copy / fill, put:
+ *                   self's type (masked_scatter broadcasts self with the
+ *                   mask: the general rule);
  *     reductions    sum, mean, amax, amin, argmax, max / min over a dim
  *                   (values and indices), softmax, log_softmax, cumsum;
  *     products      mm, bmm, matmul, linear, addmm;
@@ -1213,6 +1217,97 @@ static void fold_static_list(Infer *in, IrNode *n)
         ir_move_before(n, kernels_top_anchor(n));
 }
 
+/* Ops that write values into a copy of self at positions their other
+ * operands give (index_put and the scatter family): the result has self's
+ * shape and dtype whatever the indices and values are, so a value of
+ * data-dependent shape among them (`freqs[mask] = f(mels[mask])`, as
+ * torchaudio's mel scale writes its log part) does not make the result
+ * unknown. Indices out of range or values that do not fit fail at run time
+ * on the reference kernels, as PyTorch does, naming the node. */
+static bool writes_into_self(int op)
+{
+    switch (op) {
+    case OP_ATEN_INDEX_PUT: case OP_ATEN_INDEX_PUT_: case OP_ATEN_SCATTER: case OP_ATEN_SCATTER_:
+    case OP_ATEN_SCATTER_ADD: case OP_ATEN_SCATTER_ADD_: case OP_ATEN_INDEX_ADD:
+    case OP_ATEN_INDEX_ADD_: case OP_ATEN_SCATTER_REDUCE: case OP_ATEN_INDEX_REDUCE:
+    case OP_ATEN_INDEX_COPY: case OP_ATEN_INDEX_FILL: case OP_ATEN_PUT:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* n, a top-level node whose results just became compile-time values,
+ * read a tensor only for its shape (x.size(), x.dim(), x.dtype): its uses
+ * now read prim::Constant nodes of those values instead, and n goes, so
+ * the tensor is not kept alive, nor computed, for a read the lowering
+ * skips (a cast whose only reader was `x.dtype`). Results other than ints,
+ * bools and int lists keep their node. */
+static void detach_from_tensors(Infer *in, IrNode *n)
+{
+    bool reads_tensor = false;
+    for (int i = 0; i < n->ninputs; i++)
+        reads_tensor |= is_tensor(n->inputs[i]);
+    if (!reads_tensor || n->noutputs != 1)
+        return;
+    IrValue *out = n->outputs[0];
+    const RtValue *r = stat(in, out);
+    IrValue *k = NULL;
+    if (r && (r->kind == RT_INT || r->kind == RT_BOOL) && out->type &&
+        (out->type->kind == TY_INT || out->type->kind == TY_BOOL)) {
+        k = kernels_scalar_constant(in->p, n, r->u.i, r->kind == RT_BOOL);
+    } else if (r && r->kind == RT_LIST && r->u.list.n <= MAXR && out->type && out->type->kind == TY_LIST) {
+        int64_t items[MAXR];
+        for (int i = 0; i < r->u.list.n; i++) {
+            if (r->u.list.items[i]->kind != RT_INT)
+                return;
+            items[i] = r->u.list.items[i]->u.i;
+        }
+        IrNode *c = ir_node_new_op(in->g, OP_PRIM_CONSTANT);
+        ir_attr_set_ints(c, "value", items, r->u.list.n);
+        k = ir_node_add_output(c, out->type, NULL);
+        ir_insert_before(c, n);
+        lower_add_static(in->p, k, rt_retain((RtValue *)r));
+    }
+    if (!k)
+        return;
+    ir_replace_all_uses(out, k);
+    ir_node_destroy(n);
+}
+
+/* At the top level the scalar work that static shapes make known is
+ * compile-time work too (specialization ran before any shape was known):
+ * x.size() of a tensor of static shape is its sizes, a scalar the shapes
+ * decide is that number, and a node of the scalar slice whose inputs are
+ * then all compile-time values runs now (torchaudio's `shape = x.size()`
+ * then `x.reshape(-1, shape[-3], shape[-2], shape[-1])`, F.interpolate's
+ * `size=x.shape[2:]`), so the rules below read its lists and the lowering
+ * makes no filter for it; tensor work on such values runs once too
+ * (lower_run_constant_tensor). shape_infer runs only on graphs with no write
+ * left in place (has_mutation), so no list changes after it is made. */
+static bool fold_top_scalar(Infer *in, IrNode *n)
+{
+    if (n->owner != in->g->top || n->noutputs == 0 || n->nblocks > 0 || stat(in, n->outputs[0]))
+        return false;
+    Shape s;
+    if (n->op == OP_ATEN_SIZE && n->ninputs == 1 && n->noutputs == 1 && get(n->inputs[0], &s)) {
+        RtValue *items[MAXR];
+        for (int i = 0; i < s.rank; i++)
+            items[i] = rt_int(s.sizes[i]);
+        lower_add_static(in->p, n->outputs[0], rt_list(RT_LIST, s.rank, items));
+        for (int i = 0; i < s.rank; i++)
+            rt_release(items[i]);
+        detach_from_tensors(in, n);
+        return true;
+    }
+    if (lower_run_static(in->p, n))
+        return true;
+    /* tensor work on values now known (an arange of a size, a repeat by
+     * one): kept as weights are, and typed below as compile-time tensors */
+    lower_run_constant_tensor(in->p, n);
+    return false;
+}
+
 static void infer_node(Infer *in, IrNode *n)
 {
     fold_static_list(in, n);
@@ -1220,8 +1315,17 @@ static void infer_node(Infer *in, IrNode *n)
     ScalarLookup lk = {.p = in->p, .decided = decided, .ctx = in};
     if (kernels_decide_scalar(&lk, n, &v) && !stat(in, n->outputs[0])) {
         set_decided(in, n->outputs[0], true, v);
+        if (n->owner == in->g->top && n->noutputs == 1 && n->outputs[0]->type &&
+            (n->outputs[0]->type->kind == TY_INT || n->outputs[0]->type->kind == TY_BOOL))
+        {
+            lower_add_static(in->p, n->outputs[0],
+                             n->outputs[0]->type->kind == TY_BOOL ? rt_bool(v != 0) : rt_int(v));
+            detach_from_tensors(in, n);
+        }
         return;
     }
+    if (fold_top_scalar(in, n))
+        return;
     infer_affine(in, n);
     if (n->op == OP_PRIM_IF && n->nblocks == 2) {
         infer_if(in, n);
@@ -1308,7 +1412,7 @@ static void infer_node(Infer *in, IrNode *n)
                n->op == OP_ATEN_CLONE || n->op == OP_ATEN_CONTIGUOUS || n->op == OP_ATEN_DETACH ||
                n->op == OP_PRIM_UNCHECKED_CAST) {
         ok = n->noutputs == 1 && infer_view(in, n, &out);
-    } else if (op_info(n->op)->cls == OPC_ASSIGN) {
+    } else if (op_info(n->op)->cls == OPC_ASSIGN || writes_into_self(n->op)) {
         ok = get(n->inputs[0], &out);
     } else if (is_reduce_op(n)) {
         ok = infer_reduce(in, n, &out, &out2);
@@ -1350,6 +1454,15 @@ static void infer_block(Infer *in, IrBlock *b)
 {
     /* the next node first: a folded list moves out of the block */
     for (IrNode *n = ir_block_first(b), *next; !ir_node_is_end(n); n = next) {
+        /* an If at the top level whose condition the shapes made a
+         * compile-time value (fold_top_scalar) folds as specialization
+         * folds one, and the walk goes on into the taken block's nodes */
+        const RtValue *c = n->op == OP_PRIM_IF && n->owner == in->g->top && n->ninputs == 1 &&
+                           n->nblocks == 2 ? stat(in, n->inputs[0]) : NULL;
+        if (c && c->kind == RT_BOOL) {
+            next = lower_fold_if(in->p, n, c->u.i != 0);
+            continue;
+        }
         next = n->next;
         infer_node(in, n);
     }

@@ -474,6 +474,23 @@ static int add_layer(Layers *ls, StreamNode *pipe, int l, IrValue **live, int nl
             need[nneed++] = live[i];
             next[nnext++] = live[i];
         }
+    if (nneed == 0 && nlive > 0 && ls->first[l] < ls->first[l + 1]) {
+        /* Every unit of this layer reads only compile-time values (a
+         * program whose outputs follow from its inputs' shapes) and nothing
+         * live passes through: the first unit pops the first live value,
+         * which it does not read, so that the stage still takes items from
+         * the one before (a splitjoin or pipeline of sources only has no
+         * rates to balance). */
+        Unit *u = &b->units[ls->order[ls->first[l]]];
+        bool pops_none = true;
+        for (int k = ls->first[l]; k < ls->first[l + 1]; k++)
+            pops_none &= b->units[ls->order[k]].npops == 0;
+        if (pops_none) {
+            u->pops = lower_alloc(b->p, sizeof *u->pops);
+            u->pops[0] = live[0];
+            u->npops = 1;
+        }
+    }
     for (int k = ls->first[l]; k < ls->first[l + 1]; k++) {
         Unit *u = &b->units[ls->order[k]];
         int before = nnext;
@@ -916,12 +933,15 @@ static const char *units_why(Build *b, const IrNode **why_at)
     int kept = 0;
     for (int k = 0; k < b->nunits; k++) {
         const Unit *u = &b->units[k];
-        bool live = u->npops > 0 || u->token_out;
-        for (int i = 0; !live && i < u->node->noutputs; i++)
-            live = b->last_level[u->node->outputs[i]->id] > u->level;
-        if (!live && dead_work(u)) {
+        bool read = u->token_out != NULL;
+        for (int i = 0; !read && i < u->node->noutputs; i++)
+            read = b->last_level[u->node->outputs[i]->id] > u->level;
+        /* Pure work nothing reads is dropped even where it pops items (a
+         * list of the inputs only compile-time loops read, for their
+         * shapes): the items it popped are dropped where it stood. */
+        if (!read && dead_work(u)) {
             continue;
-        } else if (!live) {
+        } else if (!read && u->npops == 0) {
             *why_at = u->node;
             return "a node that takes and gives no run-time value (a check known to raise)";
         }
@@ -1091,6 +1111,17 @@ bool lower_build_stream(LowerProgram *p, FILE *err)
     for (int i = 0; i < ir_block_nparams(g->top); i++) {
         IrValue *param = ir_block_param(g->top, i);
         if (!p->is_static[param->id] && (why || b.last_level[param->id] >= 0)) {
+            p->in_map[p->nin++] = i;
+            b.ins[b.nins++] = param;
+        }
+    }
+    /* A program whose units all read compile-time values only (its outputs
+     * follow from its inputs' shapes: a default-box generator) still takes
+     * one run-time input, which the first layer drops (add_layer): a stream
+     * whose every stage is a source has no rates to balance. */
+    for (int i = 0; !why && b.nins == 0 && b.nunits > 0 && i < ir_block_nparams(g->top); i++) {
+        IrValue *param = ir_block_param(g->top, i);
+        if (!p->is_static[param->id]) {
             p->in_map[p->nin++] = i;
             b.ins[b.nins++] = param;
         }

@@ -18,12 +18,34 @@ struct LowerProgram {
     LowerStats stats;
     int *loop_lines, nloop_lines;  /* source lines of the loops planned so far */
     int64_t loop_chunk;            /* iterations per phase of a long loop (lower_set_loop_chunk) */
+    bool fold_tensors;             /* tensor work on compile-time values runs at compile time */
+    int64_t constants_held;        /* elements of the tensors that work made */
 };
 
 /* lower_specialize.c: evaluates the scalar slice on the bound inputs and
  * folds prim::If nodes with a known condition. Leaves the compile-time
  * values in p->exec and marks them in p->is_static. */
 void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs);
+
+/* lower_unroll.c: a top-level for loop of at most LOWER_UNROLL_MAX
+ * compile-time iterations that reads a list or dict of tensors it carries
+ * (see lower_unroll.c) is unrolled; *trips its iterations. */
+enum { LOWER_UNROLL_MAX = 8 };
+bool lower_unroll_wanted(const LowerProgram *p, const IrNode *loop, int64_t *trips);
+/* Replaces loop by `trips` copies of its body; returns the first node made
+ * (the node after the loop when none). */
+IrNode *lower_unroll(LowerProgram *p, IrNode *loop, int64_t trips);
+
+/* lower_containers.c: the contents of lists and dicts of run-time values
+ * at the top level, and the reads they fold (see lower_containers.c). */
+typedef struct LowerContainers LowerContainers;
+LowerContainers *lower_containers_new(void);
+void lower_containers_free(LowerContainers *lc);
+/* After the specialization's walk handled n (a top-level node): records
+ * what n makes, or folds n's read; returns the node the walk goes on at. */
+IrNode *lower_containers_visit(LowerProgram *p, LowerContainers *lc, IrNode *n);
+/* How many reads it folded away (their containers may be left unread). */
+int lower_containers_folded(const LowerContainers *lc);
 
 /* lower_loop.c: a plan when `loop` (a top-level prim::Loop) is a for loop
  * with a static trip count of at least one iteration, else NULL with *why

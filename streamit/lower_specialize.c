@@ -16,9 +16,11 @@
  *     whose tensors are constants of the program (weights).
  * A list that is written in place anywhere (append, sort, ...) is left out,
  * with everything computed from it: the slice cannot replay those writes.
- * Tensor work is never run here, with one exception: views of bound tensors
+ * Tensor work runs here in two cases: views of bound tensors
  * (view_of_known below: free, and the run's own values) so that their sizes
- * are known. A node of the slice that fails (an index out of range) is left
+ * are known, and tensor work on compile-time values only
+ * (constant_tensor_work below: the same result on every run, kept as
+ * weights are). A node of the slice that fails (an index out of range) is left
  * to fail at run time, where it reports as usual.
  *
  * A top-level prim::Loop made only of the slice's nodes (and loops and Ifs
@@ -30,11 +32,18 @@
  * continues into the moved nodes (so nested static structure folds too).
  * Inside loops and Ifs that stay, the slice's nodes whose inputs are all
  * compile-time values are hoisted to the top level (hoist_static below).
+ * A top-level Loop or If that computes only scalars from compile-time
+ * values runs whole (scalar_control); a short for loop that reads a list
+ * or dict of tensors it carries is unrolled first (lower_unroll.c), and the
+ * walk follows the contents of lists and dicts (lower_containers.c).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "streamit/lower_internal.h"
 #include "tssa/eval.h"
+#include "tssa/functionalize.h"
+#include "tssa/tensor.h"
 #include "tssa/value.h"
 
 bool lower_value_has_tensor(const RtValue *v)
@@ -196,6 +205,15 @@ static bool run_static(LowerProgram *p, IrNode *n)
         p->is_static[n->outputs[i]->id] = true;
     p->stats.static_nodes++;
     return true;
+}
+
+bool lower_run_static(LowerProgram *p, IrNode *n)
+{
+    lower_graph_grown(p);
+    for (int i = 0; i < n->ninputs; i++)
+        if (!p->is_static[n->inputs[i]->id])
+            return false;
+    return lower_node_scalar(n) && run_static(p, n);
 }
 
 /* x.device for any tensor x: every backend computes with PyTorch's CPU
@@ -367,13 +385,177 @@ static void drop_unread_placeholders(IrBlock *top)
     }
 }
 
+static bool inside(const IrNode *x, const IrNode *n)
+{
+    for (const IrBlock *b = x->owner; b && b->owner; b = b->owner->owner)
+        if (b->owner == n)
+            return true;
+    return false;
+}
+
+static bool scalar_block(const LowerProgram *p, const IrBlock *b, const IrNode *root)
+{
+    IR_FOREACH_NODE(x, b) {
+        bool control = (x->op == OP_PRIM_LOOP || x->op == OP_PRIM_IF) && x->nblocks > 0;
+        if (!control && !lower_node_scalar(x))
+            return false;
+        for (int i = 0; control && i < x->noutputs; i++)
+            if (!lower_type_scalar(x->outputs[i]->type))
+                return false;
+        for (int i = 0; i < x->ninputs; i++) {
+            const IrValue *v = x->inputs[i];
+            if (!inside(v->def, root) && !p->is_static[v->id])
+                return false;
+        }
+        for (int i = 0; i < x->nblocks; i++)
+            if (!scalar_block(p, x->blocks[i], root))
+                return false;
+    }
+    for (int i = 0; i < ir_block_nreturns(b); i++) {
+        const IrValue *v = ir_block_return(b, i);
+        if (!inside(v->def, root) && !p->is_static[v->id])
+            return false;
+    }
+    return true;
+}
+
+/* A prim::Loop or prim::If at the top level that computes only scalars
+ * from compile-time values: every node inside is of the scalar slice (or
+ * such a Loop or If), and every value it reads from outside is a
+ * compile-time value (a while loop halving a float attribute until it is
+ * under a bound argument). It runs now, whole, as a node of the slice
+ * does; the loop is then no run-time filter at all. */
+static bool scalar_control(const LowerProgram *p, const IrNode *n)
+{
+    if ((n->op != OP_PRIM_LOOP && n->op != OP_PRIM_IF) || n->nblocks == 0 || n->noutputs == 0)
+        return false;
+    for (int i = 0; i < n->noutputs; i++)
+        if (!lower_type_scalar(n->outputs[i]->type))
+            return false;
+    for (int i = 0; i < n->ninputs; i++)
+        if (!p->is_static[n->inputs[i]->id])
+            return false;
+    for (int i = 0; i < n->nblocks; i++)
+        if (!scalar_block(p, n->blocks[i], n))
+            return false;
+    return true;
+}
+
+/* Tensor work on compile-time values only (torch.arange(h) of a bound
+ * size, a mel filter bank from linspace, an anchor grid from repeat and
+ * stack) gives the same tensors on every run: it runs now, once, and its
+ * results are compile-time tensors as weights are, so no run pays for it
+ * (and what reads them sees static shapes). Not for draws (a random op is
+ * keyed by the run's seed), writes, host actions, ops with blocks, nor
+ * results of more than CONSTANT_TENSOR_MAX elements (memory held for the
+ * program's life; a list or tuple of tensors counts them all) or past
+ * CONSTANT_TENSORS_TOTAL for the program, nor anywhere in a graph that
+ * keeps a write in place (a kept write could change a shared constant
+ * between runs), nor a loop's initial value (the buffer its plan fills). */
+enum { CONSTANT_TENSOR_MAX = 1 << 16, CONSTANT_TENSORS_TOTAL = 1 << 22 };
+
+static bool has_inplace_write(const IrBlock *b)
+{
+    IR_FOREACH_NODE(n, b) {
+        if (n->op == OP_UNKNOWN || op_is_inplace(n->op))
+            return true;
+        for (int i = 0; i < n->nblocks; i++)
+            if (has_inplace_write(n->blocks[i]))
+                return true;
+    }
+    return false;
+}
+
+static bool constant_tensor_work(const LowerProgram *p, const IrNode *n)
+{
+    if (n->nblocks > 0 || n->op == OP_UNKNOWN || op_is_inplace(n->op) || n->noutputs == 0 ||
+        op_info(n->op)->cls == OPC_RANDOM || n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN ||
+        n->op == OP_PRIM_SETATTR || n->op == OP_PRIM_RAISEEXCEPTION || n->op == OP_PRIM_UNINITIALIZED)
+        return false;
+    /* tensors, or lists and tuples of them (the index list of x[mask]) */
+    bool makes_tensor = false;
+    for (int i = 0; i < n->noutputs; i++)
+        makes_tensor |= !lower_type_scalar(n->outputs[i]->type);
+    if (!makes_tensor)
+        return false;
+    for (int i = 0; i < n->ninputs; i++)
+        if (!p->is_static[n->inputs[i]->id])
+            return false;
+    /* a tensor a loop starts from (`out = torch.zeros(n)` then `out[i] =
+     * ...` in the loop) is the buffer the loop's plan fills (a copy of it,
+     * made per run): it stays the run's own, as the lowering expects */
+    for (int i = 0; i < n->noutputs; i++) {
+        const IrValue *v = n->outputs[i];
+        for (int u = 0; u < v->nuses; u++)
+            if (v->uses[u].user->nblocks > 0)
+                return false;
+    }
+    return true;
+}
+
+/* The elements of the tensors v holds (in lists and tuples too). */
+static int64_t elements_held(const RtValue *v)
+{
+    if (v->kind == RT_TENSOR)
+        return tensor_numel(v->u.t);
+    int64_t n = 0;
+    if (v->kind == RT_LIST || v->kind == RT_TUPLE)
+        for (int i = 0; i < v->u.list.n; i++)
+            n += elements_held(v->u.list.items[i]);
+    return n;
+}
+
+/* Runs n (constant_tensor_work) now; false, with nothing recorded, when it
+ * fails (left to fail at run time) or a result is too large to keep.
+ * p->constants_held counts the elements kept so far. */
+static bool run_constant_tensor_work(LowerProgram *p, IrNode *n)
+{
+    int64_t *held = &p->constants_held;
+    bool ok = node_exec_node(p->exec, n);
+    int64_t elements = 0;
+    for (int i = 0; ok && i < n->noutputs; i++) {
+        const RtValue *r = node_exec_get(p->exec, n->outputs[i]);
+        elements += r ? elements_held(r) : 0;
+        ok = r && elements <= CONSTANT_TENSOR_MAX && *held + elements <= CONSTANT_TENSORS_TOTAL;
+    }
+    *held += ok ? elements : 0;
+    if (!ok) {
+        node_exec_clear_node(p->exec, n);
+        return false;
+    }
+    for (int i = 0; i < n->noutputs; i++)
+        p->is_static[n->outputs[i]->id] = true;
+    p->stats.static_nodes++;
+    return true;
+}
+
+bool lower_run_constant_tensor(LowerProgram *p, IrNode *n)
+{
+    lower_graph_grown(p);
+    return p->fold_tensors && n->owner == p->g->top && constant_tensor_work(p, n) &&
+           run_constant_tensor_work(p, n);
+}
+
+/* flags, a table of n flags by value id, covering `grown` (new ones false) */
+static bool *grow_flags(bool *flags, uint32_t n, uint32_t grown)
+{
+    if (grown <= n)
+        return flags;
+    flags = xrealloc(flags, grown * sizeof *flags);
+    memset(flags + n, 0, (grown - n) * sizeof *flags);
+    return flags;
+}
+
 void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
 {
     IrBlock *top = p->g->top;
-    bool *never_static = xcalloc(p->g->nvalues + 1, sizeof *never_static);
+    uint32_t nflags = p->g->nvalues + 1;
+    bool *never_static = xcalloc(nflags, sizeof *never_static);
     bool *known = xcalloc(p->g->nvalues + 1, sizeof *known);   /* views of bound tensors */
     bool *hoisted = xcalloc(p->g->nvalues + 1, sizeof *hoisted);
     bool attributes_set = sets_attributes(top);
+    bool fold_tensors = !has_inplace_write(top) && !getenv("TSSA_NO_CONSTANT_TENSORS");
+    p->fold_tensors = fold_tensors;
     mark_written_lists(never_static, top);
 
     for (int i = 0; i < ninputs && i < ir_block_nparams(top); i++) {
@@ -382,18 +564,37 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         if (!lower_value_has_tensor(inputs[i]) && !never_static[param->id])
             p->is_static[param->id] = true;
     }
+    LowerContainers *containers = lower_containers_new();
+    bool changed = false;
     IrNode *n = ir_block_first(top);
     while (n->op != OP_PRIM_RETURN) {
+        lower_graph_grown(p);
         if (n->op == OP_PRIM_IF && n->ninputs == 1 && n->nblocks == 2 &&
             p->is_static[n->inputs[0]->id] &&
             node_exec_get(p->exec, n->inputs[0])->kind == RT_BOOL) {
             n = lower_fold_if(p, n, node_exec_get(p->exec, n->inputs[0])->u.i != 0);
             continue;
         }
+        int64_t trips;
+        if (lower_unroll_wanted(p, n, &trips)) {
+            n = lower_unroll(p, n, trips);
+            changed = true;
+            uint32_t grown = p->g->nvalues + 1;
+            never_static = grow_flags(never_static, nflags, grown);
+            known = grow_flags(known, nflags, grown);
+            hoisted = grow_flags(hoisted, nflags, grown);
+            nflags = grown;
+            /* the copies' lists written in place (a body's own appends) */
+            mark_written_lists(never_static, top);
+            continue;
+        }
         bool writes_list_output = false;
         for (int i = 0; i < n->noutputs; i++)
             writes_list_output |= never_static[n->outputs[i]->id];
-        if (!writes_list_output && !op_in_scalar_slice(n) && view_of_known(p, n, known)) {
+        if (!writes_list_output && fold_tensors && !op_in_scalar_slice(n) && constant_tensor_work(p, n) &&
+            run_constant_tensor_work(p, n)) {
+            /* done: compile-time tensors (views of them too) */
+        } else if (!writes_list_output && !op_in_scalar_slice(n) && view_of_known(p, n, known)) {
             if (node_exec_node(p->exec, n))
                 for (int i = 0; i < n->noutputs; i++)
                     known[n->outputs[i]->id] = true;
@@ -404,13 +605,20 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
         } else if (fold_scalar_loop(p, n, never_static, known)) {
             n = n->next;
             continue;
+        } else if (!writes_list_output && scalar_control(p, n)) {
+            run_static(p, n);
         } else {
             run_device_query(p, n);
         }
         for (int i = 0; i < n->nblocks; i++)
             hoist_static(p, n->blocks[i], never_static, hoisted, n, attributes_set);
-        n = n->next;
+        n = lower_containers_visit(p, containers, n);
     }
+    changed |= lower_containers_folded(containers) > 0;
+    lower_containers_free(containers);
+    /* reads folded away leave the containers' construction unread */
+    if (changed)
+        tssa_dce(p->g);
     free(never_static);
     free(hoisted);
     drop_unread_placeholders(top);

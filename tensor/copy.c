@@ -30,9 +30,52 @@
         }                                                                                \
     } while (0)
 
+/* dst[i] = CONVERT(src[i]) over n contiguous elements. */
+#define CONVERT_ALL(DT, ST, CONVERT)                                   \
+    do {                                                               \
+        DT *d_ = tensor_data(dst);                                     \
+        const ST *s_ = tensor_data(src);                               \
+        for (int64_t i_ = 0; i_ < n; i_++)                             \
+            d_[i_] = CONVERT(s_[i_]);                                  \
+    } while (0)
+/* tensor_double_to_int(v, DT_I64), inlined for the loop */
+#define TO_I64(v) ((double)(v) >= -9223372036854775808.0 && (double)(v) < 9223372036854775808.0 \
+                       ? (int64_t)(v) : INT64_MIN)
+#define TO_F32(v) ((float)(v))
+#define TO_F64(v) ((double)(v))
+
+/* The casts a program makes most (x.to(torch.int64) of a float tensor, a
+ * float of an int64 one), contiguous to contiguous of one shape, as typed
+ * loops the compiler vectorizes: the general walk below reads and writes
+ * each element through a 64-bit load and store, several calls per element.
+ * The results are the walk's, which are PyTorch's static_cast: an int
+ * converts to float32 in one rounding (through a double it would round
+ * twice: 2^60 + 2^36 + 1 would become 2^60, not 2^60 + 2^37), a float out
+ * of int64's range or NaN gives INT64_MIN as x86's conversion does
+ * (tensor_double_to_int). False when the pair is not one of these. */
+static bool convert_contiguous(Tensor *dst, const Tensor *src)
+{
+    if (!tensor_is_contiguous(dst) || !tensor_is_contiguous(src) || !tensor_same_shape(dst, src))
+        return false;
+    int64_t n = tensor_numel(dst);
+    switch (src->dtype * 64 + dst->dtype) {
+    case DT_F32 * 64 + DT_I64: CONVERT_ALL(int64_t, float, TO_I64); return true;
+    case DT_F64 * 64 + DT_I64: CONVERT_ALL(int64_t, double, TO_I64); return true;
+    case DT_F32 * 64 + DT_F64: CONVERT_ALL(double, float, TO_F64); return true;
+    case DT_F64 * 64 + DT_F32: CONVERT_ALL(float, double, TO_F32); return true;
+    case DT_I64 * 64 + DT_F32: CONVERT_ALL(float, int64_t, (float)); return true;
+    case DT_I64 * 64 + DT_F64: CONVERT_ALL(double, int64_t, TO_F64); return true;
+    case DT_I32 * 64 + DT_F32: CONVERT_ALL(float, int32_t, (float)); return true;
+    case DT_I32 * 64 + DT_I64: CONVERT_ALL(int64_t, int32_t, (int64_t)); return true;
+    default: return false;
+    }
+}
+
 /* dst[i] = src[i] over dst's shape, src broadcast; no overlap handling. */
 static bool copy_elements(Tensor *dst, const Tensor *src)
 {
+    if (dst->dtype != src->dtype && convert_contiguous(dst, src))
+        return true;
     if (dst->dtype == src->dtype && tensor_is_contiguous(dst) && tensor_is_contiguous(src) &&
         tensor_same_shape(dst, src)) {
         memmove(tensor_data(dst), tensor_data(src),

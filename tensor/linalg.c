@@ -526,6 +526,45 @@ static bool folded_product(const Tensor *a, const Tensor *b, Tensor **out)
     return true;
 }
 
+/* (m, k) @ (..., k, 1): a matrix times a batch of column vectors (a DCN
+ * cross layer's `matmul(W, x.unsqueeze(2))`). torch.matmul expands a over
+ * the batch, one small product per entry; the columns are the rows of one
+ * (rows, k) matrix when b's leading dims merge, so the batch is one GEMM
+ * of them by a^T, whose (rows, m) result is the (..., m, 1) answer. False
+ * when it does not apply; else *out is the product (NULL on failure). */
+static bool folded_column_product(const Tensor *a, const Tensor *b, Tensor **out)
+{
+    *out = NULL;
+    if (a->ndim != 2 || b->ndim < 3 || b->sizes[b->ndim - 1] != 1 || tensor_numel(b) == 0)
+        return false;
+    /* b without its last dim: (..., k), merged as the rows of (rows, k) */
+    Tensor *cols = tensor_make_view(b, b->ndim - 1, b->sizes, b->strides, b->offset);
+    Tensor *rows = cols ? rows_as_matrix(cols) : NULL;
+    tensor_release(cols);
+    if (!rows)
+        return false;
+    int64_t tsizes[2] = {a->sizes[1], a->sizes[0]}, tstrides[2] = {a->strides[1], a->strides[0]};
+    Tensor *at = tensor_make_view(a, 2, tsizes, tstrides, a->offset);
+    Tensor *prod = at ? mm_unchecked(rows, at) : NULL;
+    tensor_release(rows);
+    tensor_release(at);
+    if (!prod)
+        return true;
+    int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    int nd = b->ndim;
+    sizes[nd - 1] = 1;
+    strides[nd - 1] = 1;
+    int64_t stride = 1;
+    for (int d = nd - 2; d >= 0; d--) {
+        sizes[d] = d == nd - 2 ? a->sizes[0] : b->sizes[d];
+        strides[d] = stride;
+        stride *= sizes[d];
+    }
+    *out = tensor_make_view(prod, nd, sizes, strides, prod->offset);
+    tensor_release(prod);
+    return true;
+}
+
 /* PyTorch's error for each matmul case; true when the shapes multiply. */
 static bool matmul_check(const Tensor *a, const Tensor *b)
 {
@@ -595,7 +634,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b)
     if (!not_bool(a->dtype, "addmm_impl_cpu_"))
         return NULL;
     Tensor *folded;
-    if (folded_product(a, b, &folded))
+    if (folded_product(a, b, &folded) || folded_column_product(a, b, &folded))
         return folded;
     Tensor *am = a->ndim == 1 ? vector_as_matrix(a, 0) : tensor_retain((Tensor *)a);
     Tensor *bm = b->ndim == 1 ? vector_as_matrix(b, 1) : tensor_retain((Tensor *)b);

@@ -199,6 +199,21 @@ static void im2col(const Tensor *xg, const ConvGeom *g, int64_t n, int64_t c0, i
 /* out[:, o, ...] += bias[o] */
 static void add_channel_bias(Tensor *out, const Tensor *bias, int64_t n, int64_t o, int64_t plane)
 {
+    if (out->dtype == DT_F32 && bias->dtype == DT_F32) {
+        /* float32, the common case, as a typed loop: the general one below
+         * goes through a double per element (a fifth of a small
+         * convolution's time); the sum is the same float addition */
+        float *ob = tensor_data(out);
+        for (int64_t c = 0; c < o; c++) {
+            float b = *(const float *)tensor_elem_ptr(bias, bias->offset + c * bias->strides[0]);
+            for (int64_t i = 0; i < n; i++) {
+                float *p = ob + (i * o + c) * plane;
+                for (int64_t j = 0; j < plane; j++)
+                    p[j] += b;
+            }
+        }
+        return;
+    }
     bool is_float = dtype_is_float(out->dtype);
     char *base = tensor_data(out);
     size_t es = dtype_size(out->dtype);

@@ -48,8 +48,9 @@
 #include "backends/cpu/cpu.h"
 
 typedef struct Fifo {
-    RtValue **items;
+    RtValue **items;        /* a slice of Exec.fifo_items, or its own array once grown */
     int64_t cap, head, count;
+    bool grown;
 } Fifo;
 
 typedef struct Exec {
@@ -142,7 +143,14 @@ static bool fifo_push(Exec *x, int ch, RtValue *v)
     Fifo *f = &x->fifos[ch];
     if (x->send_to[ch] >= 0 && f->count == f->cap) {    /* a firing's message grows */
         int64_t cap = 2 * f->cap;
-        f->items = xrealloc(f->items, (size_t)cap * sizeof *f->items);
+        if (f->grown) {
+            f->items = xrealloc(f->items, (size_t)cap * sizeof *f->items);
+        } else {
+            RtValue **items = xmallocn((size_t)cap, sizeof *items);
+            memcpy(items, f->items, (size_t)f->cap * sizeof *items);
+            f->items = items;
+            f->grown = true;
+        }
         f->cap = cap;
     }
     if (f->count == f->cap) {
@@ -570,9 +578,18 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
     x.run = runs++;
     x.messages = xcalloc((size_t)flat->nchannels + 1, sizeof *x.messages);
     int64_t most = 1;
+    /* every channel's items in one block: a tiny program's run is a few
+     * microseconds, and one allocation per channel per run was a large
+     * part of it */
+    size_t all_items = 1;
+    for (int c = 0; c < flat->nchannels; c++)
+        all_items += (size_t)(s->buffer_size[c] > 0 ? s->buffer_size[c] : 1);
+    RtValue **fifo_items = xcalloc(all_items, sizeof *fifo_items);
+    int64_t at = 0;
     for (int c = 0; c < flat->nchannels; c++) {
         x.fifos[c].cap = s->buffer_size[c] > 0 ? s->buffer_size[c] : 1;
-        x.fifos[c].items = xcalloc((size_t)x.fifos[c].cap, sizeof(RtValue *));
+        x.fifos[c].items = fifo_items + at;
+        at += x.fifos[c].cap;
         /* A feedback loop's enqueued items: placeholders, on the consumer's
          * rank. A lowered loop hands step 0 its run-time initial state
          * beside its items (streamit/lower_loop.c), so no firing reads
@@ -630,8 +647,10 @@ bool cpu_execute(const ExecPlan *plan, NodeExec *values, RtValue **stream_inputs
         Fifo *f = &x.fifos[c];
         for (int64_t i = 0; i < f->count; i++)
             rt_release(f->items[(f->head + i) % f->cap]);
-        free(f->items);
+        if (f->grown)
+            free(f->items);
     }
+    free(fifo_items);
     free(x.fifos);
     free(x.send_to);
     free(x.here);

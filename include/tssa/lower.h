@@ -203,6 +203,16 @@ void lower_graph_grown(LowerProgram *p);
 /* Makes v (a value such a pass made, e.g. a prim::Constant) a compile-time
  * value of the program; takes the reference to value. */
 void lower_add_static(LowerProgram *p, const IrValue *v, RtValue *value);
+/* Runs n, a node of the scalar slice (lower_node_scalar) whose inputs are
+ * all compile-time values, now (with the ref backend's op bindings), and
+ * makes its results compile-time values. False, with nothing recorded,
+ * when it fails or its result would hold a run-time tensor: the node is
+ * left to run (and fail) at run time. */
+bool lower_run_static(LowerProgram *p, IrNode *n);
+/* The same for tensor work whose inputs are all compile-time values (an
+ * arange of sizes shape inference made known): run once, its results kept
+ * as weights are, within the limits lower_specialize.c gives. */
+bool lower_run_constant_tensor(LowerProgram *p, IrNode *n);
 
 /* Replaces n, a prim::If whose condition a pass decided to be `cond`, by
  * its taken block: the block's nodes move before n and its results replace

@@ -73,6 +73,10 @@ static const struct {
     {"dict_postprocess", "prim::Loop",
      "a loop over a dict's items (scores, boxes, labels: three shapes) that keeps the one named "
      "\"boxes\": the item's shape depends on the iteration"},
+    {"list_element_merge_aliases", "aten::stack", "a list built by appends in a loop"},
+    {"store_after_write", "aten::stack", "a list built by a comprehension (appends in a loop)"},
+    {"named_tuple_output", "prim::Loop",
+     "a loop over the items of a dict built by a comprehension (set in a loop)"},
     {"fairseq_beam_search", "prim::Loop",
      "BeamSearch.step reads one beam at step 0 and all later (an If on the loop counter "
      "whose branches give lprobs two shapes), and top-k's k is min(2 * beam, numel - 1) of it"},

@@ -145,6 +145,14 @@ add_test(NAME kernels.shape_check COMMAND test_shape_check ${TSSA_CORPUS_CASES})
 add_test(NAME kernels.static_trips
          COMMAND ${TSSA_TESTS_DIR}/kernels/test_static_trips.sh $<TARGET_FILE:tssa-stream>
                  $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
+#   kernels.shape_decided  what static shapes decide at the top level
+#            (x.size() lists, their items, rank tests) and writes into self
+#            (index_put through a mask) keep the shapes after them static,
+#            and isinstance of a Union-cast value folds; the runs match
+#            PyTorch (tests/kernels/test_shape_decided.sh)
+add_test(NAME kernels.shape_decided
+         COMMAND ${TSSA_TESTS_DIR}/kernels/test_shape_decided.sh $<TARGET_FILE:tssa-stream>
+                 $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR})
 #   kernels.rnn_layers  nn.GRU / LSTM / RNN layers (tests/models/rnn_*) lower
 #            to one feedback loop per layer and direction with the input
 #            projection hoisted and the gates fused, no opaque layer filter;

@@ -446,6 +446,12 @@ R("invert_operator", "int", "x", "~x", x=L(5))
 R("to", "float_to_long", "x", "(x * 3.0).to(torch.long)", x=F(6))
 R("to", "float_to_bool", "x", "x.to(torch.bool)", x=T([0.0, -0.5, 2.0]))
 R("to", "float_to_float64", "x", "x.to(torch.float64)", x=F(3))
+# the edges of the contiguous fast casts (tensor/copy.c): truncation toward
+# zero, out of range and NaN, and one rounding from int64 to float32
+R("to", "float_to_long_edges", "x", "x.to(torch.long)",
+  x=T([1.5, -2.7, -0.0, 3e9, -5e18, 1e30, float("inf"), float("nan")]))
+R("to", "long_to_float_rounding", "x", "x.to(torch.float32)",
+  x=T([1152921573326323713, -3, 123456789123, 16777217]))
 R("to", "long_to_int32", "x", "x.to(torch.int32)", x=L(3))
 R("to", "bool_to_float", "x", "x.to(torch.float32)", x=B(4))
 R("to", "other_tensor", "x, y", "x.to(y)", x=F(3), y=L(1))
@@ -554,6 +560,11 @@ R("matmul", "2d_1d", "x, y", "torch.matmul(x, y)", x=F(2, 3), y=F(3))
 R("matmul", "vec_vec", "x, y", "torch.matmul(x, y)", x=F(4), y=F(4))
 R("matmul", "batched_broadcast", "x, y", "torch.matmul(x, y)", x=F(2, 3, 4), y=F(4, 2))
 R("matmul", "batch_broadcast_both", "x, y", "torch.matmul(x, y)", x=F(2, 1, 3, 4), y=F(3, 4, 2))
+# a matrix times a batch of columns (one GEMM of the columns as rows), and
+# the same with batch dims that do not merge (one product per entry)
+R("matmul", "matrix_batched_columns", "x, y", "torch.matmul(x, y)", x=F(3, 4), y=F(2, 5, 4, 1))
+R("matmul", "matrix_strided_columns", "x, y", "torch.matmul(x, y.transpose(0, 1))", x=F(3, 4),
+  y=F(5, 2, 4, 1))
 R("addmm", "basic", "b, x, y", "torch.addmm(b, x, y)", b=F(4), x=F(2, 3), y=F(3, 4))
 R("addmm", "beta_alpha", "b, x, y", "torch.addmm(b, x, y, beta=0.5, alpha=2.0)", b=F(2, 4), x=F(2, 3), y=F(3, 4))
 R("linear", "bias", "x, w, b", "F.linear(x, w, b)", x=F(2, 3), w=F(4, 3), b=F(4))
@@ -573,6 +584,15 @@ R("conv1d", "pointwise", "x, w, b", "F.conv1d(x, w, b)", x=F(3, 6, 5), w=F(4, 6,
 R("conv2d", "pointwise_groups", "x, w, b", "F.conv2d(x, w, b, groups=2)", x=F(2, 4, 3, 5), w=F(6, 2, 1, 1), b=F(6))
 R("conv2d", "pointwise_transposed_input", "x, w", "F.conv2d(x.transpose(2, 3), w)", x=F(2, 3, 4, 5), w=F(2, 3, 1, 1))
 R("conv2d", "pointwise_one_row", "x, w", "F.conv2d(x, w)", x=F(1, 3, 1, 7), w=F(2, 3, 1, 1))
+# 1x1 convolutions read the input as the unrolled columns (tensor/nn.c):
+# batched with a bias, grouped, channels not adjacent (a channel slice), and
+# a 1x1 kernel that still needs im2col (padding) for contrast
+R("conv2d", "pointwise_bias", "x, w, b", "F.conv2d(x, w, b)", x=F(2, 4, 3, 5), w=F(6, 4, 1, 1), b=F(6))
+R("conv2d", "pointwise_groups_square", "x, w", "F.conv2d(x, w, groups=2)", x=F(1, 4, 3, 3), w=F(4, 2, 1, 1))
+R("conv2d", "pointwise_channel_slice", "x, w, b", "F.conv2d(x[:, 1:4], w, b)", x=F(2, 5, 2, 3), w=F(2, 3, 1, 1),
+  b=F(2))
+R("conv2d", "pointwise_padded", "x, w", "F.conv2d(x, w, padding=1)", x=F(1, 2, 3, 3), w=F(3, 2, 1, 1))
+R("conv1d", "pointwise_batched", "x, w, b", "F.conv1d(x, w, b)", x=F(2, 3, 7), w=F(4, 3, 1), b=F(4))
 R("conv1d", "depthwise", "x, w, b", "F.conv1d(x, w, b, stride=2, padding=2, dilation=2, groups=4)",
   x=F(2, 4, 11), w=F(4, 1, 3), b=F(4))
 R("conv1d", "depthwise_strided_input", "x, w", "F.conv1d(x.transpose(1, 2), w, padding=1, groups=3)",

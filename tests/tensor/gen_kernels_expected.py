@@ -566,6 +566,11 @@ def gen_linalg():
     A.out("outer.basic", torch.outer(v3, v4))
     A.out("outer.promote", torch.outer(vi3, v2))
     A.err("outer.err_2d", lambda: torch.outer(a, v3))
+    # a matrix times a batch of columns: one GEMM of the columns as rows
+    # when the batch dims merge, one product per entry when they do not
+    cols = A.inp("cols.in", A.rnd(2, 2, 3, 1))
+    A.out("matmul.2d_cols", torch.matmul(a, cols))
+    A.out("matmul.2d_cols_strided", torch.matmul(a, cols.transpose(0, 1)))
     A.write()
 
 

@@ -142,6 +142,32 @@ static void test_casts(void)
     tensor_release(big);
     tensor_release(big32);
 
+    /* The contiguous fast casts (tensor/copy.c) give the general walk's
+     * results, against PyTorch 1.13:
+     * torch.tensor([1.5, -2.7, -0.0, 3e9, -5e18, 1e30, inf, nan]).long()
+     * = [1, -2, 0, 3000000000, -4999999990253223936, then INT64_MIN x3]
+     * (-5e18 is -4999999990253223936 as a float32), and int64 to float32
+     * rounds once: 2^60 + 2^36 + 1 is above the midpoint of 2^60 and
+     * 2^60 + 2^37, so it gives 2^60 + 2^37 (through a double it would
+     * round to 2^60 + 2^36 first, a tie, then to 2^60). */
+    Tensor *edges = vec_f32(8, (double[]){1.5, -2.7, -0.0, 3e9, -5e18, 1e30, INFINITY, NAN});
+    Tensor *i64 = tensor_to_dtype(edges, DT_I64);
+    int64_t want64[8] = {1, -2, 0, 3000000000LL, -4999999990253223936LL, INT64_MIN, INT64_MIN, INT64_MIN};
+    for (int k = 0; k < 8; k++)
+        CHECK_MSG(tensor_get_flat_int(i64, k) == want64[k], "f32->i64 [%d] = %lld", k,
+                  (long long)tensor_get_flat_int(i64, k));
+    int64_t two = 2;
+    Tensor *ints = tensor_empty(DT_I64, 1, &two);
+    tensor_set_flat_int(ints, 0, (1LL << 60) + (1LL << 36) + 1);
+    tensor_set_flat_int(ints, 1, -3);
+    Tensor *floats = tensor_to_dtype(ints, DT_F32);
+    CHECK_MSG(tensor_get_flat(floats, 0) == 1152921642045800448.0 && tensor_get_flat(floats, 1) == -3.0,
+              "i64->f32 one rounding: %.17g", tensor_get_flat(floats, 0));
+    tensor_release(edges);
+    tensor_release(i64);
+    tensor_release(ints);
+    tensor_release(floats);
+
     /* fill_ checks the value fits, as Scalar::to<T> does. */
     Tensor *u = tensor_zeros(DT_U8, 1, (int64_t[]){2});
     CHECK_MSG(!tensor_fill_(u, 300), "fill_(300) of uint8 accepted");

@@ -6,7 +6,7 @@
 #include "tensor/kernel_fixtures.h"
 
 static Tensor *a, *b, *ad, *bd, *ai, *bi, *ai32, *bi32, *v3, *v4, *v2, *vi3, *ba, *bb, *b4, *x45, *w53, *bias5,
-    *x223, *e20, *e03, *nan24, *bools, *f24;
+    *x223, *e20, *e03, *nan24, *bools, *f24, *cols;
 
 static Tensor *T(Tensor *t)
 {
@@ -57,6 +57,8 @@ static void test_matmul(void)
     fx_check("matmul.bcast", tensor_matmul(b4, bb));
     fx_check("matmul.int", tensor_matmul(ai, vi3));
     fx_check("matmul.transposed", tensor_matmul(transposed(bb, -1, -2), transposed(ba, -1, -2)));
+    fx_check("matmul.2d_cols", tensor_matmul(a, cols));
+    fx_check("matmul.2d_cols_strided", tensor_matmul(a, transposed(cols, 0, 1)));
     fx_check_error("matmul.err_0d", tensor_matmul(fx_keep(tensor_scalar(DT_F32, 1)), a));
     fx_check_error("matmul.err_dot", tensor_matmul(v3, v4));
     fx_check_error("matmul.err_mv", tensor_matmul(a, v4));
@@ -138,6 +140,7 @@ int main(void)
     nan24 = fx_in("nan24.in");
     bools = fx_in("bools.in");
     f24 = fx_in("f24.in");
+    cols = fx_in("cols.in");
     test_mm_bmm();
     test_matmul();
     test_addmm_linear();
