@@ -19,6 +19,8 @@
 bool tssa_is_tensor_value(const IrValue *v);
 /* Lists and tuples whose elements may be tensors. */
 bool tssa_is_container_value(const IrValue *v);
+/* Tensor[]: the lists whose elements list_elements.c and object_names.c follow. */
+bool tssa_is_tensor_list(const IrValue *v);
 /* The int of a prim::Constant output, when v is one. */
 bool tssa_const_int(const IrValue *v, int64_t *out);
 bool tssa_const_bool(const IrValue *v, bool *out);

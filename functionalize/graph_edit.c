@@ -46,6 +46,12 @@ static bool type_may_hold_tensor(const IrType *t)
     }
 }
 
+bool tssa_is_tensor_list(const IrValue *v)
+{
+    const IrType *t = v->type;
+    return t && t->kind == TY_LIST && t->nelems == 1 && t->elems[0]->kind == TY_TENSOR;
+}
+
 bool tssa_is_container_value(const IrValue *v)
 {
     const IrType *t = v->type;

@@ -101,23 +101,6 @@ struct TssaListElements {
     size_t nstores, cap_stores;
 };
 
-static const char *fmt(IrGraph *g, const char *format, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, format);
-    vsnprintf(buf, sizeof buf, format, ap);
-    va_end(ap);
-    return ir_intern(g, buf);
-}
-
-/* Tensor[]: the lists whose elements this file follows. */
-static bool is_tensor_list(const IrValue *v)
-{
-    const IrType *t = v->type;
-    return t && t->kind == TY_LIST && t->nelems == 1 && t->elems[0]->kind == TY_TENSOR;
-}
-
 static int find(TssaListElements *le, int v)
 {
     while (le->parent[v] != v) {
@@ -155,7 +138,7 @@ static void not_closed(TssaListElements *le, const IrValue *v, const char *why)
 
 static void add_name(TssaListElements *le, IrValue *v)
 {
-    if (!is_tensor_list(v) || v->id >= le->nvalues)
+    if (!tssa_is_tensor_list(v) || v->id >= le->nvalues)
         return;
     le->parent[v->id] = (int)v->id;
     if (le->nnames == le->cap_names) {
@@ -188,9 +171,9 @@ static void classify_defs(TssaListElements *le, IrBlock *b)
         if (class_of(le, v) < 0)
             continue;
         if (!owner)
-            not_closed(le, v, fmt(g, "%%%s is a graph input", v->name));
+            not_closed(le, v, ir_internf(g, "%%%s is a graph input", v->name));
         else if (owner->op != OP_PRIM_LOOP || i == 0)
-            not_closed(le, v, fmt(g, "%%%s is a parameter of a %s block", v->name, owner->kind));
+            not_closed(le, v, ir_internf(g, "%%%s is a parameter of a %s block", v->name, owner->kind));
     }
     for (IrNode *n = ir_block_first(b); n != b->ret; n = n->next) {
         for (int i = 0; i < n->nblocks; i++)
@@ -220,7 +203,7 @@ static void classify_defs(TssaListElements *le, IrBlock *b)
                 join(le, v, n->inputs[0]);
             else if (n->op != OP_PRIM_LISTCONSTRUCT && n->op != OP_PRIM_IF &&
                      n->op != OP_PRIM_LOOP && n->op != OP_PRIM_UNINITIALIZED)
-                not_closed(le, v, fmt(g, "%%%s comes from %s, which may hold tensors named elsewhere",
+                not_closed(le, v, ir_internf(g, "%%%s comes from %s, which may hold tensors named elsewhere",
                                       v->name, n->kind));
         }
     }
@@ -272,7 +255,7 @@ static void classify_uses(TssaListElements *le)
             if (user->op == OP_PRIM_RETURN || user->op == OP_PRIM_LOOP) {
                 IrValue *to = tssa_merge_target(user, index);
                 if (!to || class_of(le, to) < 0)
-                    not_closed(le, v, fmt(g, "%%%s flows into a value that is not a tensor list",
+                    not_closed(le, v, ir_internf(g, "%%%s flows into a value that is not a tensor list",
                                           v->name));
                 continue;
             }
@@ -303,7 +286,7 @@ static void classify_uses(TssaListElements *le)
             }
             if (user->op == OP_PRIM_LISTCONSTRUCT || user->op == OP_PRIM_TUPLECONSTRUCT ||
                 user->op == OP_PRIM_DICTCONSTRUCT || !only_reads(user, index))
-                not_closed(le, v, fmt(g, "%%%s is used by %s, which may keep its elements", v->name,
+                not_closed(le, v, ir_internf(g, "%%%s is used by %s, which may keep its elements", v->name,
                                       user->kind));
         }
     }
@@ -409,7 +392,7 @@ static const char *slot_moved(TssaListElements *le, const IrNode *read, const Ir
             continue;
         if (w->op == OP_ATEN_APPEND && index_not_negative(read->inputs[1]))
             continue;
-        return fmt(a->g, "%%%s is written by %s between the read of the element and "
+        return ir_internf(a->g, "%%%s is written by %s between the read of the element and "
                          "this write, so the index may name another slot",
                    read->inputs[0]->name, w->kind);
     }
@@ -450,27 +433,27 @@ static const char *store_not_owned(TssaListElements *le, const Store *s)
         return NULL;
     const TssaValueInfo *info = tssa_alias_info(a, v);
     if (!info)
-        return fmt(g, "%%%s is put into the list but is not a tensor the analysis follows", v->name);
+        return ir_internf(g, "%%%s is put into the list but is not a tensor the analysis follows", v->name);
     const TssaRoot *root = &a->roots[info->root];
     if (root->kind != TSSA_ROOT_FRESH || root->value != v)
-        return fmt(g, "%%%s is put into the list but is not a fresh tensor of its own (%s)", v->name,
+        return ir_internf(g, "%%%s is put into the list but is not a fresh tensor of its own (%s)", v->name,
                    root->kind == TSSA_ROOT_FRESH ? "a view" : "it may be another tensor");
     if (root->nstores != 1 || root->store != s->node)
-        return fmt(g, "%%%s is put into a container more than once (the same tensor in two "
+        return ir_internf(g, "%%%s is put into a container more than once (the same tensor in two "
                       "slots or containers)", v->name);
     int count = 0;
     for (int i = 0; i < s->node->ninputs; i++)
         count += s->node->inputs[i] == v;
     if (count != 1)
-        return fmt(g, "%%%s is put into one list twice", v->name);
+        return ir_internf(g, "%%%s is put into one list twice", v->name);
     if (tssa_alias_after_threshold(a, v, s->node) != tssa_alias_pos(a, s->node))
-        return fmt(g, "%%%s is put into the list in a loop that does not make it anew (the same "
+        return ir_internf(g, "%%%s is put into the list in a loop that does not make it anew (the same "
                       "tensor in several slots)", v->name);
     for (int t = 0; t < root->ntree; t++) {
         const IrValue *w = root->tree[t];
         for (int u = 0; u < w->nuses; u++)
             if (w->uses[u].user->op == OP_UNKNOWN)
-                return fmt(g, "%%%s is used by %s, which may keep it", w->name, w->uses[u].user->kind);
+                return ir_internf(g, "%%%s is used by %s, which may keep it", w->name, w->uses[u].user->kind);
     }
     return NULL;
 }
@@ -485,7 +468,7 @@ static const char *class_unowned(TssaListElements *le, const IrValue *l)
 {
     int c = class_of(le, l);
     if (c < 0)
-        return fmt(le->a->g, "%%%s is not a list of tensors", l->name);
+        return ir_internf(le->a->g, "%%%s is not a list of tensors", l->name);
     if (le->reason[c])
         return le->reason[c];
     if (!le->settled[c]) {

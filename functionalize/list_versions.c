@@ -172,16 +172,6 @@ typedef struct Lists {
 
 /* ---------------------------------------------------------------- small helpers */
 
-static const char *fmt(IrGraph *g, const char *format, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, format);
-    vsnprintf(buf, sizeof buf, format, ap);
-    va_end(ap);
-    return ir_intern(g, buf);
-}
-
 static bool is_list(const IrValue *v)
 {
     return v->type && v->type->kind == TY_LIST;
@@ -469,11 +459,11 @@ static void classify_output(Lists *l, IrNode *n, int i)
     if (n->op == OP_PRIM_IF || n->op == OP_PRIM_LOOP || makes_fresh_list(n, i))
         add_root(l, v, NULL);
     else if (n->op == OP_PRIM_GETATTR && !attribute_read_once(l->g, n))
-        add_stale_root(l, v, fmt(l->g, "%%%s is a module attribute", v->name));
+        add_stale_root(l, v, ir_internf(l->g, "%%%s is a module attribute", v->name));
     else if (n->op == OP_PRIM_GETATTR)
         add_root(l, v, NULL);
     else
-        add_stale_root(l, v, fmt(l->g, "%%%s comes from %s, which may return an existing list",
+        add_stale_root(l, v, ir_internf(l->g, "%%%s comes from %s, which may return an existing list",
                                  v->name, n->kind));
 }
 
@@ -541,11 +531,11 @@ static void collect_block(Lists *l, IrBlock *b)
             continue;
         add_name(l, v);
         if (!owner)
-            add_stale_root(l, v, fmt(l->g, "%%%s is a graph input", v->name));
+            add_stale_root(l, v, ir_internf(l->g, "%%%s is a graph input", v->name));
         else if (owner->op == OP_PRIM_LOOP && i > 0)
             add_root(l, v, NULL);
         else
-            add_root(l, v, fmt(l->g, "%%%s is a parameter of a %s block", v->name, owner->kind));
+            add_root(l, v, ir_internf(l->g, "%%%s is a parameter of a %s block", v->name, owner->kind));
     }
     for (IrNode *n = ir_block_first(b); n != b->ret; n = n->next) {
         for (int i = 0; i < n->nblocks; i++)
@@ -594,16 +584,16 @@ static void classify_use(Lists *l, IrValue *v, IrNode *user, int index)
         return;
     }
     if (user->op == OP_UNKNOWN || user->op == OP_TSSA_UPDATE) {
-        mark_unsafe(l, r, fmt(l->g, "%%%s is used by %s, which may give it another name", v->name,
+        mark_unsafe(l, r, ir_internf(l->g, "%%%s is used by %s, which may give it another name", v->name,
                               user->kind));
         return;
     }
     if (written_in_place(user, index)) {
         if (!rewritable(user)) {
-            mark_unsafe(l, r, fmt(l->g, "%%%s is also written by %s, which has no functional form "
+            mark_unsafe(l, r, ir_internf(l->g, "%%%s is also written by %s, which has no functional form "
                                         "for lists", v->name, user->kind));
         } else if (unknown_block_holder(user)) {
-            mark_unsafe(l, r, fmt(l->g, "%s is inside a block of %s", user->kind,
+            mark_unsafe(l, r, ir_internf(l->g, "%s is inside a block of %s", user->kind,
                                   unknown_block_holder(user)->kind));
         } else {
             use_push(&l->writes, user, r);
@@ -684,7 +674,7 @@ static const char *stale_name(Lists *l, const ListUse *w)
         if (!dominates(l, sv, w->node))
             continue;
         if (l->roots[s].last_use > after_threshold(l, sv, w->node))
-            return fmt(l->g, "%%%s names the same list as %%%s and is read after this write",
+            return ir_internf(l->g, "%%%s names the same list as %%%s and is read after this write",
                        sv->name, l->roots[w->root].value->name);
     }
     return NULL;
@@ -737,16 +727,16 @@ static void decide(Lists *l)
             const ListUse *h = &l->hidden.items[j];
             if (find(l, h->root) == cls && may_run_before(l, h->node, w))
                 why = h->node->op == OP_PRIM_RETURN || h->node->op == OP_PRIM_LOOP
-                          ? fmt(l->g, "%%%s flows into a %s value that is not a list or dict before "
+                          ? ir_internf(l->g, "%%%s flows into a %s value that is not a list or dict before "
                                       "this write", l->roots[h->root].value->name,
                                 h->node->op == OP_PRIM_LOOP ? "loop-carried" : "block's")
-                          : fmt(l->g, "%%%s is given another name by %s before this write",
+                          : ir_internf(l->g, "%%%s is given another name by %s before this write",
                                 l->roots[h->root].value->name, h->node->kind);
         }
         for (int j = 0; !why && j < l->store_count[cls]; j++) {
             const ListUse *e = &l->class_stores[l->store_start[cls] + j];
             if (may_run_before(l, e->node, w))
-                why = fmt(l->g, "%%%s is stored in a container (%s) before this write",
+                why = ir_internf(l->g, "%%%s is stored in a container (%s) before this write",
                           l->roots[e->root].value->name, e->node->kind);
         }
         if (why)
@@ -764,7 +754,7 @@ static void decide(Lists *l)
                              : t->kind == TY_DICT && t->nelems == 2 ? t->elems[1]
                                                                     : NULL;
         if (elem && may_hold_container(elem) && l->class_mutated[find(l, r)])
-            set_class_unsafe(l, r, fmt(l->g, "the elements of %%%s may be lists or dicts, and "
+            set_class_unsafe(l, r, ir_internf(l->g, "the elements of %%%s may be lists or dicts, and "
                                              "another container is written in place",
                                        l->roots[r].value->name));
     }
@@ -934,7 +924,7 @@ static void rewrite(Lists *l, size_t *functional, size_t *kept)
             if (!written_in_place(user, v->uses[u].index))
                 continue;
             if (!rewritable(user))
-                tssa_note_imperative(user, fmt(l->g, "%s has no functional form for lists", user->kind));
+                tssa_note_imperative(user, ir_internf(l->g, "%s has no functional form for lists", user->kind));
             else
                 tssa_note_imperative(user, why);
             (*kept)++;

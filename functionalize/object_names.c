@@ -163,22 +163,6 @@ struct TssaObjectNames {
     bool *from_start_ok, *from_end_ok;  /* every run agrees on that form */
 };
 
-static const char *fmt(IrGraph *g, const char *format, ...)
-{
-    char buf[512];
-    va_list ap;
-    va_start(ap, format);
-    vsnprintf(buf, sizeof buf, format, ap);
-    va_end(ap);
-    return ir_intern(g, buf);
-}
-
-static bool is_tensor_list(const IrValue *v)
-{
-    const IrType *t = v->type;
-    return t && t->kind == TY_LIST && t->nelems == 1 && t->elems[0]->kind == TY_TENSOR;
-}
-
 static int obj_of(const TssaObjectNames *on, const IrValue *v)
 {
     return v->id < on->nvalues ? on->obj[v->id] : 0;
@@ -392,7 +376,7 @@ static void tensor_use_nested(TssaObjectNames *on, int o, const IrValue *v, cons
         return;
     if (graph_result(user))
         return;
-    refuse(on, o, fmt(on->a->g, "%%%s is used by %s inside a block before the write, which "
+    refuse(on, o, ir_internf(on->a->g, "%%%s is used by %s inside a block before the write, which "
                                 "may give it another name", v->name, user->kind));
 }
 
@@ -408,7 +392,7 @@ static void scan_nested(TssaObjectNames *on, IrBlock *b)
                 tensor_use_nested(on, o, v, n, i);
             TrackedList *l = list_of(on, v);
             if (l && !l->lost)
-                lose(on, l, fmt(on->a->g, "%%%s, a list holding it, is used inside a block (%s) "
+                lose(on, l, ir_internf(on->a->g, "%%%s, a list holding it, is used inside a block (%s) "
                                           "before the write", l->name->name, n->kind));
         }
         if (n == b->ret)
@@ -447,7 +431,7 @@ static void list_use(TssaObjectNames *on, TrackedList *l, IrNode *n, int index)
             return;
         break;
     }
-    lose(on, l, fmt(g, "%%%s, a list holding it, is used by %s, which the analysis does not "
+    lose(on, l, ir_internf(g, "%%%s, a list holding it, is used by %s, which the analysis does not "
                        "follow", l->name->name, n->kind));
 }
 
@@ -463,7 +447,7 @@ static void tensor_use(TssaObjectNames *on, int o, IrValue *v, IrNode *n, int in
     if (mut >= 0 && index == mut && n->op != OP_UNKNOWN && n->op != OP_ATEN_APPEND &&
         n->op != OP_ATEN_SET_ITEM)
         return;                                     /* another write to it */
-    if (n->op == OP_PRIM_LISTCONSTRUCT && is_tensor_list(n->outputs[0]))
+    if (n->op == OP_PRIM_LISTCONSTRUCT && tssa_is_tensor_list(n->outputs[0]))
         return;                                     /* a new tracked list */
     TrackedList *l = n->ninputs ? list_of(on, n->inputs[0]) : NULL;
     if (n->op == OP_ATEN_APPEND && index == 1 && n->ninputs == 2 && l && !l->lost)
@@ -478,7 +462,7 @@ static void tensor_use(TssaObjectNames *on, int o, IrValue *v, IrNode *n, int in
         check_views(on, o, v, true);
         return;
     }
-    refuse(on, o, fmt(g, "%%%s is used by %s before the write, which may keep it under a name "
+    refuse(on, o, ir_internf(g, "%%%s is used by %s before the write, which may keep it under a name "
                          "the analysis does not follow", v->name, n->kind));
 }
 
@@ -492,7 +476,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
         in = NULL;
     switch (n->op) {
     case OP_PRIM_LISTCONSTRUCT:
-        if (n->noutputs == 1 && is_tensor_list(n->outputs[0])) {
+        if (n->noutputs == 1 && tssa_is_tensor_list(n->outputs[0])) {
             TrackedList *l = new_list(on, n->outputs[0]);
             for (int i = 0; i < n->ninputs; i++)
                 push_obj(l, obj_of(on, n->inputs[i]));
@@ -509,7 +493,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
         if (in && n->ninputs == 3) {
             int k = slot_index(on, n->inputs[1], in->n);
             if (k < 0) {
-                lose(on, in, fmt(g, "%%%s, a list holding it, is set at a run-time index before "
+                lose(on, in, ir_internf(g, "%%%s, a list holding it, is set at a run-time index before "
                                     "the write", in->name->name));
                 return;
             }
@@ -529,7 +513,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
                     if (in->objs[i] != o)
                         o = 0;
                 if (!o)
-                    refuse_contents(on, in, fmt(g, "%%%s is read at a run-time index from %%%s, "
+                    refuse_contents(on, in, ir_internf(g, "%%%s is read at a run-time index from %%%s, "
                                                    "whose slots hold different tensors",
                                                 n->outputs[0]->name, in->name->name));
             }
@@ -543,7 +527,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
                     on->obj[n->outputs[i]->id] = in->objs[i];
         return;
     case OP_ATEN_SLICE:
-        if (in && n->ninputs == 4 && n->noutputs == 1 && is_tensor_list(n->outputs[0])) {
+        if (in && n->ninputs == 4 && n->noutputs == 1 && tssa_is_tensor_list(n->outputs[0])) {
             int64_t lo = 0, hi = in->n, step = 0;
             bool ok = tssa_const_int(n->inputs[3], &step) && step == 1;
             ok = ok && (tssa_is_none(n->inputs[1]) || tssa_const_int(n->inputs[1], &lo));
@@ -560,7 +544,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
         }
         return;
     case OP_ATEN_LIST:
-        if (in && n->ninputs == 1 && n->noutputs == 1 && is_tensor_list(n->outputs[0])) {
+        if (in && n->ninputs == 1 && n->noutputs == 1 && tssa_is_tensor_list(n->outputs[0])) {
             int from = (int)(in - on->lists);
             TrackedList *l = new_list(on, n->outputs[0]);
             for (int i = 0; i < on->lists[from].n; i++)
@@ -569,7 +553,7 @@ static void interpret(TssaObjectNames *on, IrNode *n)
         return;
     case OP_ATEN_ADD: {
         TrackedList *r = n->ninputs == 2 ? list_of(on, n->inputs[1]) : NULL;
-        if (in && r && !r->lost && n->noutputs == 1 && is_tensor_list(n->outputs[0])) {
+        if (in && r && !r->lost && n->noutputs == 1 && tssa_is_tensor_list(n->outputs[0])) {
             int from = (int)(in - on->lists), other = (int)(r - on->lists);
             TrackedList *l = new_list(on, n->outputs[0]);
             for (int i = 0; i < on->lists[from].n; i++)
@@ -744,7 +728,7 @@ static void check_views(TssaObjectNames *on, int o, IrValue *v, bool written_roo
             continue;
         if (!written_root && tssa_alias_dominates(a, w, on->write) &&
             a->values[w->id].last_use > threshold) {
-            refuse(on, o, fmt(a->g, "%%%s, a view of %%%s (another name of the tensor), is read "
+            refuse(on, o, ir_internf(a->g, "%%%s, a view of %%%s (another name of the tensor), is read "
                                     "after the write", w->name, v->name));
             return;
         }
@@ -759,7 +743,7 @@ static void check_views(TssaObjectNames *on, int o, IrValue *v, bool written_roo
                 continue;                   /* a further view, in the tree */
             if (user->op == OP_PRIM_RETURN && !user->owner->owner)
                 continue;
-            refuse(on, o, fmt(a->g, "%%%s, a view of %%%s, is used by %s, which may keep it",
+            refuse(on, o, ir_internf(a->g, "%%%s, a view of %%%s, is used by %s, which may keep it",
                               w->name, v->name, user->kind));
             return;
         }
@@ -934,24 +918,24 @@ static const char *unknown_object(TssaObjectNames *on)
         const IrValue *l = read->inputs[0];
         const IrNode *d = l->def;
         if (l->id < on->nvalues && on->list[l->id] >= 0 && !on->lists[on->list[l->id]].lost)
-            return fmt(g, "%%%s is read from %%%s at a slot holding a tensor not allocated in the "
+            return ir_internf(g, "%%%s is read from %%%s at a slot holding a tensor not allocated in the "
                           "program (a graph input, a view, a tensor from outside the lists followed)",
                        w->name, l->name);
         if (d->op == OP_PRIM_PARAM && d->owner->owner && d->owner->owner->op == OP_PRIM_LOOP)
-            return fmt(g, "%%%s is read from %%%s, carried by a loop whose trip count is not known "
+            return ir_internf(g, "%%%s is read from %%%s, carried by a loop whose trip count is not known "
                           "or that may break: which list it is, and what its slots hold, depends on "
                           "the iterations run", w->name, l->name);
         if (d->op == OP_PRIM_PARAM)
-            return fmt(g, "%%%s is read from %%%s, a graph input", w->name, l->name);
+            return ir_internf(g, "%%%s is read from %%%s, a graph input", w->name, l->name);
         if (l->id < on->nvalues && on->list[l->id] >= 0)
-            return fmt(g, "%%%s is read from %%%s, whose slots are no longer known", w->name, l->name);
-        return fmt(g, "%%%s is read from %%%s, made by %s, not a list of tensors the analysis "
+            return ir_internf(g, "%%%s is read from %%%s, whose slots are no longer known", w->name, l->name);
+        return ir_internf(g, "%%%s is read from %%%s, made by %s, not a list of tensors the analysis "
                       "follows", w->name, l->name, d->kind);
     }
     if (root->kind == TSSA_ROOT_MERGE)
-        return fmt(g, "%%%s is merged by control flow not followed run by run (which tensor it is "
+        return ir_internf(g, "%%%s is merged by control flow not followed run by run (which tensor it is "
                       "depends on the path taken)", w->name);
-    return fmt(g, "%%%s is not a tensor the analysis follows from its allocation", w->name);
+    return ir_internf(g, "%%%s is not a tensor the analysis follows from its allocation", w->name);
 }
 
 /* One run of the write m, met by the interpretation: its object, names
@@ -995,7 +979,7 @@ static void record_run(TssaObjectNames *on)
     int n = run_slots(on, o, scope, nscope, slots, from_end, MAX_SLOTS);
     free(scope);
     if (n < 0) {
-        on->failed = fmt(g, "%%%s is held in more than %d list slots", on->written->name, MAX_SLOTS);
+        on->failed = ir_internf(g, "%%%s is held in more than %d list slots", on->written->name, MAX_SLOTS);
         return;
     }
     if (on->runs == 1) {
@@ -1015,7 +999,7 @@ static void record_run(TssaObjectNames *on)
         same = same_slot(&slots[i], from_end[i], &on->slots[i], on->from_end[i],
                          &on->from_start_ok[i], &on->from_end_ok[i]);
     if (!same)
-        on->failed = fmt(g, "the list slots holding %%%s differ between runs of the write",
+        on->failed = ir_internf(g, "the list slots holding %%%s differ between runs of the write",
                          on->written->name);
 }
 
@@ -1039,7 +1023,7 @@ static const char *resolve_from(TssaObjectNames *on, const TssaMutation *m, IrBl
     if (on->failed)
         return on->failed;
     if (!on->runs)
-        return fmt(g, "the write is inside a loop or branch that the analysis cannot follow run by "
+        return ir_internf(g, "the write is inside a loop or branch that the analysis cannot follow run by "
                       "run (a trip count or condition not known)");
     /* Each candidate: the tensor on every run, on every run but those of
      * the loop's first iteration, or on those only. */
@@ -1054,7 +1038,7 @@ static const char *resolve_from(TssaObjectNames *on, const TssaMutation *m, IrBl
         else if (split && c->seen_first == on->runs_first && c->seen == c->seen_first)
             nfirst++;
         else
-            return fmt(g, "%%%s is the written tensor on some runs of the write and not on others",
+            return ir_internf(g, "%%%s is the written tensor on some runs of the write and not on others",
                        c->value->name);
     }
     plan->names = arena_alloc(g->arena, sizeof *plan->names * (size_t)(nnames ? nnames : 1));
@@ -1087,7 +1071,7 @@ const char *tssa_object_names_resolve(TssaObjectNames *on, const TssaMutation *m
     TssaAlias *a = on->a;
     memset(plan, 0, sizeof *plan);
     if (a->roots[m->root].value->id >= on->nvalues)
-        return fmt(a->g, "%%%s was made after the analysis", a->roots[m->root].value->name);
+        return ir_internf(a->g, "%%%s was made after the analysis", a->roots[m->root].value->name);
     /* From the write's block outwards: the first block from which every
      * run of the write is decided. The reason kept is the one of the
      * outermost block whose interpretation met the write. */

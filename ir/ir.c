@@ -20,6 +20,7 @@
  * x.1, x.2, ... stays linear however many values share a base. Destroyed
  * values give their names back.
  */
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,6 +114,16 @@ const char *ir_intern_n(IrGraph *g, const char *s, size_t len)
 const char *ir_intern(IrGraph *g, const char *s)
 {
     return ir_intern_n(g, s, strlen(s));
+}
+
+const char *ir_internf(IrGraph *g, const char *format, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(buf, sizeof buf, format, ap);
+    va_end(ap);
+    return ir_intern(g, buf);
 }
 
 /* ---------------------------------------------------------------- names */

@@ -516,14 +516,8 @@ static bool infer_view(Infer *in, const IrNode *n, Shape *out)
             return false;
         if (step < 1)
             return contradiction(n, "slice step must be positive");
-        int64_t size = x.sizes[d];
-        if (start < 0)
-            start += size;
-        if (end < 0)
-            end += size;
-        start = start < 0 ? 0 : start > size ? size : start;
-        end = end < start ? start : end > size ? size : end;
-        out->sizes[d] = (end - start + step - 1) / step;
+        int64_t len = tensor_slice_bounds(x.sizes[d], &start, &end);
+        out->sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;    /* as tensor_slice */
         return true;
     }
     case OP_ATEN_NARROW: case OP_IMMUT_NARROW:

@@ -216,6 +216,9 @@ struct IrGraph {
 IrGraph *ir_graph_new(void);
 void ir_graph_free(IrGraph *g);
 const char *ir_intern(IrGraph *g, const char *s);   /* interned copy of s */
+/* Interned copy of the printf-formatted text (cut at 511 bytes): the
+ * reasons passes attach to nodes. */
+const char *ir_internf(IrGraph *g, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 /* A detached node of the given kind; insert it with ir_insert_*. kind is
  * copied and looked up in the op table. */
