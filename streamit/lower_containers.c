@@ -193,7 +193,8 @@ static Contents *made(const LowerProgram *p, const LowerContainers *lc, const Ir
     switch (n->op) {
     case OP_PRIM_LISTCONSTRUCT: {
         Contents *c = contents_new(n->ninputs, false);
-        memcpy(c->items, n->inputs, (size_t)n->ninputs * sizeof *c->items);
+        if (n->ninputs > 0)
+            memcpy(c->items, n->inputs, (size_t)n->ninputs * sizeof *c->items);
         return c;
     }
     case OP_ATEN_ADD: {

@@ -569,6 +569,15 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
     IrNode *n = ir_block_first(top);
     while (n->op != OP_PRIM_RETURN) {
         lower_graph_grown(p);
+        if (p->g->nvalues + 1 > nflags) {
+            /* values made since (lower_containers_visit's lists of known
+             * items) start with every flag clear */
+            uint32_t grown = p->g->nvalues + 1;
+            never_static = grow_flags(never_static, nflags, grown);
+            known = grow_flags(known, nflags, grown);
+            hoisted = grow_flags(hoisted, nflags, grown);
+            nflags = grown;
+        }
         if (n->op == OP_PRIM_IF && n->ninputs == 1 && n->nblocks == 2 &&
             p->is_static[n->inputs[0]->id] &&
             node_exec_get(p->exec, n->inputs[0])->kind == RT_BOOL) {
@@ -628,7 +637,7 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
             node_exec_clear(p->exec, ir_block_param(top, i));
     IR_FOREACH_NODE(x, top)
         for (int i = 0; i < x->noutputs; i++)
-            if (known[x->outputs[i]->id])
+            if (x->outputs[i]->id < nflags && known[x->outputs[i]->id])
                 node_exec_clear(p->exec, x->outputs[i]);
     free(known);
 }
