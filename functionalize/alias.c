@@ -311,17 +311,6 @@ static void classify_extraction(Walk *w, IrNode *n)
     }
 }
 
-/* Some operand of n is a list, tuple or dict. */
-static bool takes_container(const IrNode *n)
-{
-    for (int i = 0; i < n->ninputs; i++) {
-        const IrType *t = n->inputs[i]->type;
-        if (t && (t->kind == TY_LIST || t->kind == TY_TUPLE || t->kind == TY_DICT))
-            return true;
-    }
-    return false;
-}
-
 static void classify_node(Walk *w, IrNode *n)
 {
     TssaAlias *a = w->a;
@@ -339,13 +328,6 @@ static void classify_node(Walk *w, IrNode *n)
     case OP_PRIM_TUPLEUNPACK:
     case OP_PRIM_TUPLEINDEX:
     case OP_ATEN_GETITEM:
-    /* An item taken out of a list or dict (or a dict's default, which may
-     * be stored in it): one of the container's tensors, not a fresh one. */
-    case OP_ATEN_GET:
-    case OP_ATEN_POP:
-    case OP_ATEN_SETDEFAULT:
-    case OP_IMMUT_LIST_POP:
-    case OP_IMMUT_DICT_POP:
         classify_extraction(w, n);
         return;
     case OP_PRIM_GETATTR:
@@ -373,11 +355,9 @@ static void classify_node(Walk *w, IrNode *n)
             continue;
         IrValue *in0 = n->ninputs ? n->inputs[0] : NULL;
         bool from_tensor = in0 && root_of(a, in0) >= 0;
-        if (info->cls == OPC_SCALAR && takes_container(n)) {
-            /* A list or dict op that returns a tensor returns one of the
-             * container's elements (list.pop(), dict.get/pop/setdefault:
-             * `-> t(*)` in their schemas) or a tensor argument (a default),
-             * never a new one. */
+        if (tssa_returns_element(n)) {
+            /* an element of the container or a tensor operand (d.get(k, t)
+             * is t when k is missing): it joins both */
             int r = add_root(a, v, TSSA_ROOT_CONTAINER, n->kind);
             join_container_class(w, r);
             for (int j = 0; j < n->ninputs; j++)

@@ -21,6 +21,11 @@ bool tssa_is_tensor_value(const IrValue *v);
 bool tssa_is_container_value(const IrValue *v);
 /* Tensor[]: the lists whose elements list_elements.c and object_names.c follow. */
 bool tssa_is_tensor_list(const IrValue *v);
+/* n is a list or dict op (OPC_SCALAR, a list, tuple or dict operand) with
+ * a tensor result: that result is one of the container's elements
+ * (list.pop(), dict.get/pop/setdefault, the immut:: pops: `-> t(*)` in
+ * their schemas) or a tensor operand (a default), never a new tensor. */
+bool tssa_returns_element(const IrNode *n);
 /* The int of a prim::Constant output, when v is one. */
 bool tssa_const_int(const IrValue *v, int64_t *out);
 bool tssa_const_bool(const IrValue *v, bool *out);

@@ -52,6 +52,20 @@ bool tssa_is_tensor_list(const IrValue *v)
     return t && t->kind == TY_LIST && t->nelems == 1 && t->elems[0]->kind == TY_TENSOR;
 }
 
+bool tssa_returns_element(const IrNode *n)
+{
+    if (op_info(n->op)->cls != OPC_SCALAR)
+        return false;
+    bool takes = false, gives = false;
+    for (int i = 0; i < n->ninputs; i++) {
+        const IrType *t = n->inputs[i]->type;
+        takes |= t && (t->kind == TY_LIST || t->kind == TY_TUPLE || t->kind == TY_DICT);
+    }
+    for (int i = 0; i < n->noutputs; i++)
+        gives |= tssa_is_tensor_value(n->outputs[i]);
+    return takes && gives;
+}
+
 bool tssa_is_container_value(const IrValue *v)
 {
     const IrType *t = v->type;

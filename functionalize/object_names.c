@@ -324,7 +324,8 @@ static bool keeps_nothing(const IrNode *user, int index)
         return false;
     if (user->op == OP_PRIM_LISTCONSTRUCT || user->op == OP_PRIM_TUPLECONSTRUCT ||
         user->op == OP_PRIM_DICTCONSTRUCT || user->op == OP_ATEN_APPEND ||
-        user->op == OP_ATEN_SET_ITEM || user->op == OP_ATEN_INSERT || user->op == OP_PRIM_SETATTR)
+        user->op == OP_ATEN_SET_ITEM || user->op == OP_ATEN_INSERT || user->op == OP_PRIM_SETATTR ||
+        tssa_returns_element(user))     /* d.get(k, t) may be t; setdefault may store it */
         return false;
     if (info->mutates >= 0 ? index == info->mutates : info->alias != ALIAS_NONE)
         return false;

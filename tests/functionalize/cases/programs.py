@@ -263,6 +263,20 @@ def element_op_then_write(x, key: str):
     got.mul_(2.0)
     return keep, torch.stack(ts), t, d["a"], got
 
+
+def dict_default_then_write(x, key: str):
+    """d.get(k, t) is t itself when k is missing, and d.setdefault(k, t)
+    stores t: writes to t after either are seen through `got` and `s`
+    (the result of a dict op is an element or an operand, never a new
+    tensor; before, cpu returned got and s without the writes)."""
+    t = x * 2.0
+    d: Dict[str, torch.Tensor] = {"a": x * 3.0}
+    got = d.get(key, t)
+    t.add_(1.0)
+    s = d.setdefault(key, t)
+    t.mul_(2.0)
+    return got, s, t
+
 CASES = {
     "live_view_in_loop": (live_view_in_loop, {"x": torch.randn(4, 3)}),
     "nested_loop_write": (nested_loop_write, {"x": torch.randn(4), "n": 4}),
@@ -288,6 +302,7 @@ CASES = {
     "loop_of_if_writes": (loop_of_if_writes, {"x": torch.randn(2, 3), "n": 7}),
     "select_of_loop_output": (select_of_loop_output, {"x": torch.randn(2, 3), "n": 2}),
     "element_op_then_write": (element_op_then_write, {"x": torch.randn(3), "key": "a"}),
+    "dict_default_then_write": (dict_default_then_write, {"x": torch.randn(3), "key": "zz"}),
     "write_then_store": (write_then_store, {"x": torch.randn(3, 2), "n": 3}),
     "write_store_write": (write_store_write, {"x": torch.randn(3)}),
     "write_in_loop_then_store": (write_in_loop_then_store, {"x": torch.randn(3), "n": 3}),
