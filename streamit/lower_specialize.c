@@ -25,7 +25,7 @@
  *
  * A top-level prim::Loop made only of the slice's nodes (and loops and Ifs
  * of them) over compile-time values runs now too, all its iterations
- * (fold_scalar_loop below).
+ * (fold_scalar_control below).
  *
  * prim::If with a compile-time condition is folded: the taken block's nodes
  * move before the If, its results replace the If's outputs, and the walk
@@ -33,7 +33,7 @@
  * Inside loops and Ifs that stay, the slice's nodes whose inputs are all
  * compile-time values are hoisted to the top level (hoist_static below).
  * A top-level Loop or If that computes only scalars from compile-time
- * values runs whole (scalar_control); a short for loop that reads a list
+ * values runs whole (fold_scalar_control); a short for loop that reads a list
  * or dict of tensors it carries is unrolled first (lower_unroll.c), and the
  * walk follows the contents of lists and dicts (lower_containers.c).
  */
@@ -299,75 +299,6 @@ static void hoist_static(LowerProgram *p, IrBlock *b, const bool *never_static, 
     }
 }
 
-/* A loop of the scalar slice: its blocks hold only nodes of the slice and
- * loops and Ifs of the same kind, every value they read from outside is a
- * compile-time value, and what it carries holds no tensor (torchvision's
- * SSD DBoxGenerator builds its default boxes as a list of float lists by
- * three nested loops over the feature maps' sizes). */
-static bool block_in_scalar_slice(const LowerProgram *p, const IrBlock *b, const IrNode *loop,
-                                  const bool *never_static, const bool *known)
-{
-    IR_FOREACH_NODE(n, b) {
-        bool control = (n->op == OP_PRIM_LOOP || n->op == OP_PRIM_IF) && n->nblocks > 0;
-        /* `feature_maps[k].shape[-2:]`: a bound tensor taken from a list
-         * of them, or a view of one, whose sizes the slice reads (only
-         * scalars leave the loop, so no tensor does) */
-        bool view = !control && !op_in_scalar_slice(n) && makes_view(n);
-        if (!control && !view && !op_in_scalar_slice(n))
-            return false;
-        for (int i = 0; i < n->noutputs; i++)
-            if ((!view && !lower_type_scalar(n->outputs[i]->type)) || never_static[n->outputs[i]->id])
-                return false;
-        for (int i = 0; i < n->ninputs; i++) {
-            const IrNode *d = n->inputs[i]->def;
-            bool inside = false;
-            for (const IrNode *a = d; a; a = a->owner ? a->owner->owner : NULL)
-                if (a == loop) {
-                    inside = true;
-                    break;
-                }
-            const IrValue *v = n->inputs[i];
-            bool bound = v->def == p->g->top->param || known[v->id];
-            if (!inside && !p->is_static[v->id] && !(bound && node_exec_get(p->exec, v)))
-                return false;
-        }
-        for (int i = 0; i < n->nblocks; i++)
-            if (!block_in_scalar_slice(p, n->blocks[i], loop, never_static, known))
-                return false;
-    }
-    const IrNode *ret = b->ret;
-    for (int i = 0; i < ret->ninputs; i++)
-        if (!lower_type_scalar(ret->inputs[i]->type))
-            return false;
-    return true;
-}
-
-/* Runs such a loop now, all its iterations: its results become
- * compile-time values, and the lowering skips it as it skips every node
- * of the slice (the run would redo the same scalar work each time). */
-static bool fold_scalar_loop(LowerProgram *p, IrNode *n, const bool *never_static, const bool *known)
-{
-    if (n->op != OP_PRIM_LOOP || n->nblocks != 1 || n->noutputs == 0)
-        return false;
-    for (int i = 0; i < n->ninputs; i++)
-        if (!p->is_static[n->inputs[i]->id])
-            return false;
-    for (int i = 0; i < n->noutputs; i++)
-        if (!lower_type_scalar(n->outputs[i]->type) || never_static[n->outputs[i]->id])
-            return false;
-    if (!block_in_scalar_slice(p, n->blocks[0], n, never_static, known))
-        return false;
-    if (!node_exec_node(p->exec, n)) {
-        node_exec_clear_node(p->exec, n);
-        return false;
-    }
-    for (int i = 0; i < n->noutputs; i++)
-        p->is_static[n->outputs[i]->id] = true;
-    p->stats.static_nodes++;
-    p->stats.loops_folded++;
-    return true;
-}
-
 /* prim::Uninitialized stands for a value on paths that raise (TorchScript
  * puts one before an If whose other branch raises, as F.embedding_bag's
  * argument checks do). Once such Ifs fold, nothing reads it: it computes
@@ -393,51 +324,72 @@ static bool inside(const IrNode *x, const IrNode *n)
     return false;
 }
 
-static bool scalar_block(const LowerProgram *p, const IrBlock *b, const IrNode *root)
+/* A value a block inside root reads from outside it is at hand now: a
+ * compile-time value, or a bound graph input or a view of one (`known`)
+ * whose sizes the slice reads. */
+static bool outer_value_at_hand(const LowerProgram *p, const IrValue *v, const IrNode *root,
+                                const bool *known)
 {
-    IR_FOREACH_NODE(x, b) {
-        bool control = (x->op == OP_PRIM_LOOP || x->op == OP_PRIM_IF) && x->nblocks > 0;
-        if (!control && !lower_node_scalar(x))
+    if (inside(v->def, root) || p->is_static[v->id])
+        return true;
+    bool bound = v->def == p->g->top->param || known[v->id];
+    return bound && node_exec_get(p->exec, v);
+}
+
+/* Every node of b (inside root) is of the scalar slice, a view of a bound
+ * tensor (`feature_maps[k].shape[-2:]`: only scalars leave root, so no
+ * tensor does), or a Loop or If of the same kind; none makes a list that
+ * is written in place; every value read from outside root is at hand. */
+static bool block_in_scalar_slice(const LowerProgram *p, const IrBlock *b, const IrNode *root,
+                                  const bool *never_static, const bool *known)
+{
+    IR_FOREACH_NODE(n, b) {
+        bool control = (n->op == OP_PRIM_LOOP || n->op == OP_PRIM_IF) && n->nblocks > 0;
+        bool view = !control && !op_in_scalar_slice(n) && makes_view(n);
+        if (!control && !view && !op_in_scalar_slice(n))
             return false;
-        for (int i = 0; control && i < x->noutputs; i++)
-            if (!lower_type_scalar(x->outputs[i]->type))
+        for (int i = 0; i < n->noutputs; i++)
+            if ((!view && !lower_type_scalar(n->outputs[i]->type)) || never_static[n->outputs[i]->id])
                 return false;
-        for (int i = 0; i < x->ninputs; i++) {
-            const IrValue *v = x->inputs[i];
-            if (!inside(v->def, root) && !p->is_static[v->id])
+        for (int i = 0; i < n->ninputs; i++)
+            if (!outer_value_at_hand(p, n->inputs[i], root, known))
                 return false;
-        }
-        for (int i = 0; i < x->nblocks; i++)
-            if (!scalar_block(p, x->blocks[i], root))
+        for (int i = 0; i < n->nblocks; i++)
+            if (!block_in_scalar_slice(p, n->blocks[i], root, never_static, known))
                 return false;
     }
     for (int i = 0; i < ir_block_nreturns(b); i++) {
         const IrValue *v = ir_block_return(b, i);
-        if (!inside(v->def, root) && !p->is_static[v->id])
+        if (!lower_type_scalar(v->type) || !outer_value_at_hand(p, v, root, known))
             return false;
     }
     return true;
 }
 
 /* A prim::Loop or prim::If at the top level that computes only scalars
- * from compile-time values: every node inside is of the scalar slice (or
- * such a Loop or If), and every value it reads from outside is a
- * compile-time value (a while loop halving a float attribute until it is
- * under a bound argument). It runs now, whole, as a node of the slice
- * does; the loop is then no run-time filter at all. */
-static bool scalar_control(const LowerProgram *p, const IrNode *n)
+ * (and lists of them) from compile-time values and the sizes of bound
+ * tensors: torchvision's SSD DBoxGenerator builds its default boxes as a
+ * list of float lists by three nested loops over the feature maps' sizes;
+ * a while loop halves a float attribute until it is under a bound
+ * argument. It runs now, whole, as a node of the slice does: its results
+ * are compile-time values and the loop is no run-time filter at all. */
+static bool fold_scalar_control(LowerProgram *p, IrNode *n, const bool *never_static, const bool *known)
 {
     if ((n->op != OP_PRIM_LOOP && n->op != OP_PRIM_IF) || n->nblocks == 0 || n->noutputs == 0)
         return false;
-    for (int i = 0; i < n->noutputs; i++)
-        if (!lower_type_scalar(n->outputs[i]->type))
-            return false;
     for (int i = 0; i < n->ninputs; i++)
         if (!p->is_static[n->inputs[i]->id])
             return false;
-    for (int i = 0; i < n->nblocks; i++)
-        if (!scalar_block(p, n->blocks[i], n))
+    for (int i = 0; i < n->noutputs; i++)
+        if (!lower_type_scalar(n->outputs[i]->type) || never_static[n->outputs[i]->id])
             return false;
+    for (int i = 0; i < n->nblocks; i++)
+        if (!block_in_scalar_slice(p, n->blocks[i], n, never_static, known))
+            return false;
+    if (!run_static(p, n))
+        return false;
+    if (n->op == OP_PRIM_LOOP)
+        p->stats.loops_folded++;
     return true;
 }
 
@@ -611,11 +563,9 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
                 node_exec_clear_node(p->exec, n);
         } else if (op_in_scalar_slice(n) && inputs_known(p, n, known) && !writes_list_output) {
             run_static(p, n);
-        } else if (fold_scalar_loop(p, n, never_static, known)) {
+        } else if (fold_scalar_control(p, n, never_static, known)) {
             n = n->next;
             continue;
-        } else if (!writes_list_output && scalar_control(p, n)) {
-            run_static(p, n);
         } else {
             run_device_query(p, n);
         }
