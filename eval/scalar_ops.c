@@ -1269,6 +1269,14 @@ bool eval_op_false_query(EvalCall *c)
     return eval_nargs(c, 1, 1) && eval_arg_tensor(c, 0, &t) && eval_out_value(c, 0, rt_bool(false));
 }
 
+/* torch.is_grad_enabled(), torch.is_autocast_enabled(): tssa-stream runs
+ * inference only, as export.py's eager run under torch.no_grad() did (the
+ * fast paths of nn.MultiheadAttention and nn.TransformerEncoderLayer ask). */
+bool eval_op_false_flag(EvalCall *c)
+{
+    return eval_nargs(c, 0, 0) && eval_out_value(c, 0, rt_bool(false));
+}
+
 bool eval_op_unchecked_cast(EvalCall *c)
 {
     return eval_nargs(c, 1, 1) && eval_out_arg(c, 0, 0);

@@ -222,10 +222,14 @@ bool lower_run_static(LowerProgram *p, IrNode *n)
  * `if x.device == torch.device('cpu')` then folds like any static check. */
 static bool run_device_query(LowerProgram *p, IrNode *n)
 {
-    if (n->op != OP_PRIM_DEVICE || n->ninputs != 1 || n->noutputs != 1 || !n->inputs[0]->type ||
-        n->inputs[0]->type->kind != TY_TENSOR)
+    bool flag = n->op == OP_PRIM_IS_CUDA || n->op == OP_PRIM_IS_NESTED || n->op == OP_PRIM_REQUIRES_GRAD;
+    if ((n->op != OP_PRIM_DEVICE && !flag) || n->ninputs != 1 || n->noutputs != 1 ||
+        !n->inputs[0]->type || n->inputs[0]->type->kind != TY_TENSOR)
         return false;
-    node_exec_set(p->exec, n->outputs[0], rt_device("cpu"));
+    /* what the evaluator answers for every tensor (eval_op_false_query):
+     * on the host, not nested, no gradient; nn.MultiheadAttention's fast
+     * path and nested-tensor checks then fold away */
+    node_exec_set(p->exec, n->outputs[0], flag ? rt_bool(false) : rt_device("cpu"));
     p->is_static[n->outputs[0]->id] = true;
     p->stats.static_nodes++;
     return true;

@@ -108,6 +108,9 @@ typedef enum OpAlias {
     X(PRIM_LAYOUT, "prim::layout", OPC_SCALAR, NOMUT, ALIAS_NONE, layout) \
     X(PRIM_REQUIRES_GRAD, "prim::requires_grad", OPC_SCALAR, NOMUT, ALIAS_NONE, false_query) \
     X(PRIM_IS_CUDA, "prim::is_cuda", OPC_SCALAR, NOMUT, ALIAS_NONE, false_query) \
+    X(PRIM_IS_NESTED, "prim::is_nested", OPC_SCALAR, NOMUT, ALIAS_NONE, false_query) \
+    X(ATEN_IS_GRAD_ENABLED, "aten::is_grad_enabled", OPC_SCALAR, NOMUT, ALIAS_NONE, false_flag) \
+    X(ATEN_IS_AUTOCAST_ENABLED, "aten::is_autocast_enabled", OPC_SCALAR, NOMUT, ALIAS_NONE, false_flag) \
     X(PRIM_SHAPE, "prim::shape", OPC_SCALAR, NOMUT, ALIAS_NONE, shape) \
     X(PRIM_UNCHECKED_CAST, "prim::unchecked_cast", OPC_SCALAR, NOMUT, ALIAS_SELF, unchecked_cast) \
     X(PRIM_UNINITIALIZED, "prim::Uninitialized", OPC_SCALAR, NOMUT, ALIAS_NONE, uninitialized) \
