@@ -105,6 +105,14 @@ add_test(NAME tssa.functional_writes_kept.list_element_slot_moved_to_input
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/functionalize/cases/list_element_slot_moved_to_input --kept
                  "%[^ ]* .taken from a list or tuple. may alias %y[^ ]* .fresh., which is read after this write")
+# A list of views of the graph input x, carried by a loop whose trip count
+# is not known and replaced by a fresh list in a branch: which list a write
+# goes through depends on the iteration, so it stays imperative, with both
+# reasons (the one case of its kind; its outputs: conform.*.tssa_cases).
+add_test(NAME tssa.functional_writes_kept.list_element_views_list
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_views_list --kept
+                 "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list.*carried by a loop whose trip count is not known")
 # Pushes and pops at the end of a list in a for loop and a while loop stay
 # linear once functional: each immut:: version reuses the dead old list in
 # place (eval_arg_take), also for an insert and a pop on one list in one

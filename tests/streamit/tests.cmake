@@ -182,9 +182,6 @@ endforeach()
 # its count, a run-time index into slots all holding one tensor), and
 # list_alias_append_last's (one tensor appended to two lists each
 # iteration, written through the last slot of each: set at -1).
-# lower.list_elements_kept.list_element_views_list: its list of views of
-# the graph input x, carried by a loop whose trip count is not known and
-# replaced in a branch, keeps its write, with both reasons.
 # The outputs on every backend are the corpus runs'.
 add_test(NAME lower.list_elements.list_element_writes
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
@@ -202,10 +199,6 @@ endforeach()
 add_test(NAME lower.list_elements.mmdet_pafpn_inplace
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/models/mmdet_pafpn_inplace "the trip count is computed at run time")
-add_test(NAME lower.list_elements_kept.list_element_views_list
-         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
-                 ${TSSA_TESTS_DIR}/models/list_element_views_list --kept
-                 "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list.*carried by a loop whose trip count is not known")
 set_tests_properties(lower.list_elements.list_element_writes lower.list_elements.mmdet_fpn_inplace
                      lower.list_elements.mmdet_pafpn_inplace
                      lower.list_elements.list_element_hazards
@@ -216,8 +209,7 @@ set_tests_properties(lower.list_elements.list_element_writes lower.list_elements
                      lower.list_elements.list_element_shared_out
                      lower.list_elements.list_alias_runtime_pieces
                      lower.list_elements.list_alias_branches_copies
-                     lower.list_elements.list_alias_append_last
-                     lower.list_elements_kept.list_element_views_list PROPERTIES LABELS lower)
+                     lower.list_elements.list_alias_append_last PROPERTIES LABELS lower)
 
 # lower.taken_apart: every corpus program (tests/models) lowers to a stream
 # graph with no opaque program, loop or loop-body filter, but those listed

@@ -444,6 +444,23 @@ def list_optional_then_write(x, n: int):
         count = len(opt)
     return count, len(fresh)
 
+def list_element_views_list(x, n: int):
+    """Writes through the elements of a list whose slots are views of the
+    graph input x on some iterations and fresh tensors on others: `parts`,
+    a list(...) of x.split(2), is carried by a loop with a run-time trip
+    count that writes `parts[i].add_(1)` and replaces the list with a fresh
+    one at i == 5. Which list the write goes through (and so whether x
+    changes) depends on how many iterations ran; making it functional would
+    need a run-time tag carried through the loop. It stays imperative, with
+    both reasons, and matches PyTorch."""
+    parts: List[torch.Tensor] = list(x.split(2))
+    for i in range(n):
+        parts[i].add_(1.0)
+        if i == 5:
+            parts = [x * 2.0]
+    return x, torch.stack(parts)
+
+
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
     "list_append_if_in_loop": (list_append_if_in_loop, {"x": torch.randn(8)}),
@@ -492,6 +509,7 @@ CASES = {
     "list_element_popped_kept": (list_element_popped_kept, {"x": torch.randn(3)}),
     "list_concat_outer_in_loop": (list_concat_outer_in_loop, {"n": 3}),
     "list_push_pop_end": (list_push_pop_end, {"n": 10}),
+    "list_element_views_list": (list_element_views_list, {"x": torch.randn(4), "n": 2}),
     "list_push_pop_count": (list_push_pop_count, {"n": 50}),
     "list_sort_tensors": (list_sort_tensors, {"x": torch.randn(3)}),
     "list_sort_tensors_ambiguous": (list_sort_tensors_ambiguous, {"x": torch.randn(2)},
