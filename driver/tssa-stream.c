@@ -113,6 +113,13 @@ static bool replace_fresh_objects(Run *r)       /* ir: objects by their attribut
     return true;
 }
 
+/* Composite ops (the transformer fast path's) become the ops they are made
+ * of, for every backend alike; after --emit=ir too. */
+static bool expand_decompositions(Run *r)       /* frontend: composite ops by their definitions */
+{
+    return ir_expand_decompositions(r->graph, stderr) >= 0 ? true : stop(r, EXIT_RUNTIME);
+}
+
 /* Every stage after printing needs to know what each op means. It runs
  * after binding so that the ranks of the bound tensors can rule out
  * branches (F.interpolate's per-rank branches) that this run never takes. */
@@ -1129,8 +1136,8 @@ static int run_pipeline(const Options *o)
         (void)(bind_cores(&r) && emit_topology(&r));
     } else if (o->model_is_stream) {            /* a hand-written stream graph */
         go = read_stream_text(&r) && fission(&r) && schedule(&r);
-    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && replace_fresh_objects(&r) && bind_inputs(&r) &&
-               verify_ops(&r)) {
+    } else if (read_graph(&r) && emit_stop(&r, EMIT_IR) && replace_fresh_objects(&r) &&
+               expand_decompositions(&r) && bind_inputs(&r) && verify_ops(&r)) {
         if (!o->backend->runs_plan && o->emit == EMIT_NONE) {
             (void)(run_graph(&r) && write_outputs(&r));
         } else {

@@ -487,8 +487,10 @@ bool eval_fail_unimplemented(EvalCall *c)
     if (c->node->op == OP_UNKNOWN)
         /* ir_check_ops let it through only where a run might not reach it */
         eval_fail(c, "unknown op '%s': the op table does not list it, so it cannot be run "
-                     "(reached at run time, called as %s(%s))",
-                  c->node->kind, c->node->kind, textbuf_cstr(&kinds));
+                     "(reached at run time, called as %s(%s))%s%s",
+                  c->node->kind, c->node->kind, textbuf_cstr(&kinds),
+                  op_unknown_hint(c->node->kind) ? ": " : "",
+                  op_unknown_hint(c->node->kind) ? op_unknown_hint(c->node->kind) : "");
     else
         eval_fail(c, "not implemented on the %s backend (called as %s(%s))",
                   c->run->backend ? c->run->backend : "ref", c->node->kind, textbuf_cstr(&kinds));

@@ -20,7 +20,7 @@ static _Atomic int64_t library_ops, reference_ops, view_ops;
 
 static bool library_op(OpId op)
 {
-    return op_info(op)->cls == OPC_LINALG || op == OP_ATEN_CONV2D || op == OP_ATEN_CONV1D ||
+    return op_info(op)->cls == OPC_LINALG || op == OP_ATEN_CONV2D || op == OP_ATEN_CONV1D || op == OP_ATEN_CONV3D ||
            op == OP_ATEN_CONVOLUTION || op == OP_ATEN_LINEAR;
 }
 

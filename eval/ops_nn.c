@@ -49,7 +49,7 @@ bool eval_op_linear(EvalCall *c)
 static bool convolution(EvalCall *c, int spatial, Tensor *x, Tensor *w, Tensor *bias, int stride_arg,
                         int padding_arg, int dilation_arg, int64_t groups)
 {
-    int64_t stride[2], padding[2] = {0, 0}, dilation[2];
+    int64_t stride[3], padding[3] = {0, 0, 0}, dilation[3];
     if (!eval_arg_ints_fixed(c, stride_arg, stride, spatial) ||
         !eval_arg_ints_fixed(c, dilation_arg, dilation, spatial))
         return false;
@@ -65,7 +65,7 @@ static bool convolution(EvalCall *c, int spatial, Tensor *x, Tensor *w, Tensor *
                     return eval_fail(c, "padding='same' is not supported for strided convolutions");
                 }
             /* pad pairs start from the last dim, as F.pad */
-            int64_t pad[4] = {0, 0, 0, 0};
+            int64_t pad[6] = {0, 0, 0, 0, 0, 0};
             bool asymmetric = false;
             for (int d = 0; d < spatial; d++) {
                 int64_t total = dilation[d] * (w->sizes[2 + d] - 1);
@@ -89,14 +89,14 @@ static bool convolution(EvalCall *c, int spatial, Tensor *x, Tensor *w, Tensor *
         tensor_release(input);
         return false;
     }
-    Tensor *r = spatial == 2
-                    ? tensor_conv2d(input, w, bias, stride, padding, dilation, groups)
-                    : tensor_conv1d(input, w, bias, stride[0], padding[0], dilation[0], groups);
+    Tensor *r = spatial == 3   ? tensor_conv3d(input, w, bias, stride, padding, dilation, groups)
+                : spatial == 2 ? tensor_conv2d(input, w, bias, stride, padding, dilation, groups)
+                               : tensor_conv1d(input, w, bias, stride[0], padding[0], dilation[0], groups);
     tensor_release(input);
     return eval_out_tensor(c, 0, r);
 }
 
-/* conv2d/conv1d(Tensor input, Tensor weight, Tensor? bias, int[] stride,
+/* conv3d/conv2d/conv1d(Tensor input, Tensor weight, Tensor? bias, int[] stride,
  * int[]|str padding, int[] dilation, int groups) */
 static bool conv_nd(EvalCall *c, int spatial)
 {
@@ -108,6 +108,7 @@ static bool conv_nd(EvalCall *c, int spatial)
 }
 bool eval_op_conv2d(EvalCall *c) { return conv_nd(c, 2); }
 bool eval_op_conv1d(EvalCall *c) { return conv_nd(c, 1); }
+bool eval_op_conv3d(EvalCall *c) { return conv_nd(c, 3); }
 
 /* _convolution(input, weight, bias?, stride, padding, dilation, bool
  * transposed, output_padding, groups, benchmark, deterministic,
@@ -132,8 +133,8 @@ bool eval_op_convolution(EvalCall *c)
         return eval_out_tensor(c, 0, tensor_conv_transpose(x, w, bias, spatial, stride, padding, output_padding,
                                                            groups, dilation));
     }
-    if (w->ndim != 3 && w->ndim != 4)
-        return eval_fail(c, "only 1-d and 2-d convolutions are supported (weight is %d-d)", w->ndim);
+    if (w->ndim < 3 || w->ndim > 5)
+        return eval_fail(c, "expected a 3-d to 5-d weight (weight is %d-d)", w->ndim);
     return convolution(c, w->ndim - 2, x, w, bias, 3, 4, 5, groups);
 }
 

@@ -233,7 +233,11 @@ static bool fold_scalar(Fold *f, IrNode *n)
             return false;
         const IrType *ta = n->inputs[0]->type, *tb = n->inputs[1]->type;
         bool known, same;
-        if (is_none_type(ta) && is_none_type(tb)) {
+        if (n->inputs[0] == n->inputs[1]) {
+            /* one value is one object (nn.MultiheadAttention's `query is key`
+             * on self-attention): a write renames every later use of it */
+            known = true, same = true;
+        } else if (is_none_type(ta) && is_none_type(tb)) {
             known = true, same = true;
         } else if ((is_none_type(ta) && never_none(tb)) || (is_none_type(tb) && never_none(ta))) {
             known = true, same = false;

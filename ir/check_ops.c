@@ -219,7 +219,8 @@ static void check_node(OpCheck *c, IrNode *n, bool must_run)
     if (n->op == OP_UNKNOWN) {
         diag_error_line(c->err, &src, n->line, n->col,
                         "unknown op '%s': the op table does not list it, so it cannot be "
-                        "compiled or run", n->kind);
+                        "compiled or run%s%s", n->kind, op_unknown_hint(n->kind) ? ": " : "",
+                        op_unknown_hint(n->kind) ? op_unknown_hint(n->kind) : "");
         c->ok = false;
         return;
     }

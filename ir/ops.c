@@ -78,6 +78,23 @@ static const bool op_builtin_forms[OP_COUNT] = {
 #undef Y
 };
 
+const char *op_unknown_hint(const char *name)
+{
+    static const struct {
+        const char *prefix, *hint;
+    } hints[] = {
+        {"aten::_nested_tensor", "tssa-stream has no nested tensors; nn.TransformerEncoder makes one on its "
+                                 "inference fast path when given a src_key_padding_mask: construct it "
+                                 "with enable_nested_tensor=False (the same result on valid positions; "
+                                 "padded positions are computed instead of zero)"},
+        {"aten::to_padded_tensor", "tssa-stream has no nested tensors (see aten::_nested_tensor_from_mask)"},
+    };
+    for (size_t i = 0; name && i < sizeof hints / sizeof hints[0]; i++)
+        if (strncmp(name, hints[i].prefix, strlen(hints[i].prefix)) == 0)
+            return hints[i].hint;
+    return NULL;
+}
+
 bool op_returns_tensors_only(OpId op)
 {
     switch (op_table[op].cls) {

@@ -358,6 +358,105 @@ Tensor *tensor_conv1d(const Tensor *x, const Tensor *w, const Tensor *bias, int6
     return conv_nd(x, w, bias, 1, &stride, &padding, &dilation, groups);
 }
 
+/* conv3d as the sum over kernel depths of 2-d convolutions of input depth
+ * slices: output depth od is sum over kd of conv2d(x[:, :, id], w[:, :, kd])
+ * with id = od * sd - pd + kd * dd, depths outside the input being the
+ * zero padding (they add nothing). The 2-d convolutions check channels,
+ * groups, dtypes and the height and width; the depth is checked here. The
+ * sums run over kernel depths last, where ATen's one im2col product runs
+ * them inside each dot product: the same terms, rounded in another order. */
+Tensor *tensor_conv3d(const Tensor *x, const Tensor *w, const Tensor *bias, const int64_t stride[3],
+                      const int64_t padding[3], const int64_t dilation[3], int64_t groups)
+{
+    if (w->ndim != 5 || (x->ndim != 4 && x->ndim != 5)) {
+        char xb[160];
+        tensor_set_error("Expected 4D (unbatched) or 5D (batched) input and a 5-d weight to conv3d, but got "
+                         "input of size: %s and a %d-d weight",
+                         tensor_format_shape(x->ndim, x->sizes, xb, sizeof xb), w->ndim);
+        return NULL;
+    }
+    if (stride[0] <= 0 || dilation[0] <= 0 || padding[0] < 0) {
+        tensor_set_error(padding[0] < 0 ? "negative padding is not supported"
+                         : stride[0] <= 0 ? "non-positive stride is not supported"
+                                          : "dilation should be greater than zero");
+        return NULL;
+    }
+    bool batched = x->ndim == 5;
+    int ddim = batched ? 2 : 1;                 /* x's depth dim */
+    int64_t depth = x->sizes[ddim], kdepth = w->sizes[2];
+    int64_t padded, extent;
+    if (!ckd_mul_i64(&padded, padding[0], 2) || !ckd_add_i64(&padded, padded, depth) ||
+        !ckd_mul_i64(&extent, dilation[0], kdepth - 1) || !ckd_add_i64(&extent, extent, 1)) {
+        tensor_set_error("conv3d: padding or dilation too large (int64 overflow)");
+        return NULL;
+    }
+    if (padded < extent) {
+        tensor_set_error("Calculated padded input size per channel: (%" PRId64 " x %" PRId64 " x %" PRId64
+                         "). Kernel size: (%" PRId64 " x %" PRId64 " x %" PRId64
+                         "). Kernel size can't be greater than actual input size", padded,
+                         x->sizes[ddim + 1] + 2 * padding[1], x->sizes[ddim + 2] + 2 * padding[2], extent,
+                         dilation[1] * (w->sizes[3] - 1) + 1, dilation[2] * (w->sizes[4] - 1) + 1);
+        return NULL;
+    }
+    int64_t odepth = (padded - extent) / stride[0] + 1;
+    Tensor **planes = kern_malloc((size_t)odepth, sizeof *planes);    /* each (N?, O, OH, OW) */
+    bool ok = planes != NULL;
+    for (int64_t od = 0; ok && od < odepth; od++) {
+        planes[od] = NULL;
+        for (int64_t kd = 0; ok && kd < kdepth; kd++) {
+            int64_t id = od * stride[0] - padding[0] + kd * dilation[0];
+            if (id < 0 || id >= depth)
+                continue;
+            Tensor *xs = tensor_select((Tensor *)x, ddim, id);
+            Tensor *ws = tensor_select((Tensor *)w, 2, kd);
+            Tensor *y = xs && ws ? tensor_conv2d(xs, ws, NULL, stride + 1, padding + 1, dilation + 1, groups) : NULL;
+            tensor_release(xs);
+            tensor_release(ws);
+            if (y && planes[od]) {
+                Tensor *sum = tensor_add(planes[od], y, 1);
+                tensor_release(y);
+                y = sum;
+            }
+            tensor_release(planes[od]);
+            planes[od] = y;
+            ok = y != NULL;
+        }
+        if (ok && !planes[od]) {            /* every kernel depth in the padding: shape from depth 0 */
+            int64_t id = 0;
+            Tensor *xs = tensor_select((Tensor *)x, ddim, id);
+            Tensor *ws = tensor_select((Tensor *)w, 2, 0);
+            Tensor *y = xs && ws ? tensor_conv2d(xs, ws, NULL, stride + 1, padding + 1, dilation + 1, groups) : NULL;
+            tensor_release(xs);
+            tensor_release(ws);
+            planes[od] = y ? tensor_zeros(y->dtype, y->ndim, y->sizes) : NULL;
+            tensor_release(y);
+            ok = planes[od] != NULL;
+        }
+    }
+    Tensor *out = NULL;
+    if (ok) {
+        out = tensor_stack(planes, (int)odepth, ddim);
+        ok = out != NULL;
+    }
+    for (int64_t od = 0; planes && od < odepth; od++)
+        tensor_release(planes[od]);
+    free(planes);
+    if (ok && bias) {
+        if (bias->ndim != 1 || bias->sizes[0] != w->sizes[0]) {
+            tensor_set_error("expected bias to be 1-dimensional with %" PRId64 " elements", w->sizes[0]);
+            tensor_release(out);
+            return NULL;
+        }
+        int64_t bs[4] = {w->sizes[0], 1, 1, 1}, bst[4] = {bias->strides[0], 0, 0, 0};
+        Tensor *bv = tensor_make_view(bias, 4, bs, bst, bias->offset);
+        Tensor *with_bias = bv ? tensor_add(out, bv, 1) : NULL;
+        tensor_release(bv);
+        tensor_release(out);
+        out = with_bias;
+    }
+    return out;
+}
+
 /* ---------------------------------------------------------------- normalization */
 
 /* Per-channel parameter p[c] as double (default when p is NULL). */

@@ -28,6 +28,12 @@ void ir_print_node(FILE *out, const IrNode *n, int indent);   /* indent: spaces 
 /* Prints a float the way TorchScript does (17 significant digits, "1." for
  * integral values). */
 void ir_print_double(FILE *out, double v);
+/* Composite ops PyTorch writes in C++ from ops the op table has
+ * (aten::_native_multi_head_attention, aten::_transformer_encoder_layer_fwd)
+ * replaced in g by their definitions' graphs (frontend/decompose.c). Returns
+ * how many nodes it replaced, or -1 (message on err) when a definition
+ * shipped with this build does not parse. */
+int ir_expand_decompositions(IrGraph *g, FILE *err);
 
 /* ---------------------------------------------------------------- bindings */
 

@@ -297,6 +297,7 @@ typedef enum OpAlias {
     X(ATEN_DIAG_EMBED, "aten::diag_embed", OPC_LINALG, NOMUT, ALIAS_NONE, diag_embed) \
     X(ATEN_CONV2D, "aten::conv2d", OPC_NN, NOMUT, ALIAS_NONE, conv2d) \
     X(ATEN_CONV1D, "aten::conv1d", OPC_NN, NOMUT, ALIAS_NONE, conv1d) \
+    X(ATEN_CONV3D, "aten::conv3d", OPC_NN, NOMUT, ALIAS_NONE, conv3d) \
     X(ATEN_CONVOLUTION, "aten::_convolution", OPC_NN, NOMUT, ALIAS_NONE, convolution) \
     X(ATEN_BATCH_NORM, "aten::batch_norm", OPC_NN, NOMUT, ALIAS_NONE, batch_norm) \
     X(ATEN_LAYER_NORM, "aten::layer_norm", OPC_NN, NOMUT, ALIAS_NONE, layer_norm) \
@@ -959,6 +960,10 @@ extern const OpInfo op_table[OP_COUNT];
 
 /* The op named `name` ("aten::add"), or OP_UNKNOWN. O(1) average. */
 OpId op_lookup(const char *name);
+/* For an op the table does not list, what a user can do instead, when one
+ * is known (the nested tensors nn.TransformerEncoder makes), or NULL:
+ * appended to the "unknown op" messages. */
+const char *op_unknown_hint(const char *name);
 static inline const OpInfo *op_info(OpId op) { return &op_table[op]; }
 static inline bool op_is_inplace(OpId op) { return op_table[op].mutates >= 0; }
 /* Whether op reads no tensor's elements, only tensors' shapes, dtypes and

@@ -397,6 +397,10 @@ Tensor *tensor_conv2d(const Tensor *x, const Tensor *w, const Tensor *bias,
                       const int64_t dilation[2], int64_t groups);
 Tensor *tensor_conv1d(const Tensor *x, const Tensor *w, const Tensor *bias,
                       int64_t stride, int64_t padding, int64_t dilation, int64_t groups);
+/* x: (N, C, D, H, W) or (C, D, H, W); w: (O, C/groups, kD, kH, kW). */
+Tensor *tensor_conv3d(const Tensor *x, const Tensor *w, const Tensor *bias,
+                      const int64_t stride[3], const int64_t padding[3],
+                      const int64_t dilation[3], int64_t groups);
 /* Inference batch norm over dim 1; weight/bias nullable. */
 Tensor *tensor_batch_norm(const Tensor *x, const Tensor *weight, const Tensor *bias,
                           const Tensor *running_mean, const Tensor *running_var, double eps);

@@ -8,6 +8,9 @@
 tssa_unit_test(frontend_roundtrip ${TSSA_TESTS_DIR}/frontend/test_roundtrip.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(frontend_malformed ${TSSA_TESTS_DIR}/frontend/test_malformed.c ${TSSA_TESTS_DIR}/test_util.c)
 tssa_unit_test(ref_bindings ${TSSA_TESTS_DIR}/frontend/test_bindings.c ${TSSA_TESTS_DIR}/test_util.c)
+# ir_expand_decompositions inlines composite ops' definitions in place
+# (their numbers: frontend_decompositions below and the nn_transformer cases).
+tssa_unit_test(frontend_decompose ${TSSA_TESTS_DIR}/frontend/test_decompose.c ${TSSA_TESTS_DIR}/test_util.c)
 add_executable(ir_cat ${TSSA_TESTS_DIR}/frontend/ir_cat.c)
 target_link_libraries(ir_cat PRIVATE tssa)
 # frontend/export.py on modules holding objects of TorchScript classes: the
@@ -33,3 +36,11 @@ add_test(NAME export_random
          COMMAND sh -c "test -x /usr/bin/python3 || exit 77; exec /usr/bin/python3 \"$@\"" sh
                  ${TSSA_TESTS_DIR}/frontend/export/test_export_random.py $<TARGET_FILE:tssa-stream>)
 set_tests_properties(export_random PROPERTIES LABELS frontend SKIP_RETURN_CODE 77 TIMEOUT 120)
+# frontend/gen_decompositions.py --check: each composite op's definition
+# (frontend/decompositions.inc) against PyTorch's own op on random inputs,
+# every flag and mask kind and ATen's errors, and the .inc up to date with
+# the definitions. Skipped (77) where /usr/bin/python3 cannot import torch.
+add_test(NAME frontend_decompositions
+         COMMAND sh -c "test -x /usr/bin/python3 || exit 77; exec /usr/bin/python3 \"$@\"" sh
+                 ${PROJECT_SOURCE_DIR}/frontend/gen_decompositions.py --check)
+set_tests_properties(frontend_decompositions PROPERTIES LABELS frontend SKIP_RETURN_CODE 77 TIMEOUT 120)

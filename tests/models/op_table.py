@@ -12,6 +12,7 @@ import re
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 OPS_HEADER = os.path.join(REPO_ROOT, "include", "tssa", "ops.h")
 DERIVED_INPLACE = os.path.join(REPO_ROOT, "include", "tssa", "ops_inplace.inc")
+DECOMPOSITIONS = os.path.join(REPO_ROOT, "frontend", "decompositions.inc")
 
 
 def _table_text(header):
@@ -52,10 +53,17 @@ def derived_inplace_kinds(inc=DERIVED_INPLACE):
         return set(re.findall(r'\bX\(\w+,\s*"([a-z]+::[^"]+)"', f.read()))
 
 
+def decomposed_kinds(inc=DECOMPOSITIONS):
+    """The composite ops frontend/decompose.c replaces by their definitions
+    (frontend/decompositions.inc) before any backend runs."""
+    with open(inc) as f:
+        return set(re.findall(r'^DECOMPOSITION\("([a-z]+::[^"]+)"', f.read(), re.M))
+
+
 def known_op_kinds(header=OPS_HEADER):
     kinds = {name for _, name, _, _ in hand_written_rows(header)}
     if header == OPS_HEADER:
-        kinds |= derived_inplace_kinds()
+        kinds |= derived_inplace_kinds() | decomposed_kinds()
     if len(kinds) < 100:
         raise RuntimeError(f"{header}: read only {len(kinds)} op names; has its layout changed?")
     return kinds

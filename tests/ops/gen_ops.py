@@ -574,6 +574,22 @@ R("outer", "basic", "x, y", "torch.outer(x, y)", x=F(3), y=F(2))
 R("conv2d", "basic", "x, w, b", "F.conv2d(x, w, b)", x=F(1, 2, 5, 5), w=F(3, 2, 3, 3), b=F(3))
 R("conv2d", "stride_padding", "x, w, b", "F.conv2d(x, w, b, stride=2, padding=1)", x=F(2, 2, 5, 6), w=F(3, 2, 3, 3), b=F(3))
 R("conv2d", "groups", "x, w", "F.conv2d(x, w, groups=2)", x=F(1, 4, 4, 4), w=F(2, 2, 3, 3))
+# conv3d: depth slices of 2-d convolutions (tensor/nn.c), with stride,
+# padding and dilation in depth, groups, unbatched input, 'same' padding,
+# and a kernel deeper than the padded input
+R("conv3d", "basic", "x, w, b", "F.conv3d(x, w, b)", x=F(2, 2, 4, 5, 5), w=F(3, 2, 3, 3, 3), b=F(3))
+R("conv3d", "stride_padding_dilation", "x, w, b",
+  "F.conv3d(x, w, b, stride=(2, 1, 2), padding=(2, 1, 0), dilation=(2, 1, 1), groups=2)",
+  x=F(1, 4, 5, 4, 6), w=F(4, 2, 2, 3, 2), b=F(4))
+R("conv3d", "unbatched_same", "x, w", "F.conv3d(x, w, padding='same')", x=F(2, 3, 4, 4), w=F(2, 2, 2, 3, 3))
+# channel_shuffle runs as its definition (frontend/decompositions.inc)
+R("channel_shuffle", "groups", "x", "torch.channel_shuffle(x, 3)", x=F(2, 6, 3, 2))
+R("channel_shuffle", "one_group_fresh", "x", "y = torch.channel_shuffle(x, 1)\ny.add_(1.0)\nreturn x, y",
+  x=F(2, 4, 3))
+E("channel_shuffle", "not_divisible", "x", "torch.channel_shuffle(x, 4)",
+  (1, "Number of channels must be divisible by groups. Got 6 channels and 4 groups."), x=F(2, 6, 3))
+E("conv3d", "kernel_too_deep", "x, w", "F.conv3d(x, w)",
+  (1, "Kernel size can't be greater than actual input size"), x=F(1, 1, 2, 4, 4), w=F(1, 1, 3, 2, 2))
 R("conv2d", "dilation", "x, w", "F.conv2d(x, w, dilation=2, padding=(2, 1))", x=F(1, 1, 6, 6), w=F(2, 1, 3, 3))
 R("conv2d", "rect_kernel_stride", "x, w, b", "F.conv2d(x, w, b, stride=(1, 2))", x=F(1, 2, 4, 7), w=F(2, 2, 1, 3), b=F(2))
 R("conv1d", "basic", "x, w, b", "F.conv1d(x, w, b, padding=1)", x=F(2, 2, 6), w=F(3, 2, 3), b=F(3))
