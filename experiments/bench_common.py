@@ -520,8 +520,10 @@ def time_torch(program, inputs, runs, mode="eager", device="cpu", warmup=10, bud
     ctx = torch.device(device) if cuda and not default_device else contextlib.nullcontext()
 
     def call(args):
+        # by name: a module whose example leaves earlier parameters at their
+        # defaults (nn.Transformer's src_mask) takes the later ones by name
         with ctx:
-            return fn(*args)
+            return fn(**dict(zip(names, args)))
 
     if default_device:
         torch.set_default_device(device)
