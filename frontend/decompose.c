@@ -12,6 +12,9 @@
  * same ops, and TensorSSA, shape inference, fusion and the stream graph see
  * every step (the projections as GEMMs, the flags folded at compile time).
  *
+ * `l.copy()` and `d.copy()` (aten::copy of a list or dict) become the
+ * table's list(l) and a new dict updated from d, the same shallow copies.
+ *
  * Precondition: a parsed graph. A node is replaced when its input count is
  * its definition's parameter count (TorchScript writes every argument) and
  * its outputs are the definition's results (one value, or the elements of
@@ -230,6 +233,44 @@ static int find_decomposition(const IrNode *n)
     return -1;
 }
 
+/* `l.copy()` and `d.copy()` (aten::copy of a list or a dict: a new
+ * container holding the same elements) as the ops the table has for them:
+ * list(l), and a new dict updated from d. */
+static bool expand_container_copy(Expander *e, IrNode *n)
+{
+    if (n->op != OP_UNKNOWN || strcmp(n->kind, "aten::copy") != 0 || n->ninputs != 1 || n->noutputs != 1 ||
+        n->nblocks)
+        return false;
+    IrValue *from = n->inputs[0];
+    IrNode *copy;
+    if (from->type->kind == TY_LIST) {
+        copy = ir_node_new_op(e->g, OP_ATEN_LIST);
+        ir_node_add_input(copy, from);
+        ir_node_add_output(copy, n->outputs[0]->type, NULL);
+    } else if (from->type->kind == TY_DICT) {
+        copy = ir_node_new_op(e->g, OP_PRIM_DICTCONSTRUCT);
+        ir_node_add_output(copy, n->outputs[0]->type, NULL);
+    } else {
+        return false;
+    }
+    copy->comment = n->comment;
+    copy->line = n->line;
+    copy->col = n->col;
+    ir_insert_before(copy, n);
+    if (from->type->kind == TY_DICT) {
+        IrNode *update = ir_node_new_op(e->g, OP_ATEN_UPDATE);
+        ir_node_add_input(update, copy->outputs[0]);
+        ir_node_add_input(update, from);
+        update->comment = n->comment;
+        update->line = n->line;
+        update->col = n->col;
+        ir_insert_before(update, n);
+    }
+    ir_replace_all_uses(n->outputs[0], copy->outputs[0]);
+    ir_node_destroy(n);
+    return true;
+}
+
 static int expand_block(Expander *e, IrBlock *b)
 {
     int count = 0;
@@ -238,7 +279,7 @@ static int expand_block(Expander *e, IrBlock *b)
         for (int i = 0; i < n->nblocks; i++)
             count += expand_block(e, n->blocks[i]);
         int k = find_decomposition(n);
-        if (k >= 0 && expand(e, n, k))
+        if ((k >= 0 && expand(e, n, k)) || expand_container_copy(e, n))
             count++;
         n = next;
     }

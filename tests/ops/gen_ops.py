@@ -582,6 +582,15 @@ R("conv3d", "stride_padding_dilation", "x, w, b",
   "F.conv3d(x, w, b, stride=(2, 1, 2), padding=(2, 1, 0), dilation=(2, 1, 1), groups=2)",
   x=F(1, 4, 5, 4, 6), w=F(4, 2, 2, 3, 2), b=F(4))
 R("conv3d", "unbatched_same", "x, w", "F.conv3d(x, w, padding='same')", x=F(2, 3, 4, 4), w=F(2, 2, 2, 3, 3))
+# l.copy() and d.copy() (aten::copy of a container) run as list(l) and a
+# new dict updated from d (frontend/decompose.c): shallow copies whose
+# elements are the original's tensors
+R("copy", "list_shallow", "x", "l = [x * 1.0, x * 2.0]\nm = l.copy()\nm.append(x)\nm[0].add_(1.0)\n"
+  "return len(l), len(m), l[0], torch.stack(m)", x=F(3))
+UNLISTED("aten::copy")
+R("copy", "dict_shallow", "x", "d = {'a': x * 1.0}\ne = d.copy()\ne['b'] = x * 3.0\ne['a'].sub_(0.5)\n"
+  "return len(d), len(e), d['a'], e['b']", x=F(3))
+UNLISTED("aten::copy")
 # channel_shuffle runs as its definition (frontend/decompositions.inc)
 R("channel_shuffle", "groups", "x", "torch.channel_shuffle(x, 3)", x=F(2, 6, 3, 2))
 R("channel_shuffle", "one_group_fresh", "x", "y = torch.channel_shuffle(x, 1)\ny.add_(1.0)\nreturn x, y",
