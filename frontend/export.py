@@ -530,20 +530,56 @@ def path_matches(pattern, path):
     return len(want) == len(have) and all(w in ("*", h) for w, h in zip(want, have))
 
 
-def script_and_inline(program):
-    """The scripted program and its inlined forward graph."""
+def argument_takes(arg, value):
+    """Whether a TorchScript schema argument can be bound to an example input."""
+    kind = arg.type
+    if isinstance(kind, torch._C.OptionalType):
+        if value is None:
+            return True
+        kind = kind.getElementType()
+    if isinstance(value, torch.Tensor):
+        return isinstance(kind, torch._C.TensorType)
+    return not isinstance(kind, (torch._C.TensorType, torch._C.ClassType))
+
+
+def forward_method(scripted, example_inputs):
+    """The scripted module's forward. A module with @overload'ed forwards
+    (nn.GRU, nn.LSTM and nn.RNN: a Tensor and a PackedSequence overload)
+    has forward__0, forward__1, ... instead: the first whose arguments take
+    the example inputs (by name; the others must have defaults)."""
+    if scripted._c._has_method("forward"):
+        return scripted.forward
+    names = sorted((n for n in scripted._c._method_names() if re.fullmatch(r"forward__\d+", n)),
+                   key=lambda n: int(n.split("__")[1]))
+    for name in names:
+        method = getattr(scripted, name)
+        arguments = method.schema.arguments[1:]
+        if (all(a.name in example_inputs or a.has_default_value() for a in arguments) and
+                all(argument_takes(a, example_inputs[a.name]) for a in arguments if a.name in example_inputs)):
+            return method
+    if not names:
+        raise ExportError("the module has no forward method")
+    given = ", ".join(sorted(example_inputs)) or "none"
+    raise ExportError("the module's forward is overloaded and no overload takes the inputs given "
+                      f"({given}): " + "; ".join(str(getattr(scripted, n).schema) for n in names))
+
+
+def script_and_inline(program, example_inputs):
+    """The scripted program, the method that is its forward (the function
+    itself for a function) and that method's inlined graph."""
     try:
         scripted = torch.jit.script(program)
     except Exception as err:  # TorchScript frontend errors come in many types
         raise ExportError(f"torch.jit.script failed:\n{err}") from err
-    graph = scripted.forward.graph if isinstance(program, torch.nn.Module) else scripted.graph
+    method = forward_method(scripted, example_inputs) if isinstance(program, torch.nn.Module) else scripted
+    graph = method.graph
     torch._C._jit_pass_inline(graph)
     remove_dead_function_constants(graph.block())
     left = collect_kinds(graph.block(), set()) & {"prim::CallFunction", "prim::CallMethod"}
     if left:
         raise ExportError("calls remain after inlining (" + ", ".join(sorted(left)) +
                           "); interface and recursive calls are not supported")
-    return scripted, graph
+    return scripted, method, graph
 
 
 TORCH_PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(torch.__file__)))
@@ -804,8 +840,8 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
         target = type(program) if is_module else program
         source_root = os.path.dirname(os.path.abspath(inspect.getsourcefile(target)))
 
-    scripted, graph = script_and_inline(program)
-    arguments = (scripted.forward.schema if is_module else scripted.schema).arguments
+    scripted, method, graph = script_and_inline(program, example_inputs)
+    arguments = method.schema.arguments
     bound = check_inputs(graph, arguments[1:] if is_module else arguments, example_inputs)
 
     tensors, metadata, objects, unexportable = (module_weights(program) if is_module
@@ -851,7 +887,7 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
         if seed is not None:
             torch.manual_seed(seed)
         try:
-            scripted_result = scripted(*fresh_arguments(bound))
+            scripted_result = method(*fresh_arguments(bound))
             scripted_error = None
         except Exception as err:
             scripted_result, scripted_error = None, err

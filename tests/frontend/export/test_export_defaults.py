@@ -140,7 +140,23 @@ def test_refusals():
           f"a list int past 2**53 is refused: {got}")
 
 
+def test_overloaded_forward():
+    """nn.GRU / nn.LSTM script with two @overload'ed forwards (Tensor and
+    PackedSequence input): the Tensor one is taken, hx left at None."""
+    torch.manual_seed(0)
+    gru = torch.nn.GRU(4, 3, 2, bidirectional=True, batch_first=True)
+    got = export_case(gru, {"input": torch.randn(2, 5, 4)}, "nn.GRU")
+    check(got == {"input": "inputs/input.npy", "hx": "None"}, f"nn.GRU bindings: {got}")
+    lstm = torch.nn.LSTM(4, 3, proj_size=2)
+    got = export_case(lstm, {"input": torch.randn(5, 2, 4)}, "nn.LSTM")
+    check(isinstance(got, dict), f"nn.LSTM exports: {got}")
+    got = export_case(gru, {"x": torch.randn(2, 5, 4)}, "nn.GRU misnamed")
+    check(isinstance(got, export.ExportError) and "forward__0(" in str(got) and "Tensor input" in str(got),
+          f"inputs no overload takes are refused, listing the overloads: {got}")
+
+
 test_optional_state_left_at_none()
+test_overloaded_forward()
 test_defaults_overridden()
 test_tuple_and_list_defaults()
 test_refusals()
