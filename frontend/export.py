@@ -65,6 +65,9 @@ NPY_DTYPES = {
     torch.float64: np.float64,
     torch.int32: np.int32,
     torch.int64: np.int64,
+    torch.int16: np.int16,
+    torch.int8: np.int8,
+    torch.uint8: np.uint8,
     torch.bool: np.bool_,
 }
 SAFETENSORS_DTYPES = {
@@ -72,6 +75,9 @@ SAFETENSORS_DTYPES = {
     torch.float64: "F64",
     torch.int32: "I32",
     torch.int64: "I64",
+    torch.int16: "I16",
+    torch.int8: "I8",
+    torch.uint8: "U8",
     torch.bool: "BOOL",
 }
 SCALAR_TYPES = {"int": int, "float": float, "bool": bool}

@@ -591,6 +591,14 @@ UNLISTED("aten::copy")
 R("copy", "dict_shallow", "x", "d = {'a': x * 1.0}\ne = d.copy()\ne['b'] = x * 3.0\ne['a'].sub_(0.5)\n"
   "return len(d), len(e), d['a'], e['b']", x=F(3))
 UNLISTED("aten::copy")
+# uint8, int8 and int16 tensors in and out (.npy |u1 |i1 <i2): an image's
+# normalization and its way back, wrapping integer arithmetic
+R("to", "uint8_image_round_trip", "img",
+  "x = (img.float().div(255) - 0.5) / 0.25\nback = (x * 0.25 + 0.5).mul(255).round().clamp(0, 255).to(torch.uint8)\n"
+  "return x, back, img.max(), (img > 128).sum(), img + img",
+  img=T([[0, 17, 128], [200, 254, 255]], dtype=torch.uint8))
+R("to", "int8_int16_wrap", "x", "return x.to(torch.int8) * 3, x.to(torch.int16) * 300, torch.zeros(3, dtype=torch.int8) - 5",
+  x=T([[-100, 5, 127], [60, -128, 1]], dtype=torch.int64))
 # channel_shuffle runs as its definition (frontend/decompositions.inc)
 R("channel_shuffle", "groups", "x", "torch.channel_shuffle(x, 3)", x=F(2, 6, 3, 2))
 R("channel_shuffle", "one_group_fresh", "x", "y = torch.channel_shuffle(x, 1)\ny.add_(1.0)\nreturn x, y",
