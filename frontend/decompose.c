@@ -164,8 +164,9 @@ static const IrGraph *definition(Expander *e, int k)
         IrGraph *def = ir_parse(text, strlen(text), "frontend/decompositions.inc", e->err);
         IrGraph *scratch = ir_graph_new();
         if (def && !block_copyable(scratch, def->top)) {
-            fprintf(e->err, "tssa-stream: error: the definition of %s uses a type or attribute "
-                            "decompose.c cannot copy\n", DECOMPOSITIONS[k].op);
+            if (e->err)
+                fprintf(e->err, "tssa-stream: error: the definition of %s uses a type or attribute "
+                                "decompose.c cannot copy\n", DECOMPOSITIONS[k].op);
             ir_graph_free(def);
             def = NULL;
         }
@@ -242,6 +243,8 @@ static bool expand_container_copy(Expander *e, IrNode *n)
         n->nblocks)
         return false;
     IrValue *from = n->inputs[0];
+    if (n->outputs[0]->type->kind != from->type->kind)
+        return false;                   /* not a container copy as TorchScript types one */
     IrNode *copy;
     if (from->type->kind == TY_LIST) {
         copy = ir_node_new_op(e->g, OP_ATEN_LIST);

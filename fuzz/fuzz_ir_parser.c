@@ -3,7 +3,9 @@
  * Each input is parsed as graph text. When it parses, it is verified,
  * checked against the op table (the driver's stage after reading), printed, and the printed text is parsed and printed again: the two
  * printings must be identical (printing is a fixpoint) and the second parse
- * must succeed; otherwise the target aborts so libFuzzer records the input.
+ * must succeed; then its composite ops are inlined (ir_expand_decompositions)
+ * and the graph must still verify; otherwise the target aborts so libFuzzer
+ * records the input.
  * Error messages go nowhere (err = NULL); a crash, hang, leak or sanitizer
  * report is a bug.
  *
@@ -56,6 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(first);
     free(second);
+    /* the driver's stage after --emit=ir: composite ops inlined, and the
+     * graph still well formed whatever their arguments */
+    if (ir_expand_decompositions(g, NULL) < 0 || !ir_verify(g, NULL))
+        abort();
     ir_graph_free(again);
     ir_graph_free(g);
     return 0;

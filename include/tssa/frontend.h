@@ -31,8 +31,8 @@ void ir_print_double(FILE *out, double v);
 /* Composite ops PyTorch writes in C++ from ops the op table has
  * (aten::_native_multi_head_attention, aten::_transformer_encoder_layer_fwd)
  * replaced in g by their definitions' graphs (frontend/decompose.c). Returns
- * how many nodes it replaced, or -1 (message on err) when a definition
- * shipped with this build does not parse. */
+ * how many nodes it replaced, or -1 (message on err, which may be NULL)
+ * when a definition shipped with this build does not parse. */
 int ir_expand_decompositions(IrGraph *g, FILE *err);
 
 /* ---------------------------------------------------------------- bindings */
