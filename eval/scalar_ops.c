@@ -1148,6 +1148,50 @@ bool eval_op_item(EvalCall *c)
     return eval_out_value(c, 0, tensor_to_number(t));
 }
 
+/* Levels d.. of t, from logical element *next on, as nested lists of int
+ * (elem 0), float (1) or bool (2). */
+static RtValue *tolist_level(const Tensor *t, int d, int64_t *next, int elem)
+{
+    if (d == t->ndim) {
+        int64_t i = (*next)++;
+        return elem == 1 ? rt_float(tensor_get_flat(t, i))
+             : elem == 0 ? rt_int(tensor_get_flat_int(t, i))
+                         : rt_bool(tensor_get_flat_int(t, i) != 0);
+    }
+    RtValue *list = rt_list(RT_LIST, 0, NULL);
+    for (int64_t k = 0; k < t->sizes[d]; k++) {
+        RtValue *item = tolist_level(t, d + 1, next, elem);
+        rt_list_append(list, item);
+        rt_release(item);
+    }
+    return list;
+}
+
+/* prim::tolist(Tensor self, int dim, int elem_type): `l: List[float] =
+ * t.tolist()`, the annotation's depth as dim and its element type as 0
+ * (int), 1 (float) or 2 (bool), checked against the tensor as TorchScript
+ * checks them (register_prim_ops.cpp). */
+bool eval_op_tolist(EvalCall *c)
+{
+    Tensor *t;
+    int64_t dim, elem;
+    if (!eval_nargs(c, 3, 3) || !eval_arg_tensor(c, 0, &t) || !eval_arg_int(c, 1, &dim) ||
+        !eval_arg_int(c, 2, &elem))
+        return false;
+    if (elem < 0 || elem > 2)
+        return eval_fail(c, "tolist: unknown element type %" PRId64, elem);
+    if (dim != t->ndim)
+        return eval_fail(c, "Output annotation list dimension and runtime tensor dimension must match for "
+                            "tolist()");
+    bool fits = elem == 0 ? dtype_is_integral(t->dtype) : elem == 1 ? dtype_is_float(t->dtype)
+                                                                    : t->dtype == DT_BOOL;
+    if (!fits)
+        return eval_fail(c, "Output annotation element type and runtime tensor element type must match "
+                            "for tolist()");
+    int64_t next = 0;
+    return eval_out_value(c, 0, tolist_level(t, 0, &next, (int)elem));
+}
+
 bool eval_op_num_to_tensor(EvalCall *c)
 {
     if (!eval_nargs(c, 1, 1))

@@ -13,7 +13,8 @@
  * every step (the projections as GEMMs, the flags folded at compile time).
  *
  * `l.copy()` and `d.copy()` (aten::copy of a list or dict) become the
- * table's list(l) and a new dict updated from d, the same shallow copies.
+ * table's list(l) and a new dict updated from d, the same shallow copies;
+ * `sorted(l)` becomes list(l) sorted in place.
  *
  * Precondition: a parsed graph. A node is replaced when its input count is
  * its definition's parameter count (TorchScript writes every argument) and
@@ -274,6 +275,34 @@ static bool expand_container_copy(Expander *e, IrNode *n)
     return true;
 }
 
+/* `sorted(l)` (aten::sorted of a list) as a copy sorted in place, which is
+ * what it is: list(l), then the list sort, ascending. */
+static bool expand_sorted(Expander *e, IrNode *n)
+{
+    if (n->op != OP_UNKNOWN || strcmp(n->kind, "aten::sorted") != 0 || n->ninputs != 1 || n->noutputs != 1 ||
+        n->nblocks || n->inputs[0]->type->kind != TY_LIST || n->outputs[0]->type->kind != TY_LIST)
+        return false;
+    IrNode *copy = ir_node_new_op(e->g, OP_ATEN_LIST);
+    ir_node_add_input(copy, n->inputs[0]);
+    ir_node_add_output(copy, n->outputs[0]->type, NULL);
+    IrNode *no = ir_node_new_op(e->g, OP_PRIM_CONSTANT);
+    ir_attr_set_int(no, "value", 0);
+    ir_node_add_output(no, ir_type_simple(e->g, TY_BOOL), NULL);
+    IrNode *sort = ir_node_new_op(e->g, OP_ATEN_SORT);
+    ir_node_add_input(sort, copy->outputs[0]);
+    ir_node_add_input(sort, no->outputs[0]);
+    IrNode *made[] = {copy, no, sort};
+    for (int i = 0; i < 3; i++) {
+        made[i]->comment = n->comment;
+        made[i]->line = n->line;
+        made[i]->col = n->col;
+        ir_insert_before(made[i], n);
+    }
+    ir_replace_all_uses(n->outputs[0], copy->outputs[0]);
+    ir_node_destroy(n);
+    return true;
+}
+
 static int expand_block(Expander *e, IrBlock *b)
 {
     int count = 0;
@@ -282,7 +311,7 @@ static int expand_block(Expander *e, IrBlock *b)
         for (int i = 0; i < n->nblocks; i++)
             count += expand_block(e, n->blocks[i]);
         int k = find_decomposition(n);
-        if ((k >= 0 && expand(e, n, k)) || expand_container_copy(e, n))
+        if ((k >= 0 && expand(e, n, k)) || expand_container_copy(e, n) || expand_sorted(e, n))
             count++;
         n = next;
     }

@@ -587,10 +587,8 @@ R("conv3d", "unbatched_same", "x, w", "F.conv3d(x, w, padding='same')", x=F(2, 3
 # elements are the original's tensors
 R("copy", "list_shallow", "x", "l = [x * 1.0, x * 2.0]\nm = l.copy()\nm.append(x)\nm[0].add_(1.0)\n"
   "return len(l), len(m), l[0], torch.stack(m)", x=F(3))
-UNLISTED("aten::copy")
 R("copy", "dict_shallow", "x", "d = {'a': x * 1.0}\ne = d.copy()\ne['b'] = x * 3.0\ne['a'].sub_(0.5)\n"
   "return len(d), len(e), d['a'], e['b']", x=F(3))
-UNLISTED("aten::copy")
 # uint8, int8 and int16 tensors in and out (.npy |u1 |i1 <i2): an image's
 # normalization and its way back, wrapping integer arithmetic
 R("to", "uint8_image_round_trip", "img",
@@ -599,6 +597,18 @@ R("to", "uint8_image_round_trip", "img",
   img=T([[0, 17, 128], [200, 254, 255]], dtype=torch.uint8))
 R("to", "int8_int16_wrap", "x", "return x.to(torch.int8) * 3, x.to(torch.int16) * 300, torch.zeros(3, dtype=torch.int8) - 5",
   x=T([[-100, 5, 127], [60, -128, 1]], dtype=torch.int64))
+# t.tolist() with its annotation (prim::tolist: depth and element type;
+# TorchScript's checks of both against the tensor have no eager
+# counterpart to take expected errors from), and sorted() of int, float and str lists
+# (list(l) sorted in place: frontend/decompose.c)
+R("tolist", "nested_float", "x", "l: List[List[float]] = x.tolist()\nreturn l[1][2], len(l), len(l[0]), sum(l[0])",
+  x=F(2, 3))
+R("tolist", "ints_strided_bools", "x, m",
+  "a: List[int] = x.t()[1].tolist()\nb: List[bool] = m.tolist()\nz: int = x[0, 0].tolist()\n"
+  "return a[0] + a[-1], b[0], b[1], z", x=L(3, 2), m=T([True, False]))
+R("sorted", "ints_floats_strs", "x, n: int",
+  "a = sorted([n, 3, -1, n * 2])\nb = sorted([2.5, -0.5, float(n)])\nc = sorted(['b', 'a', 'c'])\n"
+  "return x * float(a[0] + a[-1]), b[0], c[0] == 'a', len(c)", x=F(2), n=4)
 # channel_shuffle runs as its definition (frontend/decompositions.inc)
 R("channel_shuffle", "groups", "x", "torch.channel_shuffle(x, 3)", x=F(2, 6, 3, 2))
 R("channel_shuffle", "one_group_fresh", "x", "y = torch.channel_shuffle(x, 1)\ny.add_(1.0)\nreturn x, y",
