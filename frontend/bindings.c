@@ -11,6 +11,9 @@
  *   T[], (T, U)     a JSON array fitting the type: [3,3], [0.5,1.0],
  *                   [true,false], nested lists, null for an Optional item;
  *                   no blanks (args.txt is split at them)
+ *   Tensor[], (Tensor, Tensor), Tensor?[]
+ *                   .npy paths in brackets: [p3.npy,p4.npy], None for an
+ *                   Optional item, [] for an empty list
  *   T?              "none" (or "None") for None, else as T
  *   Any             None, a .npy path, true/false, an int or float literal,
  *                   else the text as a str
@@ -153,6 +156,70 @@ static bool json_bindable(const IrType *t, int depth)
     }
 }
 
+static RtValue *value_for_type(const Binder *b, const char *name, const IrType *type,
+                               const char *text);
+
+/* A list or tuple whose items are tensors (or Optional tensors): Tensor[],
+ * (Tensor, Tensor), Tensor?[]. */
+static bool holds_tensors(const IrType *t)
+{
+    if ((t->kind != TY_LIST && t->kind != TY_TUPLE) || (t->kind == TY_LIST && t->nelems != 1))
+        return false;
+    for (int i = 0; i < t->nelems; i++) {
+        const IrType *e = t->elems[i];
+        if (e->kind == TY_OPTIONAL && e->nelems == 1)
+            e = e->elems[0];
+        if (e->kind != TY_TENSOR)
+            return false;
+    }
+    return true;
+}
+
+/* `[a.npy,b.npy]` (None for an Optional item, `[]` for an empty list) for an
+ * input that holds tensors: feature pyramids passed as List[Tensor], as
+ * torchvision's detection heads take them. */
+static RtValue *tensor_items_value(const Binder *b, const char *name, const IrType *type, const char *text)
+{
+    size_t len = strlen(text);
+    if (len < 2 || text[0] != '[' || text[len - 1] != ']') {
+        input_error(b, name, type, "expected [a.npy,b.npy,...] (.npy paths, no blanks), got '%s'", text);
+        return NULL;
+    }
+    char *inner = xmalloc(len - 1);
+    memcpy(inner, text + 1, len - 2);
+    inner[len - 2] = '\0';
+    RtValue *v = rt_list(type->kind == TY_TUPLE ? RT_TUPLE : RT_LIST, 0, NULL);
+    int count = 0;
+    bool ok = true;
+    for (char *item = inner, *next; ok && *inner && item; item = next, count++) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        if (type->kind == TY_TUPLE && count >= type->nelems) {
+            input_error(b, name, type, "expected %d items, got more", type->nelems);
+            ok = false;
+            break;
+        }
+        const IrType *elem = type->elems[type->kind == TY_TUPLE ? count : 0];
+        RtValue *x = *item ? value_for_type(b, name, elem, item) : NULL;
+        if (!*item)
+            input_error(b, name, type, "an empty item in '%s'", text);
+        ok = x != NULL;
+        if (ok) {
+            rt_list_append(v, x);
+            rt_release(x);
+        }
+    }
+    free(inner);
+    if (ok && type->kind == TY_TUPLE && count < type->nelems) {
+        input_error(b, name, type, "expected %d items, got %d", type->nelems, count);
+        ok = false;
+    }
+    if (!ok)
+        rt_release(v);
+    return ok ? v : NULL;
+}
+
 /* The value of `text` for an input of the given type, or NULL after a message. */
 static RtValue *value_for_type(const Binder *b, const char *name, const IrType *type,
                                const char *text)
@@ -212,6 +279,8 @@ static RtValue *value_for_type(const Binder *b, const char *name, const IrType *
         return rt_str(text);
     case TY_LIST:
     case TY_TUPLE: {
+        if (holds_tensors(type))
+            return tensor_items_value(b, name, type, text);
         if (!json_bindable(type, 0))
             break;
         RtValue *v = npy ? NULL : eval_value_from_json(text, type);

@@ -714,15 +714,29 @@ def bind_input(name, ts_type, value):
         if not isinstance(value, (list, tuple)):
             raise ExportError(mismatch)
         if kind == "ListType":
-            kinds = [ts_type.getElementType().kind()] * len(value)
+            types = [ts_type.getElementType()] * len(value)
         else:
-            kinds = [t.kind() for t in ts_type.elements()]
-            if len(kinds) != len(value):
+            types = list(ts_type.elements())
+            if len(types) != len(value):
                 raise ExportError(f"input '{name}' is {type_name} in the graph but the example "
                                   f"has {len(value)} elements")
+        kinds = [t.kind() for t in types]
+        item_types = [t.getElementType() if t.kind() == "OptionalType" else t for t in types]
+        if types and all(t.kind() == "TensorType" for t in item_types):
+            # tensors in a list or tuple (a feature pyramid): one file each,
+            # inputs/NAME.K.npy, bound as [inputs/NAME.0.npy,...]; None for
+            # an Optional item left at None
+            items, texts = [], []
+            for i, (v, t) in enumerate(zip(value, types)):
+                item, text = bind_input(f"{name}[{i}]", t, v)
+                items.append(item)
+                texts.append(f"inputs/{name}.{i}.npy" if text is None else text)
+            return (tuple(items) if kind == "TupleType" else items), "[" + ",".join(texts) + "]"
+        if kind == "ListType" and not value and ts_type.getElementType().kind() == "TensorType":
+            return [], "[]"
         if any(k not in ("IntType", "FloatType", "BoolType") for k in kinds):
             raise ExportError(f"input '{name}' has type {type_name}; the tssa-stream command "
-                              "line binds lists and tuples of int, float and bool only")
+                              "line binds lists and tuples of int, float and bool, and of tensors")
         items = [json_scalar(v, k, f"input '{name}'[{i}]")
                  for i, (v, k) in enumerate(zip(value, kinds))]
         converted = [float(v) if k == "FloatType" else v for v, k in zip(value, kinds)]
@@ -770,7 +784,9 @@ def fresh_arguments(bound):
     def fresh(value):
         if isinstance(value, torch.Tensor):
             return value.detach().clone(memory_format=torch.contiguous_format)
-        return list(value) if isinstance(value, list) else value
+        if isinstance(value, tuple):
+            return tuple(fresh(v) for v in value)
+        return [fresh(v) for v in value] if isinstance(value, list) else value
     return [fresh(v) for _, v, _ in bound]
 
 
@@ -934,6 +950,10 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
             input_arrays[name] = tensor_to_array(value, f"input '{name}'")
             bindings.append(f"{name}=inputs/{name}.npy")
         else:
+            if isinstance(value, (list, tuple)):    # tensors in a list: inputs/NAME.K.npy
+                for i, item in enumerate(value):
+                    if isinstance(item, torch.Tensor):
+                        input_arrays[f"{name}.{i}"] = tensor_to_array(item, f"input '{name}'[{i}]")
             bindings.append(f"{name}={literal}")
     weights_blob = None
     if is_module:

@@ -61,3 +61,19 @@ def takes_dict(x: Tensor, table: Optional[Dict[str, int]] = None):
     if table is not None:
         return x + table["a"]
     return x
+
+
+def pyramid_heads(features: List[Tensor], weight: Tensor, pair: Tuple[Tensor, Tensor],
+                  extra: Optional[List[Tensor]] = None, masks: Optional[List[Optional[Tensor]]] = None):
+    """torchvision's detection heads take their feature pyramid as a
+    List[Tensor]; a tuple of tensors and Optional lists beside it."""
+    outs: List[Tensor] = []
+    for f in features:
+        outs.append((f * weight).sum(1))
+    a, b = pair
+    n = 0 if extra is None else len(extra)
+    if masks is not None:
+        for m in masks:
+            if m is not None:
+                n += int(m.sum())
+    return torch.cat(outs), a - b, n

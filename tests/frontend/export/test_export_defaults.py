@@ -155,7 +155,24 @@ def test_overloaded_forward():
           f"inputs no overload takes are refused, listing the overloads: {got}")
 
 
+def test_tensor_lists():
+    """Lists and tuples of tensors: one file each, bound as [a.npy,b.npy]."""
+    torch.manual_seed(0)
+    features = [torch.randn(2, 4), torch.randn(3, 4)]
+    inputs = {"features": features, "weight": torch.randn(4), "pair": (torch.randn(3), torch.randn(3)),
+              "masks": [torch.ones(2), None]}
+    got = export_case(programs.pyramid_heads, inputs, "pyramid_heads")
+    check(got == {"features": "[inputs/features.0.npy,inputs/features.1.npy]", "weight": "inputs/weight.npy",
+                  "pair": "[inputs/pair.0.npy,inputs/pair.1.npy]", "extra": "None",
+                  "masks": "[inputs/masks.0.npy,None]"},
+          f"pyramid_heads bindings: {got}")
+    inputs.update(extra=[], features=[features[0]])
+    got = export_case(programs.pyramid_heads, inputs, "pyramid_heads, an empty list")
+    check(isinstance(got, dict) and got.get("extra") == "[]", f"an empty Tensor[] binds []: {got}")
+
+
 test_optional_state_left_at_none()
+test_tensor_lists()
 test_overloaded_forward()
 test_defaults_overridden()
 test_tuple_and_list_defaults()
