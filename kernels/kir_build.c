@@ -190,6 +190,15 @@ static const OpTemplate *template_of(const LowerProgram *p, const IrNode *g, con
             return op_template(no_min ? OP_ATEN_CLAMP_MAX : OP_ATEN_CLAMP_MIN);
         }
     }
+    /* gelu(x, approximate): the template is the exact form, ATen's
+     * `x * 0.5 * (1 + erf(x * M_SQRT1_2))`, on x alone; approximate='tanh'
+     * (or one not known here) stays with the reference kernel */
+    if (n->op == OP_ATEN_GELU) {
+        const RtValue *r = kir_static(p, g, n->inputs[1]);
+        if (!r || r->kind != RT_STR || strcmp(r->u.s, "none") != 0)
+            return NULL;
+        *noperands = 1;
+    }
     if (n->op == OP_ATEN_FLOOR_DIVIDE || n->op == OP_ATEN_REMAINDER) {
         const IrTensorType *out = shape_of(n->outputs[0]);
         if (!out || !dtype_is_float((TensorDType)out->dtype))
