@@ -408,13 +408,108 @@ def storage_key(tensor):
             tensor.storage_offset(), tuple(tensor.shape), tuple(tensor.stride()), tensor.dtype)
 
 
-def share_tied_tensors(tensors, metadata, unexportable):
+# Types whose values hold no tensor: what flows through them cannot alias
+# a module's tensors (`self.bin_lowers[i].item()` is a float).
+TENSORLESS_TYPE_KINDS = frozenset(("IntType", "FloatType", "BoolType", "NumberType", "StringType",
+                                   "NoneType", "DeviceType", "ComplexType"))
+
+
+def node_schema(node):
+    """The node's schema text, or None (prim:: ops, If, Loop)."""
+    try:
+        schema = node.schema()
+    except RuntimeError:
+        return None
+    return None if schema == "(no schema)" or "(" not in schema else schema
+
+
+def written_arguments(node):
+    """Indices of the inputs the node writes in place: its schema's
+    arguments annotated `(a!)`; none for a node without a schema."""
+    schema = node_schema(node)
+    if schema is None:
+        return []
+    inside, depth, start, arguments = schema[schema.index("(") + 1:], 0, 0, []
+    for i, ch in enumerate(inside):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                arguments.append(inside[start:i])
+                break
+            depth -= 1
+        elif ch == "," and depth == 0:
+            arguments.append(inside[start:i])
+            start = i + 1
+    arguments = [a.strip() for a in arguments if a.strip() not in ("*", "")]
+    return [i for i, a in enumerate(arguments) if "!" in a.split(" ")[0]]
+
+
+def may_write_module_tensors(graph):
+    """Whether the program may write one of its module's tensors: a
+    prim::SetAttr anywhere, or an op writing in place an input that may
+    alias a tensor reached from %self. The aliasing is over-approximated:
+    the outputs of an op whose schema's results carry an alias annotation
+    (select's `Tensor(a)`, a list __getitem__'s `t(*)`) and of every node
+    without a schema (GetAttr, ListConstruct, If, Loop) may alias what it
+    reads, and so may a block's parameters; an op whose results carry none
+    (mul, and an in-place op's result when what it writes is fresh) makes
+    new values; values of tensorless types (ints, floats) alias nothing."""
+    inputs = list(graph.inputs())
+    if not inputs or inputs[0].debugName() != "self":
+        return False
+    tainted = {inputs[0]}
+
+    def taint(value):
+        if value in tainted or value.type().kind() in TENSORLESS_TYPE_KINDS:
+            return False
+        tainted.add(value)
+        return True
+
+    def visit(block):
+        changed = False
+        for node in block.nodes():
+            if node.kind() == "prim::SetAttr":
+                raise StopIteration
+            for sub in node.blocks():
+                changed |= visit(sub)
+            reads = [i for i in node.inputs() if i in tainted]
+            reads += [r for sub in node.blocks() for r in sub.returnNode().inputs() if r in tainted]
+            if not reads:
+                continue
+            node_inputs = list(node.inputs())
+            written = written_arguments(node)
+            if any(i < len(node_inputs) and node_inputs[i] in tainted for i in written):
+                raise StopIteration
+            schema = node_schema(node)
+            if schema is not None and (written or "(" not in schema.rsplit("->", 1)[-1]):
+                continue
+            for out in node.outputs():
+                changed |= taint(out)
+            for sub in node.blocks():
+                for param in sub.paramNode().outputs():
+                    changed |= taint(param)
+        return changed
+
+    try:
+        while visit(graph.block()):
+            pass
+    except StopIteration:
+        return True
+    return False
+
+
+def share_tied_tensors(tensors, metadata, unexportable, may_write=True):
     """Tensors that are the same memory under several names (tied weights,
     `self.head.weight = self.embed.weight`) are written once; every other
     name becomes {"__tensor__": "<first name>"} in __metadata__, so the
     reader hands out one tensor and an in-place update through one name is
     seen through all, as in PyTorch. Names that overlap in memory as
-    different views cannot be expressed: they go to `unexportable`."""
+    different views cannot be expressed: they go to `unexportable` when the
+    program may write the module's tensors (may_write); when it cannot,
+    no write can show through the other name, and each view is written as
+    a tensor of its own (gpleiss's _ECELoss keeps `bin_boundaries[:-1]`
+    and `bin_boundaries[1:]`)."""
     first = {}
     spans = []
     for name in sorted(tensors):
@@ -430,13 +525,13 @@ def share_tied_tensors(tensors, metadata, unexportable):
         begin = tensor.data_ptr()
         end = begin + tensor.element_size() * (1 + sum((s - 1) * st for s, st in zip(tensor.shape, tensor.stride())))
         for other, other_begin, other_end in spans:
-            if begin < other_end and other_begin < end:
+            if may_write and begin < other_end and other_begin < end:
                 unexportable[name] = (f"it shares memory with '{other}' as a different view, "
                                       "which a weights file cannot express")
         spans.append((name, begin, end))
 
 
-def module_weights(module):
+def module_weights(module, may_write=True):
     """(tensors, metadata, objects, unexportable) of a module tree under
     dotted paths: parameters, buffers (persistent or not: a graph may read
     either) and plain tensor attributes, and every other attribute of every
@@ -470,7 +565,7 @@ def module_weights(module):
             # A plain tensor attribute (neither parameter nor buffer), a
             # scalar, a container, an object of a TorchScript class.
             export_attribute(dot + name, value, found)
-    share_tied_tensors(tensors, metadata, unexportable)
+    share_tied_tensors(tensors, metadata, unexportable, may_write)
     return tensors, metadata, objects, unexportable
 
 
@@ -866,7 +961,8 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
     arguments = method.schema.arguments
     bound = check_inputs(graph, arguments[1:] if is_module else arguments, example_inputs)
 
-    tensors, metadata, objects, unexportable = (module_weights(program) if is_module
+    tensors, metadata, objects, unexportable = (module_weights(program, may_write_module_tensors(graph))
+                                                if is_module
                                                 else ({}, {}, set(), {}))
     read = collect_getattr_paths(graph)
     refused = sorted(p for p in unexportable if any(path_matches(r, p) for r in read))

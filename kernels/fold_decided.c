@@ -23,6 +23,10 @@
  *     static type (an Optional's refinement);
  *   - immut::assign(base, v) of one static shape and dtype is v: its uses
  *     read v, and the node goes;
+ *   - aten::dropout(x, p, train) whose train is decided false is x: ATen's
+ *     _dropout_impl returns its input itself then (an eval-mode nn.Dropout,
+ *     two in every timm Mlp: left in, each was a reference-kernel copy per
+ *     run), and its uses read x;
  *   - prim::TupleUnpack of a prim::TupleConstruct (through such casts): its
  *     outputs are the construct's inputs (a cell's (h, c) passed as a
  *     tuple), and the node goes;
@@ -94,6 +98,14 @@ static IrNode *fold_node(Fold *f, IrNode *n)
                   shape_same(n->inputs[0], n->inputs[1])) ||
                  (n->op == OP_PRIM_UNCHECKED_CAST && n->ninputs == 1 && shape_of(n->inputs[0]));
     if (no_op && n->noutputs == 1) {
+        IrNode *next = n->next;
+        ir_replace_all_uses(n->outputs[0], n->inputs[0]);
+        ir_node_destroy(n);
+        f->folded++;
+        return next;
+    }
+    if (n->op == OP_ATEN_DROPOUT && n->ninputs == 3 && n->noutputs == 1 &&
+        kernels_lookup_scalar(&lk, n->inputs[2], &v) && v == 0) {
         IrNode *next = n->next;
         ir_replace_all_uses(n->outputs[0], n->inputs[0]);
         ir_node_destroy(n);

@@ -171,11 +171,16 @@ static bool slice_args(const LowerProgram *p, const IrNode *g, const IrNode *n, 
  * clamp_min / clamp_max on the other two. NULL when n has no template or
  * the overload does not fit it (integer floor division and modulo, which
  * PyTorch checks for a zero divisor, stay with the reference kernels). */
+/* The most inputs the node of a KERNEL_TEMPLATES row has
+ * (binary_cross_entropy_with_logits); its operands are at most
+ * KExpr's four. */
+enum { TEMPLATE_MAX_INPUTS = 5, TEMPLATE_MAX_OPERANDS = 4 };
+
 static const OpTemplate *template_of(const LowerProgram *p, const IrNode *g, const IrNode *n,
                                      int *operands, int *noperands)
 {
     const OpTemplate *t = op_template(n->op);
-    if (!t || n->ninputs != t->nargs)
+    if (!t || n->ninputs != t->nargs || n->ninputs > TEMPLATE_MAX_INPUTS)
         return NULL;
     *noperands = n->ninputs;
     for (int i = 0; i < n->ninputs; i++)
@@ -190,12 +195,33 @@ static const OpTemplate *template_of(const LowerProgram *p, const IrNode *g, con
             return op_template(no_min ? OP_ATEN_CLAMP_MAX : OP_ATEN_CLAMP_MIN);
         }
     }
+    /* gelu(x, approximate): the template is the exact form, ATen's
+     * `x * 0.5 * (1 + erf(x * M_SQRT1_2))`, on x alone; approximate='tanh'
+     * (or one not known here) stays with the reference kernel */
+    if (n->op == OP_ATEN_GELU) {
+        const RtValue *r = kir_static(p, g, n->inputs[1]);
+        if (!r || r->kind != RT_STR || strcmp(r->u.s, "none") != 0)
+            return NULL;
+        *noperands = 1;
+    }
+    /* binary_cross_entropy_with_logits(x, t, weight, pos_weight,
+     * reduction): the template is ATen's (1.13) unweighted, unreduced
+     * loss, (1 - t) * x + m + log(exp(-m) + exp(-x - m)) with
+     * m = max(-x, 0), on x and t; a weight, a pos_weight or a reduction
+     * stays with the reference kernel */
+    if (n->op == OP_ATEN_BINARY_CROSS_ENTROPY_WITH_LOGITS) {
+        int64_t reduction;
+        if (!static_none(p, g, n->inputs[2]) || !static_none(p, g, n->inputs[3]) ||
+            !static_int(p, g, n->inputs[4], &reduction) || reduction != 0)
+            return NULL;
+        *noperands = 2;
+    }
     if (n->op == OP_ATEN_FLOOR_DIVIDE || n->op == OP_ATEN_REMAINDER) {
         const IrTensorType *out = shape_of(n->outputs[0]);
         if (!out || !dtype_is_float((TensorDType)out->dtype))
             return NULL;
     }
-    return t;
+    return *noperands <= TEMPLATE_MAX_OPERANDS ? t : NULL;
 }
 
 static bool is_view_like(OpId op)
@@ -361,7 +387,7 @@ static bool fusable(const LowerProgram *p, const IrNode *n, int depth)
     }
     /* Tensor inputs must be known; a None where the template wants a number
      * or a list that is not static keeps the node out. */
-    int operands[4], noperands;
+    int operands[TEMPLATE_MAX_INPUTS], noperands;
     if (op_template(n->op) && !is_indexed_reduction(n) && !is_full_min_max(n)) {
         if (!template_of(p, NULL, n, operands, &noperands))
             return false;
@@ -601,7 +627,7 @@ static TensorDType promoted(Build *bd, const IrNode *n)
 static const KExpr *template_at(Build *bd, const IrNode *n, const KIdx *const *idx,
                                 const IrTensorType *out)
 {
-    int operands[4], noperands;
+    int operands[TEMPLATE_MAX_INPUTS], noperands;
     const OpTemplate *t = template_of(bd->p, bd->group, n, operands, &noperands);
     if (!t)
         return fail(bd, "an overload without a template");
@@ -612,7 +638,7 @@ static const KExpr *template_at(Build *bd, const IrNode *n, const KIdx *const *i
     if (compute == DT_BOOL && t->rule == OPT_ARITH && n->op != OP_ATEN_INVERT &&
         n->op != OP_ATEN_BITWISE_NOT)
         compute = DT_I32;
-    const KExpr *args[4];
+    const KExpr *args[TEMPLATE_MAX_OPERANDS];
     for (int i = 0; i < noperands; i++) {
         TensorDType want = t->rule == OPT_SELECT && i == t->cond ? DT_BOOL : compute;
         if (!(args[i] = operand_at(bd, n->inputs[operands[i]], idx, out->rank, want)))
@@ -620,6 +646,16 @@ static const KExpr *template_at(Build *bd, const IrNode *n, const KIdx *const *i
     }
     int op = t == op_template(n->op) ? (int)n->op
              : t == op_template(OP_ATEN_CLAMP_MIN) ? OP_ATEN_CLAMP_MIN : OP_ATEN_CLAMP_MAX;
+    /* x ** 2 with a compile-time exponent is x * x, as ATen's
+     * pow_tensor_scalar_optimized_kernel computes it (a focal loss's
+     * (1 - p_t) ** gamma): the same value, without a pow call */
+    if (op == OP_ATEN_POW && dtype_is_float(compute)) {
+        const RtValue *e = kir_static(bd->p, bd->group, n->inputs[1]);
+        if (e && ((e->kind == RT_FLOAT && e->u.f == 2.0) || (e->kind == RT_INT && e->u.i == 2))) {
+            const KExpr *square[2] = {args[0], args[0]};
+            return kx_op(bd->b, OP_ATEN_MUL, dtype, compute, square, 2);
+        }
+    }
     return kx_op(bd->b, op, dtype, compute, args, noperands);
 }
 

@@ -538,6 +538,11 @@ void lower_specialize_values(LowerProgram *p, RtValue **inputs, int ninputs)
             p->is_static[n->inputs[0]->id] &&
             node_exec_get(p->exec, n->inputs[0])->kind == RT_BOOL) {
             n = lower_fold_if(p, n, node_exec_get(p->exec, n->inputs[0])->u.i != 0);
+            /* the branch not taken may have been the only reader of work
+             * before the If (mmdet's bbox_overlaps computes area2, which
+             * only its 'iou'/'giou' branch reads): left in, it is a filter
+             * whose result goes nowhere, and the program one filter */
+            changed = true;
             continue;
         }
         int64_t trips;

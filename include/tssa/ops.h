@@ -462,6 +462,10 @@ typedef enum OpAlias {
     K(ATEN_ERF, 1, OPT_ARITH, "ERF($0)") \
     K(ATEN_SIGMOID, 1, OPT_ARITH, "(T)1 / ((T)1 + EXP(-$0))") \
     K(ATEN_SILU, 1, OPT_ARITH, "$0 / ((T)1 + EXP(-$0))") \
+    K(ATEN_BINARY_CROSS_ENTROPY_WITH_LOGITS, 5, OPT_ARITH, \
+      "((T)1 - $1) * $0 + ($0 < (T)0 ? -$0 : (T)0) + " \
+      "LOG(EXP(-($0 < (T)0 ? -$0 : (T)0)) + EXP(-$0 - ($0 < (T)0 ? -$0 : (T)0)))") \
+    K(ATEN_GELU, 2, OPT_ARITH, "$0 * (T)0.5 * ((T)1 + ERF($0 * (T)0.70710678118654752440))") \
     K(ATEN_RELU, 1, OPT_ARITH, "($0 < (T)0 ? (T)0 : $0)") \
     K(ATEN_LEAKY_RELU, 2, OPT_ARITH, "($0 < (T)0 ? $0 * $1 : $0)") \
     K(ATEN_HARDTANH, 3, OPT_ARITH, "(($0 < $1 ? $1 : $0) > $2 ? $2 : ($0 < $1 ? $1 : $0))") \
