@@ -541,7 +541,7 @@ Tensor *tensor_gather(const Tensor *t, int64_t dim, const Tensor *index)
     int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return NULL;
-    if (index->dtype != DT_I64) {
+    if (index->dtype != DT_I64 && tensor_numel(index) != 0) {    /* ATen checks a non-empty index only */
         tensor_set_error("gather(): Expected dtype int64 for index");
         return NULL;
     }
@@ -723,7 +723,7 @@ bool tensor_scatter_(Tensor *t, int64_t dim, const Tensor *index, const Tensor *
     int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return false;
-    if (index->dtype != DT_I64) {
+    if (index->dtype != DT_I64 && tensor_numel(index) != 0) {    /* ATen checks a non-empty index only */
         tensor_set_error("scatter(): Expected dtype int64 for index");
         return false;
     }
@@ -815,7 +815,7 @@ bool tensor_scatter_reduce_(Tensor *t, int64_t dim, const Tensor *index, const T
     int d = tensor_wrap_dim(dim, t->ndim);
     if (d < 0)
         return false;
-    if (index->dtype != DT_I64) {
+    if (index->dtype != DT_I64 && tensor_numel(index) != 0) {    /* ATen checks a non-empty index only */
         tensor_set_error("scatter_reduce(): Expected dtype int64 for index");
         return false;
     }

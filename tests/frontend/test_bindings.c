@@ -244,11 +244,58 @@ static void test_default_bindings(void)
 #undef REST
     ir_graph_free(g);
 
-    /* A list of tensors has no command-line spelling. */
-    g = parse_graph("graph(%xs : Tensor[]):\n  return (%xs)\n");
+    /* Lists and tuples of tensors: .npy paths in brackets, None for an
+     * Optional item, [] for an empty list; a dict of tensors has no
+     * command-line spelling. */
+    g = parse_graph("graph(%xs : Tensor[], %p : (Tensor, Tensor), %o : Tensor?[]):\n  return (%xs)\n");
+    char *a = tmp_path("la.npy"), *b = tmp_path("lb.npy");
+    int64_t three = 3;
+    Tensor *ta = tensor_full(DT_F32, 1, &three, 1.5), *tb = tensor_full(DT_I64, 1, &three, 7);
+    CHECK(npy_write(a, ta, stderr) && npy_write(b, tb, stderr));
+    tensor_release(ta);
+    tensor_release(tb);
+    char xs[600], p[600], o[600], p3[600];
+    snprintf(xs, sizeof xs, "xs=[%s,%s,%s]", a, b, a);
+    snprintf(p3, sizeof p3, "p=[%s,%s,%s]", a, b, a);
+    snprintf(p, sizeof p, "p=[%s,%s]", b, a);
+    snprintf(o, sizeof o, "o=[None,%s]", b);
     if (g) {
-        expect_binding_error(g, (const char *[]){"xs=[]", NULL},
-                             "input 'xs' (Tensor[]): this type cannot be bound from the command line");
+        RtValue **lists = NULL;
+        int nlists = 0;
+        Safetensors *no_weights = NULL;
+        char *text = NULL;
+        CHECK(resolve(g, (const char *[]){xs, p, o, NULL}, NULL, &lists, &nlists, &no_weights, &text));
+        CHECK(nlists == 3);
+        if (nlists == 3) {
+            CHECK(lists[0]->kind == RT_LIST && lists[0]->u.list.n == 3 &&
+                  lists[0]->u.list.items[1]->kind == RT_TENSOR &&
+                  lists[0]->u.list.items[1]->u.t->dtype == DT_I64);
+            CHECK(lists[1]->kind == RT_TUPLE && lists[1]->u.list.n == 2);
+            CHECK(lists[2]->kind == RT_LIST && lists[2]->u.list.n == 2 &&
+                  lists[2]->u.list.items[0]->kind == RT_NONE);
+            release_inputs(lists, nlists);
+        }
+        free(text);
+        expect_binding_error(g, (const char *[]){"xs=3", p, o, NULL},
+                             "input 'xs' (Tensor[]): expected [a.npy,b.npy,...]");
+        expect_binding_error(g, (const char *[]){"xs=[]", "p=[]", o, NULL},
+                             "input 'p' ((Tensor, Tensor)): expected 2 items, got 0");
+        expect_binding_error(g, (const char *[]){"xs=[]", p3, o, NULL},
+                             "input 'p' ((Tensor, Tensor)): expected 2 items, got more");
+        expect_binding_error(g, (const char *[]){"xs=[,]", p, o, NULL},
+                             "input 'xs' (Tensor[]): an empty item in '[,]'");
+        expect_binding_error(g, (const char *[]){"xs=[None]", p, o, NULL},
+                             "None binds only an Optional input");
+        expect_binding_error(g, (const char *[]){"xs=[3]", p, o, NULL},
+                             "a tensor input takes a .npy file, got '3'");
+        ir_graph_free(g);
+    }
+    free(a);
+    free(b);
+    g = parse_graph("graph(%d : Dict(str, Tensor)):\n  return (%d)\n");
+    if (g) {
+        expect_binding_error(g, (const char *[]){"d=[]", NULL},
+                             "input 'd' (Dict(str, Tensor)): this type cannot be bound from the command line");
         ir_graph_free(g);
     }
 }

@@ -609,6 +609,10 @@ R("tolist", "ints_strided_bools", "x, m",
 R("sorted", "ints_floats_strs", "x, n: int",
   "a = sorted([n, 3, -1, n * 2])\nb = sorted([2.5, -0.5, float(n)])\nc = sorted(['b', 'a', 'c'])\n"
   "return x * float(a[0] + a[-1]), b[0], c[0] == 'a', len(c)", x=F(2), n=4)
+# an empty index of another dtype than int64 passes gather's and scatter's
+# dtype check, as ATen checks a non-empty index only (OpInfo's gather sample)
+R("gather", "empty_uint8_index", "x, i", "return torch.gather(x, 0, i), torch.scatter(x, 0, i, x[:0]), "
+  "torch.scatter_reduce(x, 0, i, x[:0], 'sum')", x=F(5), i=T([], dtype=torch.uint8))
 # channel_shuffle runs as its definition (frontend/decompositions.inc)
 R("channel_shuffle", "groups", "x", "torch.channel_shuffle(x, 3)", x=F(2, 6, 3, 2))
 R("channel_shuffle", "one_group_fresh", "x", "y = torch.channel_shuffle(x, 1)\ny.add_(1.0)\nreturn x, y",
