@@ -434,6 +434,41 @@ static Tensor *transpose_columns(const Tensor *xc, const Tensor *wc, const Trans
     return cols;
 }
 
+/* float32 (the common case) summed in float straight into out, as ATen's
+ * col2im sums its columns: the general path below goes through a double
+ * buffer and a load per element (three quarters of a DCGAN generator's
+ * time). out is contiguous (N, Cout, image). */
+static bool transpose_accumulate_f32(const Tensor *xc, const Tensor *wc, const Tensor *bias, const TransposeGeom *g,
+                                     const int64_t *map, Tensor *out)
+{
+    int64_t cout_g = g->cout / g->groups, plane = prod3(g->slide.image);
+    int64_t K = prod3(g->slide.kernel), L = prod3(g->slide.blocks);
+    float *acc = tensor_data(out);
+    for (int64_t n = 0; n < g->n; n++)
+        for (int64_t o = 0; o < g->cout; o++) {
+            float b = bias ? (float)tensor_read_f64(bias, bias->offset + o * bias->strides[0]) : 0.0f;
+            float *row = acc + (n * g->cout + o) * plane;
+            for (int64_t j = 0; j < plane; j++)
+                row[j] = b;
+        }
+    for (int64_t n = 0; n < g->n; n++)
+        for (int64_t gi = 0; gi < g->groups; gi++) {
+            Tensor *cols = transpose_columns(xc, wc, g, n, gi);
+            if (!cols)
+                return false;
+            const float *cp = tensor_data(cols);
+            for (int64_t co = 0; co < cout_g; co++) {
+                float *row = acc + (n * g->cout + gi * cout_g + co) * plane;
+                const float *col = cp + co * K * L;
+                for (int64_t kl = 0; kl < K * L; kl++)
+                    if (map[kl] >= 0)
+                        row[map[kl]] += col[kl];
+            }
+            tensor_release(cols);
+        }
+    return true;
+}
+
 /* Sums every group's columns into out (N, Cout, image), starting from bias. */
 static bool transpose_accumulate(const Tensor *xc, const Tensor *wc, const Tensor *bias, const TransposeGeom *g,
                                  const int64_t *map, Tensor *out)
@@ -524,7 +559,9 @@ Tensor *tensor_conv_transpose(const Tensor *x, const Tensor *w, const Tensor *bi
     Tensor *xc = tensor_contiguous((Tensor *)x);
     Tensor *wc = xc ? tensor_contiguous((Tensor *)w) : NULL;
     int64_t *map = wc ? window_map(&g.slide) : NULL;
-    bool ok = map && transpose_accumulate(xc, wc, bias, &g, map, out);
+    bool f32 = out->dtype == DT_F32 && wc && wc->dtype == DT_F32 && (!bias || bias->dtype == DT_F32);
+    bool ok = map && (f32 ? transpose_accumulate_f32(xc, wc, bias, &g, map, out)
+                          : transpose_accumulate(xc, wc, bias, &g, map, out));
     free(map);
     tensor_release(xc);
     tensor_release(wc);

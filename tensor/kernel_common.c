@@ -229,12 +229,23 @@ Tensor *kern_remap(const Tensor *src, int ndim, const int64_t *out_sizes,
             else
                 base += s * src->strides[d];
         }
-        for (int64_t j = 0; j < row_len; j++, dst += es) {
-            int64_t s = last_table[j];
-            if (row_fill || s < 0)
-                memcpy(dst, fill, es);
-            else
-                memcpy(dst, sbase + (base + s * last_stride) * (int64_t)es, es);
+        if (es == 4 && !row_fill) {
+            /* 4-byte elements (float32, int32), the common case, copied by
+             * a constant-size memcpy the compiler makes one move: a call
+             * per element of a variable size was most of a reflection
+             * pad's time */
+            for (int64_t j = 0; j < row_len; j++, dst += 4) {
+                int64_t s = last_table[j];
+                memcpy(dst, s < 0 ? fill : sbase + (base + s * last_stride) * 4, 4);
+            }
+        } else {
+            for (int64_t j = 0; j < row_len; j++, dst += es) {
+                int64_t s = last_table[j];
+                if (row_fill || s < 0)
+                    memcpy(dst, fill, es);
+                else
+                    memcpy(dst, sbase + (base + s * last_stride) * (int64_t)es, es);
+            }
         }
         for (int d = last - 1; d >= 0; d--) {
             if (++coord[d] < out_sizes[d])

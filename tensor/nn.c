@@ -186,6 +186,16 @@ static void im2col(const Tensor *xg, const ConvGeom *g, int64_t n, int64_t c0, i
                         dst += (size_t)g->ow * es;
                         continue;
                     }
+                    if (es == 4) {
+                        /* float32: constant-size copies the compiler makes
+                         * moves (strided convolutions come here) */
+                        static const char zero4[4];
+                        for (int64_t oj = 0; oj < g->ow; oj++, dst += 4) {
+                            int64_t iw = oj * g->sw - g->pw + kj * g->dw;
+                            memcpy(dst, iw >= 0 && iw < g->w ? tensor_elem_ptr(xg, row_off + iw * st[3]) : zero4, 4);
+                        }
+                        continue;
+                    }
                     for (int64_t oj = 0; oj < g->ow; oj++, dst += es) {
                         int64_t iw = oj * g->sw - g->pw + kj * g->dw;
                         if (row_in && iw >= 0 && iw < g->w)
@@ -486,6 +496,19 @@ static Tensor *apply_channel_affine(const Tensor *x, const double *scale, const 
     for (int d = 2; d < x->ndim; d++)
         inner *= x->sizes[d];
     Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
+    if (out && x->dtype == DT_F32 && tensor_is_contiguous(x)) {
+        /* float32 read and written in place of a double copy of the
+         * whole tensor each way (most of an eval-mode batch norm's time);
+         * each element is computed in double as below, so the result is
+         * the same */
+        const float *xv = tensor_data(x);
+        float *ov = tensor_data(out);
+        for (int64_t i = 0; i < n;)
+            for (int64_t ch = 0; ch < c; ch++)
+                for (int64_t k = 0; k < inner; k++, i++)
+                    ov[i] = (float)((double)xv[i] * scale[ch] + shift[ch]);
+        return out;
+    }
     double *v = out ? kern_read_all_f64(x) : NULL;
     if (!v) {
         tensor_release(out);
@@ -674,7 +697,11 @@ Tensor *tensor_instance_norm(const Tensor *x, const Tensor *weight, const Tensor
         return NULL;
     int64_t inner = total / lines;
     Tensor *out = tensor_empty(x->dtype, x->ndim, x->sizes);
-    double *v = out ? kern_read_all_f64(x) : NULL;
+    /* float32 contiguous: one line at a time through a double buffer, in
+     * place of a double copy of the whole tensor each way; the same
+     * arithmetic on each line, so the same result */
+    bool by_line = x->dtype == DT_F32 && tensor_is_contiguous(x);
+    double *v = out ? (by_line ? kern_malloc((size_t)inner, sizeof *v) : kern_read_all_f64(x)) : NULL;
     double *w = channel_params(weight, c, 1.0), *b = channel_params(bias, c, 0.0);
     double *rm = use_input_stats ? NULL : kern_read_all_f64(running_mean);
     double *rv = use_input_stats ? NULL : kern_read_all_f64(running_var);
@@ -682,17 +709,30 @@ Tensor *tensor_instance_norm(const Tensor *x, const Tensor *weight, const Tensor
         tensor_release(out);
         out = NULL;
     } else {
-        if (use_input_stats)
+        if (use_input_stats && !by_line)
             normalize_lines(v, lines, inner, eps, NULL, NULL);
+        const float *xf = by_line ? tensor_data(x) : NULL;
+        float *of = by_line ? tensor_data(out) : NULL;
         for (int64_t line = 0; line < lines; line++) {
             int64_t ch = line % c;
+            double *lv = by_line ? v : v + line * inner;
+            if (by_line) {
+                for (int64_t i = 0; i < inner; i++)
+                    lv[i] = xf[line * inner + i];
+                if (use_input_stats)
+                    normalize_lines(lv, 1, inner, eps, NULL, NULL);
+            }
             /* eval mode in PyTorch's inference form: x * alpha + beta */
             double alpha = use_input_stats ? w[ch] : w[ch] / sqrt(rv[ch] + eps);
             double beta = use_input_stats ? b[ch] : b[ch] - rm[ch] * alpha;
-            for (int64_t i = line * inner; i < (line + 1) * inner; i++)
-                v[i] = v[i] * alpha + beta;
+            for (int64_t i = 0; i < inner; i++)
+                lv[i] = lv[i] * alpha + beta;
+            if (by_line)
+                for (int64_t i = 0; i < inner; i++)
+                    of[line * inner + i] = (float)lv[i];
         }
-        kern_write_all_f64(out, v);
+        if (!by_line)
+            kern_write_all_f64(out, v);
     }
     free(v);
     free(w);
