@@ -52,3 +52,11 @@ add_test(NAME frontend_decompositions
          COMMAND sh -c "test -x /usr/bin/python3 || exit 77; exec /usr/bin/python3 \"$@\"" sh
                  ${PROJECT_SOURCE_DIR}/frontend/gen_decompositions.py --check)
 set_tests_properties(frontend_decompositions PROPERTIES LABELS frontend SKIP_RETURN_CODE 77 TIMEOUT 120)
+# tests/models/check_cases.py: every committed case (tests/models, tests/ops)
+# keeps the layout the runners rely on (args.txt binds exactly the graph's
+# inputs, its files exist and hold dtypes tssa-stream reads, expected/ or
+# expect_error.txt, a size budget). Needs NumPy, not torch (77 without it).
+add_test(NAME corpus_layout
+         COMMAND sh -c "/usr/bin/python3 -c 'import numpy' 2>/dev/null || exit 77; exec /usr/bin/python3 \"$@\"" sh
+                 ${TSSA_TESTS_DIR}/models/check_cases.py)
+set_tests_properties(corpus_layout PROPERTIES LABELS frontend SKIP_RETURN_CODE 77 TIMEOUT 60)
