@@ -48,6 +48,40 @@ bool eval_op_dict_construct(EvalCall *c)
     return eval_out_value(c, 0, d);
 }
 
+/* dict() (empty), dict(pairs) from a list of (key, value) tuples, as
+ * `OrderedDict([(k, v) for ...])` scripts, later pairs overwriting earlier
+ * keys in place, and dict(d), a shallow copy. */
+bool eval_op_dict(EvalCall *c)
+{
+    if (!eval_nargs(c, 0, 1))
+        return false;
+    RtValue *d = rt_dict();
+    const RtValue *from = c->nargs ? c->args[0] : NULL;
+    bool ok = true;
+    if (from && from->kind == RT_DICT) {
+        for (int i = 0; ok && i < from->u.list.n / 2; i++)
+            ok = rt_dict_set(d, rt_dict_key(from, i), rt_dict_value(from, i));
+    } else if (from && from->kind == RT_LIST) {
+        for (int i = 0; ok && i < from->u.list.n; i++) {
+            const RtValue *pair = from->u.list.items[i];
+            if (pair->kind != RT_TUPLE || pair->u.list.n != 2) {
+                rt_release(d);
+                return eval_fail(c, "dictionary update sequence element #%d has length %d; 2 is required", i,
+                                 pair->kind == RT_TUPLE ? pair->u.list.n : 1);
+            }
+            ok = rt_dict_set(d, pair->u.list.items[0], pair->u.list.items[1]);
+        }
+    } else if (from) {
+        rt_release(d);
+        return eval_fail(c, "dict() of a %s", rt_kind_name(from->kind));
+    }
+    if (!ok) {
+        rt_release(d);
+        return eval_fail(c, "out of memory building a dict");
+    }
+    return eval_out_value(c, 0, d);
+}
+
 bool eval_dict_getitem(EvalCall *c)
 {
     RtValue *d;

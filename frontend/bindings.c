@@ -14,6 +14,7 @@
  *   Tensor[], (Tensor, Tensor), Tensor?[]
  *                   .npy paths in brackets: [p3.npy,p4.npy], None for an
  *                   Optional item, [] for an empty list
+ *   Dict(str, Tensor)  {p3:a.npy,p4:b.npy}, keys of letters, digits, _ .
  *   T?              "none" (or "None") for None, else as T
  *   Any             None, a .npy path, true/false, an int or float literal,
  *                   else the text as a str
@@ -220,6 +221,51 @@ static RtValue *tensor_items_value(const Binder *b, const char *name, const IrTy
     return ok ? v : NULL;
 }
 
+/* `{p3:a.npy,p4:b.npy}` for a Dict(str, Tensor) input (torchvision's
+ * feature pyramid network takes its levels so): keys are letters, digits,
+ * _ and . (args.txt is split at blanks), in the order given, each once. */
+static RtValue *tensor_dict_value(const Binder *b, const char *name, const IrType *type, const char *text)
+{
+    size_t len = strlen(text);
+    if (len < 2 || text[0] != '{' || text[len - 1] != '}') {
+        input_error(b, name, type, "expected {key:a.npy,...} (.npy paths, no blanks), got '%s'", text);
+        return NULL;
+    }
+    char *inner = xmalloc(len - 1);
+    memcpy(inner, text + 1, len - 2);
+    inner[len - 2] = '\0';
+    RtValue *d = rt_dict();
+    bool ok = true;
+    for (char *item = inner, *next; ok && *inner && item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = '\0';
+        char *colon = strchr(item, ':');
+        bool key_ok = colon && colon > item;
+        for (const char *k = item; key_ok && k < colon; k++)
+            key_ok = (*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') || (*k >= '0' && *k <= '9') ||
+                     *k == '_' || *k == '.';
+        if (!key_ok) {
+            input_error(b, name, type, "expected key:path items, got '%s'", item);
+            ok = false;
+            break;
+        }
+        *colon = '\0';
+        RtValue *key = rt_str(item);
+        bool again = rt_dict_find(d, key) >= 0;
+        RtValue *v = again ? NULL : value_for_type(b, name, type->elems[1], colon + 1);
+        if (again)
+            input_error(b, name, type, "key '%s' given twice", item);
+        ok = v && rt_dict_set(d, key, v);
+        rt_release(key);
+        rt_release(v);
+    }
+    free(inner);
+    if (!ok)
+        rt_release(d);
+    return ok ? d : NULL;
+}
+
 /* The value of `text` for an input of the given type, or NULL after a message. */
 static RtValue *value_for_type(const Binder *b, const char *name, const IrType *type,
                                const char *text)
@@ -289,6 +335,10 @@ static RtValue *value_for_type(const Binder *b, const char *name, const IrType *
                         "[0.5,1.0] or [true,false], got '%s'", text);
         return v;
     }
+    case TY_DICT:
+        if (type->nelems == 2 && type->elems[0]->kind == TY_STR && type->elems[1]->kind == TY_TENSOR)
+            return tensor_dict_value(b, name, type, text);
+        break;
     case TY_DEVICE:
         return rt_device(text);
     case TY_NONE:

@@ -836,9 +836,24 @@ def bind_input(name, ts_type, value):
                  for i, (v, k) in enumerate(zip(value, kinds))]
         converted = [float(v) if k == "FloatType" else v for v, k in zip(value, kinds)]
         return (tuple(converted) if kind == "TupleType" else converted), "[" + ",".join(items) + "]"
+    if (kind == "DictType" and ts_type.getKeyType().kind() == "StringType"
+            and ts_type.getValueType().kind() == "TensorType"):
+        # a feature pyramid keyed by level name: inputs/NAME.KEY.npy each,
+        # bound as {KEY:inputs/NAME.KEY.npy,...}
+        if not isinstance(value, dict):
+            raise ExportError(mismatch)
+        items, texts = {}, []
+        for key, v in value.items():
+            if not isinstance(key, str) or not re.fullmatch(r"[A-Za-z0-9_.]+", key):
+                raise ExportError(f"input '{name}': key {key!r}: args.txt carries keys of letters, "
+                                  "digits, _ and . only")
+            items[key], _ = bind_input(f"{name}[{key!r}]", ts_type.getValueType(), v)
+            texts.append(f"{key}:inputs/{name}.{key}.npy")
+        return items, "{" + ",".join(texts) + "}"
     raise ExportError(f"input '{name}' has type {type_name}; the tssa-stream command line "
                       "binds Tensor, int, float, bool, Scalar, str, Any, lists and tuples "
-                      "of int, float and bool, and Optional of each")
+                      "of int, float and bool, lists and tuples of tensors, Dict[str, Tensor], "
+                      "and Optional of each")
 
 
 def check_inputs(graph, arguments, example_inputs):
@@ -881,6 +896,8 @@ def fresh_arguments(bound):
             return value.detach().clone(memory_format=torch.contiguous_format)
         if isinstance(value, tuple):
             return tuple(fresh(v) for v in value)
+        if isinstance(value, dict):
+            return {k: fresh(v) for k, v in value.items()}
         return [fresh(v) for v in value] if isinstance(value, list) else value
     return [fresh(v) for _, v, _ in bound]
 
@@ -1050,6 +1067,9 @@ def export(program, example_inputs, outdir, source_root=None, expect_error=None,
                 for i, item in enumerate(value):
                     if isinstance(item, torch.Tensor):
                         input_arrays[f"{name}.{i}"] = tensor_to_array(item, f"input '{name}'[{i}]")
+            if isinstance(value, dict):             # tensors by key: inputs/NAME.KEY.npy
+                for key, item in value.items():
+                    input_arrays[f"{name}.{key}"] = tensor_to_array(item, f"input '{name}'[{key!r}]")
             bindings.append(f"{name}={literal}")
     weights_blob = None
     if is_module:

@@ -65,7 +65,7 @@ static void collect_storages(Storages *s, const RtValue *v, int depth)
             s->items = p;
         }
         s->items[s->n++] = v->u.t->storage;
-    } else if (v->kind == RT_LIST || v->kind == RT_TUPLE) {
+    } else if (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT) {
         for (int i = 0; i < v->u.list.n; i++)
             collect_storages(s, v->u.list.items[i], depth + 1);
     }

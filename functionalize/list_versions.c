@@ -357,6 +357,7 @@ static bool makes_fresh_list(const IrNode *n, int i)
     case OP_ATEN_VALUES:
     case OP_ATEN_ITEMS:
     case OP_PRIM_TOLIST:
+    case OP_ATEN_DICT:
     case OP_IMMUT_LIST_SET_ITEM:
     case OP_PRIM_DICTCONSTRUCT:
     case OP_IMMUT_DICT_SET_ITEM:

@@ -52,7 +52,7 @@ bool lower_value_has_tensor(const RtValue *v)
         return false;
     if (v->kind == RT_TENSOR)
         return true;
-    if (v->kind == RT_LIST || v->kind == RT_TUPLE)
+    if (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)    /* a dict: keys and values */
         for (int i = 0; i < v->u.list.n; i++)
             if (lower_value_has_tensor(v->u.list.items[i]))
                 return true;
@@ -455,7 +455,7 @@ static int64_t elements_held(const RtValue *v)
     if (v->kind == RT_TENSOR)
         return tensor_numel(v->u.t);
     int64_t n = 0;
-    if (v->kind == RT_LIST || v->kind == RT_TUPLE)
+    if (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)
         for (int i = 0; i < v->u.list.n; i++)
             n += elements_held(v->u.list.items[i]);
     return n;

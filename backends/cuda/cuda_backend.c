@@ -637,7 +637,7 @@ static void host_writes(CudaBackend *cb, const RtValue *v)
         Mirror *m = mirror_find(cb, v->u.t->storage);
         for (int g = 0; m && g < cb->ngpus; g++)
             m->device_valid[g] = false;
-    } else if (v && (v->kind == RT_LIST || v->kind == RT_TUPLE)) {
+    } else if (v && (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)) {
         for (int i = 0; i < v->u.list.n; i++)
             host_writes(cb, v->u.list.items[i]);
     }

@@ -161,6 +161,7 @@ typedef enum OpAlias {
     X(ATEN_DELETE, "aten::Delete", OPC_SCALAR, 0, ALIAS_NONE, delete) \
     X(ATEN_COUNT, "aten::count", OPC_SCALAR, NOMUT, ALIAS_NONE, count) \
     X(PRIM_DICTCONSTRUCT, "prim::DictConstruct", OPC_SCALAR, NOMUT, ALIAS_NONE, dict_construct) \
+    X(ATEN_DICT, "aten::dict", OPC_SCALAR, NOMUT, ALIAS_NONE, dict) \
     X(ATEN_KEYS, "aten::keys", OPC_SCALAR, NOMUT, ALIAS_NONE, keys) \
     X(ATEN_VALUES, "aten::values", OPC_SCALAR, NOMUT, ALIAS_NONE, values) \
     X(ATEN_ITEMS, "aten::items", OPC_SCALAR, NOMUT, ALIAS_NONE, items) \

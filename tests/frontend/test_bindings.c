@@ -292,12 +292,40 @@ static void test_default_bindings(void)
     }
     free(a);
     free(b);
-    g = parse_graph("graph(%d : Dict(str, Tensor)):\n  return (%d)\n");
+    /* A Dict(str, Tensor): {key:path,...}; other dicts have no spelling. */
+    g = parse_graph("graph(%d : Dict(str, Tensor), %e : Dict(str, int)):\n  return (%d)\n");
+    char *la = tmp_path("la.npy"), d_arg[600], d_twice[600];
+    snprintf(d_arg, sizeof d_arg, "d={p3:%s,p4.x:%s}", la, la);
+    snprintf(d_twice, sizeof d_twice, "d={p3:%s,p3:%s}", la, la);
     if (g) {
-        expect_binding_error(g, (const char *[]){"d=[]", NULL},
-                             "input 'd' (Dict(str, Tensor)): this type cannot be bound from the command line");
+        RtValue **dicts = NULL;
+        int ndicts = 0;
+        Safetensors *no_weights = NULL;
+        char *text = NULL;
+        const char *args[] = {d_arg, "e={}", NULL};
+        (void)resolve(g, args, NULL, &dicts, &ndicts, &no_weights, &text);
+        CHECK_CONTAINS(text, "input 'e' (Dict(str, int)): this type cannot be bound from the command line");
+        free(text);
+        expect_binding_error(g, (const char *[]){"d=[]", "e=1", NULL},
+                             "input 'd' (Dict(str, Tensor)): expected {key:a.npy,...}");
+        expect_binding_error(g, (const char *[]){d_twice, "e=1", NULL}, "key 'p3' given twice");
+        expect_binding_error(g, (const char *[]){"d={p 3:x.npy}", "e=1", NULL}, "expected key:path items");
         ir_graph_free(g);
     }
+    g = parse_graph("graph(%d : Dict(str, Tensor)):\n  return (%d)\n");
+    if (g) {
+        RtValue **dicts = NULL;
+        int ndicts = 0;
+        Safetensors *no_weights = NULL;
+        char *text = NULL;
+        CHECK(resolve(g, (const char *[]){d_arg, NULL}, NULL, &dicts, &ndicts, &no_weights, &text));
+        CHECK(ndicts == 1 && dicts[0]->kind == RT_DICT && dicts[0]->u.list.n == 4);
+        if (ndicts == 1)
+            release_inputs(dicts, ndicts);
+        free(text);
+        ir_graph_free(g);
+    }
+    free(la);
 }
 
 /* ---------------------------------------------------------------- modules */

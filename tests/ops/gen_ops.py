@@ -613,6 +613,11 @@ R("sorted", "ints_floats_strs", "x, n: int",
 # dtype check, as ATen checks a non-empty index only (OpInfo's gather sample)
 R("gather", "empty_uint8_index", "x, i", "return torch.gather(x, 0, i), torch.scatter(x, 0, i, x[:0]), "
   "torch.scatter_reduce(x, 0, i, x[:0], 'sum')", x=F(5), i=T([], dtype=torch.uint8))
+# dict(): from (key, value) pairs as OrderedDict([...]) scripts (a later
+# pair overwrites an earlier key in place), a shallow copy, and empty
+R("dict", "pairs_copy_empty", "x",
+  "d = dict([('a', x), ('b', x * 2.0), ('a', x + 1.0)])\ne = dict(d)\ne['c'] = x\nf: Dict[str, int] = dict()\n"
+  "return d['a'], list(d.keys()) == ['a', 'b'], len(e), len(d), len(f)", x=F(3))
 # channel_shuffle runs as its definition (frontend/decompositions.inc)
 R("channel_shuffle", "groups", "x", "torch.channel_shuffle(x, 3)", x=F(2, 6, 3, 2))
 R("channel_shuffle", "one_group_fresh", "x", "y = torch.channel_shuffle(x, 1)\ny.add_(1.0)\nreturn x, y",

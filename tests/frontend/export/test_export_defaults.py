@@ -93,10 +93,14 @@ def test_optional_state_left_at_none():
 def test_defaults_overridden():
     inputs = {"x": torch.randn(3, 2), "incremental_state": {"k": torch.zeros(1)},
               "timestep": torch.tensor(2.0), "shift": 2, "center": False, "cache": 7}
-    got = export_case(programs.IncrementalDecoder(), inputs, "overridden")
-    # A Dict value has no command-line spelling: refused by name.
-    check(isinstance(got, export.ExportError) and "incremental_state" in str(got),
-          f"a Dict[str, Tensor] value is refused, naming the input: {got}")
+    got = export_case(programs.IncrementalDecoder(), inputs, "overridden with a dict")
+    # A Dict[str, Tensor] binds as {key:path,...}, one file per key.
+    check(isinstance(got, dict) and got.get("incremental_state") == "{k:inputs/incremental_state.k.npy}",
+          f"a Dict[str, Tensor] value binds key by key: {got}")
+    inputs["incremental_state"] = {"k v": torch.zeros(1)}
+    got = export_case(programs.IncrementalDecoder(), inputs, "a key with a blank")
+    check(isinstance(got, export.ExportError) and "'k v'" in str(got),
+          f"a key args.txt cannot carry is refused, naming it: {got}")
     del inputs["incremental_state"]
     got = export_case(programs.IncrementalDecoder(), inputs, "overridden")
     check(isinstance(got, dict), f"IncrementalDecoder with values exports: {got}")
