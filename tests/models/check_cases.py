@@ -118,7 +118,13 @@ def check_case(case, problems):
         name, _, value = tokens[i].partition("=")
         bound.append(name)
         # a tensor list's [a.npy,None,...] (frontend/bindings.c) is checked item by item
-        items = value[1:-1].split(",") if re.fullmatch(r"\[.*\.npy.*\]", value) else [value]
+        # and a tensor dict's {key:a.npy,...}
+        if re.fullmatch(r"\[.*\.npy.*\]", value):
+            items = value[1:-1].split(",")
+        elif re.fullmatch(r"\{.*\}", value):
+            items = [item.partition(":")[2] for item in value[1:-1].split(",") if item]
+        else:
+            items = [value]
         for item in items:
             if item.endswith(".npy"):
                 path = os.path.join(case, item)
