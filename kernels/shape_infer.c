@@ -1302,8 +1302,24 @@ static bool fold_top_scalar(Infer *in, IrNode *n)
     return false;
 }
 
+/* t.item() of a tensor of known dtype is a Python float, int or bool by
+ * that dtype: its Scalar result takes that type, so the ops that read it
+ * (ECE's `confidences.gt(lo.item())`) have a known result type and fuse,
+ * and a kernel takes it as the number it is. */
+static void type_item(Infer *in, IrNode *n)
+{
+    Shape held;
+    if ((n->op != OP_ATEN_ITEM && n->op != OP_ATEN_SCALARIMPLICIT) || n->ninputs != 1 || n->noutputs != 1 ||
+        !n->outputs[0]->type || n->outputs[0]->type->kind != TY_NUMBER || !is_tensor(n->inputs[0]) ||
+        !get(n->inputs[0], &held) || held.dtype < 0)
+        return;
+    TensorDType dt = (TensorDType)held.dtype;
+    n->outputs[0]->type = ir_type_simple(in->g, dtype_is_float(dt) ? TY_FLOAT : dt == DT_BOOL ? TY_BOOL : TY_INT);
+}
+
 static void infer_node(Infer *in, IrNode *n)
 {
+    type_item(in, n);
     fold_static_list(in, n);
     int64_t v;
     ScalarLookup lk = {.p = in->p, .decided = decided, .ctx = in};

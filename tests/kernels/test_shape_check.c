@@ -80,6 +80,10 @@ static const struct {
     {"fairseq_beam_search", "prim::Loop",
      "BeamSearch.step reads one beam at step 0 and all later (an If on the loop counter "
      "whose branches give lprobs two shapes), and top-k's k is min(2 * beam, numel - 1) of it"},
+    {"tv_feature_pyramid", "aten::__getitem__",
+     "levels read out of a Dict[str, Tensor] graph input through list(x.values()): a bound "
+     "dict's tensors have no stand-ins to evaluate on"},
+    {"dict__pairs_copy_empty", "aten::__getitem__", "a tensor read back out of dict(pairs)"},
 };
 
 /* Whether dir's row is a known gap (its first unknown value, of op). */
