@@ -585,6 +585,35 @@ Tensor *tensor_logsumexp(const Tensor *t, const int64_t *dims, int ndims, bool k
     if (!reduce_layout(t, dims, ndims, keepdim, &L))
         return NULL;
     Tensor *out = tensor_empty(odt, L.out_ndim, L.out_sizes);
+    if (out && t->dtype == DT_F32) {
+        /* float32 as ATen computes it, exp in float (a vector loop), the sum
+         * kept in double: the double path below spent most of SuperGlue's
+         * Sinkhorn in libm's double exp and a double copy of its input */
+        Tensor *c = tensor_contiguous(L.arranged);
+        const float *fv = c ? tensor_data(c) : NULL;
+        float *ov = tensor_data(out);
+        for (int64_t o = 0; fv && o < L.outer; o++) {
+            const float *line = fv + o * L.inner;
+            float m = -INFINITY;
+            for (int64_t i = 0; i < L.inner; i++)
+                if (line[i] > m || isnan(line[i]))
+                    m = line[i];
+            if (L.inner == 0 || isinf(m))
+                m = 0.0f;
+            double sum = 0.0;
+#pragma omp simd reduction(+ : sum)
+            for (int64_t i = 0; i < L.inner; i++)
+                sum += (double)expf(line[i] - m);
+            ov[o] = (float)(log(sum) + m);
+        }
+        if (!fv) {
+            tensor_release(out);
+            out = NULL;
+        }
+        tensor_release(c);
+        tensor_release(L.arranged);
+        return out;
+    }
     double *v = kern_read_all_f64(L.arranged);
     double *r = kern_malloc((size_t)L.outer, sizeof *r);
     if (!out || !v || !r) {
