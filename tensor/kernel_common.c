@@ -108,31 +108,40 @@ void *kern_malloc(size_t count, size_t elem_size)
     return p;
 }
 
-/* float32 or float64 t's elements in row-major order into vals, a row of
- * the last dim at a time by its stride: the reference kernels read most
- * of their inputs so, and the general per-element iterator below was
- * more than half of a lag-by-lag pitch detector's time. */
-static void read_float_rows(const Tensor *t, double *vals)
+/* float32 or float64 t's elements in row-major order into read_into, or
+ * out of write_from into t (one of the two is NULL), a row of the last dim at a time by its stride: the
+ * reference kernels read most of their inputs and write most of their
+ * results so, and the general per-element iterator below was more than
+ * half of a lag-by-lag pitch detector's time. */
+static void float_rows(const Tensor *t, double *read_into, const double *write_from)
 {
     int last = t->ndim - 1;
     int64_t row = t->ndim ? t->sizes[last] : 1, step = t->ndim ? t->strides[last] : 1;
     int64_t rows = row ? tensor_numel(t) / row : 0;
     int64_t coord[TENSOR_MAX_DIMS] = {0};
-    const char *base = t->storage->data;
+    char *base = t->storage->data;
     for (int64_t r = 0; r < rows; r++) {
         int64_t off = t->offset;
         for (int d = 0; d < last; d++)
             off += coord[d] * t->strides[d];
-        if (t->dtype == DT_F32) {
+        int64_t done = r * row;
+        if (t->dtype == DT_F32 && write_from) {
+            float *p = (float *)(void *)base + off;
+            for (int64_t j = 0; j < row; j++)
+                p[j * step] = (float)write_from[done + j];
+        } else if (t->dtype == DT_F32) {
             const float *p = (const float *)(const void *)base + off;
             for (int64_t j = 0; j < row; j++)
-                vals[j] = p[j * step];
+                read_into[done + j] = p[j * step];
+        } else if (write_from) {
+            double *p = (double *)(void *)base + off;
+            for (int64_t j = 0; j < row; j++)
+                p[j * step] = write_from[done + j];
         } else {
             const double *p = (const double *)(const void *)base + off;
             for (int64_t j = 0; j < row; j++)
-                vals[j] = p[j * step];
+                read_into[done + j] = p[j * step];
         }
-        vals += row;
         for (int d = last - 1; d >= 0; d--) {
             if (++coord[d] < t->sizes[d])
                 break;
@@ -147,7 +156,7 @@ double *kern_read_all_f64(const Tensor *t)
     if (!vals)
         return NULL;
     if (t->dtype == DT_F32 || t->dtype == DT_F64) {
-        read_float_rows(t, vals);
+        float_rows(t, vals, NULL);
         return vals;
     }
     TensorIter it;
@@ -171,6 +180,10 @@ int64_t *kern_read_all_i64(const Tensor *t)
 
 void kern_write_all_f64(Tensor *t, const double *vals)
 {
+    if (t->dtype == DT_F32 || t->dtype == DT_F64) {
+        float_rows(t, NULL, vals);
+        return;
+    }
     TensorIter it;
     tensor_iter_init_single(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
