@@ -1148,6 +1148,56 @@ bool eval_op_item(EvalCall *c)
     return eval_out_value(c, 0, tensor_to_number(t));
 }
 
+/* The elements of t from flat index *at on, nested dims deep (the dims
+ * of t from its ndim - dims), as Tensor.tolist() builds them: ints, floats
+ * (double) or bools by kind. */
+static RtValue *nested_list(const Tensor *t, int dims, RtKind kind, int64_t *at)
+{
+    if (dims == 0) {
+        int64_t i = (*at)++;
+        if (kind == RT_INT)
+            return rt_int(tensor_get_flat_int(t, i));
+        if (kind == RT_BOOL)
+            return rt_bool(tensor_get_flat_int(t, i) != 0);
+        return rt_float(tensor_get_flat(t, i));
+    }
+    RtValue *list = rt_list(RT_LIST, 0, NULL);
+    for (int64_t k = 0; k < t->sizes[t->ndim - dims]; k++) {
+        RtValue *item = nested_list(t, dims - 1, kind, at);
+        rt_list_append(list, item);
+        rt_release(item);
+    }
+    return list;
+}
+
+/* prim::tolist(Tensor self, int dim, int elem_type): TorchScript's
+ * Tensor.tolist() under its annotation, dim nested lists (dim 0: the number
+ * itself) of elem_type 0 int, 1 float, 2 bool. PyTorch's op checks both
+ * against the tensor at run time: a float annotation takes any floating
+ * dtype (the elements become doubles), int wants int64 and bool bool. */
+bool eval_op_tolist(EvalCall *c)
+{
+    Tensor *t;
+    int64_t dim, elem_type;
+    if (!eval_nargs(c, 3, 3) || !eval_arg_tensor(c, 0, &t) || !eval_arg_int(c, 1, &dim) ||
+        !eval_arg_int(c, 2, &elem_type))
+        return false;
+    static const RtKind kinds[] = {RT_INT, RT_FLOAT, RT_BOOL};
+    if (elem_type < 0 || elem_type > 2)
+        return eval_fail(c, "Unsupported element type for tolist; only int, float and bool are supported");
+    RtKind kind = kinds[elem_type];
+    bool matches = kind == RT_FLOAT ? dtype_is_float(t->dtype)
+                   : kind == RT_INT ? t->dtype == DT_I64 : t->dtype == DT_BOOL;
+    if (!matches)
+        return eval_fail(c, "Output annotation element type and runtime tensor element type must match for "
+                            "tolist()");
+    if (dim != t->ndim)
+        return eval_fail(c, "Output annotation list dimension and runtime tensor dimension must match for "
+                            "tolist()");
+    int64_t at = 0;
+    return eval_out_value(c, 0, nested_list(t, (int)dim, kind, &at));
+}
+
 bool eval_op_num_to_tensor(EvalCall *c)
 {
     if (!eval_nargs(c, 1, 1))

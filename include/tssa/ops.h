@@ -130,6 +130,7 @@ typedef enum OpAlias {
     X(ATEN_INTIMPLICIT, "aten::IntImplicit", OPC_SCALAR, NOMUT, ALIAS_NONE, int_implicit) \
     X(ATEN_FLOATIMPLICIT, "aten::FloatImplicit", OPC_SCALAR, NOMUT, ALIAS_NONE, float_implicit) \
     X(ATEN_ITEM, "aten::item", OPC_SCALAR, NOMUT, ALIAS_NONE, item) \
+    X(PRIM_TOLIST, "prim::tolist", OPC_SCALAR, NOMUT, ALIAS_NONE, tolist) \
     X(ATEN_LEN, "aten::len", OPC_SCALAR, NOMUT, ALIAS_NONE, len) \
     X(ATEN_GETITEM, "aten::__getitem__", OPC_SCALAR, NOMUT, ALIAS_NONE, getitem) \
     X(ATEN_SIZE, "aten::size", OPC_SCALAR, NOMUT, ALIAS_NONE, size) \
