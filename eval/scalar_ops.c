@@ -1148,48 +1148,54 @@ bool eval_op_item(EvalCall *c)
     return eval_out_value(c, 0, tensor_to_number(t));
 }
 
-/* Levels d.. of t, from logical element *next on, as nested lists of int
- * (elem 0), float (1) or bool (2). */
-static RtValue *tolist_level(const Tensor *t, int d, int64_t *next, int elem)
+/* The elements of t from flat index *at on, nested dims deep (the dims
+ * of t from its ndim - dims), as Tensor.tolist() builds them: ints, floats
+ * (double) or bools by kind. */
+static RtValue *nested_list(const Tensor *t, int dims, RtKind kind, int64_t *at)
 {
-    if (d == t->ndim) {
-        int64_t i = (*next)++;
-        return elem == 1 ? rt_float(tensor_get_flat(t, i))
-             : elem == 0 ? rt_int(tensor_get_flat_int(t, i))
-                         : rt_bool(tensor_get_flat_int(t, i) != 0);
+    if (dims == 0) {
+        int64_t i = (*at)++;
+        if (kind == RT_INT)
+            return rt_int(tensor_get_flat_int(t, i));
+        if (kind == RT_BOOL)
+            return rt_bool(tensor_get_flat_int(t, i) != 0);
+        return rt_float(tensor_get_flat(t, i));
     }
     RtValue *list = rt_list(RT_LIST, 0, NULL);
-    for (int64_t k = 0; k < t->sizes[d]; k++) {
-        RtValue *item = tolist_level(t, d + 1, next, elem);
+    for (int64_t k = 0; k < t->sizes[t->ndim - dims]; k++) {
+        RtValue *item = nested_list(t, dims - 1, kind, at);
         rt_list_append(list, item);
         rt_release(item);
     }
     return list;
 }
 
-/* prim::tolist(Tensor self, int dim, int elem_type): `l: List[float] =
- * t.tolist()`, the annotation's depth as dim and its element type as 0
- * (int), 1 (float) or 2 (bool), checked against the tensor as TorchScript
- * checks them (register_prim_ops.cpp). */
+/* prim::tolist(Tensor self, int dim, int elem_type): TorchScript's
+ * Tensor.tolist() under its annotation, dim nested lists (dim 0: the number
+ * itself) of elem_type 0 int, 1 float, 2 bool. PyTorch's op checks both
+ * against the tensor at run time: a float annotation takes any floating
+ * dtype (the elements become doubles), int wants int64 and bool bool. */
 bool eval_op_tolist(EvalCall *c)
 {
     Tensor *t;
-    int64_t dim, elem;
+    int64_t dim, elem_type;
     if (!eval_nargs(c, 3, 3) || !eval_arg_tensor(c, 0, &t) || !eval_arg_int(c, 1, &dim) ||
-        !eval_arg_int(c, 2, &elem))
+        !eval_arg_int(c, 2, &elem_type))
         return false;
-    if (elem < 0 || elem > 2)
-        return eval_fail(c, "tolist: unknown element type %" PRId64, elem);
+    static const RtKind kinds[] = {RT_INT, RT_FLOAT, RT_BOOL};
+    if (elem_type < 0 || elem_type > 2)
+        return eval_fail(c, "Unsupported element type for tolist; only int, float and bool are supported");
+    RtKind kind = kinds[elem_type];
+    bool matches = kind == RT_FLOAT ? dtype_is_float(t->dtype)
+                   : kind == RT_INT ? t->dtype == DT_I64 : t->dtype == DT_BOOL;
+    if (!matches)
+        return eval_fail(c, "Output annotation element type and runtime tensor element type must match for "
+                            "tolist()");
     if (dim != t->ndim)
         return eval_fail(c, "Output annotation list dimension and runtime tensor dimension must match for "
                             "tolist()");
-    bool fits = elem == 0 ? dtype_is_integral(t->dtype) : elem == 1 ? dtype_is_float(t->dtype)
-                                                                    : t->dtype == DT_BOOL;
-    if (!fits)
-        return eval_fail(c, "Output annotation element type and runtime tensor element type must match "
-                            "for tolist()");
-    int64_t next = 0;
-    return eval_out_value(c, 0, tolist_level(t, 0, &next, (int)elem));
+    int64_t at = 0;
+    return eval_out_value(c, 0, nested_list(t, (int)dim, kind, &at));
 }
 
 bool eval_op_num_to_tensor(EvalCall *c)

@@ -29,7 +29,9 @@
  *                                     whichever slot it names, it is o)
  *   l2 = l[a:b], list(l)    a new list with those slots' objects
  *   k == 0, k + 1, i % 2    ints (comparisons, + - * %), where their operands
- *   len(l)                  are known; the length of a followed list
+ *   len(l)                  are known (constants, loop counts, int and bool
+ *                           graph inputs bound at compile time); the length
+ *                           of a followed list
  *
  * A prim::Loop with a known trip count and no break (its condition
  * constant true on entry and after each iteration) is interpreted
@@ -121,6 +123,7 @@
 #include "tssa/ir.h"
 #include "tssa/ops.h"
 #include "tssa/util.h"
+#include "tssa/value.h"
 
 typedef struct TrackedList {
     IrValue *name;          /* the value that made it (ListConstruct, the copy) */
@@ -192,11 +195,34 @@ static int new_object(TssaObjectNames *on)
     return on->nobjs;
 }
 
-/* An int the interpretation knows: a constant, or the count of a loop it
- * is unrolling. */
+/* An int or bool graph input bound at compile time: every stage after
+ * functionalization is specialized to the bound inputs, and every --inputs
+ * set must bind the same scalars (the driver checks), so a loop whose trip
+ * count comes from one (`for step in range(first, last + 1)`) is as known
+ * here as one with a constant count. */
+static bool bound_scalar_input(const TssaObjectNames *on, const IrValue *v, int64_t *out)
+{
+    const TssaOptions *opt = &on->a->opt;
+    const IrBlock *top = on->a->g->top;
+    if (!opt->inputs || !v->def || v->def->op != OP_PRIM_PARAM || v->def->owner != top)
+        return false;
+    for (int i = 0; i < ir_block_nparams(top) && i < opt->ninputs; i++) {
+        if (ir_block_param(top, i) != v)
+            continue;
+        const RtValue *bound = opt->inputs[i];
+        if (!bound || (bound->kind != RT_INT && bound->kind != RT_BOOL))
+            return false;
+        *out = bound->u.i;
+        return true;
+    }
+    return false;
+}
+
+/* An int the interpretation knows: a constant, a bound scalar input, or
+ * the count of a loop it is unrolling. */
 static bool known_int(const TssaObjectNames *on, const IrValue *v, int64_t *out)
 {
-    if (tssa_const_int(v, out))
+    if (tssa_const_int(v, out) || bound_scalar_input(on, v, out))
         return true;
     for (int i = on->ncounters - 1; i >= 0; i--)
         if (on->counters[i].param == v) {

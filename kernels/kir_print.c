@@ -116,6 +116,15 @@ static void prelude(TextBuf *t, KirTarget target)
 {
     if (target == KIR_TARGET_C) {
         textbuf_puts(t, "#include <math.h>\n#include <stdbool.h>\n#include <stdint.h>\n\n"
+                        "#if defined(__GNUC__) && !defined(__clang__)\n"
+                        "/* GCC's partial redundancy elimination splits a loop on a select's\n"
+                        " * constant arm (clamp(x, min=c), relu): the math done once for the\n"
+                        " * constant, a branch per element, and the loop no longer\n"
+                        " * vectorizes (log10(clamp(x, 1e-10)) ran scalar). Jump threading\n"
+                        " * does the same to some loops, but GCC 12 miscompiles vectorized\n"
+                        " * selects without it (-fno-thread-jumps), so it stays on. */\n"
+                        "#pragma GCC optimize(\"no-tree-pre\")\n"
+                        "#endif\n\n"
                         "#if defined(__x86_64__) && defined(__GLIBC__)\n"
                         "/* glibc's libmvec has vector versions of these: loops that call\n"
                         " * them vectorize (with -fno-math-errno) */\n");

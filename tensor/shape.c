@@ -13,6 +13,7 @@
 #include "tssa/util.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -144,6 +145,39 @@ Tensor *tensor_stack(Tensor *const *ts, int n, int64_t dim)
 
 /* ---------------------------------------------------------------- remappings */
 
+/* repeat as block copies: the output block of dim k is the source's
+ * block of dim k (its rows filled by the level below, the last dim's
+ * elements read at their stride), then copied until it fills repeats[k]
+ * times its size, doubling the copied part each time. Sizes and strides
+ * are in elements; the source is t seen with n dims (leading ones of
+ * stride 0). */
+typedef struct RepeatCopy {
+    int n;
+    size_t es;
+    const int64_t *src_sizes, *src_strides, *repeats;
+    int64_t out_block[TENSOR_MAX_DIMS + 1];
+} RepeatCopy;
+
+static void repeat_fill(const RepeatCopy *rc, int k, char *dst, const char *src)
+{
+    size_t once = (size_t)(rc->src_sizes[k] * rc->out_block[k + 1]) * rc->es;
+    if (k == rc->n - 1 && rc->src_strides[k] == 1)
+        memcpy(dst, src, once);
+    else if (k == rc->n - 1)
+        for (int64_t i = 0; i < rc->src_sizes[k]; i++)
+            memcpy(dst + (size_t)i * rc->es, src + (ptrdiff_t)(i * rc->src_strides[k]) * (ptrdiff_t)rc->es, rc->es);
+    else
+        for (int64_t i = 0; i < rc->src_sizes[k]; i++)
+            repeat_fill(rc, k + 1, dst + (size_t)(i * rc->out_block[k + 1]) * rc->es,
+                        src + (ptrdiff_t)(i * rc->src_strides[k]) * (ptrdiff_t)rc->es);
+    size_t total = once * (size_t)rc->repeats[k];
+    for (size_t filled = once; filled < total;) {
+        size_t chunk = filled < total - filled ? filled : total - filled;
+        memcpy(dst + filled, dst, chunk);
+        filled += chunk;
+    }
+}
+
 Tensor *tensor_repeat(const Tensor *t, int n, const int64_t *repeats)
 {
     char sb[TENSOR_SHAPE_BUF];
@@ -182,6 +216,18 @@ Tensor *tensor_repeat(const Tensor *t, int n, const int64_t *repeats)
         return NULL;
     if (total == 0)                 /* no tables for dims that may be huge */
         return tensor_empty(t->dtype, n, out_sizes);
+    if (n > 0) {                    /* block copies, no tables */
+        Tensor *out = tensor_empty(t->dtype, n, out_sizes);
+        if (out) {
+            RepeatCopy rc = {.n = n, .es = dtype_size(t->dtype), .src_sizes = src_sizes,
+                             .src_strides = src_strides, .repeats = repeats};
+            rc.out_block[n] = 1;
+            for (int k = n - 1; k >= 0; k--)
+                rc.out_block[k] = rc.out_block[k + 1] * out_sizes[k];
+            repeat_fill(&rc, 0, tensor_data(out), tensor_elem_ptr(t, t->offset));
+        }
+        return out;
+    }
     Tensor *src = tensor_make_view(t, n, src_sizes, src_strides, t->offset);
     int64_t *tables[TENSOR_MAX_DIMS];
     Tensor *out = NULL;
@@ -342,6 +388,32 @@ static bool narrow_ok(int64_t start, int64_t length, int64_t size)
     return true;
 }
 
+/* F.pad(x, (l, r)) of a contiguous x, l and r >= 0 (what compute_deltas and
+ * a conv front end pad): row by row the fill, the row, the fill, instead of
+ * kern_remap's per-element tables (4 ns an element). fill holds one element
+ * of t's dtype. */
+static Tensor *pad_last_dim(const Tensor *t, const int64_t *out_sizes, int64_t l, int64_t r, const void *fill)
+{
+    Tensor *out = tensor_empty(t->dtype, t->ndim, out_sizes);
+    if (!out)
+        return NULL;
+    size_t es = dtype_size(t->dtype);
+    int64_t w = t->ndim ? t->sizes[t->ndim - 1] : 1, ow = w + l + r;
+    int64_t rows = tensor_numel(out) / ow;
+    const char *src = tensor_data(t);
+    char *dst = tensor_data(out);
+    for (int64_t row = 0; row < rows; row++) {
+        for (int64_t k = 0; k < l; k++, dst += es)
+            memcpy(dst, fill, es);
+        memcpy(dst, src, (size_t)w * es);
+        dst += (size_t)w * es;
+        src += (size_t)w * es;
+        for (int64_t k = 0; k < r; k++, dst += es)
+            memcpy(dst, fill, es);
+    }
+    return out;
+}
+
 Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double value)
 {
     if (n % 2 != 0) {
@@ -393,6 +465,8 @@ Tensor *tensor_constant_pad(const Tensor *t, int n, const int64_t *pad, double v
         return NULL;
     if (total == 0)
         return tensor_empty(t->dtype, t->ndim, out_sizes);
+    if (n == 2 && pad[0] >= 0 && pad[1] >= 0 && tensor_is_contiguous(t))
+        return pad_last_dim(t, out_sizes, pad[0], pad[1], &fill);
     Tensor *cropped = tensor_make_view(t, t->ndim, sizes, t->strides, offset);
     int64_t *tables[TENSOR_MAX_DIMS];
     Tensor *out = NULL;

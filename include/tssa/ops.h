@@ -473,10 +473,10 @@ typedef enum OpAlias {
     K(ATEN_CLAMP, 3, OPT_ARITH, "(($0 < $1 ? $1 : $0) > $2 ? $2 : ($0 < $1 ? $1 : $0))") \
     K(ATEN_CLAMP_MIN, 2, OPT_ARITH, "($0 < $1 ? $1 : $0)") \
     K(ATEN_CLAMP_MAX, 2, OPT_ARITH, "($0 > $1 ? $1 : $0)") \
-    K(ATEN_MAXIMUM, 2, OPT_ARITH, "(ISNAN($0) || $0 > $1 ? $0 : $1)") \
-    K(ATEN_MINIMUM, 2, OPT_ARITH, "(ISNAN($0) || $0 < $1 ? $0 : $1)") \
-    K(ATEN_MAX, 2, OPT_ARITH, "(ISNAN($0) || $0 > $1 ? $0 : $1)") \
-    K(ATEN_MIN, 2, OPT_ARITH, "(ISNAN($0) || $0 < $1 ? $0 : $1)") \
+    K(ATEN_MAXIMUM, 2, OPT_ARITH, "((ISNAN($0) | ($0 > $1)) ? $0 : $1)") \
+    K(ATEN_MINIMUM, 2, OPT_ARITH, "((ISNAN($0) | ($0 < $1)) ? $0 : $1)") \
+    K(ATEN_MAX, 2, OPT_ARITH, "((ISNAN($0) | ($0 > $1)) ? $0 : $1)") \
+    K(ATEN_MIN, 2, OPT_ARITH, "((ISNAN($0) | ($0 < $1)) ? $0 : $1)") \
     K(ATEN_FLOOR_DIVIDE, 2, OPT_ARITH, "FLOORDIV($0, $1)") \
     K(ATEN_REMAINDER, 2, OPT_ARITH, "PYMOD($0, $1)") \
     K(ATEN_AND, 2, OPT_ARITH, "($0 & $1)") \

@@ -113,6 +113,12 @@ add_test(NAME tssa.functional_writes_kept.list_element_views_list
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/functionalize/cases/list_element_views_list --kept
                  "writes %[^,]*, an element of %parts[^:]*: %parts.1 comes from aten::list.*carried by a loop whose trip count is not known")
+# A fresh tensor written in place after an early return and appended to a
+# list, in a loop whose trip count is a bound int (fairseq's n-gram
+# blocking): object_names.c takes the bound scalar as known.
+add_test(NAME tssa.functional_writes.list_element_write_bound_trip_count
+         COMMAND ${TSSA_TESTS_DIR}/streamit/check_list_elements.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/functionalize/cases/list_element_write_bound_trip_count)
 # Pushes and pops at the end of a list in a for loop and a while loop stay
 # linear once functional: each immut:: version reuses the dead old list in
 # place (eval_arg_take), also for an insert and a pop on one list in one

@@ -47,6 +47,13 @@ set_tests_properties(kernels.cuda_source PROPERTIES SKIP_RETURN_CODE 77 LABELS r
 add_test(NAME kernels.golden
          COMMAND ${TSSA_TESTS_DIR}/kernels/run_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/kernels/golden)
+#   kernels.vector_math   fused math after a select with a constant arm
+#            (clamp, relu) calls libmvec's vector variants
+#            (tests/kernels/vector_math; skips without libmvec)
+add_test(NAME kernels.vector_math
+         COMMAND ${TSSA_TESTS_DIR}/kernels/check_vector_math.sh $<TARGET_FILE:tssa-stream>
+                 ${TSSA_TESTS_DIR}/kernels/vector_math)
+set_tests_properties(kernels.vector_math PROPERTIES SKIP_RETURN_CODE 77)
 #   kernels.fit   every fused group of the corpus programs runs as its
 #            kernel (none interpreted for inputs it was not built for)
 add_test(NAME kernels.fit

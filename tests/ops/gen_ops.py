@@ -651,6 +651,14 @@ R("conv1d", "depthwise_strided_input", "x, w", "F.conv1d(x.transpose(1, 2), w, p
   x=F(2, 9, 3), w=F(3, 1, 4))
 R("conv2d", "depthwise", "x, w", "F.conv2d(x, w, stride=(2, 1), padding=(1, 2), groups=3)",
   x=F(1, 3, 6, 5), w=F(3, 1, 3, 2))
+# taps that fall wholly in the padding for some outputs (the depthwise
+# kernel's per-tap output range), and a long row as compute_deltas makes
+R("conv1d", "depthwise_wide_padding", "x, w", "F.conv1d(x, w, stride=3, padding=7, dilation=3, groups=2)",
+  x=F(1, 2, 7), w=F(2, 1, 5))
+R("conv1d", "depthwise_long_rows", "x, w", "F.conv1d(F.pad(x, (4, 4)), w, groups=6) / 60.0",
+  x=F(1, 6, 300), w=F(6, 1, 9))
+R("batch_norm", "eval_conv_features", "x, m, v, w, b", "F.batch_norm(x, m, v, w, b, False, 0.1, 1e-5)",
+  x=F(2, 5, 7, 3), m=F(5), v=POS(5), w=F(5), b=F(5))
 R("batch_norm", "eval", "x, m, v, w, b", "F.batch_norm(x, m, v, w, b, False, 0.1, 1e-5)",
   x=F(2, 3, 2, 2), m=F(3), v=POS(3), w=F(3), b=F(3))
 R("batch_norm", "no_affine", "x, m, v", "F.batch_norm(x, m, v, None, None, False, 0.1, 1e-3)",
@@ -685,6 +693,11 @@ R("stack", "dim1", "x, y", "torch.stack((x, y), 1)", x=F(2, 3), y=F(2, 3))
 R("stack", "last", "x, y, z", "torch.stack([x, y, z], -1)", x=F(2), y=F(2), z=F(2))
 R("repeat", "basic", "x", "x.repeat(2, 3)", x=F(2, 2))
 R("repeat", "new_dims", "x", "x.repeat(2, 1, 2)", x=F(3))
+R("repeat", "int_middle_dim", "x", "x.repeat(1, 3, 1)", x=L(2, 2, 3))
+R("repeat", "bool_leading_dims", "x", "(x > 0).repeat(2, 1, 2, 1)", x=F(3, 2))
+R("repeat", "zero_dim", "x", "x.sum().repeat(4)", x=F(3))
+R("repeat", "strided_input", "x", "x.t().repeat(2, 2)", x=F(2, 3))
+R("repeat", "all_ones", "x", "x.repeat(1, 1)", x=F(2, 3))
 R("flip", "basic", "x", "torch.flip(x, [0, 1])", x=F(2, 3))
 R("roll", "basic", "x", "torch.roll(x, 1, 0)", x=F(4, 2))
 R("tril", "basic", "x", "torch.tril(x)", x=F(3, 4))
@@ -787,6 +800,9 @@ R("triu", "offset", "x", "torch.triu(x, 1)", x=F(4, 3))
 R("pad", "constant", "x", "F.pad(x, (1, 2))", x=F(2, 3))
 R("pad", "two_dims_value", "x", "F.pad(x, [1, 0, 0, 2], value=-1.0)", x=F(2, 2))
 R("constant_pad_nd", "basic", "x", "torch.constant_pad_nd(x, [0, 1], 0.5)", x=F(3))
+R("pad", "last_dim_int_value", "x", "F.pad(x, (2, 1), value=7.0)", x=L(2, 3, 4))
+R("pad", "last_dim_left_only_bool", "x", "F.pad(x > 0, (3, 0))", x=F(3, 2))
+R("pad", "last_dim_of_strided", "x", "F.pad(x.t(), (1, 2), value=0.5)", x=F(3, 4))
 R("lstm_cell", "basic", "x, h, c, wi, wh, bi, bh", "torch.lstm_cell(x, [h, c], wi, wh, bi, bh)",
   x=F(2, 3), h=F(2, 4), c=F(2, 4), wi=F(16, 3), wh=F(16, 4), bi=F(16), bh=F(16))
 R("gru_cell", "basic", "x, h, wi, wh, bi, bh", "torch.gru_cell(x, h, wi, wh, bi, bh)",
@@ -879,6 +895,15 @@ R("Float", "from_tensor", "x", "float(x.sum())", x=F(3))
 R("Float", "from_int", "n: int", "float(n) / 4.0", n=7)
 R("Bool", "from_tensor", "x", "bool(x.any())", x=B(4))
 R("item", "float", "x", "float(x.sum().item())", x=F(3))
+# prim::tolist: Tensor.tolist() with the annotated type (dims, int / float / bool)
+R("tolist", "int_1d", "x", "v: List[int] = x.tolist()\nreturn v[0] + 2 * v[-1], len(v)", x=L(5))
+R("tolist", "float32_2d", "x",
+  "v: List[List[float]] = x.tolist()\nreturn v[1][2] * 2.0, len(v), len(v[0]), v[0][0] + v[2][3]", x=F(3, 4))
+R("tolist", "strided_float64", "x", "v: List[float] = x.t()[1].tolist()\nreturn v[0] - v[2], len(v)", x=F64(3, 2))
+R("tolist", "bool_1d", "x", "v: List[bool] = (x > 0).tolist()\nreturn v[0], v[1] or v[2], len(v)", x=F(4))
+R("tolist", "zero_dim", "x", "v: float = x.sum().tolist()\nreturn v * 3.0", x=F(3))
+R("tolist", "loop_count", "x",
+  "ks: List[int] = x.long().tolist()\ntotal = 0\nfor k in ks:\n    total += k * k\nreturn total", x=L(4))
 R("len", "tensor", "x", "len(x)", x=F(4, 2))
 R("len", "list", "x", "sizes = x.size()\nreturn len(sizes)", x=F(2, 3, 4))
 R("getitem", "list_negative", "x", "sizes = x.size()\nreturn sizes[-1], sizes[0]", x=F(2, 3, 4))

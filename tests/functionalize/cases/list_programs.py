@@ -461,6 +461,28 @@ def list_element_views_list(x, n: int):
     return x, torch.stack(parts)
 
 
+def _block_early_return(a, k: int):
+    if k > 0:
+        if k == 3:
+            return a
+        a.add_(1.0)
+    return a
+
+
+def list_element_write_bound_trip_count(x, n: int):
+    """fairseq's NGramRepeatBlock in small: a helper with an early return
+    (TorchScript merges the returned tensor with prim::Uninitialized) writes
+    a fresh clone in place, and its result is appended to a list, in a loop
+    whose trip count is the bound int n. object_names.c follows the clone
+    through the loop once it knows n from the binding (the plan is
+    specialized to bound scalars); with n unknown the write stayed
+    imperative and the whole program was one filter."""
+    outs: List[torch.Tensor] = []
+    for k in range(n):
+        outs.append(_block_early_return(x.clone(), k))
+    return outs
+
+
 CASES = {
     "list_append_loop": (list_append_loop, {"x": torch.randn(3), "n": 4}),
     "list_append_if_in_loop": (list_append_if_in_loop, {"x": torch.randn(8)}),
@@ -511,6 +533,8 @@ CASES = {
     "list_push_pop_end": (list_push_pop_end, {"n": 10}),
     "list_element_views_list": (list_element_views_list, {"x": torch.randn(4), "n": 2}),
     "list_push_pop_count": (list_push_pop_count, {"n": 50}),
+    "list_element_write_bound_trip_count": (list_element_write_bound_trip_count,
+                                            {"x": torch.randn(3), "n": 5}),
     "list_sort_tensors": (list_sort_tensors, {"x": torch.randn(3)}),
     "list_sort_tensors_ambiguous": (list_sort_tensors_ambiguous, {"x": torch.randn(2)},
                                     (1, "Boolean value of Tensor with more than one value is ambiguous")),
