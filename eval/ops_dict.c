@@ -59,7 +59,7 @@ bool eval_op_dict(EvalCall *c)
     const RtValue *from = c->nargs ? c->args[0] : NULL;
     bool ok = true;
     if (from && from->kind == RT_DICT) {
-        for (int i = 0; ok && i < from->u.list.n / 2; i++)
+        for (int i = 0; ok && i < rt_dict_count(from); i++)
             ok = rt_dict_set(d, rt_dict_key(from, i), rt_dict_value(from, i));
     } else if (from && from->kind == RT_LIST) {
         for (int i = 0; ok && i < from->u.list.n; i++) {

@@ -176,19 +176,31 @@ static bool holds_tensors(const IrType *t)
     return true;
 }
 
-/* `[a.npy,b.npy]` (None for an Optional item, `[]` for an empty list) for an
- * input that holds tensors: feature pyramids passed as List[Tensor], as
- * torchvision's detection heads take them. */
-static RtValue *tensor_items_value(const Binder *b, const char *name, const IrType *type, const char *text)
+/* What text holds between its opening and closing bracket (pair[0] and
+ * pair[1]), a fresh string for the caller to cut at commas; NULL after a
+ * message showing the expected `form`. */
+static char *bracketed(const Binder *b, const char *name, const IrType *type, const char *text, const char *pair,
+                       const char *form)
 {
     size_t len = strlen(text);
-    if (len < 2 || text[0] != '[' || text[len - 1] != ']') {
-        input_error(b, name, type, "expected [a.npy,b.npy,...] (.npy paths, no blanks), got '%s'", text);
+    if (len < 2 || text[0] != pair[0] || text[len - 1] != pair[1]) {
+        input_error(b, name, type, "expected %s (.npy paths, no blanks), got '%s'", form, text);
         return NULL;
     }
     char *inner = xmalloc(len - 1);
     memcpy(inner, text + 1, len - 2);
     inner[len - 2] = '\0';
+    return inner;
+}
+
+/* `[a.npy,b.npy]` (None for an Optional item, `[]` for an empty list) for an
+ * input that holds tensors: feature pyramids passed as List[Tensor], as
+ * torchvision's detection heads take them. */
+static RtValue *tensor_items_value(const Binder *b, const char *name, const IrType *type, const char *text)
+{
+    char *inner = bracketed(b, name, type, text, "[]", "[a.npy,b.npy,...]");
+    if (!inner)
+        return NULL;
     RtValue *v = rt_list(type->kind == TY_TUPLE ? RT_TUPLE : RT_LIST, 0, NULL);
     int count = 0;
     bool ok = true;
@@ -226,14 +238,9 @@ static RtValue *tensor_items_value(const Binder *b, const char *name, const IrTy
  * _ and . (args.txt is split at blanks), in the order given, each once. */
 static RtValue *tensor_dict_value(const Binder *b, const char *name, const IrType *type, const char *text)
 {
-    size_t len = strlen(text);
-    if (len < 2 || text[0] != '{' || text[len - 1] != '}') {
-        input_error(b, name, type, "expected {key:a.npy,...} (.npy paths, no blanks), got '%s'", text);
+    char *inner = bracketed(b, name, type, text, "{}", "{key:a.npy,...}");
+    if (!inner)
         return NULL;
-    }
-    char *inner = xmalloc(len - 1);
-    memcpy(inner, text + 1, len - 2);
-    inner[len - 2] = '\0';
     RtValue *d = rt_dict();
     bool ok = true;
     for (char *item = inner, *next; ok && *inner && item; item = next) {

@@ -126,6 +126,17 @@ static IrValue *mapped(IrValue **map, IrValue *v)
     return map[v->id];
 }
 
+/* made takes site's source position (so a failure in it names the
+ * program's line) and goes in just before site. */
+static void insert_at(IrNode *made, IrNode *site)
+{
+    made->comment = site->comment;
+    made->scope = site->scope;
+    made->line = site->line;
+    made->col = site->col;
+    ir_insert_before(made, site);
+}
+
 /* A copy in e->g of the definition's node n (blocks too), at the position
  * of `site`; map takes the definition's values to the program's. */
 static IrNode *clone_node(Expander *e, const IrNode *n, const IrNode *site, IrValue **map)
@@ -139,7 +150,7 @@ static IrNode *clone_node(Expander *e, const IrNode *n, const IrNode *site, IrVa
         map[v->id] = ir_node_add_output(c, copy_type(e->g, v->type), ir_value_base_name(v, buf, sizeof buf));
     }
     copy_attrs(c, n);
-    c->comment = site->comment;
+    c->comment = site->comment;         /* its position; inserted by the caller */
     c->scope = site->scope;
     c->line = site->line;
     c->col = site->col;
@@ -213,10 +224,7 @@ static bool expand(Expander *e, IrNode *n, int k)
         char buf[128];
         for (int i = 0; i < n->noutputs; i++)
             ir_node_add_output(unpack, n->outputs[i]->type, ir_value_base_name(n->outputs[i], buf, sizeof buf));
-        unpack->comment = n->comment;
-        unpack->line = n->line;
-        unpack->col = n->col;
-        ir_insert_before(unpack, n);
+        insert_at(unpack, n);
         for (int i = 0; i < n->noutputs; i++)
             ir_replace_all_uses(n->outputs[i], unpack->outputs[i]);
     }
@@ -235,43 +243,51 @@ static int find_decomposition(const IrNode *n)
     return -1;
 }
 
+/* Whether n is an unknown-to-the-table node of `kind` with one input and
+ * one output, both lists or both dicts (`want`), as TorchScript types the
+ * container ops rewritten below. */
+static bool container_op(const IrNode *n, const char *kind, IrTypeKind want)
+{
+    return n->op == OP_UNKNOWN && strcmp(n->kind, kind) == 0 && n->ninputs == 1 && n->noutputs == 1 &&
+           !n->nblocks && n->inputs[0]->type->kind == want && n->outputs[0]->type->kind == want;
+}
+
+/* list(n's input) just before n, typed as n's result. */
+static IrNode *list_copy_at(Expander *e, IrNode *n)
+{
+    IrNode *copy = ir_node_new_op(e->g, OP_ATEN_LIST);
+    ir_node_add_input(copy, n->inputs[0]);
+    ir_node_add_output(copy, n->outputs[0]->type, NULL);
+    insert_at(copy, n);
+    return copy;
+}
+
+/* n's uses read `by`, and n goes. */
+static void replace_node(IrNode *n, IrValue *by)
+{
+    ir_replace_all_uses(n->outputs[0], by);
+    ir_node_destroy(n);
+}
+
 /* `l.copy()` and `d.copy()` (aten::copy of a list or a dict: a new
  * container holding the same elements) as the ops the table has for them:
  * list(l), and a new dict updated from d. */
 static bool expand_container_copy(Expander *e, IrNode *n)
 {
-    if (n->op != OP_UNKNOWN || strcmp(n->kind, "aten::copy") != 0 || n->ninputs != 1 || n->noutputs != 1 ||
-        n->nblocks)
-        return false;
-    IrValue *from = n->inputs[0];
-    if (n->outputs[0]->type->kind != from->type->kind)
-        return false;                   /* not a container copy as TorchScript types one */
-    IrNode *copy;
-    if (from->type->kind == TY_LIST) {
-        copy = ir_node_new_op(e->g, OP_ATEN_LIST);
-        ir_node_add_input(copy, from);
-        ir_node_add_output(copy, n->outputs[0]->type, NULL);
-    } else if (from->type->kind == TY_DICT) {
-        copy = ir_node_new_op(e->g, OP_PRIM_DICTCONSTRUCT);
-        ir_node_add_output(copy, n->outputs[0]->type, NULL);
-    } else {
-        return false;
+    if (container_op(n, "aten::copy", TY_LIST)) {
+        replace_node(n, list_copy_at(e, n)->outputs[0]);
+        return true;
     }
-    copy->comment = n->comment;
-    copy->line = n->line;
-    copy->col = n->col;
-    ir_insert_before(copy, n);
-    if (from->type->kind == TY_DICT) {
-        IrNode *update = ir_node_new_op(e->g, OP_ATEN_UPDATE);
-        ir_node_add_input(update, copy->outputs[0]);
-        ir_node_add_input(update, from);
-        update->comment = n->comment;
-        update->line = n->line;
-        update->col = n->col;
-        ir_insert_before(update, n);
-    }
-    ir_replace_all_uses(n->outputs[0], copy->outputs[0]);
-    ir_node_destroy(n);
+    if (!container_op(n, "aten::copy", TY_DICT))
+        return false;                   /* the tensor aten::copy, or not typed as a copy */
+    IrNode *copy = ir_node_new_op(e->g, OP_PRIM_DICTCONSTRUCT);
+    ir_node_add_output(copy, n->outputs[0]->type, NULL);
+    insert_at(copy, n);
+    IrNode *update = ir_node_new_op(e->g, OP_ATEN_UPDATE);
+    ir_node_add_input(update, copy->outputs[0]);
+    ir_node_add_input(update, n->inputs[0]);
+    insert_at(update, n);
+    replace_node(n, copy->outputs[0]);
     return true;
 }
 
@@ -279,27 +295,18 @@ static bool expand_container_copy(Expander *e, IrNode *n)
  * what it is: list(l), then the list sort, ascending. */
 static bool expand_sorted(Expander *e, IrNode *n)
 {
-    if (n->op != OP_UNKNOWN || strcmp(n->kind, "aten::sorted") != 0 || n->ninputs != 1 || n->noutputs != 1 ||
-        n->nblocks || n->inputs[0]->type->kind != TY_LIST || n->outputs[0]->type->kind != TY_LIST)
+    if (!container_op(n, "aten::sorted", TY_LIST))
         return false;
-    IrNode *copy = ir_node_new_op(e->g, OP_ATEN_LIST);
-    ir_node_add_input(copy, n->inputs[0]);
-    ir_node_add_output(copy, n->outputs[0]->type, NULL);
-    IrNode *no = ir_node_new_op(e->g, OP_PRIM_CONSTANT);
-    ir_attr_set_int(no, "value", 0);
-    ir_node_add_output(no, ir_type_simple(e->g, TY_BOOL), NULL);
+    IrNode *copy = list_copy_at(e, n);
+    IrNode *ascending = ir_node_new_op(e->g, OP_PRIM_CONSTANT);
+    ir_attr_set_int(ascending, "value", 0);          /* reverse=False */
+    ir_node_add_output(ascending, ir_type_simple(e->g, TY_BOOL), NULL);
+    insert_at(ascending, n);
     IrNode *sort = ir_node_new_op(e->g, OP_ATEN_SORT);
     ir_node_add_input(sort, copy->outputs[0]);
-    ir_node_add_input(sort, no->outputs[0]);
-    IrNode *made[] = {copy, no, sort};
-    for (int i = 0; i < 3; i++) {
-        made[i]->comment = n->comment;
-        made[i]->line = n->line;
-        made[i]->col = n->col;
-        ir_insert_before(made[i], n);
-    }
-    ir_replace_all_uses(n->outputs[0], copy->outputs[0]);
-    ir_node_destroy(n);
+    ir_node_add_input(sort, ascending->outputs[0]);
+    insert_at(sort, n);
+    replace_node(n, copy->outputs[0]);
     return true;
 }
 
