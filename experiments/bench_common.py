@@ -502,20 +502,26 @@ def time_torch(program, inputs, runs, mode="eager", device="cpu", warmup=10, bud
         fn = program
     elif mode == "script":
         fn = torch.jit.script(program)
-    elif mode == "compile":
+    elif mode in ("compile", "compile-ro"):
         why = compile_unavailable()
         if why:
             raise RuntimeError(why)
-        fn = torch.compile(program)
+        # compile-ro: mode="reduce-overhead", Inductor's kernels replayed as
+        # CUDA graphs (the fair anchor for a backend that replays graphs too)
+        fn = torch.compile(program, mode="reduce-overhead" if mode == "compile-ro" else "default")
     else:
         raise ValueError(f"unknown PyTorch mode {mode!r}")
 
     import contextlib
-    # Factory calls inside the program land on the GPU: torch.set_default_device
-    # (torch >= 2.0), global state that torch.compile traces with, else a
-    # torch.device context around each call. (With torch 2.11 three programs
-    # still fail to compile, "RuntimeError when making fake tensor call", with
-    # either; their rows then have no torch.compile time.)
+    # The paper's programs make their tensors on an input's device
+    # (`torch.arange(H, device=pred.device)`), as code meant for
+    # torch.compile must: torch.compile does not follow
+    # torch.set_default_device (pytorch/pytorch#151202: a factory call with
+    # constant arguments is made on the CPU while tracing, and the first op
+    # mixing it with a GPU tensor fails with "RuntimeError when making fake
+    # tensor call"). For other programs the default device still moves
+    # factory calls in eager mode: torch.set_default_device (torch >= 2.0),
+    # else a torch.device context around each call.
     default_device = cuda and hasattr(torch, "set_default_device")
     ctx = torch.device(device) if cuda and not default_device else contextlib.nullcontext()
 
@@ -916,7 +922,7 @@ def measure_workload(tssa, case, program, inputs, runs,
     tssa_runs = runs
     for mode, device in torch_modes:
         key = f"torch:{mode}" + ("" if device == "cpu" else f"@{device}")
-        if mode == "compile" and compile_unavailable():
+        if mode.startswith("compile") and compile_unavailable():
             result[key] = dict(error=compile_unavailable())
             continue
         say(f"PyTorch {mode} on {device}")
@@ -926,6 +932,8 @@ def measure_workload(tssa, case, program, inputs, runs,
             if mode == "eager" and device == "cpu":
                 tssa_runs = result[key]["runs"]
         except Exception as e:    # noqa: BLE001
+            import traceback      # the whole trace in the log (the table keeps a line)
+            traceback.print_exc(file=sys.stderr)
             lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()] or [""]
             why = lines[0][:160] + (f" ... {lines[-1][:200]}" if len(lines) > 1 else "")
             result[key] = dict(error=f"{type(e).__name__}: {why}")

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 experiments/bench_gpu.py [--tssa build/tssa-stream]
         [--runs 50] [--warmup 10] [--only yolo_decode,lstm_loop] [--batch N]
-        [--seq N] [--no-compile] [--out DIR] [--keep DIR] [--strict] [--emulate]
+        [--seq N] [--no-compile] [--reduce-overhead] [--out DIR] [--keep DIR] [--strict] [--emulate]
 
 For each of the TensorSSA paper's workloads (bench_common.WORKLOADS: YOLOv3,
 SSD, YOLACT and FCOS post-processing, NASRNN, RNN, LSTM, seq2seq greedy
@@ -26,7 +26,18 @@ one GPU of this machine (device 0)
     events of one call; memcpy/memset apart);
   - checks tssa-stream's outputs against PyTorch eager's (export's, computed
     on the CPU) and torch.compile's against eager's on the GPU (rtol and
-    atol 1e-3).
+    atol 1e-3);
+  - puts each workload's floor beside its time: the larger of its bytes
+    (inputs and a module's parameters read once, outputs written once) over
+    the device-memory bandwidth and its matrix products' flops (torch's
+    FlopCounterMode) over the float32 rate, both rates measured at the start
+    (a 1 GiB device-to-device copy; an 8192^3 product, TF32 off);
+  - with --reduce-overhead, also torch.compile(mode="reduce-overhead"):
+    Inductor's kernels replayed as CUDA graphs, the anchor to compare with
+    when tssa-stream replays its runs as a CUDA graph too.
+The paper's programs make their tensors on an input's device
+(`device=pred.device`), as code written for torch.compile does: torch.compile
+does not follow torch.set_default_device (pytorch/pytorch#151202).
 Then the data-parallel workloads (batch map, 12-head attention, YOLACT's
 mask crop at GPU sizes) run with `--devices N` for N in --devices (1,2,4):
 each data-parallel filter in N copies on N devices, on this one GPU (the
@@ -76,13 +87,65 @@ GPU_SIZES = {
 FUNCTS_LAUNCHES = {"yolo_decode": 34, "lstm_loop": 1921}
 
 COLUMNS = ["workload", "paper", "sizes", "eager_ms", "torch_compile_ms", "tssa_cuda_ms",
-           "eager_over_tssa", "compile_over_tssa", "eager_kernels", "compile_kernels",
-           "tssa_launches", "tssa_kernels", "tssa_gemms", "functs_launches", "check_tssa",
+           "eager_over_tssa", "compile_over_tssa", "compile_ro_ms", "compile_ro_over_tssa",
+           "eager_kernels", "compile_kernels", "tssa_launches", "tssa_kernels", "tssa_gemms",
+           "functs_launches", "mbytes", "gflop", "floor_ms", "tssa_over_floor", "check_tssa",
            "check_compile", "status"]
 
 
 DEVICE_COLUMNS = ["workload", "sizes", "devices", "tssa_cuda_ms", "over_one_device", "launches",
                   "check", "status"]
+
+
+def measure_ceilings(torch):
+    """The two rates a floor divides by, measured here (METHOD: datasheet
+    rates are leads): device-memory bandwidth from a 1 GiB device-to-device
+    copy (bytes read + written), and the float32 matrix rate from an
+    8192^3 product with TF32 off (as the workloads run). Medians of 10."""
+    def median_ms(fn, n=10):
+        fn()
+        times = []
+        for _ in range(n):
+            start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            start.record()
+            fn()
+            end.record()
+            end.synchronize()
+            times.append(start.elapsed_time(end))
+        return sorted(times)[n // 2]
+    g = torch.Generator(device="cuda").manual_seed(0)
+    src = torch.rand(1 << 28, device="cuda", generator=g)
+    dst = torch.empty_like(src)
+    bandwidth = 2 * src.numel() * 4 / (median_ms(lambda: dst.copy_(src)) * 1e-3)
+    del src, dst
+    a = torch.rand(8192, 8192, device="cuda", generator=g)
+    b = torch.rand(8192, 8192, device="cuda", generator=g)
+    flop_rate = 2 * 8192 ** 3 / (median_ms(lambda: torch.mm(a, b), 5) * 1e-3)
+    del a, b
+    torch.cuda.empty_cache()
+    return bandwidth, flop_rate
+
+
+def work_of(torch, program, inputs, outputs):
+    """(bytes, flops) the workload cannot do without: each input (and a
+    module's parameters) read once, each output written once; the matrix
+    products' flops as torch's FlopCounterMode counts them in one eager call
+    on the CPU (None where this torch has no counter). Loops' serial steps
+    are not in it: a floor, not a prediction."""
+    nbytes = lambda t: t.numel() * t.element_size()      # noqa: E731
+    total = sum(nbytes(v) for v in inputs.values() if isinstance(v, torch.Tensor))
+    if isinstance(program, torch.nn.Module):
+        total += sum(nbytes(p) for p in program.parameters())
+    total += sum(nbytes(o) for o in outputs or [])
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+    except ImportError:
+        return total, None
+    args = {k: v.clone() if isinstance(v, torch.Tensor) else v for k, v in inputs.items()}
+    counter = FlopCounterMode(display=False)
+    with torch.no_grad(), counter:
+        program(**args)
+    return total, counter.get_total_flops()
 
 
 def devices_study(opts, workdir):
@@ -133,6 +196,8 @@ def main():
     ap.add_argument("--batch", type=int, help="one batch size for every workload")
     ap.add_argument("--seq", type=int, help="one sequence length for the loop workloads")
     ap.add_argument("--no-compile", action="store_true", help="leave torch.compile out")
+    ap.add_argument("--reduce-overhead", action="store_true",
+                    help="also torch.compile(mode=\"reduce-overhead\"): Inductor with CUDA graphs")
     ap.add_argument("--out", default=os.path.join(bc.HERE, "results"))
     ap.add_argument("--keep", help="keep the exported cases in this folder")
     ap.add_argument("--strict", action="store_true", help="exit 1 when any workload failed")
@@ -174,7 +239,14 @@ def main():
     if cuda_why:
         print(f"bench_gpu.py: tssa-stream's cuda backend does not run here: {cuda_why}",
               file=sys.stderr)
-    modes = [("eager", device)] + ([] if opts.no_compile else [("compile", device)])
+    modes = [("eager", device)] + ([] if opts.no_compile else [("compile", device)]) + \
+        ([("compile-ro", device)] if opts.reduce_overhead and not opts.no_compile else [])
+    bandwidth = flop_rate = None
+    if not opts.emulate:
+        bandwidth, flop_rate = measure_ceilings(torch)
+        info.update(bandwidth_gb_s=bandwidth / 1e9, fp32_tflop_s=flop_rate / 1e12)
+        progress.note(f"ceilings: {bandwidth / 1e9:.0f} GB/s device-to-device copy, "
+                      f"{flop_rate / 1e12:.1f} TFLOP/s float32 product (TF32 off)", force=True)
     rows, raw = [], {}
     # The CSV is rewritten after every workload, so a run cut short (a lent
     # GPU's time running out) still leaves the rows it finished.
@@ -194,6 +266,12 @@ def main():
         key = "" if device == "cpu" else f"@{device}"
         eager = r.get(f"torch:eager{key}", {})
         comp = r.get(f"torch:compile{key}", {})
+        ro = r.get(f"torch:compile-ro{key}", {})
+        ro_s = ro.get("s") if not ro.get("error") else None
+        nbytes, flops = work_of(torch, program, inputs, eager.get("output"))
+        floor_s = None
+        if bandwidth:
+            floor_s = max(nbytes / bandwidth, (flops or 0) / flop_rate)
         tssa = r.get("tssa:cuda", {"error": f"not run: {cuda_why}"} if cuda_why else {})
         stats = tssa.get("stats", {})
         e_s = eager.get("s") if not eager.get("error") else None
@@ -203,6 +281,7 @@ def main():
                          if c_s and e_s else comp.get("error", "not run" if opts.no_compile else ""))
         problems = [f"{k}: {v['error']}" for k, v in (("export", {"error": r["export_error"]}),
                                                        ("eager", eager), ("torch.compile", comp),
+                                                       ("torch.compile reduce-overhead", ro),
                                                        ("tssa-stream", tssa))
                     if v.get("error") and not v["error"].startswith("n/a")]
         if c_s and not check_compile.startswith("ok"):
@@ -212,6 +291,11 @@ def main():
                    tssa_cuda_ms=t_s and t_s * 1e3,
                    eager_over_tssa=e_s / t_s if e_s and t_s else None,
                    compile_over_tssa=c_s / t_s if c_s and t_s else None,
+                   compile_ro_ms=ro_s and ro_s * 1e3,
+                   compile_ro_over_tssa=ro_s / t_s if ro_s and t_s else None,
+                   mbytes=nbytes / 1e6, gflop=flops and flops / 1e9,
+                   floor_ms=floor_s and floor_s * 1e3,
+                   tssa_over_floor=t_s / floor_s if t_s and floor_s else None,
                    eager_kernels=eager.get("launches"), compile_kernels=comp.get("launches"),
                    tssa_launches=bc.as_count(tssa.get("launches")),
                    tssa_kernels=bc.as_count(stats.get("launches_per_run")),
@@ -225,7 +309,8 @@ def main():
             return f"{v:.3f} ms" if v else "-"
         progress.note(f"{name}: eager {ms(row['eager_ms'])}, torch.compile "
                       f"{ms(row['torch_compile_ms'])}, tssa-stream {ms(row['tssa_cuda_ms'])} "
-                      f"({row['tssa_launches']} launches), {row['status'][:200]}", force=True)
+                      f"({row['tssa_launches']} launches), floor {ms(row['floor_ms'])}, "
+                      f"{row['status'][:200]}", force=True)
         raw[name] = {k: ({kk: vv for kk, vv in v.items() if kk != "output"}
                          if isinstance(v, dict) else v) for k, v in r.items()}
         if not opts.keep:
@@ -234,9 +319,11 @@ def main():
 
     geo_eager = bc.geomean([r["eager_over_tssa"] for r in rows])
     geo_compile = bc.geomean([r["compile_over_tssa"] for r in rows])
+    geo_ro = bc.geomean([r["compile_ro_over_tssa"] for r in rows])
     bc.write_csv(stem + ".csv", COLUMNS, rows)
     bc.write_json(stem + ".json", dict(rows=rows, raw=raw, geomean_eager_over_tssa=geo_eager,
-                                       geomean_compile_over_tssa=geo_compile))
+                                       geomean_compile_over_tssa=geo_compile,
+                                       geomean_compile_ro_over_tssa=geo_ro))
     bc.write_json(stem + ".meta.json", dict(info, columns=COLUMNS))
     title = f"## tssa-stream --backend=cuda against PyTorch on {info['gpu']}"
     if opts.emulate:
@@ -247,7 +334,10 @@ def main():
     def x(v):
         return f"{v:.2f}x" if v else "-"
     print(f"\ngeometric mean of eager / tssa-stream: {x(geo_eager)}; of torch.compile / "
-          f"tssa-stream: {x(geo_compile)} (above 1: tssa-stream faster)")
+          f"tssa-stream: {x(geo_compile)} (above 1: tssa-stream faster)"
+          + (f"; of torch.compile reduce-overhead / tssa-stream: {x(geo_ro)}" if geo_ro else ""))
+    print("floor_ms: the larger of (input + output bytes) / the measured copy bandwidth and the "
+          "products' flops / the measured float32 rate; tssa_over_floor: how far above it")
     print("kernels: PyTorch's CUDA kernel events per call (profiler); tssa_launches = "
           "launches_per_run + gemms_per_run (tssa-stream --stats); functs_launches: FuncTs' counts "
           "in the TensorSSA paper (its sizes may differ)")

@@ -4,6 +4,11 @@
 #
 #   scripts/gpu-check.sh [BUILD_DIR] [OUT_DIR]
 #
+# BUILD_DIR is a build tree, or a bundle of one (scripts/gpu-bundle.sh: the
+# programs and their libraries, for a machine without this project's
+# packages), whose part 2 runs the corpus through tssa-conform instead of
+# ctest.
+#
 # Runs, each under its own time budget so that a short loan of a GPU still
 # gives an answer for every part:
 #   1. the machine: GPU, driver, toolkit, torch;
@@ -30,6 +35,8 @@
 #   DEVICE_REPEAT=20  timed runs per point
 #   BENCH_ARGS        more options for bench_gpu.py (e.g. --no-compile --runs 10)
 #   TRACE             workloads whose --trace to keep (trace_NAME.json), e.g. rnn_loop
+#   NCU               workloads to run once under Nsight Compute (ncu_NAME.txt:
+#                     each kernel's device time, DRAM bytes, grid and block)
 #   PYTHON            the python with a CUDA build of torch (default python3)
 set -uo pipefail
 build=$(cd "${1:-build}" && pwd) || exit 2
@@ -87,7 +94,16 @@ command -v nvcc >/dev/null && nvcc --version | tail -1
 "$build/tssa-stream" --version
 nproc
 
-if [[ -n "$ctest_budget" ]]; then
+if [[ -n "$ctest_budget" && ! -f "$build/CTestTestfile.cmake" ]]; then
+  # a bundle (scripts/gpu-bundle.sh): the corpus through tssa-conform
+  say "tssa-conform --mode=cuda,devices3 on the corpus (budget ${ctest_budget} s)"
+  timeout "$ctest_budget" "$build/tests/tssa-conform" --mode=cuda,devices3 --jobs="$(nproc)" \
+    "$root/tests/models" "$root/tests/functionalize/cases" "$root/tests/streamit/cases" \
+    >"$out/ctest_cuda.log" 2>&1
+  echo "tssa-conform exit $?"
+  grep -E "^FAIL" "$out/ctest_cuda.log" | head -40
+  tail -1 "$out/ctest_cuda.log"
+elif [[ -n "$ctest_budget" ]]; then
   say "ctest -L cuda (budget ${ctest_budget} s)"
   timeout "$ctest_budget" ctest --test-dir "$build" -L cuda -j "$(nproc)" --timeout "$ctest_budget" \
     --output-on-failure >"$out/ctest_cuda.log" 2>&1
@@ -113,6 +129,17 @@ if [[ -n "$bench_budget" ]]; then
     (cd "$cases/$name" && timeout 60 "$build/tssa-stream" --backend=cuda --repeat 3 \
        --trace "$out/trace_$name.json" model.ir "${args[@]}" >/dev/null 2>&1) &&
       echo "wrote $out/trace_$name.json"
+  done
+  # Nsight Compute on each workload named in NCU: every kernel's time on
+  # the device and its DRAM bytes (how far from the bandwidth floor)
+  ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+  for name in ${NCU:-}; do
+    [[ -n "$ncu" && -f "$cases/$name/args.txt" ]] || continue
+    mapfile -t args < <(tr ' ' '\n' <"$cases/$name/args.txt" | sed '/^$/d')
+    (cd "$cases/$name" && timeout 120 "$ncu" --metrics \
+       gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,launch__grid_size,launch__block_size \
+       "$build/tssa-stream" --backend=cuda model.ir "${args[@]}" -o ncu_out) >"$out/ncu_$name.txt" 2>&1
+    echo "ncu $name exit $? ($out/ncu_$name.txt)"
   done
   (cd "$cases" && find . -name model.ir -o -name args.txt -o -name 'stderr*' | \
      tar czf "$out/cases.tar.gz" -T -) 2>/dev/null

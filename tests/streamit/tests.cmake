@@ -55,18 +55,19 @@ set_tests_properties(lower.folded.scalar_list_build lower.folded.rnn_loop_untouc
                      PROPERTIES LABELS lower)
 
 # tests/models/rnn_loop (x: 5 steps): the interpreter runs, outside
-# constants, aten::size x3, prim::ListConstruct, aten::zeros, prim::Loop and
-# prim::TupleConstruct once (7) and the 9 body nodes (select, t, mm, t, mm,
-# add, add, tanh, immut::select_rev) 5 times (45): 52. The lowering (one
-# feedback loop) runs the sizes and the list at compile time (4), zeros and
+# constants, aten::size x3, prim::device, prim::ListConstruct, aten::zeros,
+# prim::Loop and prim::TupleConstruct once (8) and the 9 body nodes (select,
+# t, mm, t, mm, add, add, tanh, immut::select_rev) 5 times (45): 53. The
+# lowering (one feedback loop) runs the sizes, the device and the list at
+# compile time (5), zeros and
 # the tuple once (2), never the prim::Loop node itself (it is the stream's
 # structure); of the body, both aten::t(w) once (hoisted: 2), select in the
 # Unstack, mm(x[t], w_ih^T) in Pre, mm(h, w_hh^T), both adds and tanh in the
-# Body and select_rev in the Stack 5 times each (35): 43, and no node more
+# Body and select_rev in the Stack 5 times each (35): 44, and no node more
 # often than the interpreter.
 add_test(NAME lower.noderuns.rnn_loop
          COMMAND ${TSSA_TESTS_DIR}/streamit/check_node_runs.sh $<TARGET_FILE:lower_tool>
-                 ${TSSA_TESTS_DIR}/models/rnn_loop 1 43 52 0)
+                 ${TSSA_TESTS_DIR}/models/rnn_loop 1 44 53 0)
 set_tests_properties(lower.noderuns.rnn_loop PROPERTIES LABELS lower)
 
 # lower.tripcount.*: model cases with an args10.txt (long loops: 2,000 RNN

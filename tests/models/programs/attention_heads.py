@@ -17,7 +17,7 @@ def attention_heads(x, w_q, w_k, w_v, heads: int):
     q = torch.matmul(x, w_q)
     k = torch.matmul(x, w_k)
     v = torch.matmul(x, w_v)
-    out = torch.zeros(B, T, E)
+    out = torch.zeros(B, T, E, device=x.device)
     scale = 1.0 / math.sqrt(D)
     for h in range(heads):
         qh = q[:, :, h * D:(h + 1) * D]

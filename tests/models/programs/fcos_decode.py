@@ -10,12 +10,14 @@ import torch
 def fcos_decode(reg, cls_logits, centerness, stride: int):
     # reg: [4, H, W] (l, t, r, b) log-distances; cls_logits: [C, H, W]; centerness: [1, H, W]
     C, H, W = cls_logits.shape
-    shifts_x = torch.arange(0, W * stride, step=stride, dtype=torch.float32) + stride // 2
-    shifts_y = torch.arange(0, H * stride, step=stride, dtype=torch.float32) + stride // 2
+    shifts_x = torch.arange(0, W * stride, step=stride, dtype=torch.float32,
+                            device=reg.device) + stride // 2
+    shifts_y = torch.arange(0, H * stride, step=stride, dtype=torch.float32,
+                            device=reg.device) + stride // 2
     sy, sx = torch.meshgrid(shifts_y, shifts_x, indexing="ij")
     points = torch.stack((sx.reshape(-1), sy.reshape(-1)), dim=1)
     dist = torch.exp(reg).permute(1, 2, 0).reshape(-1, 4) * stride
-    boxes = torch.empty(H * W, 4)
+    boxes = torch.empty(H * W, 4, device=reg.device)
     boxes[:, 0] = points[:, 0] - dist[:, 0]
     boxes[:, 1] = points[:, 1] - dist[:, 1]
     boxes[:, 2] = points[:, 0] + dist[:, 2]

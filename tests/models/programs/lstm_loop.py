@@ -9,7 +9,7 @@ import torch
 def lstm_loop(x, h0, c0, w_ih, w_hh, b_ih, b_hh):
     # x: [T, B, I]; h0, c0: [B, H]; w_ih: [4H, I]; w_hh: [4H, H]
     steps = x.size(0)
-    out = torch.empty(steps, h0.size(0), h0.size(1))
+    out = torch.empty(steps, h0.size(0), h0.size(1), device=h0.device)
     h = h0
     c = c0
     for t in range(steps):

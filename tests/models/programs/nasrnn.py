@@ -11,7 +11,7 @@ import torch
 def nasrnn(x, m0, c0, w_x, w_m):
     # x: [T, B, I]; m0, c0: [B, H]; w_x: [I, 8H]; w_m: [H, 8H]
     steps = x.size(0)
-    out = torch.zeros(steps, m0.size(0), m0.size(1))
+    out = torch.zeros(steps, m0.size(0), m0.size(1), device=m0.device)
     m = m0
     c = c0
     for t in range(steps):

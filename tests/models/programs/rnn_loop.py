@@ -10,7 +10,7 @@ import torch
 def rnn_loop(x, h0, w_ih, w_hh, bias):
     # x: [T, B, I]; h0: [B, H]; w_ih: [H, I]; w_hh: [H, H]; bias: [H]
     steps = x.size(0)
-    out = torch.zeros(steps, h0.size(0), h0.size(1))
+    out = torch.zeros(steps, h0.size(0), h0.size(1), device=h0.device)
     h = h0
     for t in range(steps):
         h = torch.tanh(torch.mm(x[t], w_ih.t()) + torch.mm(h, w_hh.t()) + bias)

@@ -19,9 +19,9 @@ class GreedyDecoder(nn.Module):
     def forward(self, h, steps: int):
         # h: [B, H] the encoder's final state
         batch = h.size(0)
-        tokens = torch.zeros(batch, steps, dtype=torch.long)
-        scores = torch.zeros(batch, steps)
-        token = torch.full((batch,), self.start_token, dtype=torch.long)
+        tokens = torch.zeros(batch, steps, dtype=torch.long, device=h.device)
+        scores = torch.zeros(batch, steps, device=h.device)
+        token = torch.full((batch,), self.start_token, dtype=torch.long, device=h.device)
         for t in range(steps):
             h = self.cell(self.embed(token), h)
             logits = torch.log_softmax(self.out(h), dim=1)

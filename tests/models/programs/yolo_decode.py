@@ -10,7 +10,8 @@ import torch
 def yolo_decode(pred, anchors, stride: int):
     # pred: [B, A, H, W, 5 + C]; anchors: [A, 2] in pixels.
     B, A, H, W, K = pred.shape
-    grid_y, grid_x = torch.meshgrid(torch.arange(H), torch.arange(W), indexing="ij")
+    grid_y, grid_x = torch.meshgrid(torch.arange(H, device=pred.device),
+                                    torch.arange(W, device=pred.device), indexing="ij")
     grid = torch.stack((grid_x, grid_y), dim=-1).to(pred.dtype)
     pred[..., 0:2] = (torch.sigmoid(pred[..., 0:2]) + grid) * stride
     pred[..., 2:4] = torch.exp(pred[..., 2:4]) * anchors.view(1, A, 1, 1, 2)
