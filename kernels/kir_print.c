@@ -415,6 +415,7 @@ static void reduce_init(TextBuf *t, KReduce r, TensorDType dt)
  * before the loop, not inside it. */
 static bool has_index_twin(const Printer *pr, const KExpr *e);
 static void print_block_combine(Printer *pr, Scope *at, const KExpr *e, int acc);
+static void print_block_combine_warps(Printer *pr, Scope *at, const KExpr *e, int acc);
 
 static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
 {
@@ -1427,24 +1428,90 @@ KirCudaGrid kir_cuda_grid(const KKernel *k, int o)
                          .block_threads = KIR_CUDA_BLOCK, .cooperative = false};
 }
 
+/* How two parts of reduction e combine into v (and vi): the sequential
+ * loop's results, whatever the order: a NaN wins (and the first NaN's
+ * index), among equal extremes the lowest index (a thread with no values
+ * holds the initial value at index 0, which only a row all of that value
+ * could pick: the sequential loop's 0 too). Symmetric, so two threads
+ * that combine each other's parts hold the same result, bit for bit
+ * (float addition commutes). */
+static void print_combine(TextBuf *t, const KExpr *e, bool indexed, const char *v, const char *vi,
+                          const char *o, const char *oi)
+{
+    bool largest = e->reduce == KR_ARGMAX || e->reduce == KR_MAX;
+    if (e->reduce == KR_SUM)
+        textbuf_printf(t, "%s += %s;\n", v, o);
+    else if (!indexed)
+        textbuf_printf(t, "if (%s %s %s || ISNAN(%s)) %s = %s;\n", o, largest ? ">" : "<", v, o, v, o);
+    else
+        textbuf_printf(t, "if (%s %s %s || (ISNAN(%s) && !ISNAN(%s)) || ((%s == %s || (ISNAN(%s) && ISNAN(%s))) && "
+                          "%s < %s)) { %s = %s; %s = %s; }\n",
+                       o, largest ? ">" : "<", v, o, v, o, v, o, v, oi, vi, v, o, vi, oi);
+}
+
+/* A warp shuffle of value v of type dt (CUDA has none for bool and the
+ * small integers: through int). */
+static void print_shuffle(TextBuf *t, TensorDType dt, const char *v, const char *lane_mask)
+{
+    bool small = dt == DT_BOOL || dt == DT_U8 || dt == DT_I8 || dt == DT_I16;
+    if (small)
+        textbuf_printf(t, "(%s)__shfl_xor_sync(0xffffffffu, (int)%s, %s)", kir_ctype(dt), v, lane_mask);
+    else
+        textbuf_printf(t, "__shfl_xor_sync(0xffffffffu, %s, %s)", v, lane_mask);
+}
+
+/* One butterfly over the lanes of each warp: after it, every lane holds
+ * the combination of its aligned group of 2 * first lanes. */
+static void print_butterfly(Printer *pr, Scope *at, const KExpr *e, bool indexed, TensorDType vt,
+                            const char *value, const char *index, int first)
+{
+    TextBuf *t = &at->text;
+    line_start(pr, at);
+    textbuf_printf(t, "for (int m = %d; m > 0; m >>= 1) {\n", first);
+    line_start(pr, at);
+    textbuf_printf(t, "    const %s o = ", kir_ctype(vt));
+    print_shuffle(t, vt, value, "m");
+    textbuf_puts(t, ";\n");
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_puts(t, "    const int64_t oi = ");
+        print_shuffle(t, DT_I64, index, "m");
+        textbuf_puts(t, ";\n");
+    }
+    line_start(pr, at);
+    textbuf_puts(t, "    ");
+    print_combine(t, e, indexed, value, index, "o", "oi");
+    line_start(pr, at);
+    textbuf_puts(t, "}\n");
+}
+
 /* After the block's threads have each folded their part of reduction e
  * into t<acc> (an index reduction: t<acc>_best and its index), the block
- * combines the parts: a tree over shared memory, halving each step, with a
- * barrier between steps; every thread then reads the result. The combine
- * keeps the sequential loop's results: a NaN wins (and the first NaN's
- * index), among equal extremes the lowest index (a thread with no values
- * holds the initial value at index 0, which only an all-equal row of that
- * value could pick: the sequential loop's 0 too). Sums add in the tree's
- * order (float sums differ in the last bits from a sequential loop, as
- * PyTorch's own do). Each reduction has its own shared arrays, written
- * once per block, so no barrier is needed before them. */
+ * combines the parts and every thread gets the result.
+ *   rows (one unit per block): a butterfly of warp shuffles in each warp,
+ *     then (several warps) lane 0 of each stores its warp's result in
+ *     shared memory, one barrier, and every lane reads warp lane % nwarps's
+ *     and a butterfly over nwarps lanes combines them: every thread ends
+ *     with the same value (print_combine is symmetric). No barrier at all
+ *     for a one-warp block.
+ *   columns (32 units per block, part j / 32 of unit j % 32): a tree over
+ *     shared memory, halving the parts each step, a barrier between steps.
+ * Sums add in the butterfly's or tree's order (float sums differ in the
+ * last bits from a sequential loop, as PyTorch's own do). Each reduction
+ * has its own shared arrays, written once per block, so no barrier is
+ * needed before them. The shim runs the shuffles as exchanges between
+ * barriers (cuda_emulated.c): every thread of the block runs them here,
+ * the same number of times. */
 static void print_block_combine(Printer *pr, Scope *at, const KExpr *e, int acc)
 {
+    if (pr->block_lanes == 1) {
+        print_block_combine_warps(pr, at, e, acc);
+        return;
+    }
     TextBuf *t = &at->text;
     int n = pr->block_threads;
     bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
     bool indexed = is_index || has_index_twin(pr, e);
-    bool largest = e->reduce == KR_ARGMAX || e->reduce == KR_MAX;
     const char *vtype = kir_ctype(indexed ? e->args[0]->dtype : e->dtype);
     char value[40], index[40];
     snprintf(value, sizeof value, indexed ? "t%d_best" : "t%d", acc);
@@ -1465,34 +1532,21 @@ static void print_block_combine(Printer *pr, Scope *at, const KExpr *e, int acc)
     textbuf_puts(t, "__syncthreads();\n");
     line_start(pr, at);
     int lanes = pr->block_lanes;
-    if (lanes > 1)
-        textbuf_printf(t, "for (unsigned s = %d; s >= %d; s >>= 1) {\n", n / 2, lanes);
-    else
-        textbuf_printf(t, "for (unsigned s = %d; s > 0; s >>= 1) {\n", n / 2);
+    textbuf_printf(t, "for (unsigned s = %d; s >= %d; s >>= 1) {\n", n / 2, lanes);
     line_start(pr, at);
     textbuf_puts(t, "    if (threadIdx.x < s) {\n");
     line_start(pr, at);
     textbuf_printf(t, "        const %s o = t%d_part[threadIdx.x + s];\n", vtype, acc);
-    line_start(pr, at);
-    if (e->reduce == KR_SUM) {
-        textbuf_printf(t, "        t%d_part[threadIdx.x] += o;\n", acc);
-    } else if (!indexed) {
-        textbuf_printf(t, "        if (o %s t%d_part[threadIdx.x] || ISNAN(o)) t%d_part[threadIdx.x] = o;\n",
-                       largest ? ">" : "<", acc, acc);
-    } else {
-        textbuf_printf(t, "        const %s m = t%d_part[threadIdx.x];\n", vtype, acc);
+    if (indexed) {
         line_start(pr, at);
         textbuf_printf(t, "        const int64_t oi = t%d_part_at[threadIdx.x + s];\n", acc);
-        line_start(pr, at);
-        textbuf_printf(t, "        if (o %s m || (ISNAN(o) && !ISNAN(m)) || ((o == m || (ISNAN(o) && ISNAN(m))) && "
-                          "oi < t%d_part_at[threadIdx.x])) {\n", largest ? ">" : "<", acc);
-        line_start(pr, at);
-        textbuf_printf(t, "            t%d_part[threadIdx.x] = o;\n", acc);
-        line_start(pr, at);
-        textbuf_printf(t, "            t%d_part_at[threadIdx.x] = oi;\n", acc);
-        line_start(pr, at);
-        textbuf_puts(t, "        }\n");
     }
+    char v[40], vi[40];
+    snprintf(v, sizeof v, "t%d_part[threadIdx.x]", acc);
+    snprintf(vi, sizeof vi, "t%d_part_at[threadIdx.x]", acc);
+    line_start(pr, at);
+    textbuf_puts(t, "        ");
+    print_combine(t, e, indexed, v, vi, "o", "oi");
     line_start(pr, at);
     textbuf_puts(t, "    }\n");
     line_start(pr, at);
@@ -1500,13 +1554,51 @@ static void print_block_combine(Printer *pr, Scope *at, const KExpr *e, int acc)
     line_start(pr, at);
     textbuf_puts(t, "}\n");
     line_start(pr, at);
-    char first[32];     /* the combined slot of the thread's unit */
-    snprintf(first, sizeof first, lanes > 1 ? "threadIdx.x %% %d" : "0", lanes);
-    textbuf_printf(t, "%s = t%d_part[%s];\n", value, acc, first);
+    textbuf_printf(t, "%s = t%d_part[threadIdx.x %% %d];\n", value, acc, lanes);
     if (indexed) {
         line_start(pr, at);
-        textbuf_printf(t, "%s = t%d_part_at[%s];\n", index, acc, first);
+        textbuf_printf(t, "%s = t%d_part_at[threadIdx.x %% %d];\n", index, acc, lanes);
     }
+}
+
+static void print_block_combine_warps(Printer *pr, Scope *at, const KExpr *e, int acc)
+{
+    TextBuf *t = &at->text;
+    int warps = pr->block_threads / 32;
+    bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+    bool indexed = is_index || has_index_twin(pr, e);
+    TensorDType vt = indexed ? e->args[0]->dtype : e->dtype;
+    char value[40], index[40];
+    snprintf(value, sizeof value, indexed ? "t%d_best" : "t%d", acc);
+    snprintf(index, sizeof index, is_index ? "t%d" : "t%d_at", acc);
+    print_butterfly(pr, at, e, indexed, vt, value, index, 16);
+    if (warps == 1)
+        return;
+    line_start(pr, at);
+    textbuf_printf(t, "__shared__ %s t%d_part[%d];\n", kir_ctype(vt), acc, warps);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "__shared__ int64_t t%d_part_at[%d];\n", acc, warps);
+    }
+    line_start(pr, at);
+    textbuf_printf(t, "if (threadIdx.x %% 32 == 0) {\n");
+    line_start(pr, at);
+    textbuf_printf(t, "    t%d_part[threadIdx.x / 32] = %s;\n", acc, value);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "    t%d_part_at[threadIdx.x / 32] = %s;\n", acc, index);
+    }
+    line_start(pr, at);
+    textbuf_puts(t, "}\n");
+    line_start(pr, at);
+    textbuf_puts(t, "__syncthreads();\n");
+    line_start(pr, at);
+    textbuf_printf(t, "%s = t%d_part[threadIdx.x %% %d];\n", value, acc, warps);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "%s = t%d_part_at[threadIdx.x %% %d];\n", index, acc, warps);
+    }
+    print_butterfly(pr, at, e, indexed, vt, value, index, warps / 2);
 }
 
 /* A column block's output: thread j computes output j % lanes of the

@@ -8,7 +8,9 @@ values must be the sequential loop's and PyTorch's.
   the first index), a row whose maximum appears twice (the first);
 - a NaN straight into max/argmax (no log_softmax): the index of the NaN;
 - one row of an odd length (777), longer than any block (the block strides);
-- a sum and min over rows of 300 ints, a count of trues over rows of 200;
+- a sum, min and argmax over rows of 300 ints (ties in a row of one
+  value), a count of trues and an any() over rows of 200 bools (one row
+  all false), a float64 sum;
 - an outer-dims sum (mask_crop's inside.sum(dim=(0, 1))) over [24, 20, 40].
 """
 import torch
@@ -22,9 +24,13 @@ def block_row_reductions(x, y, z, b, m):
     y_min, y_arg = y.min(dim=1)
     z_sum = z.sum(dim=1)
     z_min = z.min(dim=1).values
+    z_arg = z.argmax(dim=1)
     b_count = b.sum(dim=1)
+    b_any = b.any(dim=1)
+    y_sum64 = y.double().sum(dim=1)
     m_sum = m.sum(dim=(0, 1))
-    return logits, best, token, raw_best, raw_token, soft, y_min, y_arg, z_sum, z_min, b_count, m_sum
+    return (logits, best, token, raw_best, raw_token, soft, y_min, y_arg, z_sum, z_min, z_arg, b_count, b_any,
+            y_sum64, m_sum)
 
 
 def example():
@@ -38,6 +44,8 @@ def example():
     y = torch.randn(1, 777, generator=g)
     y[0, 776] = -9.0
     z = torch.randint(-1000, 1000, (3, 300), generator=g)
+    z[2, :] = 5
     b = torch.rand(4, 200, generator=g) > 0.3
+    b[3, :] = False
     m = torch.randn(24, 20, 40, generator=g)
     return block_row_reductions, {"x": x, "y": y, "z": z, "b": b, "m": m}
