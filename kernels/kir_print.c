@@ -1349,6 +1349,7 @@ static bool loads_along(Seen *seen, const KExpr *e, int var)
 typedef struct TopReductions {
     int64_t longest;            /* extent, 0 when there is none */
     int64_t values;             /* the most values one folds, its nested ones' included */
+    int count;
     bool rows;                  /* all read along their own variable */
     bool columns;               /* all read along output variable `column` */
 } TopReductions;
@@ -1385,6 +1386,7 @@ static void top_reductions(Seen *seen, const KExpr *e, int column, TopReductions
         free(loads.items);
         tr->longest = e->extent > tr->longest ? e->extent : tr->longest;
         tr->values = values > tr->values ? values : tr->values;
+        tr->count++;
     }
     for (int i = 0; i < e->nargs; i++)
         top_reductions(seen, e->args[i], column, tr);
@@ -1410,7 +1412,7 @@ KirCudaGrid kir_cuda_grid(const KKernel *k, int o)
     for (int d = 0; d < out->rank; d++)
         if (out->sizes[d] > 1)
             column = d;
-    TopReductions tr = {.longest = 0, .values = 0, .rows = true, .columns = !per_row};
+    TopReductions tr = {.longest = 0, .values = 0, .count = 0, .rows = true, .columns = !per_row};
     if (has_reduce(out)) {
         Seen seen = {0};
         top_reductions(&seen, out->value, column, &tr);
@@ -1420,10 +1422,13 @@ KirCudaGrid kir_cuda_grid(const KKernel *k, int o)
     if (long_enough && tr.rows && units <= INT32_MAX)
         return (KirCudaGrid){.blocks = units, .lanes = 1, .cooperative = true,
                              .block_threads = pow2_threads(&tr, 32, KIR_BLOCK_MAX)};
-    if (long_enough && tr.columns)
+    /* a column block's tree holds a value and an index per thread and
+     * reduction in shared memory: within 32 KiB of the 48 a block has */
+    int column_threads = KIR_BLOCK_LANES * pow2_threads(&tr, 2, KIR_BLOCK_MAX / KIR_BLOCK_LANES);
+    if (long_enough && tr.columns && (units + KIR_BLOCK_LANES - 1) / KIR_BLOCK_LANES <= INT32_MAX &&
+        (int64_t)tr.count * column_threads * 16 <= 32 * 1024)
         return (KirCudaGrid){.blocks = (units + KIR_BLOCK_LANES - 1) / KIR_BLOCK_LANES, .lanes = KIR_BLOCK_LANES,
-                             .cooperative = true,
-                             .block_threads = KIR_BLOCK_LANES * pow2_threads(&tr, 2, KIR_BLOCK_MAX / KIR_BLOCK_LANES)};
+                             .cooperative = true, .block_threads = column_threads};
     return (KirCudaGrid){.blocks = (units + KIR_CUDA_BLOCK - 1) / KIR_CUDA_BLOCK, .lanes = 1,
                          .block_threads = KIR_CUDA_BLOCK, .cooperative = false};
 }
