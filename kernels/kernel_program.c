@@ -101,8 +101,9 @@ static void describe_signature(CompiledGroup *cg, int index)
     }
     for (int o = 0; o < k->noutputs; o++) {
         const KOutput *ko = &k->outputs[o];
+        KirCudaGrid grid = kir_cuda_grid(k, o);
         out[o] = (KernelsArg){.kind = KERNELS_ARG_TENSOR, .dtype = ko->dtype, .rank = ko->rank,
-                              .index_limit = -1, .threads = kir_cuda_threads(k, o)};
+                              .index_limit = -1, .blocks = grid.blocks, .block_threads = grid.block_threads};
         memcpy(out[o].sizes, ko->sizes, (size_t)ko->rank * sizeof *ko->sizes);
     }
     cg->signature = (KernelsKernel){.name = k->name, .where = k->source ? k->source : "", .index = index,

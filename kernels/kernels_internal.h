@@ -101,9 +101,19 @@ void kir_print_prelude(TextBuf *t, KirTarget target);
  * element: "(T)1 / ((T)1 + EXP(-$0))" makes 1. */
 int kir_math_calls(const char *template_text);
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target);
-/* The CUDA threads output o of k launches: one per element, or one per row
- * of its last dim when it reduces along it (a softmax: the row's max and
- * sum once per row, not once per element). */
-int64_t kir_cuda_threads(const KKernel *k, int o);
+/* How output o of k is launched in CUDA: `blocks` blocks of `block_threads`
+ * threads. Not cooperative: a thread per unit, an element or (when it
+ * reduces, not along its last dim: a softmax's max and sum once per row) a
+ * row of its last dim, the last block partly idle. Cooperative: a block per
+ * unit, its long reductions split across the block's threads (shared
+ * memory, __syncthreads: the kernel's entry is TSSA_KERNEL_ENTRY_COOP).
+ * The one place that decides both the printed kernel and its launch. */
+typedef struct KirCudaGrid {
+    int64_t blocks;
+    int block_threads;
+    bool cooperative;
+    int lanes;          /* cooperative: units per block side by side (1, or 32 of a column reduction) */
+} KirCudaGrid;
+KirCudaGrid kir_cuda_grid(const KKernel *k, int o);
 
 #endif

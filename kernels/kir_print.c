@@ -1,6 +1,7 @@
 /* kir_print.c — one printer of kernel IR for two targets: C11 + OpenMP
  * (compiled at run time, kernels/cc_jit.c) and CUDA (one thread per output
- * element; compiled by the cuda backend).
+ * element or row, or a block per row or output whose reductions are long:
+ * kir_cuda_grid; compiled by the cuda backend).
  *
  * Both targets share the statement generator: every expression becomes one
  * statement `T tN = ...;`, printed once per scope where it is first needed
@@ -48,6 +49,14 @@ typedef struct Printer {
      * variable and body is their twin, and one loop computes both. */
     const KExpr **indexed;
     int nindexed, capindexed;
+    /* CUDA: the threads of a block that computes one unit (a row or an
+     * element) together, its reductions split across them (kir_cuda_grid);
+     * 0 when a thread computes a unit alone */
+    int block_threads;
+    /* the units a block computes side by side: 1, or KIR_BLOCK_LANES
+     * consecutive outputs of a column reduction (thread j: output j % lanes,
+     * part j / lanes of the reduction) */
+    int block_lanes;
 } Printer;
 
 /* The math library's functions that libmvec vectorizes (with powf): a
@@ -182,7 +191,8 @@ static void prelude(TextBuf *t, KirTarget target)
                     "#ifndef NAN\n#define NAN __int_as_float(0x7fffffff)\n#endif\n"
                     "/* after each kernel: what the cuda backend's CPU shim turns into a\n"
                     " * launcher (blockIdx / threadIdx as loops); nothing on a GPU */\n"
-                    "#ifndef TSSA_KERNEL_ENTRY\n#define TSSA_KERNEL_ENTRY(kernel, args)\n#endif\n\n"
+                    "#ifndef TSSA_KERNEL_ENTRY\n#define TSSA_KERNEL_ENTRY(kernel, args)\n#endif\n"
+                    "#ifndef TSSA_KERNEL_ENTRY_COOP\n#define TSSA_KERNEL_ENTRY_COOP(kernel, args)\n#endif\n\n"
                     "/* type-generic math for the op table's templates */\n");
     for (size_t i = 0; i < sizeof math_names / sizeof *math_names; i++) {
         const char *m = math_names[i];
@@ -404,6 +414,8 @@ static void reduce_init(TextBuf *t, KReduce r, TensorDType dt)
  * what the body hoists out (a row's max for a softmax's sum) then lands
  * before the loop, not inside it. */
 static bool has_index_twin(const Printer *pr, const KExpr *e);
+static void print_block_combine(Printer *pr, Scope *at, const KExpr *e, int acc);
+static void print_block_combine_warps(Printer *pr, Scope *at, const KExpr *e, int acc);
 
 static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
 {
@@ -515,17 +527,29 @@ static void emit_reduce(Printer *pr, Scope *at, const KExpr *e, int acc)
             textbuf_printf(t, " reduction(|:t%d_nan)", acc);
         textbuf_putc(t, '\n');
     }
+    /* a reduction at the top of a block's unit (where every thread of the
+     * block runs, so all reach its barriers): each thread a strided part */
+    bool block = pr->block_threads > 0 && at->kind == SCOPE_ROOT;
+    int lanes = pr->block_lanes;
     line_start(pr, at);
     textbuf_puts(t, "for (int64_t ");
     var_name(t, e->var);
-    textbuf_puts(t, " = 0; ");
+    if (block && lanes > 1)
+        textbuf_printf(t, " = threadIdx.x / %d; ", lanes);
+    else
+        textbuf_puts(t, block ? " = threadIdx.x; " : " = 0; ");
     var_name(t, e->var);
     textbuf_printf(t, " < %lld; ", (long long)e->extent);
     var_name(t, e->var);
-    textbuf_puts(t, "++) {\n");
+    if (block)
+        textbuf_printf(t, " += %d) {\n", pr->block_threads / lanes);
+    else
+        textbuf_puts(t, "++) {\n");
     textbuf_putn(t, bt->data, bt->len);
     line_start(pr, at);
     textbuf_puts(t, "}\n");
+    if (block)
+        print_block_combine(pr, at, e, acc);
     if (staged) {
         /* the first index of the extreme; a NaN wins and stays */
         line_start(pr, at);
@@ -1267,14 +1291,342 @@ static bool cuda_per_row(const KOutput *out)
     return !((reduced_by >> last) & 1);
 }
 
-int64_t kir_cuda_threads(const KKernel *k, int o)
+/* The units of output o's kernel: its rows (cuda_per_row) or elements. */
+static int64_t cuda_units(const KOutput *out)
 {
-    const KOutput *out = &k->outputs[o];
     return cuda_per_row(out) ? numel(out) / out->sizes[out->rank - 1] : numel(out);
 }
 
+/* ---------------------------------------------------- block reductions (CUDA) */
+
+/* A unit (row or element) goes to a block of threads when its reductions
+ * are long: one thread looping over a 1,000-word vocabulary per row left
+ * an H100's 132 SMs nearly idle (seq2seq: 256 rows, 256 threads). The rule
+ * (kir_cuda_grid), on the unit's top-level reductions (those not inside
+ * another's loop; a nested one runs whole in each thread, and its extent
+ * counts in `values`: a sum over dims 0, 1 of [H, W, N] folds H x W):
+ *   - rows: one folds at least KIR_BLOCK_MIN_EXTENT values and every load
+ *     in every one reads consecutive (or the same) addresses along the
+ *     reduced variable. A block per unit (row, or element of an output
+ *     that is a reduction: `logits.max(dim=1)`) of pow2 >= values /
+ *     KIR_BLOCK_PER_THREAD threads, clamped to [32, KIR_BLOCK_MAX] and to
+ *     pow2 >= the outer extent (the loop that is split): each
+ *     thread folds about 8 values or more before the tree, a warp at
+ *     least, 256 at most (several blocks per SM); the block's threads read
+ *     a row together, coalesced.
+ *   - columns: otherwise, when the output is a reduction whose loads step
+ *     by 0 or 1 along the output's last dim (a sum over the outer dims of
+ *     [H, W, N], N kept): a block per KIR_BLOCK_LANES consecutive outputs,
+ *     thread j computing output j % 32's part j / 32 of the reduction
+ *     (parts as threads above, 2 to KIR_BLOCK_MAX / 32): a warp reads 32
+ *     consecutive values, as one thread per output did, with the
+ *     reduction split that many ways.
+ *   - otherwise a thread per unit (a softmax over 8 classes: a block's
+ *     barriers would cost more than the row; a reduction down columns of
+ *     a per-row output).
+ * Reductions of fewer than KIR_BLOCK_MIN_EXTENT values (empty ones among
+ * them) never take a block. */
+enum { KIR_CUDA_BLOCK = 256, KIR_BLOCK_MIN_EXTENT = 64, KIR_BLOCK_PER_THREAD = 8, KIR_BLOCK_MAX = 256,
+       KIR_BLOCK_LANES = 32 };
+
+/* Whether the loads of e read consecutive or equal addresses along var. */
+static bool loads_along(Seen *seen, const KExpr *e, int var)
+{
+    if (!first_visit(seen, e))
+        return true;
+    if (e->kind == KX_LOAD) {
+        int64_t step = kidx_stride(e->at, var);
+        if (step != 0 && step != 1)
+            return false;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        if (!loads_along(seen, e->args[i], var))
+            return false;
+    return true;
+}
+
+/* The top-level reductions of e, as the rule above sees them. */
+typedef struct TopReductions {
+    int64_t longest;            /* extent, 0 when there is none */
+    int64_t values;             /* the most values one folds, its nested ones' included */
+    int count;
+    bool rows;                  /* all read along their own variable */
+    bool columns;               /* all read along output variable `column` */
+} TopReductions;
+
+/* The values top-level reduction e folds, at most: its extent times the
+ * most a reduction inside its loop folds (a sum over dims 0, 1: H x W).
+ * Another top-level one its body reads (a softmax's max in its sum) runs
+ * before the loop, not in it: not counted. */
+static int64_t folded_values(Seen *seen, const KExpr *e, bool top)
+{
+    if (!first_visit(seen, e) || (!top && e->kind == KX_REDUCE && !(e->vars >> KIR_MAX_RANK)))
+        return 1;
+    int64_t inner = 1;
+    for (int i = 0; i < e->nargs; i++) {
+        int64_t x = folded_values(seen, e->args[i], false);
+        inner = x > inner ? x : inner;
+    }
+    if (e->kind != KX_REDUCE)
+        return inner;
+    return e->extent > 0 && inner > INT64_MAX / e->extent ? INT64_MAX : e->extent * inner;
+}
+
+static void top_reductions(Seen *seen, const KExpr *e, int column, TopReductions *tr)
+{
+    if (!first_visit(seen, e))
+        return;
+    if (e->kind == KX_REDUCE && !(e->vars >> KIR_MAX_RANK)) {
+        Seen loads = {0};
+        tr->rows = tr->rows && loads_along(&loads, e->args[0], e->var);
+        loads.n = 0;
+        tr->columns = tr->columns && column >= 0 && loads_along(&loads, e->args[0], column);
+        loads.n = 0;
+        int64_t values = folded_values(&loads, e, true);
+        free(loads.items);
+        tr->longest = e->extent > tr->longest ? e->extent : tr->longest;
+        tr->values = values > tr->values ? values : tr->values;
+        tr->count++;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        top_reductions(seen, e->args[i], column, tr);
+}
+
+/* pow2 >= values / KIR_BLOCK_PER_THREAD in [least, most], and no more
+ * than pow2 >= extent (the split is of the outermost loop: a sum over
+ * [138, 138] has 138 parts to give) */
+static int pow2_threads(const TopReductions *tr, int least, int most)
+{
+    int n = least;
+    while (n < most && (int64_t)n * KIR_BLOCK_PER_THREAD < tr->values && n < tr->longest)
+        n *= 2;
+    return n;
+}
+
+KirCudaGrid kir_cuda_grid(const KKernel *k, int o)
+{
+    const KOutput *out = &k->outputs[o];
+    int64_t units = cuda_units(out);
+    bool per_row = cuda_per_row(out);
+    int column = -1;        /* the output's last dim of size > 1 */
+    for (int d = 0; d < out->rank; d++)
+        if (out->sizes[d] > 1)
+            column = d;
+    TopReductions tr = {.longest = 0, .values = 0, .count = 0, .rows = true, .columns = !per_row};
+    if (has_reduce(out)) {
+        Seen seen = {0};
+        top_reductions(&seen, out->value, column, &tr);
+        free(seen.items);
+    }
+    bool long_enough = tr.values >= KIR_BLOCK_MIN_EXTENT && tr.longest >= 2;
+    if (long_enough && tr.rows && units <= INT32_MAX)
+        return (KirCudaGrid){.blocks = units, .lanes = 1, .cooperative = true,
+                             .block_threads = pow2_threads(&tr, 32, KIR_BLOCK_MAX)};
+    /* a column block's tree holds a value and an index per thread and
+     * reduction in shared memory: within 32 KiB of the 48 a block has */
+    int column_threads = KIR_BLOCK_LANES * pow2_threads(&tr, 2, KIR_BLOCK_MAX / KIR_BLOCK_LANES);
+    if (long_enough && tr.columns && (units + KIR_BLOCK_LANES - 1) / KIR_BLOCK_LANES <= INT32_MAX &&
+        (int64_t)tr.count * column_threads * 16 <= 32 * 1024)
+        return (KirCudaGrid){.blocks = (units + KIR_BLOCK_LANES - 1) / KIR_BLOCK_LANES, .lanes = KIR_BLOCK_LANES,
+                             .cooperative = true, .block_threads = column_threads};
+    return (KirCudaGrid){.blocks = (units + KIR_CUDA_BLOCK - 1) / KIR_CUDA_BLOCK, .lanes = 1,
+                         .block_threads = KIR_CUDA_BLOCK, .cooperative = false};
+}
+
+/* How two parts of reduction e combine into v (and vi): the sequential
+ * loop's results, whatever the order: a NaN wins (and the first NaN's
+ * index), among equal extremes the lowest index (a thread with no values
+ * holds the initial value at index 0, which only a row all of that value
+ * could pick: the sequential loop's 0 too). Symmetric, so two threads
+ * that combine each other's parts hold the same result, bit for bit
+ * (float addition commutes). */
+static void print_combine(TextBuf *t, const KExpr *e, bool indexed, const char *v, const char *vi,
+                          const char *o, const char *oi)
+{
+    bool largest = e->reduce == KR_ARGMAX || e->reduce == KR_MAX;
+    if (e->reduce == KR_SUM)
+        textbuf_printf(t, "%s += %s;\n", v, o);
+    else if (!indexed)
+        textbuf_printf(t, "if (%s %s %s || ISNAN(%s)) %s = %s;\n", o, largest ? ">" : "<", v, o, v, o);
+    else
+        textbuf_printf(t, "if (%s %s %s || (ISNAN(%s) && !ISNAN(%s)) || ((%s == %s || (ISNAN(%s) && ISNAN(%s))) && "
+                          "%s < %s)) { %s = %s; %s = %s; }\n",
+                       o, largest ? ">" : "<", v, o, v, o, v, o, v, oi, vi, v, o, vi, oi);
+}
+
+/* A warp shuffle of value v of type dt (CUDA has none for bool and the
+ * small integers: through int). */
+static void print_shuffle(TextBuf *t, TensorDType dt, const char *v, const char *lane_mask)
+{
+    bool small = dt == DT_BOOL || dt == DT_U8 || dt == DT_I8 || dt == DT_I16;
+    if (small)
+        textbuf_printf(t, "(%s)__shfl_xor_sync(0xffffffffu, (int)%s, %s)", kir_ctype(dt), v, lane_mask);
+    else
+        textbuf_printf(t, "__shfl_xor_sync(0xffffffffu, %s, %s)", v, lane_mask);
+}
+
+/* One butterfly over the lanes of each warp: after it, every lane holds
+ * the combination of its aligned group of 2 * first lanes. */
+static void print_butterfly(Printer *pr, Scope *at, const KExpr *e, bool indexed, TensorDType vt,
+                            const char *value, const char *index, int first)
+{
+    TextBuf *t = &at->text;
+    line_start(pr, at);
+    textbuf_printf(t, "for (int m = %d; m > 0; m >>= 1) {\n", first);
+    line_start(pr, at);
+    textbuf_printf(t, "    const %s o = ", kir_ctype(vt));
+    print_shuffle(t, vt, value, "m");
+    textbuf_puts(t, ";\n");
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_puts(t, "    const int64_t oi = ");
+        print_shuffle(t, DT_I64, index, "m");
+        textbuf_puts(t, ";\n");
+    }
+    line_start(pr, at);
+    textbuf_puts(t, "    ");
+    print_combine(t, e, indexed, value, index, "o", "oi");
+    line_start(pr, at);
+    textbuf_puts(t, "}\n");
+}
+
+/* After the block's threads have each folded their part of reduction e
+ * into t<acc> (an index reduction: t<acc>_best and its index), the block
+ * combines the parts and every thread gets the result.
+ *   rows (one unit per block): a butterfly of warp shuffles in each warp,
+ *     then (several warps) lane 0 of each stores its warp's result in
+ *     shared memory, one barrier, and every lane reads warp lane % nwarps's
+ *     and a butterfly over nwarps lanes combines them: every thread ends
+ *     with the same value (print_combine is symmetric). No barrier at all
+ *     for a one-warp block.
+ *   columns (32 units per block, part j / 32 of unit j % 32): a tree over
+ *     shared memory, halving the parts each step, a barrier between steps.
+ * Sums add in the butterfly's or tree's order (float sums differ in the
+ * last bits from a sequential loop, as PyTorch's own do). Each reduction
+ * has its own shared arrays, written once per block, so no barrier is
+ * needed before them. The shim runs the shuffles as exchanges between
+ * barriers (cuda_emulated.c): every thread of the block runs them here,
+ * the same number of times. */
+static void print_block_combine(Printer *pr, Scope *at, const KExpr *e, int acc)
+{
+    if (pr->block_lanes == 1) {
+        print_block_combine_warps(pr, at, e, acc);
+        return;
+    }
+    TextBuf *t = &at->text;
+    int n = pr->block_threads;
+    bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+    bool indexed = is_index || has_index_twin(pr, e);
+    const char *vtype = kir_ctype(indexed ? e->args[0]->dtype : e->dtype);
+    char value[40], index[40];
+    snprintf(value, sizeof value, indexed ? "t%d_best" : "t%d", acc);
+    snprintf(index, sizeof index, is_index ? "t%d" : "t%d_at", acc);
+    line_start(pr, at);
+    textbuf_printf(t, "__shared__ %s t%d_part[%d];\n", vtype, acc, n);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "__shared__ int64_t t%d_part_at[%d];\n", acc, n);
+    }
+    line_start(pr, at);
+    textbuf_printf(t, "t%d_part[threadIdx.x] = %s;\n", acc, value);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "t%d_part_at[threadIdx.x] = %s;\n", acc, index);
+    }
+    line_start(pr, at);
+    textbuf_puts(t, "__syncthreads();\n");
+    line_start(pr, at);
+    int lanes = pr->block_lanes;
+    textbuf_printf(t, "for (unsigned s = %d; s >= %d; s >>= 1) {\n", n / 2, lanes);
+    line_start(pr, at);
+    textbuf_puts(t, "    if (threadIdx.x < s) {\n");
+    line_start(pr, at);
+    textbuf_printf(t, "        const %s o = t%d_part[threadIdx.x + s];\n", vtype, acc);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "        const int64_t oi = t%d_part_at[threadIdx.x + s];\n", acc);
+    }
+    char v[40], vi[40];
+    snprintf(v, sizeof v, "t%d_part[threadIdx.x]", acc);
+    snprintf(vi, sizeof vi, "t%d_part_at[threadIdx.x]", acc);
+    line_start(pr, at);
+    textbuf_puts(t, "        ");
+    print_combine(t, e, indexed, v, vi, "o", "oi");
+    line_start(pr, at);
+    textbuf_puts(t, "    }\n");
+    line_start(pr, at);
+    textbuf_puts(t, "    __syncthreads();\n");
+    line_start(pr, at);
+    textbuf_puts(t, "}\n");
+    line_start(pr, at);
+    textbuf_printf(t, "%s = t%d_part[threadIdx.x %% %d];\n", value, acc, lanes);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "%s = t%d_part_at[threadIdx.x %% %d];\n", index, acc, lanes);
+    }
+}
+
+static void print_block_combine_warps(Printer *pr, Scope *at, const KExpr *e, int acc)
+{
+    TextBuf *t = &at->text;
+    int warps = pr->block_threads / 32;
+    bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+    bool indexed = is_index || has_index_twin(pr, e);
+    TensorDType vt = indexed ? e->args[0]->dtype : e->dtype;
+    char value[40], index[40];
+    snprintf(value, sizeof value, indexed ? "t%d_best" : "t%d", acc);
+    snprintf(index, sizeof index, is_index ? "t%d" : "t%d_at", acc);
+    print_butterfly(pr, at, e, indexed, vt, value, index, 16);
+    if (warps == 1)
+        return;
+    line_start(pr, at);
+    textbuf_printf(t, "__shared__ %s t%d_part[%d];\n", kir_ctype(vt), acc, warps);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "__shared__ int64_t t%d_part_at[%d];\n", acc, warps);
+    }
+    line_start(pr, at);
+    textbuf_printf(t, "if (threadIdx.x %% 32 == 0) {\n");
+    line_start(pr, at);
+    textbuf_printf(t, "    t%d_part[threadIdx.x / 32] = %s;\n", acc, value);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "    t%d_part_at[threadIdx.x / 32] = %s;\n", acc, index);
+    }
+    line_start(pr, at);
+    textbuf_puts(t, "}\n");
+    line_start(pr, at);
+    textbuf_puts(t, "__syncthreads();\n");
+    line_start(pr, at);
+    textbuf_printf(t, "%s = t%d_part[threadIdx.x %% %d];\n", value, acc, warps);
+    if (indexed) {
+        line_start(pr, at);
+        textbuf_printf(t, "%s = t%d_part_at[threadIdx.x %% %d];\n", index, acc, warps);
+    }
+    print_butterfly(pr, at, e, indexed, vt, value, index, warps / 2);
+}
+
+/* A column block's output: thread j computes output j % lanes of the
+ * block's; past the end it computes the last output's (its barriers must
+ * be reached) and writes nothing. */
+static void print_block_columns(TextBuf *t, int lanes, int64_t units)
+{
+    textbuf_printf(t, "    const int64_t col = (int64_t)blockIdx.x * %d + threadIdx.x %% %d;\n"
+                      "    const int64_t lin = col < %lldLL ? col : %lldLL;\n",
+                   lanes, lanes, (long long)units, (long long)units - 1);
+}
+
+/* A block's loop over its row's elements: thread j takes j, j + n, ... */
+static void print_block_row_loop(TextBuf *t, int var, int64_t size, int n)
+{
+    textbuf_printf(t, "    for (int64_t i%d = threadIdx.x; i%d < %lldLL; i%d += %d) {\n", var, var,
+                   (long long)size, var, n);
+}
+
 /* One output as a CUDA kernel: thread = output element, or output row
- * (cuda_per_row: the row's reductions before a loop over its elements).
+ * (cuda_per_row: the row's reductions before a loop over its elements);
+ * or block = element or row (kir_cuda_grid: the reductions split across
+ * the block's threads, TSSA_KERNEL_ENTRY_COOP for the shim).
  * The body is made first, so only what it uses is declared (nvcc warns of
  * the rest). */
 static void print_output_cuda(Printer *pr, TextBuf *t, int o)
@@ -1290,7 +1642,10 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     }
     bool per_row = cuda_per_row(out);
     int last = out->rank - 1;
-    int64_t threads = kir_cuda_threads(k, o);
+    int64_t threads = cuda_units(out);
+    KirCudaGrid grid = kir_cuda_grid(k, o);
+    pr->block_threads = grid.cooperative ? grid.block_threads : 0;
+    pr->block_lanes = grid.lanes;
     Scope root, row;
     scope_init(&root, SCOPE_ROOT, -1, NULL);
     pr->indent = 1;
@@ -1303,8 +1658,11 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
         temp_name(&row.text, value);
         textbuf_puts(&row.text, ";\n");
         /* the row loop, after what the body hoisted out of it */
-        textbuf_printf(&root.text, "    for (int64_t i%d = 0; i%d < %lldLL; i%d++) {\n", last, last,
-                       (long long)out->sizes[last], last);
+        if (pr->block_threads)
+            print_block_row_loop(&root.text, last, out->sizes[last], pr->block_threads);
+        else
+            textbuf_printf(&root.text, "    for (int64_t i%d = 0; i%d < %lldLL; i%d++) {\n", last, last,
+                           (long long)out->sizes[last], last);
         textbuf_putn(&root.text, row.text.data, row.text.len);
         textbuf_puts(&root.text, "    }\n");
         scope_release(&row);
@@ -1325,8 +1683,13 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
                            kir_ctype(k->inputs[i].dtype), i, kir_ctype(k->inputs[i].dtype), i);
     }
     textbuf_printf(t, "    %s *out%d = (%s *)a.out[%d];\n", ctype, o, ctype, o);
-    textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                      "    if (lin >= %lldLL)\n        return;\n", (long long)threads);
+    if (pr->block_threads && pr->block_lanes > 1)
+        print_block_columns(t, pr->block_lanes, threads);
+    else if (pr->block_threads)
+        textbuf_puts(t, "    const int64_t lin = blockIdx.x;     /* the block's unit */\n");
+    else
+        textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "    if (lin >= %lldLL)\n        return;\n", (long long)threads);
     /* the thread's element (or row: the dims before the last) */
     int64_t inner = 1;
     for (int d = per_row ? last - 1 : last; d >= 0; d--) {
@@ -1343,17 +1706,24 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     }
     textbuf_putn(t, root.text.data, root.text.len);
     if (!per_row) {
+        if (pr->block_threads && pr->block_lanes > 1)
+            textbuf_printf(t, "    if (threadIdx.x < %d && col < %lldLL)\n    ", pr->block_lanes, (long long)threads);
+        else if (pr->block_threads)
+            textbuf_puts(t, "    if (threadIdx.x == 0)\n    ");     /* every thread holds it */
         textbuf_printf(t, "    out%d[lin] = ", o);
         temp_name(t, value);
         textbuf_puts(t, ";\n");
     }
-    textbuf_printf(t, "}\nTSSA_KERNEL_ENTRY(%s_out%d, %s_args)\n\n", k->name, o, k->name);
+    textbuf_printf(t, "}\nTSSA_KERNEL_ENTRY%s(%s_out%d, %s_args)\n\n", pr->block_threads ? "_COOP" : "",
+                   k->name, o, k->name);
+    pr->block_threads = 0;
+    pr->block_lanes = 1;
     scope_release(&root);
 }
 
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
 {
-    Printer pr = {.target = target, .k = k};
+    Printer pr = {.target = target, .k = k, .block_lanes = 1};
     Seen seen = {0};
     for (int o = 0; o < k->noutputs; o++)
         collect_indexed(&pr, &seen, k->outputs[o].value);

@@ -653,16 +653,23 @@ static int64_t numel_of(const KernelsArg *a)
     return n;
 }
 
-static bool launch_elements(CudaBackend *cb, void *fn, const char *name, int64_t n, const void *args,
-                            size_t size)
+static bool launch_grid(CudaBackend *cb, void *fn, const char *name, int64_t blocks, int threads,
+                        const void *args, size_t size)
 {
-    int64_t blocks = (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK;
     Device *d = cb->gpus[cb->cur].dev;
-    if (!d->ops->launch(d, fn, name, blocks, THREADS_PER_BLOCK, args, size))
+    if (!d->ops->launch(d, fn, name, blocks, threads, args, size))
         return false;
     queued(cb);
     cb->stats.launches++;
     return true;
+}
+
+/* The backend's own kernels (copies, gathers): a thread per element. */
+static bool launch_elements(CudaBackend *cb, void *fn, const char *name, int64_t n, const void *args,
+                            size_t size)
+{
+    return launch_grid(cb, fn, name, (n + THREADS_PER_BLOCK - 1) / THREADS_PER_BLOCK, THREADS_PER_BLOCK,
+                       args, size);
 }
 
 enum { SMALL = 16 };
@@ -718,8 +725,8 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
             void *fn = cb->gpus[cb->cur].functions[k->index][o];
             if (!fn)
                 continue;       /* an empty output */
-            ok = launch_elements(cb, fn, cb->gpus[cb->cur].function_names[k->index][o],
-                                 k->outputs[o].threads, packed, size);
+            ok = launch_grid(cb, fn, cb->gpus[cb->cur].function_names[k->index][o],
+                             k->outputs[o].blocks, k->outputs[o].block_threads, packed, size);
             failed = NULL;      /* the device's message names the kernel */
         }
         if (packed != packed_small)

@@ -28,8 +28,11 @@
  *            numbers where a GPU would race. An upload snapshots its
  *            source when queued (pageable memory, as cuMemcpyHtoDAsync);
  *            staged copies read and write their pinned buffer when run.
- * Generated kernels synchronize nothing (one thread per output element, no
- * shared memory), so running the threads one after another is exact.
+ * Kernels printed with TSSA_KERNEL_ENTRY synchronize nothing (one thread
+ * per output element or row, no shared memory): their launcher runs the
+ * threads one after another, which is exact. Those printed with
+ * TSSA_KERNEL_ENTRY_COOP (block reductions: shared memory, __syncthreads)
+ * run each block's threads as fibers with a real barrier (SHIM_HEADER).
  *
  * TSSA_CUDA_EMULATE=fail-launch makes every launch fail as a GPU's would
  * (the tests check the message that names the call, filter and line);
@@ -52,16 +55,21 @@
 static const char SHIM_HEADER[] =
     "/* tssa-stream's CPU shim for CUDA kernels: blockIdx / threadIdx are\n"
     " * variables a launcher sets in loops over the grid */\n"
-    "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n"
+    "#undef _FORTIFY_SOURCE /* its longjmp check refuses a jump to another fiber's stack */\n"
+    "#include <stdint.h>\n#include <string.h>\n#include <math.h>\n#include <stdio.h>\n"
+    "#include <stdlib.h>\n#include <setjmp.h>\n#include <ucontext.h>\n"
     "struct tssa_dim3 { unsigned x, y, z; };\n"
     "static tssa_dim3 blockIdx, threadIdx, blockDim;\n"
     "#define __global__\n#define __device__\n#define __forceinline__ inline\n"
     "#define __restrict__ __restrict\n"
+    /* the block's threads run one at a time, so a function's static
+     * variable is shared by them as __shared__ memory is; blocks run one
+     * after another and each writes before it reads */
+    "#define __shared__ static\n"
     "#define TSSA_KERNEL_ENTRY(kernel, args) \\\n"
     "extern \"C\" void kernel##_shim(const void *argv, int64_t blocks, int threads) { \\\n"
     "    args a; \\\n"
     "    memcpy(&a, argv, sizeof a); \\\n"
-
     "    for (int64_t b = 0; b < blocks; b++) { \\\n"
     "        blockIdx.x = (unsigned)b; \\\n"
     "        blockDim.x = (unsigned)threads; \\\n"
@@ -70,7 +78,126 @@ static const char SHIM_HEADER[] =
     "            kernel(a); \\\n"
     "        } \\\n"
     "    } \\\n"
-    "}\n\n";
+    "}\n"
+    "#define TSSA_KERNEL_ENTRY_COOP(kernel, args) \\\n"
+    "static void kernel##_body(const void *argp) { kernel(*(const args *)argp); } \\\n"
+    "extern \"C\" void kernel##_shim(const void *argv, int64_t blocks, int threads) { \\\n"
+    "    args a; \\\n"
+    "    memcpy(&a, argv, sizeof a); \\\n"
+    "    tssa_coop_launch(kernel##_body, &a, blocks, threads); \\\n"
+    "}\n"
+    "/* Cooperative kernels (TSSA_KERNEL_ENTRY_COOP: they call __syncthreads):\n"
+    " * a block's threads run as fibers on the calling thread, each on its own\n"
+    " * stack; __syncthreads parks the fiber, and the launcher resumes the\n"
+    " * parked ones once every thread of the block has parked there. Switches\n"
+    " * are _setjmp/_longjmp (no signal mask system call, as swapcontext\n"
+    " * makes: 30 times faster); each fiber starts once per launch through\n"
+    " * makecontext/setcontext and runs the blocks in turn. Under ASan the\n"
+    " * switches are announced (weak: called only where its runtime is). */\n"
+    "extern \"C\" {\n"
+    "void __sanitizer_start_switch_fiber(void **fake_stack_save, const void *bottom, size_t size) __attribute__((weak));\n"
+    "void __sanitizer_finish_switch_fiber(void *fake_stack_save, const void **bottom_old, size_t *size_old) __attribute__((weak));\n"
+    "}\n"
+    "#if defined(__SANITIZE_ADDRESS__)\n#define TSSA_FIBER_STACK (256 * 1024)\n#else\n#define TSSA_FIBER_STACK (64 * 1024)\n#endif\n"
+    "enum { TSSA_FIBER_RUN, TSSA_FIBER_BARRIER, TSSA_FIBER_IDLE };\n"
+    "struct tssa_fiber { jmp_buf at; int state; void *fake_stack; };\n"
+    "static struct {\n"
+    "    tssa_fiber *fibers;\n    char *stacks;\n    int current;\n    bool on, quit;\n"
+    "    jmp_buf main_at;\n    void *main_fake;\n    const void *main_bottom;\n    size_t main_size;\n"
+    "    void (*body)(const void *);\n    const void *argp;\n"
+    "    unsigned char exchange[1024][8];   /* the warp shuffles' values, by thread */\n"
+    "} tssa_coop;\n"
+    "static inline void tssa_switch_start(void **save, const void *bottom, size_t size) {\n"
+    "    if (__sanitizer_start_switch_fiber) __sanitizer_start_switch_fiber(save, bottom, size);\n}\n"
+    "static inline void tssa_switch_finish(void *save, const void **bottom, size_t *size) {\n"
+    "    if (__sanitizer_finish_switch_fiber) __sanitizer_finish_switch_fiber(save, bottom, size);\n}\n"
+    /* from a fiber to the launcher, the fiber marked `state` */
+    "static inline void tssa_park(int state) {\n"
+    "    tssa_fiber *f = &tssa_coop.fibers[tssa_coop.current];\n"
+    "    f->state = state;\n"
+    "    if (!_setjmp(f->at)) {\n"
+    "        tssa_switch_start(&f->fake_stack, tssa_coop.main_bottom, tssa_coop.main_size);\n"
+    "        _longjmp(tssa_coop.main_at, 1);\n"
+    "    }\n"
+    "    tssa_switch_finish(f->fake_stack, &tssa_coop.main_bottom, &tssa_coop.main_size);\n}\n"
+    "static inline void tssa_fiber_main(void) {\n"
+    "    tssa_switch_finish(NULL, &tssa_coop.main_bottom, &tssa_coop.main_size);\n"
+    "    for (;;) {\n"
+    "        tssa_park(TSSA_FIBER_IDLE);   /* until the next block, or the launch's end */\n"
+    "        if (tssa_coop.quit)\n            break;\n"
+    "        tssa_coop.body(tssa_coop.argp);\n"
+    "    }\n"
+    "    tssa_switch_start(NULL, tssa_coop.main_bottom, tssa_coop.main_size);\n"
+    "    _longjmp(tssa_coop.main_at, 1);\n}\n"
+    /* from the launcher to fiber t, until it parks */
+    "static inline void tssa_resume(int t, bool first) {\n"
+    "    tssa_coop.current = t;\n    threadIdx.x = (unsigned)t;\n"
+    "    tssa_coop.fibers[t].state = TSSA_FIBER_RUN;\n"
+    "    char *stack = tssa_coop.stacks + (size_t)t * TSSA_FIBER_STACK;\n"
+    "    if (!_setjmp(tssa_coop.main_at)) {\n"
+    "        tssa_switch_start(&tssa_coop.main_fake, stack, TSSA_FIBER_STACK);\n"
+    "        if (first) {\n"
+    "            ucontext_t start;\n            getcontext(&start);\n"
+    "            start.uc_stack.ss_sp = stack;\n            start.uc_stack.ss_size = TSSA_FIBER_STACK;\n"
+    "            start.uc_link = NULL;\n            makecontext(&start, tssa_fiber_main, 0);\n"
+    "            setcontext(&start);\n"
+    "        }\n"
+    "        _longjmp(tssa_coop.fibers[t].at, 1);\n"
+    "    }\n"
+    "    tssa_switch_finish(tssa_coop.main_fake, NULL, NULL);\n}\n"
+    "static inline void tssa_coop_launch(void (*body)(const void *), const void *argp, int64_t blocks, int threads) {\n"
+    "    tssa_coop.fibers = (tssa_fiber *)calloc((size_t)threads, sizeof *tssa_coop.fibers);\n"
+    "    tssa_coop.stacks = (char *)malloc((size_t)threads * TSSA_FIBER_STACK);\n"
+    "    if (!tssa_coop.fibers || !tssa_coop.stacks) {\n"
+    "        fprintf(stderr, \"tssa-stream CPU shim: no memory for %d fibers\\n\", threads);\n        abort();\n    }\n"
+    "    tssa_coop.body = body;\n    tssa_coop.argp = argp;\n    tssa_coop.quit = false;\n    tssa_coop.on = true;\n"
+    "    blockDim.x = (unsigned)threads;\n"
+    "    for (int t = 0; t < threads; t++)\n        tssa_resume(t, true);\n"
+    "    for (int64_t b = 0; b < blocks; b++) {\n"
+    "        blockIdx.x = (unsigned)b;\n"
+    "        for (int t = 0; t < threads; t++)\n            tssa_coop.fibers[t].state = TSSA_FIBER_RUN;\n"
+    /* rounds: each runs every thread to its next barrier or to its end */
+    "        for (;;) {\n"
+    "            int waiting = 0;\n"
+    "            for (int t = 0; t < threads; t++)\n"
+    "                if (tssa_coop.fibers[t].state == TSSA_FIBER_RUN)\n                    tssa_resume(t, false);\n"
+    "            for (int t = 0; t < threads; t++)\n"
+    "                waiting += tssa_coop.fibers[t].state == TSSA_FIBER_BARRIER;\n"
+    "            if (waiting == 0)\n                break;\n"
+    "            if (waiting != threads) {\n"
+    "                fprintf(stderr, \"tssa-stream CPU shim: %d of the %d threads of block %lld ended without \"\n"
+    "                                \"reaching a __syncthreads the others wait at\\n\", threads - waiting, threads, (long long)b);\n"
+    "                abort();\n"
+    "            }\n"
+    "            for (int t = 0; t < threads; t++)\n                tssa_coop.fibers[t].state = TSSA_FIBER_RUN;\n"
+    "        }\n"
+    "    }\n"
+    "    tssa_coop.quit = true;\n"
+    "    for (int t = 0; t < threads; t++)\n        tssa_resume(t, false);\n"
+    "    tssa_coop.on = false;\n"
+    "    free(tssa_coop.stacks);\n    free(tssa_coop.fibers);\n}\n"
+    "static inline void __syncthreads(void) {\n"
+    "    if (!tssa_coop.on) {\n"
+    "        fprintf(stderr, \"tssa-stream CPU shim: __syncthreads in a kernel launched without \"\n"
+    "                        \"TSSA_KERNEL_ENTRY_COOP\\n\");\n        abort();\n    }\n"
+    "    tssa_park(TSSA_FIBER_BARRIER);\n}\n"
+    /* A shuffle is an exchange through the block's slots between two
+     * barriers: exact only when every thread of the block calls it the same
+     * number of times (the printer's kernels make their shuffles uniform,
+     * as they must __syncthreads); all lanes take part (mask ignored). */
+    "template <typename T> static inline T tssa_exchange(T v, unsigned src) {\n"
+    "    static_assert(sizeof(T) <= 8, \"a shuffle moves at most 8 bytes\");\n"
+    "    memcpy(tssa_coop.exchange[threadIdx.x], &v, sizeof v);\n"
+    "    __syncthreads();\n"
+    "    T r = v;\n    if (src < blockDim.x)\n        memcpy(&r, tssa_coop.exchange[src], sizeof r);\n"
+    "    __syncthreads();\n    return r;\n}\n"
+    "template <typename T> static inline T __shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = 32) {\n"
+    "    (void)mask;\n    unsigned lane = threadIdx.x % (unsigned)width;\n"
+    "    unsigned to = lane ^ (unsigned)lane_mask;\n"
+    "    return tssa_exchange(v, to < (unsigned)width ? threadIdx.x - lane + to : threadIdx.x);\n}\n"
+    "template <typename T> static inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {\n"
+    "    (void)mask;\n    unsigned lane = threadIdx.x % (unsigned)width;\n"
+    "    return tssa_exchange(v, lane + delta < (unsigned)width ? threadIdx.x + delta : threadIdx.x);\n}\n\n";
 
 typedef void (*ShimLauncher)(const void *args, int64_t blocks, int threads);
 

@@ -186,7 +186,8 @@ typedef struct KernelsArg {
     int rank;
     int64_t sizes[TENSOR_MAX_DIMS];
     int64_t index_limit;
-    int64_t threads;            /* outputs: CUDA threads its kernel launches */
+    int64_t blocks;             /* outputs: its CUDA kernel's grid, blocks of */
+    int block_threads;          /* this many threads (kir_cuda_grid decides) */
 } KernelsArg;
 typedef struct KernelsKernel {
     const char *name;           /* in CUDA, output o is the __global__ NAME_out<o> */

@@ -122,6 +122,9 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #                        the wait: the stale value) on the shim; the same
 #                        binary on a GPU (scripts/gpu-check.sh) also checks
 #                        that two streams overlap
+#   cuda_block_sync_shim the shim's cooperative launches: __syncthreads is a
+#                        real barrier (the same kernel without it must come
+#                        out wrong), shared memory, warp shuffles
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -157,4 +160,12 @@ if(TSSA_CUDA)
   add_test(NAME cuda_streams_shim COMMAND cuda_streams_check)
   set_tests_properties(cuda_streams_shim PROPERTIES LABELS cuda ENVIRONMENT
                        "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror")
+  add_executable(cuda_block_sync_check ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_block_sync.c ${TSSA_TESTS_DIR}/test_util.c)
+  target_link_libraries(cuda_block_sync_check PRIVATE tssa)
+  target_include_directories(cuda_block_sync_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+  add_test(NAME cuda_block_sync_shim COMMAND cuda_block_sync_check)
+  # under ASan its fake stacks on: a fiber switch it was not told of warns
+  # ("ASan is ignoring requested __asan_handle_no_return"), which fails it
+  set_tests_properties(cuda_block_sync_shim PROPERTIES LABELS cuda FAIL_REGULAR_EXPRESSION "WARNING: ASan"
+                       ENVIRONMENT "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror;ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1")
 endif()
