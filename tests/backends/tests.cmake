@@ -122,6 +122,17 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #                        the wait: the stale value) on the shim; the same
 #                        binary on a GPU (scripts/gpu-check.sh) also checks
 #                        that two streams overlap
+#   cuda_graph_shim      a device's graphs on the shim: a capture runs nothing,
+#                        a replay runs two launches and a product, reads its
+#                        buffers as they are then (inputs rebound), a download
+#                        while capturing is refused naming the call; the same
+#                        binary (cuda_graph_check) runs on a GPU
+#   cuda_graphs          --repeat's timed runs replayed from a graph: rnn_loop
+#                        and lstm_loop replayed and checked, fewer launches
+#                        from the host than --no-graphs; an `if` on a
+#                        tensor's value, .item() and a data-dependent loop
+#                        fall back to plain runs with the reason; outputs
+#                        against PyTorch's and by-hand values
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -157,4 +168,14 @@ if(TSSA_CUDA)
   add_test(NAME cuda_streams_shim COMMAND cuda_streams_check)
   set_tests_properties(cuda_streams_shim PROPERTIES LABELS cuda ENVIRONMENT
                        "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror")
+  add_executable(cuda_graph_check ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_graph.c ${TSSA_TESTS_DIR}/test_util.c)
+  target_link_libraries(cuda_graph_check PRIVATE tssa)
+  target_include_directories(cuda_graph_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+  add_test(NAME cuda_graph_shim COMMAND cuda_graph_check)
+  set_tests_properties(cuda_graph_shim PROPERTIES LABELS cuda ENVIRONMENT
+                       "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror")
+  add_test(NAME cuda_graphs
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_graphs.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare>)
+  set_tests_properties(cuda_graphs PROPERTIES LABELS cuda)
 endif()
