@@ -64,11 +64,13 @@
  *              part of the run could differ from a replay's: the host reads
  *              device data (mirror_to_host: an `if` on a value, .item(), a
  *              data-dependent loop, a host op's input), reads an input's
- *              elements (a host result would depend on input data), or
- *              uploads host data (a tensor the host made this run), or the
- *              pool must free memory. Everything the host decided is then a
- *              function of the program and the inputs' kinds and shapes,
- *              which the replay's inputs match. The work captured so far
+ *              elements (a host result would depend on input data), or the
+ *              pool must free memory. Everything the host decided or made
+ *              is then a function of the program, the inputs' kinds and
+ *              shapes and the seed, which a replay's match: a tensor the
+ *              host made and sends to the device (a factory, a random draw)
+ *              is copied into pinned memory the graph keeps and the copy
+ *              from there is captured (graph_upload). The work captured so far
  *              runs then as a graph of its own and the run goes on plainly.
  *              Every buffer the graph names stays allocated: the pool frees
  *              nothing while a graph exists (its buffers only go back to
@@ -76,7 +78,10 @@
  *              destroyed (after a sync) before any buffer is released. A
  *              replay's outputs stay in the graph's buffers, as a timed
  *              run's stay on the device; the host values of the run are
- *              not made again (nobody reads a timed run's outputs).
+ *              not made again (nobody reads a timed run's outputs). A
+ *              replay counts the graph's launches and products in
+ *              stats.launches and gemms (the device ran them) and one call
+ *              from the host (--stats host_launches_per_run).
  *              --no-graphs (CudaOptions.no_graphs) turns this off.
  *              TSSA_CUDA_GRAPH_CHECK=1 (tests): the first run's outputs are
  *              kept and each timed run's compared with them (a replay's
@@ -217,6 +222,8 @@ typedef struct GraphState {
     int ninputs, noutputs;
     RtValue *const *rebound;    /* the inputs already uploaded into the graph's buffers */
     bool gathers;               /* the graph runs gathers: their note is read after it */
+    void **pinned;              /* the host data the graph uploads (graph_upload) */
+    int npinned;
     RtValue **reference;        /* check mode: the first (plain) run's outputs, copied */
     int nreference;
     int64_t launches_before, gemms_before;
@@ -253,6 +260,7 @@ struct CudaBackend {
     int npinned;
     size_t pinned_bytes;
     char source[256];           /* the source line of the node under way, for messages */
+    const char *op_name;        /* its op ("aten::Bool"), or "the executor" */
     char gather_source[256];    /* that of the last gather, for an index out of range */
     /* mirrors: a dense array and an open-addressing index over it */
     Mirror *mirrors;
@@ -270,6 +278,7 @@ static bool graph_interrupt(CudaBackend *cb, const char *why);
 static bool graph_host_reads(CudaBackend *cb, const Tensor *t);
 static bool graph_finish_capture(CudaBackend *cb);
 static bool graph_before_free(CudaBackend *cb);
+static bool graph_upload(CudaBackend *cb, DevicePtr dst, const void *src, size_t bytes);
 
 /* ---------------------------------------------------------------- failures */
 
@@ -635,9 +644,14 @@ static bool bring_here(CudaBackend *cb, Mirror *m)
         cb->stats.bytes_staged += (int64_t)m->bytes;
         return true;
     }
-    bool ok = mirror_to_host(cb, m) && graph_interrupt(cb, "host data went to the device during the run");
-    if (!ok || !d->ops->upload(d, m->dptr[g], m->storage->data, m->bytes))
+    if (!mirror_to_host(cb, m))
         return false;
+    if (cb->graph.phase == GRAPH_CAPTURING) {
+        if (!graph_upload(cb, m->dptr[g], m->storage->data, m->bytes))
+            return false;
+    } else if (!d->ops->upload(d, m->dptr[g], m->storage->data, m->bytes)) {
+        return false;
+    }
     queued(cb);
     cb->stats.bytes_to_device += (int64_t)m->bytes;
     cb->stats.copies_to_device++;
@@ -1440,6 +1454,7 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     CudaBackend *cb = ctx;
     cb->gpus[cb->cur].dev->error[0] = '\0';
     note_source(cb, n);
+    cb->op_name = op_info(n->op)->name;
     NodeSite site = placed_site(cb, n);
     if (site == SITE_HOST || site == SITE_NO_DATA) {
         /* the host's, as planned */
@@ -1520,6 +1535,9 @@ static bool each_item(CudaBackend *cb, RtValue *const *items, int n, FILE *err,
 
 static bool items_to_host(void *ctx, RtValue *const *items, int n, FILE *err)
 {
+    CudaBackend *cb = ctx;
+    cb->op_name = "the executor (a loop's state, a message or the outputs)";
+    cb->source[0] = '\0';
     return each_item(ctx, items, n, err, value_to_host);
 }
 
@@ -1769,11 +1787,33 @@ static bool graph_interrupt(CudaBackend *cb, const char *why)
     bool ok = d->ops->capture_end(d, &g) && d->ops->graph_launch(d, g) && d->ops->stream_sync(d);
     if (g)
         d->ops->graph_destroy(d, g);
-    graph_off(cb, "%s%s%s%s", why, cb->source[0] ? " (source " : "", cb->source, cb->source[0] ? ")" : "");
+    graph_off(cb, "%s (%s%s%s)", why, cb->op_name, cb->source[0] ? " at " : "", cb->source);
     return ok;
 }
 
 static void graph_destroy(CudaBackend *cb);
+
+/* Host data the captured run sends to the device (a tensor the host made
+ * during the run: a factory, a random draw, a host op on constants): a
+ * pageable upload cannot be captured, so the bytes are copied into pinned
+ * memory the graph keeps, and the copy from there is captured. A replay
+ * sends the same bytes, which is exact: what the host made is a function
+ * of the program, the inputs' kinds and shapes and the seed (a host read
+ * of input or device data ended the capture before). */
+static bool graph_upload(CudaBackend *cb, DevicePtr dst, const void *src, size_t bytes)
+{
+    GraphState *gs = &cb->graph;
+    Device *d = cb->gpus[0].dev;
+    void *pinned = NULL;
+    if (!d->ops->pinned_alloc(d, bytes, &pinned))
+        return graph_interrupt(cb, "no pinned memory for host data the run sends to the device") &&
+               d->ops->upload(d, dst, src, bytes);
+    memcpy(pinned, src, bytes);
+    gs->pinned = xreallocn(gs->pinned, (size_t)gs->npinned + 1, sizeof *gs->pinned);
+    gs->pinned[gs->npinned++] = pinned;
+    cb->stats.graph_uploads++;
+    return d->ops->stage_in(d, dst, pinned, bytes);
+}
 
 /* The pool is about to free device memory: no graph may name it then. */
 static bool graph_before_free(CudaBackend *cb)
@@ -1818,8 +1858,9 @@ static bool graph_finish_capture(CudaBackend *cb)
     cb->stats.graph_launches = cb->stats.launches - gs->launches_before;
     cb->stats.graph_gemms = cb->stats.gemms - gs->gemms_before;
     snprintf(cb->stats.graph_state, sizeof cb->stats.graph_state,
-             "captured in the first timed run (%lld launches, %lld products), replayed in the later ones",
-             (long long)cb->stats.graph_launches, (long long)cb->stats.graph_gemms);
+             "captured in the first timed run (%lld launches, %lld products, %lld copies of host data), "
+             "replayed in the later ones", (long long)cb->stats.graph_launches, (long long)cb->stats.graph_gemms,
+             (long long)cb->stats.graph_uploads);
     if (!d->ops->graph_launch(d, g)) {
         graph_off(cb, "cuGraphLaunch failed: %s", d->error);
         return false;
@@ -1843,6 +1884,11 @@ static void graph_destroy(CudaBackend *cb)
         d->ops->graph_destroy(d, gs->graph);
         gs->graph = NULL;
     }
+    for (int i = 0; i < gs->npinned; i++)
+        cb->gpus[0].dev->ops->pinned_free(cb->gpus[0].dev, gs->pinned[i]);
+    free(gs->pinned);
+    gs->pinned = NULL;
+    gs->npinned = 0;
     slots_free(gs->inputs, gs->ninputs);
     slots_free(gs->outputs, gs->noutputs);
     for (int i = 0; i < gs->nreference; i++)
@@ -1997,6 +2043,10 @@ bool cuda_backend_graph_replay(CudaBackend *cb, RtValue **inputs, int ninputs, i
     }
     queued(cb);
     cb->stats.graph_replays++;
+    /* what the device ran: the graph's kernels and products, as a plain
+     * run counts them (the host made one call) */
+    cb->stats.launches += cb->stats.graph_launches;
+    cb->stats.gemms += cb->stats.graph_gemms;
     cb->gpus[0].gather_unchecked |= gs->gathers;
     /* the run is over when the device is done, as a plain timed run's */
     if (!sync_devices(cb, err) || (gs->check && !graph_check_outputs(cb, err)))
@@ -2204,6 +2254,7 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
         cb->graph.phase = GRAPH_OFF;
         snprintf(cb->stats.graph_state, sizeof cb->stats.graph_state, "disabled (--no-graphs)");
     }
+    cb->op_name = "the executor";
     cb->exec = (ExecDevice){.ctx = cb, .install = install, .to_host = items_to_host,
                             .prefetch = items_to_device, .sync = sync_devices,
                             .select = select_device, .end_run = end_run};

@@ -269,7 +269,7 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
     fprintf(e, "tssa-stream: stats: %sdevice %s\n", tag, cs.device);
     if (cs.gpu_choice[0])
         fprintf(e, "tssa-stream: stats: %sgpu_choice %s\n", tag, cs.gpu_choice);
-    per_run(e, tag, "launches", cs.launches, runs);
+    per_run(e, tag, "launches", cs.launches, runs);     /* on the device, replays' too */
     per_run(e, tag, "gemms", cs.gemms, runs);
     per_run(e, tag, "host_nodes", cs.host_nodes, runs);
     print_host_ops(e, tag, &cs, runs);
@@ -299,8 +299,12 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
         fprintf(e, "tssa-stream: stats: %sgraph_replayed_runs %lld of %lld timed\n", tag,
                 (long long)cs.graph_replays, (long long)cs.graph_timed_runs);
         if (cs.graph_replays)
-            fprintf(e, "tssa-stream: stats: %sgraph_launches_per_replay %lld (products %lld), from the host 0\n",
-                    tag, (long long)cs.graph_launches, (long long)cs.graph_gemms);
+            fprintf(e, "tssa-stream: stats: %sgraph_launches_per_replay %lld (products %lld), from the host 1 "
+                       "(cuGraphLaunch)\n", tag, (long long)cs.graph_launches, (long long)cs.graph_gemms);
+        /* the calls the host made: kernels and products the executor
+         * launched, and one per replay */
+        int64_t replayed = cs.graph_replays * (cs.graph_launches + cs.graph_gemms);
+        per_run(e, tag, "host_launches", cs.launches + cs.gemms - replayed + cs.graph_replays, runs);
         if (cs.graph_checked_runs)
             fprintf(e, "tssa-stream: stats: %sgraph_checked_runs %lld of %lld timed (outputs equal the first "
                        "run's)\n", tag, (long long)cs.graph_checked_runs, (long long)cs.graph_timed_runs);

@@ -71,6 +71,7 @@ typedef struct CudaStats {
      * captured in the first, the launches and products that graph holds,
      * and its state ("replayed", "off: WHY", "disabled (--no-graphs)") */
     int64_t graph_timed_runs, graph_replays, graph_launches, graph_gemms;
+    int64_t graph_uploads;                  /* host data the graph copies in (pinned) */
     int64_t graph_checked_runs;             /* TSSA_CUDA_GRAPH_CHECK=1: timed runs whose outputs
                                              * were compared with the first run's */
     char graph_state[512];
