@@ -63,11 +63,14 @@
  *              (stats.graph_state says why and where), as soon as the host
  *              part of the run could differ from a replay's: the host reads
  *              device data (mirror_to_host: an `if` on a value, .item(), a
- *              data-dependent loop, a host op's input), reads an input's
- *              elements (a host result would depend on input data), or the
- *              pool must free memory. Everything the host decided or made
- *              is then a function of the program, the inputs' kinds and
- *              shapes and the seed, which a replay's match: a tensor the
+ *              data-dependent loop, a host op's input), reads the data of
+ *              an input over GRAPH_GUARD_MAX, or the pool must free memory.
+ *              An input the host reads that is smaller is guarded instead:
+ *              its bytes at the start of the run are kept and a replay
+ *              needs the same (else graphs go off and the run is plain).
+ *              Everything the host decided or made is then a function of
+ *              the program, the inputs' kinds and shapes, the guarded
+ *              inputs' data and the seed, which a replay's match: a tensor the
  *              host made and sends to the device (a factory, a random draw)
  *              is copied into pinned memory the graph keeps and the copy
  *              from there is captured (graph_upload). The work captured so far
@@ -1622,13 +1625,21 @@ typedef struct GraphSlot {
     char *s;                    /* RT_STR, RT_DEVICE, RT_OBJECT */
     int nitems;                 /* RT_LIST, RT_TUPLE, RT_DICT: the slots that follow */
     void *expected;             /* check mode, an output: its bytes after the captured run */
+    void *snapshot;             /* an input up to GRAPH_GUARD_MAX bytes: its data at the start */
+    bool guarded;               /* the host read it in the captured run: a replay needs the same data */
 } GraphSlot;
+
+/* The largest input whose data the host may read in a captured run: its
+ * bytes are kept, and compared before each replay (a guard, as
+ * torch.compile's on a value it specialized on). */
+#define GRAPH_GUARD_MAX ((size_t)4 << 20)
 
 static void slots_free(GraphSlot *slots, int n)
 {
     for (int i = 0; i < n; i++) {
         free(slots[i].s);
         free(slots[i].expected);
+        free(slots[i].snapshot);
     }
     free(slots);
 }
@@ -1828,17 +1839,38 @@ static bool graph_before_free(CudaBackend *cb)
 }
 
 /* Whether the host may read t's data now: a read of a run's input while it
- * is captured makes the host's part of the run depend on input data a
- * replay would not see; the capture ends. */
+ * is captured makes the host's part of the run depend on that input's
+ * data, so a replay needs the same data: the input is guarded (its bytes at
+ * the start of the run were kept, a replay compares them); an input too
+ * large to keep ends the capture. */
 static bool graph_host_reads(CudaBackend *cb, const Tensor *t)
 {
     GraphState *gs = &cb->graph;
     if (gs->phase != GRAPH_CAPTURING)
         return true;
-    for (int i = 0; i < gs->ninputs; i++)
-        if (gs->inputs[i].kind == RT_TENSOR && gs->inputs[i].storage == t->storage)
-            return graph_interrupt(cb, "the host read an input's data during the run");
+    for (int i = 0; i < gs->ninputs; i++) {
+        GraphSlot *sl = &gs->inputs[i];
+        if (sl->kind != RT_TENSOR || sl->storage != t->storage)
+            continue;
+        if (!sl->snapshot && sl->bytes)
+            return graph_interrupt(cb, "the host read the data of an input over 4 MiB during the run");
+        sl->guarded = true;
+    }
     return true;
+}
+
+/* Whether v's guarded tensors (slots from *at on) hold the captured run's
+ * data. */
+static bool graph_guards_hold(const GraphSlot *slots, int n, int *at, const RtValue *v)
+{
+    const GraphSlot *sl = &slots[(*at)++];
+    if (v && (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)) {
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!graph_guards_hold(slots, n, at, v->u.list.items[i]))
+                return false;
+        return true;
+    }
+    return !sl->guarded || !sl->bytes || memcmp(v->u.t->storage->data, sl->snapshot, sl->bytes) == 0;
 }
 
 /* The end of the captured run (the executor waits for the device): the
@@ -1854,13 +1886,17 @@ static bool graph_finish_capture(CudaBackend *cb)
     }
     gs->graph = g;
     gs->phase = GRAPH_READY;
+    int guarded = 0;
+    for (int i = 0; i < gs->ninputs; i++)
+        guarded += gs->inputs[i].guarded;
     gs->gathers = cb->gpus[0].gather_unchecked;
     cb->stats.graph_launches = cb->stats.launches - gs->launches_before;
     cb->stats.graph_gemms = cb->stats.gemms - gs->gemms_before;
     snprintf(cb->stats.graph_state, sizeof cb->stats.graph_state,
-             "captured in the first timed run (%lld launches, %lld products, %lld copies of host data), "
-             "replayed in the later ones", (long long)cb->stats.graph_launches, (long long)cb->stats.graph_gemms,
-             (long long)cb->stats.graph_uploads);
+             "captured in the first timed run (%lld launches, %lld products, %lld copies of host data, "
+             "%d inputs read on the host and guarded), replayed in the later ones",
+             (long long)cb->stats.graph_launches, (long long)cb->stats.graph_gemms,
+             (long long)cb->stats.graph_uploads, guarded);
     if (!d->ops->graph_launch(d, g)) {
         graph_off(cb, "cuGraphLaunch failed: %s", d->error);
         return false;
@@ -2034,6 +2070,14 @@ bool cuda_backend_graph_replay(CudaBackend *cb, RtValue **inputs, int ninputs, i
         }
     }
     gs->rebound = NULL;
+    /* the guards, in the timed run: the data of inputs the host read */
+    int at = 0;
+    for (int i = 0; i < ninputs; i++)
+        if (!graph_guards_hold(gs->inputs, gs->ninputs, &at, inputs[i])) {
+            graph_destroy(cb);
+            graph_off(cb, "input %d's data, read on the host in the captured run, differs", i);
+            return false;
+        }
     Device *d = cb->gpus[0].dev;
     *status = 0;
     if (!d->ops->graph_launch(d, gs->graph)) {
@@ -2066,6 +2110,14 @@ void cuda_backend_graph_capture(CudaBackend *cb, RtValue **inputs, int ninputs)
     for (int i = 0; i < ninputs; i++)
         if (!slots_add(cb, &gs->inputs, &gs->ninputs, inputs[i], true))
             return;
+    /* the data of inputs the host may read (graph_host_reads) */
+    for (int i = 0; i < gs->ninputs; i++) {
+        GraphSlot *sl = &gs->inputs[i];
+        if (sl->kind == RT_TENSOR && sl->bytes && sl->bytes <= GRAPH_GUARD_MAX) {
+            sl->snapshot = xmalloc(sl->bytes);
+            memcpy(sl->snapshot, sl->storage->data, sl->bytes);
+        }
+    }
     Device *d = cb->gpus[0].dev;
     use_lane(cb, 0);
     if (!d->ops->capture_begin(d)) {

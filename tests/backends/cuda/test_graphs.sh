@@ -16,6 +16,8 @@
 #   seq2seq_greedy (tests/models)  its start tokens are made on the host
 #       in every run (aten::full): captured as a copy from pinned memory
 #       the graph keeps, replayed and checked;
+#   loop_reads_nothing (tests/models)  a host op reads an input: the input
+#       is guarded (kept, compared before each replay), replayed, checked;
 #   graphs/branch.ir  an `if` on a tensor's value (y = 2x; y + 2 if
 #       y.sum() > 0 else y - 2): the host reads device data, the capture
 #       ends there (what it took runs) and every run is a plain one, with
@@ -85,10 +87,19 @@ done
 # a tensor the host makes in the run (aten::full: the start tokens) goes to
 # the device through pinned memory the graph keeps; replays copy it again
 run seq2seq "$models/seq2seq_greedy" model.ir
-grep -q "graphs captured in the first timed run (.*, [1-9][0-9]* copies of host data)" "$out/seq2seq.err" ||
+grep -q "graphs captured in the first timed run (.*, [1-9][0-9]* copies of host data," "$out/seq2seq.err" ||
   fail "seq2seq_greedy: not captured with its host data: $(stat "$out/seq2seq.err" graphs)"
 [[ "$(stat "$out/seq2seq.err" graph_replayed_runs)" == "3 of 4 timed" ]] || fail "seq2seq_greedy: not replayed"
 same_as_expected seq2seq "$models/seq2seq_greedy"
+
+# a host op on an input (interpolate, no device path): the input is
+# guarded (its bytes kept, compared before each replay) and the host's
+# result goes to the device from pinned memory
+run guarded "$models/loop_reads_nothing" model.ir
+grep -q "graphs captured in the first timed run (.*, [1-9][0-9]* copies of host data, 1 inputs read on the host and guarded)" \
+  "$out/guarded.err" || fail "loop_reads_nothing: not captured with a guard: $(stat "$out/guarded.err" graphs)"
+[[ "$(stat "$out/guarded.err" graph_replayed_runs)" == "3 of 4 timed" ]] || fail "loop_reads_nothing: not replayed"
+same_as_expected guarded "$models/loop_reads_nothing"
 
 for c in branch item; do
   run "$c" "$here/graphs" "$c.ir" x=x.npy
