@@ -67,6 +67,7 @@ typedef struct Options {
     bool keep_loops;        /* --keep-loops: no horizontal fusion of data-parallel loops */
     const char *print_after;/* --print-after=PASS: the graph after that kernels pass */
     int repeat;             /* --repeat N: timed runs after the first; 0 = off */
+    bool no_graphs;         /* --no-graphs: --repeat's timed runs never replayed from a CUDA graph */
     bool stats;             /* --stats: counts and times to stderr */
     int ranks;              /* --ranks N: place for N ranks (inspection); 0 = the world's */
     bool simulate_hosts;    /* --simulate-hosts: every rank its own host (world_simulate_hosts) */

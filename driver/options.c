@@ -144,7 +144,13 @@ static const char usage_tail[] =
     "                      runs are one stream whose stages overlap across\n"
     "                      ranks: the time per run is the stream's over N; the\n"
     "                      placement is planned for the N + 1 runs (with\n"
-    "                      --emit=schedule it only plans)\n"
+    "                      --emit=schedule it only plans); on --backend=cuda\n"
+    "                      (one device) the first timed run is captured as a\n"
+    "                      CUDA graph and the others replay it (one launch\n"
+    "                      each), unless the run reads device data on the host\n"
+    "                      (--stats says why not)\n"
+    "  --no-graphs         with --repeat on --backend=cuda: run every timed run\n"
+    "                      through the executor, no CUDA graph\n"
     "  --stats             print to stderr what the run did: fused groups,\n"
     "                      kernels launched per run, fallbacks, compile time,\n"
     "                      tensor buffers malloc'd in the first and the last\n"
@@ -375,7 +381,7 @@ static int parse_print_after(const char *arg, Options *o)
 enum { OPT_WEIGHTS = 256, OPT_EMIT, OPT_BACKEND, OPT_VERSION, OPT_JSON, OPT_FISSION, OPT_LOOP_CHUNK,
        OPT_FUSE, OPT_NO_FUSE, OPT_KEEP_LOOPS, OPT_REPEAT, OPT_STATS, OPT_RANKS, OPT_PLACE,
        OPT_RATES, OPT_TRACE, OPT_INPUTS, OPT_DEVICES, OPT_PRINT_AFTER, OPT_SEED,
-       OPT_SIMULATE_HOSTS };
+       OPT_SIMULATE_HOSTS, OPT_NO_GRAPHS };
 static const struct option longopts[] = {
     {"weights", required_argument, NULL, OPT_WEIGHTS},
     {"output", required_argument, NULL, 'o'},
@@ -390,6 +396,7 @@ static const struct option longopts[] = {
     {"keep-loops", no_argument, NULL, OPT_KEEP_LOOPS},
     {"print-after", required_argument, NULL, OPT_PRINT_AFTER},
     {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"no-graphs", no_argument, NULL, OPT_NO_GRAPHS},
     {"seed", required_argument, NULL, OPT_SEED},
     {"stats", no_argument, NULL, OPT_STATS},
     {"ranks", required_argument, NULL, OPT_RANKS},
@@ -455,6 +462,7 @@ int parse_args(int argc, char **argv, Options *o)
             break;
         case OPT_FUSE: o->no_fuse = false; break;
         case OPT_NO_FUSE: o->no_fuse = true; break;
+        case OPT_NO_GRAPHS: o->no_graphs = true; break;
         case OPT_KEEP_LOOPS: o->keep_loops = true; break;
         case OPT_PRINT_AFTER:
             if ((status = parse_print_after(optarg, o)) != EXIT_OK)
@@ -604,6 +612,7 @@ bool options_agree(const Options *o)
         {"--no-fuse", o->no_fuse, false},
         {"--keep-loops", o->keep_loops, false},
         {"--repeat", o->repeat, false},
+        {"--no-graphs", o->no_graphs, false},
         {"--ranks", o->ranks, false},
         {"--simulate-hosts", o->simulate_hosts, false},
         {"--place", o->place != NULL, true},

@@ -999,7 +999,7 @@ static bool prepare_backend(Run *r)             /* backends: prepare */
      * one device, one stream, nothing to wait for between them */
     int devices = r->o->devices > 1 && placed_devices(r->o) == 1 ? 1 : r->o->devices;
     BackendSetup setup = {.kernels = r->kernels, .rank = world_rank(), .local_rank = world_local_rank(),
-                          .devices = devices};
+                          .devices = devices, .no_graphs = r->o->no_graphs};
     r->backend_ctx = r->o->backend->prepare(&setup, stderr);
     return ranks_agree(r, r->backend_ctx || stop(r, EXIT_RUNTIME));     /* each rank its own */
 }

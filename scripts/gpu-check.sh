@@ -22,13 +22,19 @@
 #      GPU (an event orders two streams; two streams overlap), then
 #      long_batch_map and mask_crop with --devices 1, 2, 4: median time per
 #      run, launches, copies by kind, stream waits and the cost model's
-#      predicted speedup, one line each (devices.log).
+#      predicted speedup, one line each (devices.log);
+#   5. CUDA graphs (graphs_check, below): the graph check on the GPU (a
+#      capture runs nothing, a replay runs its launches and a cuBLAS product
+#      and sees rebound inputs, a download while capturing is refused), then
+#      each workload bench_gpu.py exported (else the corpus' loop programs)
+#      with and without --no-graphs: median time per run, whether the run
+#      was replayed or why not, calls from the host per run (graphs.log).
 # Logs and results go to OUT_DIR (default gpu-check/): ctest_cuda.log,
 # bench.log, gpu/<date>-<host>.csv|.json and cases.tar.gz (each exported
 # workload's model.ir and args.txt, to replay a failure elsewhere).
 #
 # Environment (seconds; an empty budget skips the part):
-#   CTEST_BUDGET=150  BENCH_BUDGET=420  DEVICES_BUDGET=60
+#   CTEST_BUDGET=150  BENCH_BUDGET=420  DEVICES_BUDGET=60  GRAPHS_BUDGET=90
 #   (only part 4: CTEST_BUDGET= BENCH_BUDGET= scripts/gpu-check.sh build out)
 #   DEVICE_CASES      case folders for part 4 (model.ir, args.txt), default
 #                     tests/models/long_batch_map and mask_crop
@@ -46,6 +52,7 @@ python=${PYTHON:-python3}
 ctest_budget=${CTEST_BUDGET-150}
 bench_budget=${BENCH_BUDGET-420}
 devices_budget=${DEVICES_BUDGET-60}
+graphs_budget=${GRAPHS_BUDGET-90}
 say() { printf '\n=== %s (%s)\n' "$*" "$(date +%T)"; }
 
 # devices_check BUILD OUT BUDGET: the streams check, then each case at
@@ -82,6 +89,39 @@ devices_check() {
     done
   done
   grep -h "gpu_choice" "$tmp/err" 2>/dev/null | head -1
+  rm -rf "$tmp"
+}
+
+# graphs_check BUILD BUDGET CASE_DIR...: the graph check on the GPU, then
+# each case with graphs (the default) and --no-graphs, one line a case:
+#   CASE: graphs MS ms/run (Xx --no-graphs MS ms), host calls H (of K),
+#   replayed R of T | STATE
+graphs_check() {
+  local build=$1 budget=$2 end=$(($2 + SECONDS)) tmp
+  shift 2
+  tmp=$(mktemp -d)
+  echo "-- cuda_graph_check (capture, replay, rebound inputs, a refused download)"
+  timeout 30 "$build/tests/cuda_graph_check"; echo "cuda_graph_check exit $?"
+  for dir in "$@"; do
+    [[ -f "$dir/args.txt" ]] || continue
+    local left=$((end - SECONDS)) name args ms=()
+    ((left > 3)) || { echo "graphs_check: budget of $budget s spent"; break; }
+    name=$(basename "$dir")
+    read -r -a args <"$dir/args.txt"
+    stat() { sed -n "s/^tssa-stream: stats: $2 //p" "$tmp/$1" | head -1; }
+    for mode in graphs plain; do
+      local flag=()
+      [[ $mode == plain ]] && flag=(--no-graphs)
+      (cd "$dir" && TSSA_CUDA_GRAPH_CHECK=${GRAPH_CHECK:-0} timeout "$left" "$build/tssa-stream" --backend=cuda \
+         --repeat "${GRAPH_REPEAT:-30}" --stats "${flag[@]}" model.ir "${args[@]}" -o "$tmp/o_$mode" \
+         >/dev/null 2>"$tmp/$mode") || { echo "$name $mode: failed"; tail -3 "$tmp/$mode"; continue 2; }
+      ms+=("$(sed -n 's/.*median \([0-9.e+-]*\) ms per run.*/\1/p' "$tmp/$mode")")
+    done
+    printf '%s: graphs %s ms/run (%sx --no-graphs %s ms), host calls %s (of %s + %s), replayed %s | %s\n' \
+      "$name" "${ms[0]}" "$(awk -v a="${ms[1]}" -v b="${ms[0]}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }')" \
+      "${ms[1]}" "$(stat graphs host_launches_per_run)" "$(stat graphs launches_per_run)" \
+      "$(stat graphs gemms_per_run)" "$(stat graphs graph_replayed_runs)" "$(stat graphs graphs)"
+  done
   rm -rf "$tmp"
 }
 
@@ -143,11 +183,20 @@ if [[ -n "$bench_budget" ]]; then
   done
   (cd "$cases" && find . -name model.ir -o -name args.txt -o -name 'stderr*' | \
      tar czf "$out/cases.tar.gz" -T -) 2>/dev/null
+  if [[ -n "$graphs_budget" ]]; then
+    say "CUDA graphs on the exported workloads (budget ${graphs_budget} s)"
+    graphs_check "$build" "$graphs_budget" "$cases"/*/ 2>&1 | tee "$out/graphs.log"
+    graphs_budget=""
+  fi
   rm -rf "$cases"
   tail -60 "$out/bench.log"
 fi
 if [[ -n "$devices_budget" ]]; then
   say "streams and devices (budget ${devices_budget} s)"
   devices_check "$build" "$out" "$devices_budget" 2>&1 | tee "$out/devices.log"
+fi
+if [[ -n "$graphs_budget" ]]; then
+  say "CUDA graphs on the corpus' loop programs (budget ${graphs_budget} s)"
+  graphs_check "$build" "$graphs_budget" "$root"/tests/models/{rnn_loop,lstm_loop,gru_loop,nasrnn,seq2seq_greedy,attention_heads,fastrnns_lstm} 2>&1 | tee "$out/graphs.log"
 fi
 say done

@@ -49,7 +49,49 @@
  *              (out on the writer's stream, in on the reader's; the buffer
  *              reused, by size, after both); on the same GPU none is needed. Each
  *              is counted (--stats copies_peer / staged / none_needed).
+ *   graphs     --repeat's timed runs (outputs dropped, one device): the
+ *              first is captured (capture_begin on lane 0's stream after
+ *              its inputs were prefetched; the executor runs as always, its
+ *              launches, products and memsets recorded instead of run) and
+ *              at its end (the executor's sync) the capture becomes a graph
+ *              that runs as that run's work. A later timed run whose inputs
+ *              match the captured run's (kinds, numbers, strings, tensors'
+ *              dtype, shape, strides, offset, storage size) is replayed: its
+ *              tensors uploaded into the captured run's input buffers, one
+ *              graph_launch, the sync; the executor does not run. That is
+ *              exact because a capture ends, and graphs go off for good
+ *              (stats.graph_state says why and where), as soon as the host
+ *              part of the run could differ from a replay's: the host reads
+ *              device data (mirror_to_host: an `if` on a value, .item(), a
+ *              data-dependent loop, a host op's input), reads the data of
+ *              an input over GRAPH_GUARD_MAX, or the pool must free memory.
+ *              An input the host reads that is smaller is guarded instead:
+ *              its bytes at the start of the run are kept and a replay
+ *              needs the same (else graphs go off and the run is plain).
+ *              Everything the host decided or made is then a function of
+ *              the program, the inputs' kinds and shapes, the guarded
+ *              inputs' data and the seed, which a replay's match: a tensor the
+ *              host made and sends to the device (a factory, a random draw)
+ *              is copied into pinned memory the graph keeps and the copy
+ *              from there is captured (graph_upload). The work captured so far
+ *              runs then as a graph of its own and the run goes on plainly.
+ *              Every buffer the graph names stays allocated: the pool frees
+ *              nothing while a graph exists (its buffers only go back to
+ *              the pool, and replays allocate nothing), and the graph is
+ *              destroyed (after a sync) before any buffer is released. A
+ *              replay's outputs stay in the graph's buffers, as a timed
+ *              run's stay on the device; the host values of the run are
+ *              not made again (nobody reads a timed run's outputs). A
+ *              replay counts the graph's launches and products in
+ *              stats.launches and gemms (the device ran them) and one call
+ *              from the host (--stats host_launches_per_run).
+ *              --no-graphs (CudaOptions.no_graphs) turns this off.
+ *              TSSA_CUDA_GRAPH_CHECK=1 (tests): the first run's outputs are
+ *              kept and each timed run's compared with them (a replay's
+ *              read back from the graph's output buffers, after its input
+ *              buffers were zeroed before the rebinding upload).
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +207,31 @@ typedef struct FreeBuffer {
     unsigned users;             /* lanes whose streams may still use it */
 } FreeBuffer;
 
+typedef struct GraphSlot GraphSlot;
+
+/* Graphs for --repeat's timed runs (the header's "graphs"). */
+typedef enum GraphPhase {
+    GRAPH_WAITING,              /* no timed run yet: the next is captured */
+    GRAPH_CAPTURING,            /* the executor's run is being captured */
+    GRAPH_READY,                /* a graph replays the timed runs */
+    GRAPH_OFF,                  /* plain runs (stats.graph_state says why) */
+} GraphPhase;
+
+typedef struct GraphState {
+    GraphPhase phase;
+    bool check;                 /* TSSA_CUDA_GRAPH_CHECK=1: replays' outputs compared */
+    DeviceGraph *graph;
+    GraphSlot *inputs, *outputs;    /* the captured run's, flattened */
+    int ninputs, noutputs;
+    RtValue *const *rebound;    /* the inputs already uploaded into the graph's buffers */
+    bool gathers;               /* the graph runs gathers: their note is read after it */
+    void **pinned;              /* the host data the graph uploads (graph_upload) */
+    int npinned;
+    RtValue **reference;        /* check mode: the first (plain) run's outputs, copied */
+    int nreference;
+    int64_t launches_before, gemms_before;
+} GraphState;
+
 /* One GPU (or emulated device): its kernels and its pool of free buffers. */
 typedef struct Gpu {
     Device *dev;
@@ -196,6 +263,7 @@ struct CudaBackend {
     int npinned;
     size_t pinned_bytes;
     char source[256];           /* the source line of the node under way, for messages */
+    const char *op_name;        /* its op ("aten::Bool"), or "the executor" */
     char gather_source[256];    /* that of the last gather, for an index out of range */
     /* mirrors: a dense array and an open-addressing index over it */
     Mirror *mirrors;
@@ -206,7 +274,14 @@ struct CudaBackend {
     CudaStats stats;
     ExecDevice exec;
     const NodePlacement *placement;     /* the plan's, or NULL */
+    GraphState graph;
 };
+
+static bool graph_interrupt(CudaBackend *cb, const char *why);
+static bool graph_host_reads(CudaBackend *cb, const Tensor *t);
+static bool graph_finish_capture(CudaBackend *cb);
+static bool graph_before_free(CudaBackend *cb);
+static bool graph_upload(CudaBackend *cb, DevicePtr dst, const void *src, size_t bytes);
 
 /* ---------------------------------------------------------------- failures */
 
@@ -334,6 +409,8 @@ static bool pool_alloc(CudaBackend *cb, int g, size_t bytes, DevicePtr *p)
         }
     if (!gpu->dev->ops->alloc(gpu->dev, bytes, p)) {
         /* out of memory, perhaps only because of what the pool keeps */
+        if (!graph_before_free(cb))
+            return false;
         for (int i = 0; i < gpu->npool; i++)
             gpu->dev->ops->release(gpu->dev, gpu->pool[i].dptr);
         gpu->npool = 0;
@@ -492,6 +569,8 @@ static bool mirror_to_host(CudaBackend *cb, Mirror *m)
         g++;
     if (g == cb->ngpus)
         return true;    /* never written anywhere: nothing to bring */
+    if (!graph_interrupt(cb, "the host read device data during the run"))
+        return false;
     int lane = cb->lane;
     use_lane(cb, m->writer[g] >= 0 ? m->writer[g] : lane_on(cb, g));
     if (!gathers_ok(cb, g) || !download(cb, m, g))
@@ -568,9 +647,14 @@ static bool bring_here(CudaBackend *cb, Mirror *m)
         cb->stats.bytes_staged += (int64_t)m->bytes;
         return true;
     }
-    bool ok = mirror_to_host(cb, m);
-    if (!ok || !d->ops->upload(d, m->dptr[g], m->storage->data, m->bytes))
+    if (!mirror_to_host(cb, m))
         return false;
+    if (cb->graph.phase == GRAPH_CAPTURING) {
+        if (!graph_upload(cb, m->dptr[g], m->storage->data, m->bytes))
+            return false;
+    } else if (!d->ops->upload(d, m->dptr[g], m->storage->data, m->bytes)) {
+        return false;
+    }
     queued(cb);
     cb->stats.bytes_to_device += (int64_t)m->bytes;
     cb->stats.copies_to_device++;
@@ -621,7 +705,7 @@ static bool value_to_host(CudaBackend *cb, const RtValue *v)
         return true;
     if (v->kind == RT_TENSOR) {
         Mirror *m = mirror_find(cb, v->u.t->storage);
-        return !m || mirror_to_host(cb, m);
+        return graph_host_reads(cb, v->u.t) && (!m || mirror_to_host(cb, m));
     }
     if (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)
         for (int i = 0; i < v->u.list.n; i++)
@@ -1151,9 +1235,10 @@ static int try_gather(CudaBackend *cb, const IrNode *n, RtValue **args, RtValue 
         return 0;
     Gpu *gpu = &cb->gpus[cb->cur];
     if (!gpu->gather_bad) {
-        static const int64_t zero[2] = {0, 0};
-        if (!pool_alloc(cb, cb->cur, sizeof zero, &gpu->gather_bad) ||
-            !gpu->dev->ops->upload(gpu->dev, gpu->gather_bad, zero, sizeof zero))
+        /* zeroed on the device: a memset, unlike an upload, may be captured */
+        size_t note = 2 * sizeof(int64_t);
+        if (!pool_alloc(cb, cb->cur, note, &gpu->gather_bad) ||
+            !gpu->dev->ops->zero(gpu->dev, gpu->gather_bad, note))
             return device_failed(cb, "the gathers' note");
         queued(cb);
     }
@@ -1379,6 +1464,7 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     CudaBackend *cb = ctx;
     cb->gpus[cb->cur].dev->error[0] = '\0';
     note_source(cb, n);
+    cb->op_name = op_info(n->op)->name;
     NodeSite site = placed_site(cb, n);
     if (site == SITE_HOST || site == SITE_NO_DATA) {
         /* the host's, as planned */
@@ -1459,6 +1545,9 @@ static bool each_item(CudaBackend *cb, RtValue *const *items, int n, FILE *err,
 
 static bool items_to_host(void *ctx, RtValue *const *items, int n, FILE *err)
 {
+    CudaBackend *cb = ctx;
+    cb->op_name = "the executor (a loop's state, a message or the outputs)";
+    cb->source[0] = '\0';
     return each_item(ctx, items, n, err, value_to_host);
 }
 
@@ -1499,6 +1588,11 @@ static void all_done(CudaBackend *cb)
 static bool sync_devices(void *ctx, FILE *err)
 {
     CudaBackend *cb = ctx;
+    if (cb->graph.phase == GRAPH_CAPTURING && !graph_finish_capture(cb)) {
+        fprintf(err, "tssa-stream: error: cuda (%s): capturing the run as a graph: %s (--no-graphs runs "
+                     "without graphs)\n", cb->gpus[0].dev->name, cb->stats.graph_state);
+        return false;
+    }
     for (int g = 0; g < cb->ngpus; g++) {
         Device *d = cb->gpus[g].dev;
         if (!d->ops->sync(d) || !gathers_ok(cb, g)) {
@@ -1518,6 +1612,559 @@ static void select_device(void *ctx, int device)
 static void end_run(void *ctx)
 {
     sweep(ctx);
+}
+
+/* ---------------------------------------------------------------- graphs */
+
+/* One input or output of the captured run, flattened (lists and tuples
+ * item by item): what a later run's value must be for the graph to serve
+ * it, and where the graph reads (or wrote) a tensor's storage. */
+typedef struct GraphSlot {
+    RtKind kind;
+    TensorDType dtype;
+    int ndim;
+    int64_t sizes[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset;
+    size_t bytes;               /* the storage's */
+    DevicePtr dptr;             /* the storage's buffer on GPU 0 */
+    const Storage *storage;     /* the captured run's (compared by address only) */
+    int64_t i;
+    double f;
+    char *s;                    /* RT_STR, RT_DEVICE, RT_OBJECT */
+    int nitems;                 /* RT_LIST, RT_TUPLE, RT_DICT: the slots that follow */
+    void *expected;             /* check mode, an output: its bytes after the captured run */
+    void *snapshot;             /* an input up to GRAPH_GUARD_MAX bytes: its data at the start */
+    bool guarded;               /* the host read it in the captured run: a replay needs the same data */
+} GraphSlot;
+
+/* The largest input whose data the host may read in a captured run: its
+ * bytes are kept, and compared before each replay (a guard, as
+ * torch.compile's on a value it specialized on). */
+#define GRAPH_GUARD_MAX ((size_t)4 << 20)
+
+static void slots_free(GraphSlot *slots, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(slots[i].s);
+        free(slots[i].expected);
+        free(slots[i].snapshot);
+    }
+    free(slots);
+}
+
+/* Graphs off from now on (the first reason is kept). */
+static void graph_off(CudaBackend *cb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void graph_off(CudaBackend *cb, const char *fmt, ...)
+{
+    GraphState *gs = &cb->graph;
+    if (gs->phase == GRAPH_OFF)
+        return;
+    gs->phase = GRAPH_OFF;
+    va_list ap;
+    va_start(ap, fmt);
+    char why[400];
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    snprintf(cb->stats.graph_state, sizeof cb->stats.graph_state, "off: %s", why);
+}
+
+/* Appends v's slots (false, after graph_off, for a value a graph cannot
+ * be keyed on). */
+static bool slots_add(CudaBackend *cb, GraphSlot **slots, int *n, const RtValue *v, bool want_buffer)
+{
+    *slots = xreallocn(*slots, (size_t)*n + 1, sizeof **slots);
+    GraphSlot *sl = &(*slots)[(*n)++];
+    memset(sl, 0, sizeof *sl);
+    sl->kind = v ? v->kind : RT_NONE;
+    switch (sl->kind) {
+    case RT_NONE:
+    case RT_UNINIT:
+        return true;
+    case RT_INT:
+    case RT_BOOL:
+        sl->i = v->u.i;
+        return true;
+    case RT_FLOAT:
+        sl->f = v->u.f;
+        return true;
+    case RT_STR:
+    case RT_DEVICE:
+    case RT_OBJECT:
+        sl->s = xstrdup(v->u.s ? v->u.s : "");
+        return true;
+    case RT_LIST:
+    case RT_TUPLE:
+    case RT_DICT: {
+        int at = *n - 1;
+        (*slots)[at].nitems = v->u.list.n;
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!slots_add(cb, slots, n, v->u.list.items[i], want_buffer))
+                return false;
+        return true;
+    }
+    case RT_TENSOR: {
+        const Tensor *t = v->u.t;
+        sl->dtype = t->dtype;
+        sl->ndim = t->ndim;
+        memcpy(sl->sizes, t->sizes, sizeof sl->sizes);
+        memcpy(sl->strides, t->strides, sizeof sl->strides);
+        sl->offset = t->offset;
+        sl->bytes = t->storage->nbytes;
+        sl->storage = t->storage;
+        const Mirror *m = mirror_find(cb, t->storage);
+        if (m && m->device_valid[0])
+            sl->dptr = m->dptr[0];
+        else if (want_buffer && sl->bytes) {
+            graph_off(cb, "an input tensor (%s) is not in device memory when the run starts", dtype_name(t->dtype));
+            return false;
+        }
+        return true;
+    }
+    }
+    graph_off(cb, "an input of a kind the graph cannot be keyed on");
+    return false;
+}
+
+/* Whether v matches the slots from *at on (as the captured run's inputs
+ * were: kind, number, string, a tensor's dtype, shape, strides, offset and
+ * storage size); *at moves past them. */
+static bool slots_match(const GraphSlot *slots, int n, int *at, const RtValue *v)
+{
+    if (*at >= n)
+        return false;
+    const GraphSlot *sl = &slots[(*at)++];
+    RtKind kind = v ? v->kind : RT_NONE;
+    if (kind != sl->kind)
+        return false;
+    switch (kind) {
+    case RT_INT:
+    case RT_BOOL:
+        return v->u.i == sl->i;
+    case RT_FLOAT:
+        return memcmp(&v->u.f, &sl->f, sizeof sl->f) == 0;
+    case RT_STR:
+    case RT_DEVICE:
+    case RT_OBJECT:
+        return strcmp(v->u.s ? v->u.s : "", sl->s) == 0;
+    case RT_LIST:
+    case RT_TUPLE:
+    case RT_DICT:
+        if (v->u.list.n != sl->nitems)
+            return false;
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!slots_match(slots, n, at, v->u.list.items[i]))
+                return false;
+        return true;
+    case RT_TENSOR: {
+        const Tensor *t = v->u.t;
+        return t->dtype == sl->dtype && t->ndim == sl->ndim && t->offset == sl->offset &&
+               t->storage->nbytes == sl->bytes && memcmp(t->sizes, sl->sizes, sizeof sl->sizes) == 0 &&
+               memcmp(t->strides, sl->strides, sizeof sl->strides) == 0;
+    }
+    default:
+        return true;
+    }
+}
+
+/* Uploads the tensors of inputs into the captured run's input buffers
+ * (queued on lane 0's stream, before the replay). */
+static bool graph_rebind_tensors(CudaBackend *cb, const GraphSlot *slots, int n, int *at, const RtValue *v)
+{
+    const GraphSlot *sl = &slots[(*at)++];
+    if (v && (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)) {
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!graph_rebind_tensors(cb, slots, n, at, v->u.list.items[i]))
+                return false;
+        return true;
+    }
+    if (!v || v->kind != RT_TENSOR || !sl->bytes)
+        return true;
+    Device *d = cb->gpus[0].dev;
+    /* check mode: the buffer is cleared first, so a replay that read it
+     * without this upload would give other outputs */
+    if (cb->graph.check && !d->ops->zero(d, sl->dptr, sl->bytes))
+        return false;
+    if (!d->ops->upload(d, sl->dptr, v->u.t->storage->data, sl->bytes))
+        return false;
+    queued(cb);
+    cb->stats.bytes_to_device += (int64_t)sl->bytes;
+    cb->stats.copies_to_device++;
+    return true;
+}
+
+/* Ends a capture the run cannot finish (the host is about to read device
+ * data, or to send host data into the run): what was captured so far runs
+ * now, as one graph, and the run goes on as a plain one. Graphs are off
+ * from then on, for `why` (at the node under way). */
+static bool graph_interrupt(CudaBackend *cb, const char *why)
+{
+    GraphState *gs = &cb->graph;
+    if (gs->phase != GRAPH_CAPTURING)
+        return true;
+    Device *d = cb->gpus[0].dev;
+    DeviceGraph *g = NULL;
+    bool ok = d->ops->capture_end(d, &g) && d->ops->graph_launch(d, g) && d->ops->stream_sync(d);
+    if (g)
+        d->ops->graph_destroy(d, g);
+    graph_off(cb, "%s (%s%s%s)", why, cb->op_name, cb->source[0] ? " at " : "", cb->source);
+    return ok;
+}
+
+static void graph_destroy(CudaBackend *cb);
+
+/* Host data the captured run sends to the device (a tensor the host made
+ * during the run: a factory, a random draw, a host op on constants): a
+ * pageable upload cannot be captured, so the bytes are copied into pinned
+ * memory the graph keeps, and the copy from there is captured. A replay
+ * sends the same bytes, which is exact: what the host made is a function
+ * of the program, the inputs' kinds and shapes and the seed (a host read
+ * of input or device data ended the capture before). */
+static bool graph_upload(CudaBackend *cb, DevicePtr dst, const void *src, size_t bytes)
+{
+    GraphState *gs = &cb->graph;
+    Device *d = cb->gpus[0].dev;
+    void *pinned = NULL;
+    if (!d->ops->pinned_alloc(d, bytes, &pinned))
+        return graph_interrupt(cb, "no pinned memory for host data the run sends to the device") &&
+               d->ops->upload(d, dst, src, bytes);
+    memcpy(pinned, src, bytes);
+    gs->pinned = xreallocn(gs->pinned, (size_t)gs->npinned + 1, sizeof *gs->pinned);
+    gs->pinned[gs->npinned++] = pinned;
+    cb->stats.graph_uploads++;
+    return d->ops->stage_in(d, dst, pinned, bytes);
+}
+
+/* The pool is about to free device memory: no graph may name it then. */
+static bool graph_before_free(CudaBackend *cb)
+{
+    if (!graph_interrupt(cb, "device memory ran out during the run"))
+        return false;
+    if (cb->graph.graph) {
+        graph_destroy(cb);
+        graph_off(cb, "device memory ran out in a plain run");
+    }
+    return true;
+}
+
+/* Whether the host may read t's data now: a read of a run's input while it
+ * is captured makes the host's part of the run depend on that input's
+ * data, so a replay needs the same data: the input is guarded (its bytes at
+ * the start of the run were kept, a replay compares them); an input too
+ * large to keep ends the capture. */
+static bool graph_host_reads(CudaBackend *cb, const Tensor *t)
+{
+    GraphState *gs = &cb->graph;
+    if (gs->phase != GRAPH_CAPTURING)
+        return true;
+    for (int i = 0; i < gs->ninputs; i++) {
+        GraphSlot *sl = &gs->inputs[i];
+        if (sl->kind != RT_TENSOR || sl->storage != t->storage)
+            continue;
+        if (!sl->snapshot && sl->bytes)
+            return graph_interrupt(cb, "the host read the data of an input over 4 MiB during the run");
+        sl->guarded = true;
+    }
+    return true;
+}
+
+/* Whether v's guarded tensors (slots from *at on) hold the captured run's
+ * data. */
+static bool graph_guards_hold(const GraphSlot *slots, int n, int *at, const RtValue *v)
+{
+    const GraphSlot *sl = &slots[(*at)++];
+    if (v && (v->kind == RT_LIST || v->kind == RT_TUPLE || v->kind == RT_DICT)) {
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!graph_guards_hold(slots, n, at, v->u.list.items[i]))
+                return false;
+        return true;
+    }
+    return !sl->guarded || !sl->bytes || memcmp(v->u.t->storage->data, sl->snapshot, sl->bytes) == 0;
+}
+
+/* The end of the captured run (the executor waits for the device): the
+ * capture becomes the graph, which runs now as this run's work. */
+static bool graph_finish_capture(CudaBackend *cb)
+{
+    GraphState *gs = &cb->graph;
+    Device *d = cb->gpus[0].dev;
+    DeviceGraph *g = NULL;
+    if (!d->ops->capture_end(d, &g)) {
+        graph_off(cb, "the capture failed: %s", d->error);
+        return false;
+    }
+    gs->graph = g;
+    gs->phase = GRAPH_READY;
+    int guarded = 0;
+    for (int i = 0; i < gs->ninputs; i++)
+        guarded += gs->inputs[i].guarded;
+    gs->gathers = cb->gpus[0].gather_unchecked;
+    cb->stats.graph_launches = cb->stats.launches - gs->launches_before;
+    cb->stats.graph_gemms = cb->stats.gemms - gs->gemms_before;
+    snprintf(cb->stats.graph_state, sizeof cb->stats.graph_state,
+             "captured in the first timed run (%lld launches, %lld products, %lld copies of host data, "
+             "%d inputs read on the host and guarded), replayed in the later ones",
+             (long long)cb->stats.graph_launches, (long long)cb->stats.graph_gemms,
+             (long long)cb->stats.graph_uploads, guarded);
+    if (!d->ops->graph_launch(d, g)) {
+        graph_off(cb, "cuGraphLaunch failed: %s", d->error);
+        return false;
+    }
+    queued(cb);
+    return true;
+}
+
+static void graph_destroy(CudaBackend *cb)
+{
+    GraphState *gs = &cb->graph;
+    if (gs->phase == GRAPH_CAPTURING) {
+        Device *d = cb->gpus[0].dev;
+        DeviceGraph *g = NULL;
+        if (d->ops->capture_end(d, &g) && g)
+            d->ops->graph_destroy(d, g);
+    }
+    if (gs->graph) {
+        Device *d = cb->gpus[0].dev;
+        d->ops->sync(d);
+        d->ops->graph_destroy(d, gs->graph);
+        gs->graph = NULL;
+    }
+    for (int i = 0; i < gs->npinned; i++)
+        cb->gpus[0].dev->ops->pinned_free(cb->gpus[0].dev, gs->pinned[i]);
+    free(gs->pinned);
+    gs->pinned = NULL;
+    gs->npinned = 0;
+    slots_free(gs->inputs, gs->ninputs);
+    slots_free(gs->outputs, gs->noutputs);
+    for (int i = 0; i < gs->nreference; i++)
+        rt_release(gs->reference[i]);
+    free(gs->reference);
+    gs->reference = NULL;
+    gs->nreference = 0;
+    gs->inputs = gs->outputs = NULL;
+    gs->ninputs = gs->noutputs = 0;
+}
+
+/* Whether inputs match the captured run's; when not, the graph goes (a
+ * plain run follows, and every later one). */
+static bool graph_serves(CudaBackend *cb, RtValue *const *inputs, int ninputs)
+{
+    GraphState *gs = &cb->graph;
+    int at = 0;
+    for (int i = 0; i < ninputs; i++)
+        if (!slots_match(gs->inputs, gs->ninputs, &at, inputs[i]) || (i == ninputs - 1 && at != gs->ninputs)) {
+            graph_destroy(cb);
+            graph_off(cb, "input %d differs in kind, value or shape from the captured run's", i);
+            return false;
+        }
+    return ninputs > 0 || gs->ninputs == 0;
+}
+
+static bool graph_rebind(CudaBackend *cb, RtValue *const *inputs, int ninputs, FILE *err)
+{
+    GraphState *gs = &cb->graph;
+    use_lane(cb, 0);
+    int at = 0;
+    for (int i = 0; i < ninputs; i++)
+        if (!graph_rebind_tensors(cb, gs->inputs, gs->ninputs, &at, inputs[i])) {
+            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", cb->gpus[0].dev->name, cb->gpus[0].dev->error);
+            return false;
+        }
+    gs->rebound = inputs;
+    return true;
+}
+
+bool cuda_backend_graph_stage(CudaBackend *cb, RtValue *const *inputs, int ninputs, bool *done, FILE *err)
+{
+    *done = false;
+    if (cb->graph.phase != GRAPH_READY || !graph_serves(cb, inputs, ninputs))
+        return true;
+    *done = true;
+    return graph_rebind(cb, inputs, ninputs, err);
+}
+
+/* Check mode (TSSA_CUDA_GRAPH_CHECK=1, for the tests): each replay's
+ * outputs, read back from the captured run's output buffers, must be the
+ * captured run's bytes (the inputs are the same; their buffers are zeroed
+ * before each rebinding upload, so a replay that missed one differs). */
+static bool graph_check_outputs(CudaBackend *cb, FILE *err)
+{
+    GraphState *gs = &cb->graph;
+    Device *d = cb->gpus[0].dev;
+    for (int i = 0; i < gs->noutputs; i++) {
+        GraphSlot *sl = &gs->outputs[i];
+        if (!sl->expected)
+            continue;
+        void *now = xmalloc(sl->bytes);
+        bool ok = d->ops->download(d, now, sl->dptr, sl->bytes);
+        bool same = ok && memcmp(now, sl->expected, sl->bytes) == 0;
+        free(now);
+        if (!ok) {
+            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
+            return false;
+        }
+        if (!same) {
+            fprintf(err, "tssa-stream: error: cuda graph replay %lld: output slot %d differs from the captured "
+                         "run's\n", (long long)cb->stats.graph_replays, i);
+            return false;
+        }
+    }
+    cb->stats.graph_checked_runs++;
+    return true;
+}
+
+/* Whether v (brought to the host) equals ref: kinds, numbers, strings,
+ * containers item by item, tensors by shape and elements (NaN equal). */
+static bool same_output(CudaBackend *cb, const RtValue *ref, const RtValue *v)
+{
+    RtKind kind = v ? v->kind : RT_NONE;
+    if (kind != (ref ? ref->kind : RT_NONE))
+        return false;
+    if (kind == RT_TENSOR) {
+        bool close = false;
+        return value_to_host(cb, v) && tensor_same_shape(ref->u.t, v->u.t) && ref->u.t->dtype == v->u.t->dtype &&
+               tensor_allclose(ref->u.t, v->u.t, 0, 0, true, &close) && close;
+    }
+    if (kind == RT_LIST || kind == RT_TUPLE || kind == RT_DICT) {
+        if (ref->u.list.n != v->u.list.n)
+            return false;
+        for (int i = 0; i < v->u.list.n; i++)
+            if (!same_output(cb, ref->u.list.items[i], v->u.list.items[i]))
+                return false;
+        return true;
+    }
+    return kind == RT_NONE || kind == RT_UNINIT || rt_equal(ref, v);
+}
+
+/* Check mode: the first run's outputs are kept (copies, on the host); a
+ * timed run the executor ran (captured, interrupted or plain) must give
+ * the same. */
+static bool graph_check_run(CudaBackend *cb, bool timed, RtValue **outputs, int noutputs, FILE *err)
+{
+    GraphState *gs = &cb->graph;
+    if (!timed) {
+        if (gs->reference)
+            return true;
+        gs->reference = xcalloc((size_t)noutputs + 1, sizeof *gs->reference);
+        gs->nreference = noutputs;
+        for (int i = 0; i < noutputs; i++)
+            gs->reference[i] = outputs[i] ? rt_clone_tensors(outputs[i]) : NULL;
+        return true;
+    }
+    if (!gs->reference)
+        return true;
+    for (int i = 0; i < noutputs; i++)
+        if (i >= gs->nreference || !same_output(cb, gs->reference[i], outputs[i])) {
+            fprintf(err, "tssa-stream: error: cuda timed run %lld (%s): output %d differs from the first run's\n",
+                    (long long)cb->stats.graph_timed_runs,
+                    cb->stats.graph_state[0] ? cb->stats.graph_state : "plain", i);
+            return false;
+        }
+    cb->stats.graph_checked_runs++;
+    return true;
+}
+
+bool cuda_backend_graph_replay(CudaBackend *cb, RtValue **inputs, int ninputs, int *status, FILE *err)
+{
+    GraphState *gs = &cb->graph;
+    cb->stats.graph_timed_runs++;
+    if (gs->phase != GRAPH_READY)
+        return false;
+    if (gs->rebound != inputs) {
+        if (!graph_serves(cb, inputs, ninputs))
+            return false;
+        if (!graph_rebind(cb, inputs, ninputs, err)) {
+            *status = 1;
+            return true;
+        }
+    }
+    gs->rebound = NULL;
+    /* the guards, in the timed run: the data of inputs the host read */
+    int at = 0;
+    for (int i = 0; i < ninputs; i++)
+        if (!graph_guards_hold(gs->inputs, gs->ninputs, &at, inputs[i])) {
+            graph_destroy(cb);
+            graph_off(cb, "input %d's data, read on the host in the captured run, differs", i);
+            return false;
+        }
+    Device *d = cb->gpus[0].dev;
+    *status = 0;
+    if (!d->ops->graph_launch(d, gs->graph)) {
+        fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
+        *status = 1;
+        return true;
+    }
+    queued(cb);
+    cb->stats.graph_replays++;
+    /* what the device ran: the graph's kernels and products, as a plain
+     * run counts them (the host made one call) */
+    cb->stats.launches += cb->stats.graph_launches;
+    cb->stats.gemms += cb->stats.graph_gemms;
+    cb->gpus[0].gather_unchecked |= gs->gathers;
+    /* the run is over when the device is done, as a plain timed run's */
+    if (!sync_devices(cb, err) || (gs->check && !graph_check_outputs(cb, err)))
+        *status = 1;
+    return true;
+}
+
+void cuda_backend_graph_capture(CudaBackend *cb, RtValue **inputs, int ninputs)
+{
+    GraphState *gs = &cb->graph;
+    if (gs->phase != GRAPH_WAITING)
+        return;
+    if (cb->ndevices > 1 || cb->ngpus > 1) {
+        graph_off(cb, "--devices %d: a graph is captured from one stream", cb->ndevices);
+        return;
+    }
+    for (int i = 0; i < ninputs; i++)
+        if (!slots_add(cb, &gs->inputs, &gs->ninputs, inputs[i], true))
+            return;
+    /* the data of inputs the host may read (graph_host_reads) */
+    for (int i = 0; i < gs->ninputs; i++) {
+        GraphSlot *sl = &gs->inputs[i];
+        if (sl->kind == RT_TENSOR && sl->bytes && sl->bytes <= GRAPH_GUARD_MAX) {
+            sl->snapshot = xmalloc(sl->bytes);
+            memcpy(sl->snapshot, sl->storage->data, sl->bytes);
+        }
+    }
+    Device *d = cb->gpus[0].dev;
+    use_lane(cb, 0);
+    if (!d->ops->capture_begin(d)) {
+        graph_off(cb, "%s", d->error);
+        return;
+    }
+    gs->phase = GRAPH_CAPTURING;
+    gs->launches_before = cb->stats.launches;
+    gs->gemms_before = cb->stats.gemms;
+}
+
+bool cuda_backend_graph_after(CudaBackend *cb, bool timed, RtValue **outputs, int noutputs, FILE *err)
+{
+    GraphState *gs = &cb->graph;
+    if (gs->phase == GRAPH_CAPTURING) {     /* the run failed before its end */
+        graph_destroy(cb);
+        graph_off(cb, "the captured run failed");
+        return true;
+    }
+    if (!gs->check || !outputs)
+        return true;
+    if (!graph_check_run(cb, timed, outputs, noutputs, err))
+        return false;
+    if (!timed || gs->phase != GRAPH_READY || gs->noutputs)
+        return true;
+    for (int i = 0; i < noutputs; i++)
+        if (!slots_add(cb, &gs->outputs, &gs->noutputs, outputs[i], false))
+            return true;
+    Device *d = cb->gpus[0].dev;
+    for (int i = 0; i < gs->noutputs; i++) {
+        GraphSlot *sl = &gs->outputs[i];
+        if (sl->kind != RT_TENSOR || !sl->dptr || !sl->bytes)
+            continue;
+        sl->expected = xmalloc(sl->bytes);
+        if (!d->ops->download(d, sl->expected, sl->dptr, sl->bytes)) {
+            fprintf(err, "tssa-stream: error: cuda (%s): %s\n", d->name, d->error);
+            return false;
+        }
+    }
+    return true;
 }
 
 /* ---------------------------------------------------------------- opening */
@@ -1660,6 +2307,13 @@ CudaBackend *cuda_backend_open(KernelProgram *kp, const CudaOptions *o, FILE *er
     for (int g = 0; g < ngpus; g++)
         snprintf(cb->stats.bus_ids[g], sizeof cb->stats.bus_ids[g], "%s", cb->gpus[g].dev->pci_bus_id);
     reindex(cb);
+    const char *check = getenv("TSSA_CUDA_GRAPH_CHECK");
+    cb->graph.check = check && strcmp(check, "1") == 0;
+    if (o->no_graphs) {
+        cb->graph.phase = GRAPH_OFF;
+        snprintf(cb->stats.graph_state, sizeof cb->stats.graph_state, "disabled (--no-graphs)");
+    }
+    cb->op_name = "the executor";
     cb->exec = (ExecDevice){.ctx = cb, .install = install, .to_host = items_to_host,
                             .prefetch = items_to_device, .sync = sync_devices,
                             .select = select_device, .end_run = end_run};
@@ -1685,6 +2339,8 @@ void cuda_backend_close(CudaBackend *cb)
 {
     if (!cb)
         return;
+    if (cb->ngpus)
+        graph_destroy(cb);
     for (int g = 0; g < cb->ngpus; g++)
         cb->gpus[g].dev->ops->sync(cb->gpus[g].dev);
     for (int i = 0; i < cb->npinned; i++)

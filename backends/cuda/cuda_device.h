@@ -25,6 +25,16 @@
  * event recorded on the producer's stream, waited for on the waiter's (the
  * host does not wait). download, stream_sync and sync make the host wait;
  * release waits for the device as cuMemFree does.
+ *
+ * Graphs: between capture_begin and capture_end, the queued calls made on
+ * d->stream (launch, gemm, zero, copy_peer) are recorded, not run: the
+ * recording is a DeviceGraph that graph_launch queues, as one call, on
+ * d->stream as often as wanted (cuStreamBeginCapture, cuGraphInstantiate,
+ * cuGraphLaunch). Its calls read and write the buffers they named when
+ * recorded, with their contents at replay. While a capture is open the
+ * host must not wait for d (download, stream_sync, sync, release) nor
+ * upload pageable memory into the capture: the caller ends the capture
+ * first (both devices refuse with an error naming the call).
  */
 #ifndef TSSA_CUDA_DEVICE_H
 #define TSSA_CUDA_DEVICE_H
@@ -55,6 +65,7 @@ typedef struct DeviceGemm {
 
 typedef struct Device Device;
 typedef struct DeviceStream DeviceStream;   /* CUstream, or the shim's queue */
+typedef struct DeviceGraph DeviceGraph;     /* CUgraphExec (and its CUgraph), or the shim's recording */
 
 typedef struct DeviceOps {
     bool (*alloc)(Device *d, size_t bytes, DevicePtr *p);
@@ -101,6 +112,15 @@ typedef struct DeviceOps {
      * or written when the stream gets there, not when the call returns. */
     bool (*stage_out)(Device *d, void *pinned, DevicePtr src, size_t bytes);
     bool (*stage_in)(Device *d, DevicePtr dst, const void *pinned, size_t bytes);
+
+    /* Graphs (above): capture_begin starts recording d->stream's calls;
+     * capture_end stops and makes them a graph (*g; NULL when nothing was
+     * recorded); graph_launch queues g on d->stream; graph_destroy frees it
+     * (after the work queued with it: the caller synchronizes first). */
+    bool (*capture_begin)(Device *d);
+    bool (*capture_end)(Device *d, DeviceGraph **g);
+    bool (*graph_launch)(Device *d, DeviceGraph *g);
+    void (*graph_destroy)(Device *d, DeviceGraph *g);
 } DeviceOps;
 
 struct Device {

@@ -22,6 +22,15 @@
  * cuCtxEnablePeerAccess) and staged ones (through cuMemHostAlloc memory)
  * queue on d->stream like the rest. cuMemFree waits for the whole context.
  *
+ * Graphs: capture_begin is cuStreamBeginCapture on d->stream in relaxed
+ * mode (a buffer the pool has not got yet may still be cuMemAlloc'ed while
+ * capturing); capture_end is cuStreamEndCapture then cuGraphInstantiate;
+ * graph_launch is cuGraphLaunch on d->stream. cuBLAS calls on a capturing
+ * stream are captured too: each handle gets a workspace of its own
+ * (cublasSetWorkspace, CUBLAS_WORKSPACE_BYTES), so a captured product
+ * allocates nothing and reads and writes only memory that outlives the
+ * graph.
+ *
  * A failing call leaves "CALL(DETAIL): ERROR_NAME: error text" in d->error
  * and makes the operation return false.
  */
@@ -76,7 +85,9 @@ static const char CACHE_VERSION[] = "tssa-cuda-1";
     X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemsetD8Async) X(cuGetErrorName) X(cuGetErrorString)     \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuEventCreate)  \
     X(cuEventDestroy) X(cuEventRecord) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)              \
-    X(cuMemcpyPeerAsync) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuDeviceGetPCIBusId)
+    X(cuMemcpyPeerAsync) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuDeviceGetPCIBusId)                 \
+    X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch)            \
+    X(cuGraphExecDestroy) X(cuGraphDestroy)
 
 #define NVRTC_FUNCTIONS(X)                                                                           \
     X(nvrtcVersion) X(nvrtcGetNumSupportedArchs) X(nvrtcGetSupportedArchs) X(nvrtcCreateProgram)    \
@@ -87,7 +98,7 @@ static const char CACHE_VERSION[] = "tssa-cuda-1";
 #define CUBLAS_FUNCTIONS(X)                                                                          \
     X(cublasCreate) X(cublasDestroy) X(cublasSetStream) X(cublasSetMathMode)                        \
     X(cublasSgemmStridedBatched) X(cublasDgemmStridedBatched) X(cublasGetStatusName)                \
-    X(cublasGetStatusString)
+    X(cublasGetStatusString) X(cublasSetWorkspace)
 
 #define DECLARE(f) static __typeof__(f) *p_##f;
 CUDA_FUNCTIONS(DECLARE)
@@ -226,7 +237,17 @@ typedef struct CudaStream {
     CUstream stream;
     CUevent done;
     cublasHandle_t blas;
+    CUdeviceptr blas_workspace; /* the handle's (cublasSetWorkspace), or 0 */
 } CudaStream;
+
+/* A captured graph: what cuStreamEndCapture made and its instance. */
+struct DeviceGraph {
+    CUgraph graph;
+    CUgraphExec exec;
+};
+
+/* cuBLAS's recommended workspace on Hopper (4 MiB serves older GPUs). */
+#define CUBLAS_WORKSPACE_BYTES ((size_t)32 << 20)
 
 typedef struct CudaImpl {
     CUdevice dev;
@@ -377,6 +398,8 @@ static void stream_free(CudaStream *s)
 {
     if (s->blas)
         p_cublasDestroy(s->blas);
+    if (s->blas_workspace)
+        p_cuMemFree(s->blas_workspace);
     p_cuEventDestroy(s->done);
     p_cuStreamDestroy(s->stream);
     free(s);
@@ -717,6 +740,17 @@ static bool cuda_launch(Device *d, void *function, const char *name, int64_t blo
 }
 
 /* ---------------------------------------------------------------- products */
+/* h's own workspace (after cublasSetStream, which resets it): a product
+ * captured into a graph then allocates nothing. */
+static bool blas_workspace(Device *d, CudaStream *s, cublasHandle_t h)
+{
+    if (!s->blas_workspace &&
+        !cu_ok(d, p_cuMemAlloc(&s->blas_workspace, CUBLAS_WORKSPACE_BYTES), "cuMemAlloc", "cuBLAS workspace"))
+        return false;
+    return blas_ok(d, p_cublasSetWorkspace(h, (void *)(uintptr_t)s->blas_workspace, CUBLAS_WORKSPACE_BYTES),
+                   "cublasSetWorkspace");
+}
+
 /* The handle of d->stream (one per stream: a handle's workspace serves one
  * stream at a time). */
 static bool blas_handle(Device *d)
@@ -732,7 +766,7 @@ static bool blas_handle(Device *d)
         return false;
     /* the stream's, as its launches and copies; no TF32 or other reduced
      * precision: products must match the cpu backend's */
-    if (!blas_ok(d, p_cublasSetStream(h, s->stream), "cublasSetStream") ||
+    if (!blas_ok(d, p_cublasSetStream(h, s->stream), "cublasSetStream") || !blas_workspace(d, s, h) ||
         !blas_ok(d, p_cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode")) {
         p_cublasDestroy(h);
         return false;
@@ -802,6 +836,52 @@ static bool cuda_gemm(Device *d, const DeviceGemm *g)
                    "cublasDgemmStridedBatched");
 }
 
+/* ---------------------------------------------------------------- graphs */
+static bool cuda_capture_begin(Device *d)
+{
+    return bind(d) && cu_ok(d, p_cuStreamBeginCapture(stream_of(d)->stream, CU_STREAM_CAPTURE_MODE_RELAXED),
+                            "cuStreamBeginCapture", NULL);
+}
+
+static bool cuda_capture_end(Device *d, DeviceGraph **out)
+{
+    *out = NULL;
+    CUgraph graph = NULL;
+    if (!bind(d) || !cu_ok(d, p_cuStreamEndCapture(stream_of(d)->stream, &graph), "cuStreamEndCapture", NULL))
+        return false;
+    if (!graph)
+        return true;
+    CUgraphExec exec = NULL;
+    if (!cu_ok(d, p_cuGraphInstantiate(&exec, graph, 0), "cuGraphInstantiate", NULL)) {
+        p_cuGraphDestroy(graph);
+        return false;
+    }
+    DeviceGraph *g = xcalloc(1, sizeof *g);
+    g->graph = graph;
+    g->exec = exec;
+    *out = g;
+    return true;
+}
+
+static bool cuda_graph_launch(Device *d, DeviceGraph *g)
+{
+    if (!g)
+        return true;
+    return bind(d) && cu_ok(d, p_cuGraphLaunch(g->exec, stream_of(d)->stream), "cuGraphLaunch", NULL);
+}
+
+/* The caller waited for the replays queued: nothing still runs g. */
+static void cuda_graph_destroy(Device *d, DeviceGraph *g)
+{
+    if (!g)
+        return;
+    if (bind(d)) {
+        cu_ok(d, p_cuGraphExecDestroy(g->exec), "cuGraphExecDestroy", NULL);
+        cu_ok(d, p_cuGraphDestroy(g->graph), "cuGraphDestroy", NULL);
+    }
+    free(g);
+}
+
 /* ---------------------------------------------------------------- open and close */
 static void cuda_close(Device *d)
 {
@@ -844,6 +924,10 @@ static const DeviceOps cuda_ops = {
     .pinned_free = cuda_pinned_free,
     .stage_out = cuda_stage_out,
     .stage_in = cuda_stage_in,
+    .capture_begin = cuda_capture_begin,
+    .capture_end = cuda_capture_end,
+    .graph_launch = cuda_graph_launch,
+    .graph_destroy = cuda_graph_destroy,
 };
 
 /* FP32 lanes per multiprocessor by compute capability (the CUDA

@@ -27,7 +27,17 @@
  *            been waited for is read stale here, and the tests see wrong
  *            numbers where a GPU would race. An upload snapshots its
  *            source when queued (pageable memory, as cuMemcpyHtoDAsync);
- *            staged copies read and write their pinned buffer when run.
+ *            staged copies read and write their pinned buffer when run;
+ *   graphs   a capture makes the stream's queued calls go into a recording
+ *            (EmuGraph) instead of its queue: nothing runs; graph_launch
+ *            queues one call that runs the recording's calls again, in
+ *            order, on the buffers they name (their contents then), so a
+ *            replay that forgot to rebind an input, or a buffer freed or
+ *            reused while a graph names it, gives wrong results here as on
+ *            a GPU. While a stream captures, the host's waits on the device
+ *            (download, stream_sync, sync) and uploads fail, as the driver
+ *            refuses them (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED): the
+ *            backend must end the capture first.
  * Kernels printed with TSSA_KERNEL_ENTRY synchronize nothing (one thread
  * per output element or row, no shared memory): their launcher runs the
  * threads one after another, which is exact. Those printed with
@@ -202,7 +212,7 @@ static const char SHIM_HEADER[] =
 typedef void (*ShimLauncher)(const void *args, int64_t blocks, int threads);
 
 /* ---------------------------------------------------------------- streams */
-typedef enum EmuOpKind { EMU_LAUNCH, EMU_GEMM, EMU_COPY, EMU_ZERO, EMU_WAIT } EmuOpKind;
+typedef enum EmuOpKind { EMU_LAUNCH, EMU_GEMM, EMU_COPY, EMU_ZERO, EMU_WAIT, EMU_GRAPH } EmuOpKind;
 
 typedef struct EmuOp {
     EmuOpKind kind;
@@ -217,7 +227,15 @@ typedef struct EmuOp {
     size_t bytes;
     struct EmuStream *producer; /* EMU_WAIT: until producer has run `upto` calls */
     int64_t upto;
+    const struct EmuGraph *graph; /* EMU_GRAPH: its calls, run again */
 } EmuOp;
+
+/* A recording (DeviceGraph): the calls a capture took, owning their
+ * argument copies; replays run them without consuming them. */
+typedef struct EmuGraph {
+    EmuOp *ops;
+    int n, cap;
+} EmuGraph;
 
 /* A queue: calls first .. first+n-1 (by their number since the stream was
  * made) are queued, those below `done` have run. */
@@ -225,6 +243,7 @@ typedef struct EmuStream {
     EmuOp *ops;
     int n, cap;
     int64_t first, done;
+    EmuGraph *capture;          /* while capturing: where queued calls go */
 } EmuStream;
 
 typedef struct Emulated {
@@ -249,7 +268,10 @@ static int64_t queued_end(const EmuStream *s)
     return s->first + s->n;
 }
 
-static void run_op(EmuOp *op)
+static void stream_run(EmuStream *s, int64_t upto);
+
+/* Runs op (its argument copies stay: a graph's calls run again). */
+static void exec_op(const EmuOp *op)
 {
     switch (op->kind) {
     case EMU_LAUNCH:
@@ -267,13 +289,22 @@ static void run_op(EmuOp *op)
             memset(op->dst, 0, op->bytes);
         break;
     case EMU_WAIT:
+        if (op->producer->done < op->upto)
+            stream_run(op->producer, op->upto);
+        break;
+    case EMU_GRAPH:
+        for (int i = 0; i < op->graph->n; i++)
+            exec_op(&op->graph->ops[i]);
         break;
     }
+}
+
+static void run_op(EmuOp *op)
+{
+    exec_op(op);
     free(op->args);
     free(op->owned);
 }
-
-static void stream_run(EmuStream *s, int64_t upto);
 
 /* Runs s's queue up to call `upto` (a wait first runs what it waits for:
  * a wait names calls queued before it, so this recursion ends). */
@@ -282,10 +313,7 @@ static void stream_run(EmuStream *s, int64_t upto)
     if (upto > queued_end(s))
         upto = queued_end(s);
     while (s->done < upto) {
-        EmuOp *op = &s->ops[s->done - s->first];
-        if (op->kind == EMU_WAIT && op->producer->done < op->upto)
-            stream_run(op->producer, op->upto);
-        run_op(op);
+        run_op(&s->ops[s->done - s->first]);
         s->done++;
     }
     if (s->done == queued_end(s)) {
@@ -297,6 +325,17 @@ static void stream_run(EmuStream *s, int64_t upto)
 static EmuOp *enqueue(Device *d, EmuOpKind kind)
 {
     EmuStream *s = (EmuStream *)d->stream;
+    if (s->capture) {
+        EmuGraph *g = s->capture;
+        if (g->n == g->cap) {
+            g->cap = g->cap ? 2 * g->cap : 64;
+            g->ops = xreallocn(g->ops, (size_t)g->cap, sizeof *g->ops);
+        }
+        EmuOp *op = &g->ops[g->n++];
+        memset(op, 0, sizeof *op);
+        op->kind = kind;
+        return op;
+    }
     if (s->n == s->cap) {
         s->cap = s->cap ? 2 * s->cap : 64;
         s->ops = xreallocn(s->ops, (size_t)s->cap, sizeof *s->ops);
@@ -320,6 +359,21 @@ static void all_run(void)
 {
     for (int i = 0; i < nall_devices; i++)
         device_run(all_devices[i]);
+}
+
+/* Whether a stream of d is capturing; then writes the driver's refusal of
+ * `call` into d->error. */
+static bool refused_in_capture(Device *d, const char *call)
+{
+    Emulated *e = d->impl;
+    for (int i = 0; i < e->nstreams; i++)
+        if (e->streams[i]->capture) {
+            snprintf(d->error, sizeof d->error,
+                     "%s: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED: operation not permitted when stream is "
+                     "capturing (emulated)", call);
+            return true;
+        }
+    return false;
 }
 
 static bool emu_stream_open(Device *d, DeviceStream **out)
@@ -355,6 +409,8 @@ static void emu_stream_close(Device *d, DeviceStream *stream)
 
 static bool emu_stream_sync(Device *d)
 {
+    if (refused_in_capture(d, "cuStreamSynchronize"))
+        return false;
     EmuStream *s = (EmuStream *)d->stream;
     stream_run(s, queued_end(s));
     return true;
@@ -442,6 +498,8 @@ static void emu_release(Device *d, DevicePtr p)
 /* The source is copied now (pageable memory: the caller may reuse it). */
 static bool emu_upload(Device *d, DevicePtr dst, const void *src, size_t bytes)
 {
+    if (refused_in_capture(d, "cuMemcpyHtoDAsync (pageable memory)"))
+        return false;
     void *snapshot = xmalloc(bytes ? bytes : 1);
     if (bytes)
         memcpy(snapshot, src, bytes);
@@ -452,7 +510,8 @@ static bool emu_upload(Device *d, DevicePtr dst, const void *src, size_t bytes)
 
 static bool emu_download(Device *d, void *dst, DevicePtr src, size_t bytes)
 {
-    emu_stream_sync(d);
+    if (!emu_stream_sync(d))
+        return false;
     if (bytes)
         memcpy(dst, (const void *)(uintptr_t)src, bytes);
     return true;
@@ -593,8 +652,69 @@ static bool emu_zero(Device *d, DevicePtr p, size_t bytes)
 
 static bool emu_sync(Device *d)
 {
+    if (refused_in_capture(d, "cuCtxSynchronize"))
+        return false;
     device_run(d);
     return true;
+}
+
+/* ---------------------------------------------------------------- graphs */
+static bool emu_capture_begin(Device *d)
+{
+    EmuStream *s = (EmuStream *)d->stream;
+    if (s->capture) {
+        snprintf(d->error, sizeof d->error, "cuStreamBeginCapture: CUDA_ERROR_ILLEGAL_STATE: the stream is "
+                 "capturing already (emulated)");
+        return false;
+    }
+    s->capture = xcalloc(1, sizeof *s->capture);
+    return true;
+}
+
+static void graph_free(EmuGraph *g)
+{
+    if (!g)
+        return;
+    for (int i = 0; i < g->n; i++) {
+        free(g->ops[i].args);
+        free(g->ops[i].owned);
+    }
+    free(g->ops);
+    free(g);
+}
+
+static bool emu_capture_end(Device *d, DeviceGraph **out)
+{
+    EmuStream *s = (EmuStream *)d->stream;
+    *out = NULL;
+    if (!s->capture) {
+        snprintf(d->error, sizeof d->error, "cuStreamEndCapture: CUDA_ERROR_ILLEGAL_STATE: the stream is not "
+                 "capturing (emulated)");
+        return false;
+    }
+    EmuGraph *g = s->capture;
+    s->capture = NULL;
+    if (!g->n) {
+        graph_free(g);
+        return true;
+    }
+    *out = (DeviceGraph *)g;
+    return true;
+}
+
+static bool emu_graph_launch(Device *d, DeviceGraph *g)
+{
+    if (!g)
+        return true;
+    enqueue(d, EMU_GRAPH)->graph = (const EmuGraph *)g;
+    return true;
+}
+
+static void emu_graph_destroy(Device *d, DeviceGraph *g)
+{
+    all_run();      /* a queued replay still reads it */
+    (void)d;
+    graph_free((EmuGraph *)g);
 }
 
 static void emu_close(Device *d)
@@ -603,8 +723,10 @@ static void emu_close(Device *d)
         return;
     Emulated *e = d->impl;
     all_run();
-    for (int i = 0; i < e->nstreams; i++)
+    for (int i = 0; i < e->nstreams; i++) {
+        graph_free(e->streams[i]->capture);     /* an unfinished capture */
         stream_free(e->streams[i]);
+    }
     free(e->streams);
     for (int i = 0; i < nall_devices; i++)
         if (all_devices[i] == d) {
@@ -628,7 +750,8 @@ static const DeviceOps EMULATED_OPS = {
     .stream_open = emu_stream_open, .stream_close = emu_stream_close, .stream_sync = emu_stream_sync,
     .order = emu_order, .peer_enable = emu_peer_enable, .copy_peer = emu_copy_peer,
     .pinned_alloc = emu_pinned_alloc, .pinned_free = emu_pinned_free, .stage_out = emu_stage_out,
-    .stage_in = emu_stage_in,
+    .stage_in = emu_stage_in, .capture_begin = emu_capture_begin, .capture_end = emu_capture_end,
+    .graph_launch = emu_graph_launch, .graph_destroy = emu_graph_destroy,
 };
 
 int cuda_emulated_count(void)

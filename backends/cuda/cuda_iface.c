@@ -61,7 +61,7 @@ static void *cuda_prepare(const BackendSetup *setup, FILE *err)
     char why[256];
     int first = cuda_gpu_for_rank(emulated(), setup->local_rank, why, sizeof why);
     CudaOptions co = {.device = first, .devices = setup->devices, .emulate = emulated(),
-                      .emulated_gpus = emulated_gpus(), .gpu_choice = why};
+                      .emulated_gpus = emulated_gpus(), .gpu_choice = why, .no_graphs = setup->no_graphs};
     return cuda_backend_open(setup->kernels, &co, err);
 }
 
@@ -187,11 +187,26 @@ static void cuda_supports_node(const IrNode *n, const KernelProgram *kp, NodeSit
         *why = "no device implementation of this op (its inputs come back to the host)";
 }
 
+/* A timed run of --repeat (outputs dropped) is replayed from the graph the
+ * first one captured, where the backend has one for these inputs. */
 static int cuda_run(void *ctx, const ExecPlan *plan, RtValue **inputs, int ninputs, RtValue ***outputs,
                     int *noutputs, FILE *err)
 {
     ExecPlan p = on_device(ctx, plan);
-    return backend_cpu_run(&p, inputs, ninputs, outputs, noutputs, err);
+    int status = 0;
+    if (plan->outputs_dropped) {
+        if (cuda_backend_graph_replay(ctx, inputs, ninputs, &status, err)) {
+            *outputs = NULL;
+            *noutputs = 0;
+            return status;
+        }
+        cuda_backend_graph_capture(ctx, inputs, ninputs);
+    }
+    status = backend_cpu_run(&p, inputs, ninputs, outputs, noutputs, err);
+    if (!cuda_backend_graph_after(ctx, plan->outputs_dropped, status == 0 ? *outputs : NULL,
+                                  status == 0 ? *noutputs : 0, err))
+        status = 1;
+    return status;
 }
 
 static int cuda_run_sets(void *ctx, const ExecPlan *plan, int nsets, RtValue **const *inputs, int ninputs,
@@ -205,8 +220,11 @@ static int cuda_run_sets(void *ctx, const ExecPlan *plan, int nsets, RtValue **c
  * GPU program's are. */
 static bool cuda_stage_inputs(void *ctx, RtValue *const *inputs, int ninputs, FILE *err)
 {
+    bool rebound = false;
+    if (!cuda_backend_graph_stage(ctx, inputs, ninputs, &rebound, err))
+        return false;
     const ExecDevice *dev = cuda_backend_device(ctx);
-    return dev->prefetch(dev->ctx, inputs, ninputs, err);
+    return rebound || dev->prefetch(dev->ctx, inputs, ninputs, err);
 }
 
 /* The ops of the nodes that ran on the host, most frequent first: where a
@@ -251,7 +269,7 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
     fprintf(e, "tssa-stream: stats: %sdevice %s\n", tag, cs.device);
     if (cs.gpu_choice[0])
         fprintf(e, "tssa-stream: stats: %sgpu_choice %s\n", tag, cs.gpu_choice);
-    per_run(e, tag, "launches", cs.launches, runs);
+    per_run(e, tag, "launches", cs.launches, runs);     /* on the device, replays' too */
     per_run(e, tag, "gemms", cs.gemms, runs);
     per_run(e, tag, "host_nodes", cs.host_nodes, runs);
     print_host_ops(e, tag, &cs, runs);
@@ -272,6 +290,24 @@ static void cuda_stats(void *ctx, FILE *e, const char *tag, int runs)
         per_run(e, tag, "bytes_peer", cs.bytes_peer, runs);
         per_run(e, tag, "bytes_staged", cs.bytes_staged, runs);
         per_run(e, tag, "stream_waits", cs.stream_waits, runs);
+    }
+    if (cs.graph_state[0]) {
+        /* graphs: per run of all (the warm-up and the capture launch from
+         * the host; each replay is one cuGraphLaunch) */
+        fprintf(e, "tssa-stream: stats: %sgraphs %s\n", tag, cs.graph_state);
+        per_run(e, tag, "graph_replays", cs.graph_replays, runs);
+        fprintf(e, "tssa-stream: stats: %sgraph_replayed_runs %lld of %lld timed\n", tag,
+                (long long)cs.graph_replays, (long long)cs.graph_timed_runs);
+        if (cs.graph_replays)
+            fprintf(e, "tssa-stream: stats: %sgraph_launches_per_replay %lld (products %lld), from the host 1 "
+                       "(cuGraphLaunch)\n", tag, (long long)cs.graph_launches, (long long)cs.graph_gemms);
+        /* the calls the host made: kernels and products the executor
+         * launched, and one per replay */
+        int64_t replayed = cs.graph_replays * (cs.graph_launches + cs.graph_gemms);
+        per_run(e, tag, "host_launches", cs.launches + cs.gemms - replayed + cs.graph_replays, runs);
+        if (cs.graph_checked_runs)
+            fprintf(e, "tssa-stream: stats: %sgraph_checked_runs %lld of %lld timed (outputs equal the first "
+                       "run's)\n", tag, (long long)cs.graph_checked_runs, (long long)cs.graph_timed_runs);
     }
     fprintf(e, "tssa-stream: stats: %speak_device_bytes %lld\n", tag, (long long)cs.peak_device_bytes);
     fprintf(e, "tssa-stream: stats: %sdevice_allocations %lld\n", tag, (long long)cs.device_allocations);

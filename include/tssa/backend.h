@@ -165,6 +165,7 @@ typedef struct BackendSetup {
     int rank;                   /* this process's rank */
     int local_rank;             /* its rank among the ranks on its host (GPU choice) */
     int devices;                /* --devices N for a backend with devices; 0: not given */
+    bool no_graphs;             /* --no-graphs: a device backend replays no captured runs */
 } BackendSetup;
 
 /* One backend: what the driver may know of it. A backend that runs the

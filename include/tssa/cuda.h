@@ -37,6 +37,7 @@ typedef struct CudaOptions {
     bool emulate;               /* the CPU shim instead of a GPU */
     int emulated_gpus;          /* with emulate: how many GPUs (0: one per device) */
     const char *gpu_choice;     /* why the first GPU (cuda_gpu_for_rank), for --stats; or NULL */
+    bool no_graphs;             /* --no-graphs: timed runs never captured nor replayed */
 } CudaOptions;
 
 typedef struct CudaStats {
@@ -66,6 +67,14 @@ typedef struct CudaStats {
     int peer_pairs, gpu_pairs;              /* ordered GPU pairs allowing peer copies, of all */
     char bus_ids[CUDA_MAX_DEVICES][32];     /* each GPU's PCI bus id ("" unknown) */
     char gpu_choice[256];                   /* which GPU the rank took and why */
+    /* graphs (cuda_backend.c): timed runs, those replayed from the graph
+     * captured in the first, the launches and products that graph holds,
+     * and its state ("replayed", "off: WHY", "disabled (--no-graphs)") */
+    int64_t graph_timed_runs, graph_replays, graph_launches, graph_gemms;
+    int64_t graph_uploads;                  /* host data the graph copies in (pinned) */
+    int64_t graph_checked_runs;             /* TSSA_CUDA_GRAPH_CHECK=1: timed runs whose outputs
+                                             * were compared with the first run's */
+    char graph_state[512];
 } CudaStats;
 
 /* The GPU for this rank (local rank local_rank on its host): the one
@@ -88,5 +97,26 @@ CudaStats cuda_backend_stats(const CudaBackend *cb);
  * every node it has a path for): the runs that follow execute it. */
 void cuda_backend_set_placement(CudaBackend *cb, const NodePlacement *placement);
 void cuda_backend_close(CudaBackend *cb);
+
+/* Graphs for --repeat's timed runs (outputs dropped; cuda_backend.c's
+ * header says when a run is captured and replayed):
+ *   cuda_backend_graph_stage   before a timed run: its inputs into the
+ *                              graph's buffers when a graph is ready (then
+ *                              true, *done set); else *done false
+ *   cuda_backend_graph_replay  the run, replayed when a graph is ready for
+ *                              these inputs: true with *status the run's
+ *                              exit status; false when the plan must run
+ *   cuda_backend_graph_capture the run that follows (the executor's) is
+ *                              captured, when it may be
+ *   cuda_backend_graph_after   after every run the executor made (timed or
+ *                              the first): a capture the run left open is
+ *                              ended; in check mode (TSSA_CUDA_GRAPH_CHECK=1)
+ *                              the first run's outputs are kept and a timed
+ *                              run's compared with them (false, after a
+ *                              message to err, when they differ) */
+bool cuda_backend_graph_stage(CudaBackend *cb, RtValue *const *inputs, int ninputs, bool *done, FILE *err);
+bool cuda_backend_graph_replay(CudaBackend *cb, RtValue **inputs, int ninputs, int *status, FILE *err);
+void cuda_backend_graph_capture(CudaBackend *cb, RtValue **inputs, int ninputs);
+bool cuda_backend_graph_after(CudaBackend *cb, bool timed, RtValue **outputs, int noutputs, FILE *err);
 
 #endif

@@ -125,6 +125,17 @@ set_tests_properties(mpi_products PROPERTIES LABELS "mpi;release" SKIP_RETURN_CO
 #   cuda_block_sync_shim the shim's cooperative launches: __syncthreads is a
 #                        real barrier (the same kernel without it must come
 #                        out wrong), shared memory, warp shuffles
+#   cuda_graph_shim      a device's graphs on the shim: a capture runs nothing,
+#                        a replay runs two launches and a product, reads its
+#                        buffers as they are then (inputs rebound), a download
+#                        while capturing is refused naming the call; the same
+#                        binary (cuda_graph_check) runs on a GPU
+#   cuda_graphs          --repeat's timed runs replayed from a graph: rnn_loop
+#                        and lstm_loop replayed and checked, fewer launches
+#                        from the host than --no-graphs; an `if` on a
+#                        tensor's value, .item() and a data-dependent loop
+#                        fall back to plain runs with the reason; outputs
+#                        against PyTorch's and by-hand values
 if(TSSA_CUDA)
   tssa_unit_test(cuda_driver ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_driver.c)
   set_tests_properties(cuda_driver PROPERTIES LABELS cuda)
@@ -168,4 +179,14 @@ if(TSSA_CUDA)
   # ("ASan is ignoring requested __asan_handle_no_return"), which fails it
   set_tests_properties(cuda_block_sync_shim PROPERTIES LABELS cuda FAIL_REGULAR_EXPRESSION "WARNING: ASan"
                        ENVIRONMENT "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror;ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1")
+  add_executable(cuda_graph_check ${TSSA_TESTS_DIR}/backends/cuda/test_cuda_graph.c ${TSSA_TESTS_DIR}/test_util.c)
+  target_link_libraries(cuda_graph_check PRIVATE tssa)
+  target_include_directories(cuda_graph_check PRIVATE ${PROJECT_SOURCE_DIR} ${TSSA_TESTS_DIR})
+  add_test(NAME cuda_graph_shim COMMAND cuda_graph_check)
+  set_tests_properties(cuda_graph_shim PROPERTIES LABELS cuda ENVIRONMENT
+                       "TSSA_CUDA_EMULATE=1;TSSA_CACHE_DIR=${CMAKE_BINARY_DIR}/kernel-cache;TSSA_KERNEL_CFLAGS=-Wall -Wextra -Werror")
+  add_test(NAME cuda_graphs
+           COMMAND ${TSSA_TESTS_DIR}/backends/cuda/test_graphs.sh $<TARGET_FILE:tssa-stream>
+                   $<TARGET_FILE:npy_compare>)
+  set_tests_properties(cuda_graphs PROPERTIES LABELS cuda)
 endif()
