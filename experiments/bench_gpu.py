@@ -32,6 +32,9 @@ one GPU of this machine (device 0)
     the device-memory bandwidth and its matrix products' flops (torch's
     FlopCounterMode) over the float32 rate, both rates measured at the start
     (a 1 GiB device-to-device copy; an 8192^3 product, TF32 off);
+  - runs tssa-stream again with --no-graphs (every timed run launched by
+    the host, as a single run of a program is; by default --repeat's timed
+    runs after the first replay it as a CUDA graph);
   - with --reduce-overhead, also torch.compile(mode="reduce-overhead"):
     Inductor's kernels replayed as CUDA graphs, the anchor to compare with
     when tssa-stream replays its runs as a CUDA graph too.
@@ -88,6 +91,7 @@ FUNCTS_LAUNCHES = {"yolo_decode": 34, "lstm_loop": 1921}
 
 COLUMNS = ["workload", "paper", "sizes", "eager_ms", "torch_compile_ms", "tssa_cuda_ms",
            "eager_over_tssa", "compile_over_tssa", "compile_ro_ms", "compile_ro_over_tssa",
+           "tssa_no_graphs_ms", "compile_over_tssa_no_graphs",
            "eager_kernels", "compile_kernels", "tssa_launches", "tssa_kernels", "tssa_gemms",
            "functs_launches", "mbytes", "gflop", "floor_ms", "tssa_over_floor", "check_tssa",
            "check_compile", "status"]
@@ -274,6 +278,13 @@ def main():
             floor_s = max(nbytes / bandwidth, (flops or 0) / flop_rate)
         tssa = r.get("tssa:cuda", {"error": f"not run: {cuda_why}"} if cuda_why else {})
         stats = tssa.get("stats", {})
+        # the same runs without CUDA graph replay (each run launched by the
+        # host, as a single run of the program is)
+        ng_s = None
+        if not cuda_why and not r.get("export_error"):
+            ng_s, _, _ = bc.run_tssa(opts.tssa, os.path.join(workdir, name), tssa.get("runs") or opts.runs,
+                                     backend="cuda", env=bc.cuda_env(opts.emulate),
+                                     extra=("--no-graphs",), out_name="tssa_out_no_graphs")
         e_s = eager.get("s") if not eager.get("error") else None
         c_s = comp.get("s") if not comp.get("error") else None
         t_s = tssa.get("s") if not tssa.get("error") else None
@@ -292,6 +303,8 @@ def main():
                    eager_over_tssa=e_s / t_s if e_s and t_s else None,
                    compile_over_tssa=c_s / t_s if c_s and t_s else None,
                    compile_ro_ms=ro_s and ro_s * 1e3,
+                   tssa_no_graphs_ms=ng_s and ng_s * 1e3,
+                   compile_over_tssa_no_graphs=c_s / ng_s if c_s and ng_s else None,
                    compile_ro_over_tssa=ro_s / t_s if ro_s and t_s else None,
                    mbytes=nbytes / 1e6, gflop=flops and flops / 1e9,
                    floor_ms=floor_s and floor_s * 1e3,
@@ -320,10 +333,12 @@ def main():
     geo_eager = bc.geomean([r["eager_over_tssa"] for r in rows])
     geo_compile = bc.geomean([r["compile_over_tssa"] for r in rows])
     geo_ro = bc.geomean([r["compile_ro_over_tssa"] for r in rows])
+    geo_ng = bc.geomean([r["compile_over_tssa_no_graphs"] for r in rows])
     bc.write_csv(stem + ".csv", COLUMNS, rows)
     bc.write_json(stem + ".json", dict(rows=rows, raw=raw, geomean_eager_over_tssa=geo_eager,
                                        geomean_compile_over_tssa=geo_compile,
-                                       geomean_compile_ro_over_tssa=geo_ro))
+                                       geomean_compile_ro_over_tssa=geo_ro,
+                                       geomean_compile_over_tssa_no_graphs=geo_ng))
     bc.write_json(stem + ".meta.json", dict(info, columns=COLUMNS))
     title = f"## tssa-stream --backend=cuda against PyTorch on {info['gpu']}"
     if opts.emulate:
@@ -335,7 +350,8 @@ def main():
         return f"{v:.2f}x" if v else "-"
     print(f"\ngeometric mean of eager / tssa-stream: {x(geo_eager)}; of torch.compile / "
           f"tssa-stream: {x(geo_compile)} (above 1: tssa-stream faster)"
-          + (f"; of torch.compile reduce-overhead / tssa-stream: {x(geo_ro)}" if geo_ro else ""))
+          + (f"; of torch.compile reduce-overhead / tssa-stream: {x(geo_ro)}" if geo_ro else "")
+          + (f"; of torch.compile / tssa-stream --no-graphs: {x(geo_ng)}" if geo_ng else ""))
     print("floor_ms: the larger of (input + output bytes) / the measured copy bandwidth and the "
           "products' flops / the measured float32 rate; tssa_over_floor: how far above it")
     print("kernels: PyTorch's CUDA kernel events per call (profiler); tssa_launches = "
