@@ -6,8 +6,8 @@
 #
 #   scripts/gpu-bundle.sh [BUILD_DIR] [BUNDLE_DIR]      (defaults: build .gpubundle)
 #
-# BUNDLE_DIR gets tssa-stream, tests/{tssa-conform,npy_compare,
-# cuda_streams_check} and lib.tar.xz: lib/ with every library `ldd` resolves
+# BUNDLE_DIR gets tssa-stream, tests/{tssa-conform,npy_compare,cuda_*_check,
+# ...} and lib.tar.xz: lib/ with every library `ldd` resolves
 # for them except the C library's own (libc, libm, libdl, libpthread, librt,
 # the loader), which the machine has in a newer version. Compressed, the
 # bundle is about 20 MB (OpenBLAS alone is 36 MB unpacked), under the 64 MiB
@@ -32,7 +32,7 @@ rm -rf "$bundle"
 mkdir -p "$bundle/tests" "$bundle/lib"
 cp "$build/tssa-stream" "$bundle/"
 programs=("$bundle/tssa-stream")
-for t in tssa-conform npy_compare cuda_streams_check; do
+for t in tssa-conform npy_compare cuda_streams_check cuda_graph_check cuda_block_sync_check; do
   if [[ -x "$build/tests/$t" ]]; then
     cp "$build/tests/$t" "$bundle/tests/"
     programs+=("$bundle/tests/$t")
