@@ -1,0 +1,482 @@
+/* batch_heads.c — a loop over heads (each iteration a slice at h*W of a
+ * dim) as batched operations over all heads: one strided-batched GEMM per
+ * product, one kernel per fused group, one kernel for the write, where the
+ * loop made each of them once per head (multi-head attention's head loop:
+ * 52 launches for 12 heads become about 10).
+ *
+ * The loop it takes (after kernels_fuse):
+ *     %out = prim::Loop(N, true, %dst)                 N a compile-time int
+ *       block0(%h, %d):
+ *         %s = aten::mul(%h, W) ...                    int arithmetic of %h
+ *         %xh = aten::slice(%X, dim, %s, %e, 1)        X from outside
+ *         %kt = aten::transpose(%kh, a, b)             of a step's value
+ *         %p = aten::bmm(%xh, %kt)                     of two steps' values
+ *         %g = tssa::FusionGroup(%p, outside..., %h)   (or matmul; or mm /
+ *         %r = aten::bmm(%g, %vh)                      matmul / linear of a
+ *         %d2 = immut::slice_rev(%d, %r, dim', %s', %e', 1)   step by weights)
+ *         -> (true, %d2)
+ * Preconditions, all checked:
+ *   - N is a compile-time int >= 1 and the condition a compile-time true;
+ *   - every slice's start and end are int arithmetic (mul, add, sub,
+ *     floordiv) of %h and compile-time ints whose values at h = 0..N-1 are
+ *     c + h*W and c + (h+1)*W, step 1, inside the dim (no clamping): the
+ *     iterations' slices are disjoint and side by side;
+ *   - the write is slice_rev of the carried value %d, which nothing else
+ *     reads, at such slices of dim' whose width is %r's size there, its
+ *     result read only by the body's return: no iteration reads what
+ *     another wrote, and each writes its own columns once;
+ *   - every step reads only values from outside the loop, the counter
+ *     (groups only), the index arithmetic (slices only) and earlier steps'
+ *     values, and its value is read only by later steps (the last step's by
+ *     the write): nothing of an iteration escapes it but the write.
+ * Then the loop's result is %dst with columns c .. c+N*W of dim' replaced by
+ * the N values of %r side by side; where they cover the dim, %dst is not
+ * read at all. Each step's value becomes its N values stacked along a new
+ * dim 0:
+ *     slice of X       X's columns c .. c+N*W of dim, reshaped to [.., N, W,
+ *                      ..] and permuted to [N, ..] (a view)
+ *     transpose(a, b)  transpose(a+1, b+1) of the stacked value
+ *     bmm / matmul of two steps: matmul of the stacked values (one batched
+ *                      GEMM; an operand whose layout the GEMM cannot read is
+ *                      made contiguous on the device by one copy)
+ *     mm / matmul / linear by weights: matmul / linear of the stacked value
+ *     a group          the group over all iterations (horizontal.c's)
+ * and the write is one group that permutes the stacked result back ([N, ..,
+ * W, ..] to [.., N*W, ..]: one kernel), written into %dst by one
+ * slice_rev where it does not cover the dim.
+ *
+ * Why a pass of its own: horizontal.c takes loops whose iteration i is row
+ * i (select / select_rev on dim 0); here an iteration is a band of columns
+ * of any dim, found by evaluating the index arithmetic, and a step may be a
+ * product of two per-iteration values. It runs where horizontal runs (the
+ * driver's horizontal_wanted: not with --keep-loops, --fission, --place,
+ * several devices or hosts).
+ */
+#include <string.h>
+
+#include "kernels/kernels_internal.h"
+#include "tssa/shapes.h"
+
+enum { MAX_STEPS = 32, MAX_INDEX_NODES = 32, MAX_TRIPS = 1 << 16 };
+
+typedef struct HeadLoop {
+    const LowerProgram *p;
+    IrNode *loop;
+    IrValue *counter;
+    int64_t trips;
+    IrNode *index[MAX_INDEX_NODES];     /* the body's int arithmetic of the counter */
+    int nindex;
+} HeadLoop;
+
+static bool static_int(const LowerProgram *p, const IrValue *v, int64_t *out)
+{
+    const RtValue *r = lower_static_value(p, v);
+    if (!r || (r->kind != RT_INT && r->kind != RT_BOOL))
+        return false;
+    *out = r->u.i;
+    return true;
+}
+
+static bool is_index_op(const IrNode *n)
+{
+    return (n->op == OP_ATEN_MUL || n->op == OP_ATEN_ADD || n->op == OP_ATEN_SUB || n->op == OP_ATEN_FLOORDIV) &&
+           n->ninputs == 2 && n->noutputs == 1 && n->outputs[0]->type && n->outputs[0]->type->kind == TY_INT;
+}
+
+/* The value of int v in iteration h: a compile-time int, the counter, or
+ * the body's index arithmetic of them (depth-bounded); false otherwise or
+ * on overflow / division by zero. */
+static bool index_value(const HeadLoop *hl, const IrValue *v, int64_t h, int depth, int64_t *out)
+{
+    if (v == hl->counter) {
+        *out = h;
+        return true;
+    }
+    if (static_int(hl->p, v, out))
+        return true;
+    const IrNode *n = v->def;
+    if (depth > MAX_INDEX_NODES || n->owner != hl->loop->blocks[0] || !is_index_op(n))
+        return false;
+    int64_t a, b;
+    if (!index_value(hl, n->inputs[0], h, depth + 1, &a) || !index_value(hl, n->inputs[1], h, depth + 1, &b))
+        return false;
+    switch (n->op) {
+    case OP_ATEN_MUL: return !__builtin_mul_overflow(a, b, out);
+    case OP_ATEN_ADD: return !__builtin_add_overflow(a, b, out);
+    case OP_ATEN_SUB: return !__builtin_sub_overflow(a, b, out);
+    default:
+        if (b == 0 || (a == INT64_MIN && b == -1))
+            return false;
+        *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));   /* Python's floor division */
+        return true;
+    }
+}
+
+/* Whether [start, end) step `step` is c + h*W .. c + (h+1)*W in iteration h
+ * for every h, inside [0, size): *c and *w. */
+static bool band_of(const HeadLoop *hl, const IrValue *start, const IrValue *end, const IrValue *step,
+                    int64_t size, int64_t *c, int64_t *w)
+{
+    int64_t one, s0, e0;
+    if (!static_int(hl->p, step, &one) || one != 1 || !index_value(hl, start, 0, 0, &s0) ||
+        !index_value(hl, end, 0, 0, &e0) || s0 < 0 || e0 <= s0)
+        return false;
+    int64_t width = e0 - s0;
+    if (width > size || hl->trips > (size - s0) / width)
+        return false;       /* the last band would be clamped */
+    for (int64_t h = 1; h < hl->trips; h++) {
+        int64_t s, e;
+        if (!index_value(hl, start, h, 0, &s) || !index_value(hl, end, h, 0, &e) || s != s0 + h * width ||
+            e != s + width)
+            return false;
+    }
+    *c = s0;
+    *w = width;
+    return true;
+}
+
+static bool static_dim(const LowerProgram *p, const IrValue *v, int rank, int64_t *dim)
+{
+    if (!static_int(p, v, dim) || *dim < -rank || *dim >= rank)
+        return false;
+    if (*dim < 0)
+        *dim += rank;
+    return true;
+}
+
+/* A slice of a value from outside at the iteration's band of one dim. */
+static bool is_band_slice(const HeadLoop *hl, const IrNode *n)
+{
+    const IrTensorType *tx = n->op == OP_ATEN_SLICE && n->ninputs == 5 ? shape_of(n->inputs[0]) : NULL;
+    int64_t dim, c, w;
+    return tx && tx->rank >= 1 && tx->rank < KIR_MAX_RANK && kernels_outside_loop(n->inputs[0], hl->loop) &&
+           static_dim(hl->p, n->inputs[1], tx->rank, &dim) &&
+           band_of(hl, n->inputs[2], n->inputs[3], n->inputs[4], tx->sizes[dim], &c, &w);
+}
+
+static bool is_step_value(IrNode *const *steps, int nsteps, const IrValue *v)
+{
+    for (int j = 0; j < nsteps; j++)
+        if (steps[j]->outputs[0] == v)
+            return true;
+    return false;
+}
+
+/* bmm / matmul of two steps' values of one rank (>= 2: one batched GEMM
+ * whose batch dims the device reads), or mm / matmul / linear of a step's
+ * value by 2-d weights from outside. */
+static bool is_product(const HeadLoop *hl, const IrNode *n, IrNode *const *steps, int nsteps)
+{
+    if (n->noutputs != 1)
+        return false;
+    const IrTensorType *a = n->ninputs >= 2 ? shape_of(n->inputs[0]) : NULL, *b = a ? shape_of(n->inputs[1]) : NULL;
+    if (!a || !b || !is_step_value(steps, nsteps, n->inputs[0]))
+        return false;
+    if ((n->op == OP_ATEN_BMM || n->op == OP_ATEN_MATMUL) && n->ninputs == 2 &&
+        is_step_value(steps, nsteps, n->inputs[1]))
+        return a->rank >= 2 && a->rank == b->rank && a->rank < KIR_MAX_RANK;
+    if (n->op != OP_ATEN_MM && n->op != OP_ATEN_MATMUL && n->op != OP_ATEN_LINEAR)
+        return false;
+    if (n->op == OP_ATEN_LINEAR ? n->ninputs != 3 : n->ninputs != 2)
+        return false;
+    for (int k = 1; k < n->ninputs; k++)
+        if (!kernels_outside_loop(n->inputs[k], hl->loop))
+            return false;
+    return b->rank == 2 && a->rank < KIR_MAX_RANK;
+}
+
+static bool is_step(const HeadLoop *hl, const IrNode *n, IrNode *const *steps, int nsteps)
+{
+    if (!n->noutputs || !shape_of(n->outputs[0]))
+        return false;
+    if (n->op == OP_TSSA_FUSION_GROUP)
+        return n->noutputs == 1 && ir_group_iterations(n) == 0;
+    if (n->op == OP_ATEN_TRANSPOSE) {
+        const IrTensorType *t = n->ninputs == 3 ? shape_of(n->inputs[0]) : NULL;
+        int64_t a, b;
+        return t && n->noutputs == 1 && t->rank < KIR_MAX_RANK && is_step_value(steps, nsteps, n->inputs[0]) &&
+               static_dim(hl->p, n->inputs[1], t->rank, &a) && static_dim(hl->p, n->inputs[2], t->rank, &b);
+    }
+    return is_band_slice(hl, n) || is_product(hl, n, steps, nsteps);
+}
+
+/* The loop's steps in order when it has the shape and meets the
+ * preconditions above; else 0. */
+static int plan_loop(HeadLoop *hl, IrNode **steps)
+{
+    IrNode *loop = hl->loop;
+    IrBlock *body = loop->blocks[0];
+    hl->counter = ir_block_param(body, 0);
+    IrValue *carried = ir_block_param(body, 1);
+    int64_t cond;
+    if (ir_block_nreturns(body) != 2 || !static_int(hl->p, ir_block_return(body, 0), &cond) || cond == 0)
+        return 0;
+    IrNode *write = ir_block_return(body, 1)->def;
+    const IrTensorType *td = shape_of(loop->inputs[2]);
+    if (write->op != OP_IMMUT_SLICE_REV || write->owner != body || write->ninputs != 6 ||
+        write->inputs[0] != carried || carried->nuses != 1 || write->outputs[0]->nuses != 1 || !td ||
+        td->rank > KIR_MAX_RANK)
+        return 0;
+    int nsteps = 0;
+    IR_FOREACH_NODE(m, body) {
+        if (m == write)
+            continue;
+        if (is_index_op(m)) {
+            /* read by slices, the write, and more index arithmetic only */
+            for (int u = 0; u < m->outputs[0]->nuses; u++) {
+                const IrNode *user = m->outputs[0]->uses[u].user;
+                if (user->owner != body || (user->op != OP_ATEN_SLICE && user != write && !is_index_op(user)))
+                    return 0;
+            }
+            if (hl->nindex == MAX_INDEX_NODES)
+                return 0;
+            hl->index[hl->nindex++] = m;
+            continue;
+        }
+        if (nsteps == MAX_STEPS || !is_step(hl, m, steps, nsteps))
+            return 0;
+        for (int k = 0; k < m->ninputs; k++) {
+            const IrValue *in = m->inputs[k];
+            bool ok = kernels_outside_loop(in, loop) || is_step_value(steps, nsteps, in) ||
+                      (in == hl->counter && m->op == OP_TSSA_FUSION_GROUP) ||
+                      (m->op == OP_ATEN_SLICE && k >= 2);   /* its band: checked */
+            if (!ok)
+                return 0;
+        }
+        for (int u = 0; u < m->outputs[0]->nuses; u++) {
+            const IrNode *user = m->outputs[0]->uses[u].user;
+            if (user->owner != body || user == m)
+                return 0;
+        }
+        steps[nsteps++] = m;
+    }
+    /* the write: the last step's value at its band of dim' */
+    const IrTensorType *tr = shape_of(write->inputs[1]);
+    int64_t dim, c, w;
+    if (nsteps == 0 || write->inputs[1] != steps[nsteps - 1]->outputs[0] || !tr || tr->rank != td->rank ||
+        tr->dtype != td->dtype || !static_dim(hl->p, write->inputs[2], td->rank, &dim) ||
+        !band_of(hl, write->inputs[3], write->inputs[4], write->inputs[5], td->sizes[dim], &c, &w) ||
+        tr->sizes[dim] != w)
+        return 0;
+    for (int d = 0; d < td->rank; d++)
+        if (d != dim && tr->sizes[d] != td->sizes[d])
+            return 0;
+    /* the last step's value is read by the write alone; the others by
+     * steps (checked above), never by the write */
+    if (steps[nsteps - 1]->outputs[0]->nuses != 1)
+        return 0;
+    for (int j = 0; j + 1 < nsteps; j++)
+        for (int u = 0; u < steps[j]->outputs[0]->nuses; u++)
+            if (steps[j]->outputs[0]->uses[u].user == write)
+                return 0;
+    return nsteps;
+}
+
+static IrValue *new_node(LowerProgram *p, IrNode *before, OpId op, IrValue *const *in, int nin, IrType *type,
+                         const IrNode *like)
+{
+    IrNode *n = ir_node_new_op(lower_ir_graph(p), op);
+    for (int i = 0; i < nin; i++)
+        ir_node_add_input(n, in[i]);
+    if (like) {
+        n->comment = like->comment;
+        n->line = like->line;
+    }
+    ir_insert_before(n, before);
+    return ir_node_add_output(n, type, NULL);
+}
+
+static IrValue *int_constant(LowerProgram *p, IrNode *at, int64_t v)
+{
+    return kernels_scalar_constant(p, at, v, false);
+}
+
+static IrType *tensor_type(LowerProgram *p, int dtype, int rank, const int64_t *sizes)
+{
+    return ir_type_tensor_refined(lower_ir_graph(p), dtype, rank, sizes, NULL);
+}
+
+/* aten::permute(x, perm) before `before`. */
+static IrValue *permuted(LowerProgram *p, IrNode *before, IrValue *x, const int64_t *perm, const IrNode *like)
+{
+    const IrTensorType *t = shape_of(x);
+    int64_t sizes[KIR_MAX_RANK];
+    for (int d = 0; d < t->rank; d++)
+        sizes[d] = t->sizes[perm[d]];
+    IrValue *list = kernels_int_list_constant(p, before, perm, t->rank);
+    return new_node(p, before, OP_ATEN_PERMUTE, (IrValue *[]){x, list}, 2, tensor_type(p, t->dtype, t->rank, sizes),
+                    like);
+}
+
+/* aten::view(x, sizes) before `before` (sizes only split dims of x: a
+ * view of any strides, ATen's computeStride). */
+static IrValue *split_view(LowerProgram *p, IrNode *before, IrValue *x, int rank, const int64_t *sizes,
+                         const IrNode *like)
+{
+    IrValue *list = kernels_int_list_constant(p, before, sizes, rank);
+    return new_node(p, before, OP_ATEN_VIEW, (IrValue *[]){x, list}, 2,
+                    tensor_type(p, shape_of(x)->dtype, rank, sizes), like);
+}
+
+/* The bands of X's dim, all iterations': X[.., c:c+N*W, ..] as [N, .., W,
+ * ..] (a view). */
+static IrValue *stacked_slice(LowerProgram *p, const HeadLoop *hl, IrNode *n)
+{
+    IrValue *x = n->inputs[0];
+    const IrTensorType *tx = shape_of(x);
+    int64_t dim, c, w;
+    static_dim(hl->p, n->inputs[1], tx->rank, &dim);
+    band_of(hl, n->inputs[2], n->inputs[3], n->inputs[4], tx->sizes[dim], &c, &w);
+    int64_t n_w = hl->trips * w;
+    if (c != 0 || n_w != tx->sizes[dim]) {
+        int64_t sizes[KIR_MAX_RANK];
+        memcpy(sizes, tx->sizes, (size_t)tx->rank * sizeof *sizes);
+        sizes[dim] = n_w;
+        IrValue *in[] = {x, int_constant(p, hl->loop, dim), int_constant(p, hl->loop, c),
+                         int_constant(p, hl->loop, c + n_w), int_constant(p, hl->loop, 1)};
+        x = new_node(p, hl->loop, OP_ATEN_SLICE, in, 5, tensor_type(p, tx->dtype, tx->rank, sizes), n);
+    }
+    /* [.., N*W, ..] -> [.., N, W, ..] -> [N, .., W, ..] */
+    int rank = tx->rank + 1;
+    int64_t split[KIR_MAX_RANK], perm[KIR_MAX_RANK];
+    for (int d = 0, j = 0; d < tx->rank; d++) {
+        if (d == dim) {
+            split[j++] = hl->trips;
+            split[j++] = w;
+        } else {
+            split[j++] = tx->sizes[d];
+        }
+    }
+    perm[0] = dim;
+    for (int d = 0, j = 1; d < rank; d++)
+        if (d != dim)
+            perm[j++] = d;
+    return permuted(p, hl->loop, split_view(p, hl->loop, x, rank, split, n), perm, n);
+}
+
+static IrValue *stacked_transpose(LowerProgram *p, const HeadLoop *hl, IrNode *n, const KernelsStacked *st)
+{
+    const IrTensorType *t = shape_of(n->inputs[0]);
+    int64_t a, b;
+    static_dim(hl->p, n->inputs[1], t->rank, &a);
+    static_dim(hl->p, n->inputs[2], t->rank, &b);
+    IrValue *in[] = {kernels_stacked_of(st, n->inputs[0]), int_constant(p, hl->loop, a + 1),
+                     int_constant(p, hl->loop, b + 1)};
+    return new_node(p, hl->loop, OP_ATEN_TRANSPOSE, in, 3,
+                    kernels_stacked_type(lower_ir_graph(p), n->outputs[0], hl->trips), n);
+}
+
+/* bmm / mm of stacked values: matmul (bmm and mm take 3-d and 2-d only);
+ * matmul and linear broadcast over the new dim 0. */
+static IrValue *stacked_product(LowerProgram *p, const HeadLoop *hl, IrNode *n, const KernelsStacked *st)
+{
+    IrValue *in[3];
+    for (int k = 0; k < n->ninputs; k++) {
+        IrValue *all = kernels_stacked_of(st, n->inputs[k]);
+        in[k] = all ? all : n->inputs[k];
+    }
+    OpId op = n->op == OP_ATEN_LINEAR ? OP_ATEN_LINEAR : OP_ATEN_MATMUL;
+    return new_node(p, hl->loop, op, in, n->ninputs, kernels_stacked_type(lower_ir_graph(p), n->outputs[0], hl->trips),
+                    n);
+}
+
+/* The stacked result [N, .., W, ..] as [.., N*W, ..] (W at dim), made by one
+ * group (one kernel): the permute is no view a GEMM or copy reads whole. */
+static IrValue *unstacked(LowerProgram *p, const HeadLoop *hl, IrValue *all, int64_t dim, const IrNode *like)
+{
+    const IrTensorType *t = shape_of(all);
+    int rank = t->rank - 1;
+    int64_t perm[KIR_MAX_RANK], sizes[KIR_MAX_RANK];
+    for (int j = 0; j < dim; j++)
+        perm[j] = j + 1;
+    perm[dim] = 0;
+    for (int j = (int)dim + 1; j <= rank; j++)
+        perm[j] = j;
+    for (int d = 0; d < rank; d++)
+        sizes[d] = t->sizes[d + 1];
+    sizes[dim] *= hl->trips;
+    IrGraph *g = lower_ir_graph(p);
+    IrValue *perm_list = kernels_int_list_constant(p, hl->loop, perm, t->rank);
+    IrValue *size_list = kernels_int_list_constant(p, hl->loop, sizes, rank);
+    IrNode *h = ir_node_new_op(g, OP_TSSA_FUSION_GROUP);
+    ir_insert_before(h, hl->loop);
+    h->comment = like->comment;
+    h->line = like->line;
+    IrBlock *hb = ir_node_add_block(h);
+    ir_node_add_input(h, all);
+    IrValue *x = ir_block_add_param(hb, all->type, NULL);
+    ir_node_add_input(h, perm_list);
+    IrValue *perm_param = ir_block_add_param(hb, perm_list->type, NULL);
+    ir_node_add_input(h, size_list);
+    IrValue *size_param = ir_block_add_param(hb, size_list->type, NULL);
+    int64_t psizes[KIR_MAX_RANK];
+    for (int d = 0; d < t->rank; d++)
+        psizes[d] = t->sizes[perm[d]];
+    IrNode *pm = ir_node_new_op(g, OP_ATEN_PERMUTE);
+    ir_node_add_input(pm, x);
+    ir_node_add_input(pm, perm_param);
+    IrValue *pv = ir_node_add_output(pm, tensor_type(p, t->dtype, t->rank, psizes), NULL);
+    ir_append(hb, pm);
+    IrNode *rs = ir_node_new_op(g, OP_ATEN_RESHAPE);
+    ir_node_add_input(rs, pv);
+    ir_node_add_input(rs, size_param);
+    IrValue *rv = ir_node_add_output(rs, tensor_type(p, t->dtype, rank, sizes), NULL);
+    ir_append(hb, rs);
+    ir_block_add_return(hb, rv);
+    return ir_node_add_output(h, rv->type, NULL);
+}
+
+static int batch_heads(LowerProgram *p, IrNode *loop)
+{
+    const RtValue *trips = loop->op == OP_PRIM_LOOP && loop->ninputs == 3 && loop->noutputs == 1
+                               ? lower_static_value(p, loop->inputs[0]) : NULL;
+    if (!trips || trips->kind != RT_INT || trips->u.i < 1 || trips->u.i > MAX_TRIPS)
+        return 0;
+    HeadLoop hl = {.p = p, .loop = loop, .trips = trips->u.i};
+    IrNode *steps[MAX_STEPS];
+    int nsteps = plan_loop(&hl, steps);
+    if (nsteps == 0)
+        return 0;
+    /* every step reads only earlier steps and outside values: in order,
+     * each becomes nodes before the loop */
+    IrValue *values[MAX_STEPS];
+    KernelsStacked st = {steps, values, 0};
+    for (int j = 0; j < nsteps; j++) {
+        IrNode *m = steps[j];
+        if (m->op == OP_ATEN_SLICE)
+            values[j] = stacked_slice(p, &hl, m);
+        else if (m->op == OP_ATEN_TRANSPOSE)
+            values[j] = stacked_transpose(p, &hl, m, &st);
+        else if (m->op == OP_TSSA_FUSION_GROUP)
+            values[j] = kernels_iterations_group(p, loop, m, &st, hl.trips);
+        else
+            values[j] = stacked_product(p, &hl, m, &st);
+        st.n = j + 1;
+    }
+    IrNode *write = ir_block_return(loop->blocks[0], 1)->def;
+    IrValue *dst = loop->inputs[2];
+    const IrTensorType *td = shape_of(dst);
+    int64_t dim, c, w;
+    static_dim(p, write->inputs[2], td->rank, &dim);
+    band_of(&hl, write->inputs[3], write->inputs[4], write->inputs[5], td->sizes[dim], &c, &w);
+    IrValue *result = unstacked(p, &hl, values[nsteps - 1], dim, write);
+    if (c != 0 || hl.trips * w != td->sizes[dim]) {
+        /* the bands do not cover the dim: the rest of %dst stays */
+        IrValue *in[] = {dst, result, int_constant(p, loop, dim), int_constant(p, loop, c),
+                         int_constant(p, loop, c + hl.trips * w), int_constant(p, loop, 1)};
+        result = new_node(p, loop, OP_IMMUT_SLICE_REV, in, 6, dst->type, write);
+    }
+    ir_replace_all_uses(loop->outputs[0], result);
+    IrNode *init = dst->def;
+    ir_node_destroy(loop);
+    if (init && init->owner && init->noutputs == 1 && init->outputs[0]->nuses == 0 && init->nblocks == 0 &&
+        (init->op == OP_ATEN_EMPTY || init->op == OP_ATEN_ZEROS || init->op == OP_ATEN_EMPTY_LIKE ||
+         init->op == OP_ATEN_ZEROS_LIKE))
+        ir_node_destroy(init);
+    return 1;
+}
+
+int kernels_batch_heads(LowerProgram *p)
+{
+    return kernels_rewrite_each(p, batch_heads);
+}
