@@ -9,7 +9,7 @@
  *       block0(%h, %d):
  *         %s = aten::mul(%h, W) ...                    int arithmetic of %h
  *         %xh = aten::slice(%X, dim, %s, %e, 1)        X from outside
- *         %kt = aten::transpose(%kh, a, b)             of a step's value
+ *         %kt = aten::transpose(%kh, a, b)             of a step's value (or t)
  *         %p = aten::bmm(%xh, %kt)                     of two steps' values
  *         %g = tssa::FusionGroup(%p, outside..., %h)   (or matmul; or mm /
  *         %r = aten::bmm(%g, %vh)                      matmul / linear of a
@@ -35,15 +35,17 @@
  * dim 0:
  *     slice of X       X's columns c .. c+N*W of dim, reshaped to [.., N, W,
  *                      ..] and permuted to [N, ..] (a view)
- *     transpose(a, b)  transpose(a+1, b+1) of the stacked value
+ *     transpose(a, b)  transpose(a+1, b+1) of the stacked value (t of a
+ *                      matrix: transpose(1, 2))
  *     bmm / matmul of two steps: matmul of the stacked values (one batched
  *                      GEMM; an operand whose layout the GEMM cannot read is
  *                      made contiguous on the device by one copy)
  *     mm / matmul / linear by weights: matmul / linear of the stacked value
  *     a group          the group over all iterations (horizontal.c's)
  * and the write is one group that permutes the stacked result back ([N, ..,
- * W, ..] to [.., N*W, ..]: one kernel), written into %dst by one
- * slice_rev where it does not cover the dim.
+ * W, ..] to [.., N*W, ..]: one kernel; a view where that moves N past dims
+ * of size 1 only, as for one head), written into %dst by one slice_rev
+ * where it does not cover the dim.
  *
  * Why a pass of its own: horizontal.c takes loops whose iteration i is row
  * i (select / select_rev on dim 0); here an iteration is a band of columns
@@ -197,6 +199,10 @@ static bool is_step(const HeadLoop *hl, const IrNode *n, IrNode *const *steps, i
         return t && n->noutputs == 1 && t->rank < KIR_MAX_RANK && is_step_value(steps, nsteps, n->inputs[0]) &&
                static_dim(hl->p, n->inputs[1], t->rank, &a) && static_dim(hl->p, n->inputs[2], t->rank, &b);
     }
+    if (n->op == OP_ATEN_T) {
+        const IrTensorType *t = n->ninputs == 1 ? shape_of(n->inputs[0]) : NULL;
+        return t && n->noutputs == 1 && t->rank == 2 && is_step_value(steps, nsteps, n->inputs[0]);
+    }
     return is_band_slice(hl, n) || is_product(hl, n, steps, nsteps);
 }
 
@@ -308,9 +314,9 @@ static IrValue *permuted(LowerProgram *p, IrNode *before, IrValue *x, const int6
                     like);
 }
 
-/* aten::view(x, sizes) before `before` (sizes only split dims of x: a
- * view of any strides, ATen's computeStride). */
-static IrValue *split_view(LowerProgram *p, IrNode *before, IrValue *x, int rank, const int64_t *sizes,
+/* aten::view(x, sizes) before `before`: sizes that split dims of x (a view
+ * of any strides, ATen's computeStride) or merge dims of a contiguous x. */
+static IrValue *view_of(LowerProgram *p, IrNode *before, IrValue *x, int rank, const int64_t *sizes,
                          const IrNode *like)
 {
     IrValue *list = kernels_int_list_constant(p, before, sizes, rank);
@@ -351,15 +357,19 @@ static IrValue *stacked_slice(LowerProgram *p, const HeadLoop *hl, IrNode *n)
     for (int d = 0, j = 1; d < rank; d++)
         if (d != dim)
             perm[j++] = d;
-    return permuted(p, hl->loop, split_view(p, hl->loop, x, rank, split, n), perm, n);
+    return permuted(p, hl->loop, view_of(p, hl->loop, x, rank, split, n), perm, n);
 }
 
+/* transpose(a, b) (t: of a matrix, transpose(0, 1)) of the stacked value:
+ * transpose(a+1, b+1). */
 static IrValue *stacked_transpose(LowerProgram *p, const HeadLoop *hl, IrNode *n, const KernelsStacked *st)
 {
     const IrTensorType *t = shape_of(n->inputs[0]);
-    int64_t a, b;
-    static_dim(hl->p, n->inputs[1], t->rank, &a);
-    static_dim(hl->p, n->inputs[2], t->rank, &b);
+    int64_t a = 0, b = 1;
+    if (n->op == OP_ATEN_TRANSPOSE) {
+        static_dim(hl->p, n->inputs[1], t->rank, &a);
+        static_dim(hl->p, n->inputs[2], t->rank, &b);
+    }
     IrValue *in[] = {kernels_stacked_of(st, n->inputs[0]), int_constant(p, hl->loop, a + 1),
                      int_constant(p, hl->loop, b + 1)};
     return new_node(p, hl->loop, OP_ATEN_TRANSPOSE, in, 3,
@@ -380,21 +390,29 @@ static IrValue *stacked_product(LowerProgram *p, const HeadLoop *hl, IrNode *n, 
                     n);
 }
 
-/* The stacked result [N, .., W, ..] as [.., N*W, ..] (W at dim), made by one
- * group (one kernel): the permute is no view a GEMM or copy reads whole. */
-static IrValue *unstacked(LowerProgram *p, const HeadLoop *hl, IrValue *all, int64_t dim, const IrNode *like)
+/* The stacked result [N, .., W, ..] as [.., N*W, ..] (W at dim): a view of
+ * it where it is contiguous (a product's or group's) and N moves past dims
+ * of size 1 only (one head; bands of rows); else made by one group (one
+ * kernel), since the permute is no view a GEMM or copy reads whole. */
+static IrValue *unstacked(LowerProgram *p, const HeadLoop *hl, IrValue *all, bool contiguous, int64_t dim,
+                          const IrNode *like)
 {
     const IrTensorType *t = shape_of(all);
     int rank = t->rank - 1;
     int64_t perm[KIR_MAX_RANK], sizes[KIR_MAX_RANK];
-    for (int j = 0; j < dim; j++)
+    bool in_order = true;       /* the permute moves N past dims of size 1 only */
+    for (int j = 0; j < dim; j++) {
         perm[j] = j + 1;
+        in_order = in_order && t->sizes[j + 1] == 1;
+    }
     perm[dim] = 0;
     for (int j = (int)dim + 1; j <= rank; j++)
         perm[j] = j;
     for (int d = 0; d < rank; d++)
         sizes[d] = t->sizes[d + 1];
     sizes[dim] *= hl->trips;
+    if (contiguous && (in_order || hl->trips == 1))
+        return view_of(p, hl->loop, all, rank, sizes, like);
     IrGraph *g = lower_ir_graph(p);
     IrValue *perm_list = kernels_int_list_constant(p, hl->loop, perm, t->rank);
     IrValue *size_list = kernels_int_list_constant(p, hl->loop, sizes, rank);
@@ -445,7 +463,7 @@ static int batch_heads(LowerProgram *p, IrNode *loop)
         IrNode *m = steps[j];
         if (m->op == OP_ATEN_SLICE)
             values[j] = stacked_slice(p, &hl, m);
-        else if (m->op == OP_ATEN_TRANSPOSE)
+        else if (m->op == OP_ATEN_TRANSPOSE || m->op == OP_ATEN_T)
             values[j] = stacked_transpose(p, &hl, m, &st);
         else if (m->op == OP_TSSA_FUSION_GROUP)
             values[j] = kernels_iterations_group(p, loop, m, &st, hl.trips);
@@ -459,7 +477,10 @@ static int batch_heads(LowerProgram *p, IrNode *loop)
     int64_t dim, c, w;
     static_dim(p, write->inputs[2], td->rank, &dim);
     band_of(&hl, write->inputs[3], write->inputs[4], write->inputs[5], td->sizes[dim], &c, &w);
-    IrValue *result = unstacked(p, &hl, values[nsteps - 1], dim, write);
+    const IrNode *last = steps[nsteps - 1];
+    bool contiguous = last->op == OP_TSSA_FUSION_GROUP || last->op == OP_ATEN_BMM || last->op == OP_ATEN_MATMUL ||
+                      last->op == OP_ATEN_MM || last->op == OP_ATEN_LINEAR;
+    IrValue *result = unstacked(p, &hl, values[nsteps - 1], contiguous, dim, write);
     if (c != 0 || hl.trips * w != td->sizes[dim]) {
         /* the bands do not cover the dim: the rest of %dst stays */
         IrValue *in[] = {dst, result, int_constant(p, loop, dim), int_constant(p, loop, c),
