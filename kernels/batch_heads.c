@@ -13,8 +13,9 @@
  *         %p = aten::bmm(%xh, %kt)                     of two steps' values
  *         %g = tssa::FusionGroup(%p, outside..., %h)   (or matmul; or mm /
  *         %r = aten::bmm(%g, %vh)                      matmul / linear of a
- *         %d2 = immut::slice_rev(%d, %r, dim', %s', %e', 1)   step by weights)
- *         -> (true, %d2)
+ *         %d2 = immut::slice_rev(%d, %r, dim', %s', %e', 1)   step by weights,
+ *         -> (true, %d2)                               or mm / matmul of an
+ *                                                      outside value by a step)
  * Preconditions, all checked:
  *   - N is a compile-time int >= 1 and the condition a compile-time true;
  *   - every slice's start and end are int arithmetic (mul, add, sub,
@@ -41,6 +42,11 @@
  *                      GEMM; an operand whose layout the GEMM cannot read is
  *                      made contiguous on the device by one copy)
  *     mm / matmul / linear by weights: matmul / linear of the stacked value
+ *     mm / matmul of X from outside by a step's matrix: for x @ w[:, band]
+ *                      (as sink_sliced_products leaves a head's projection)
+ *                      the bands of x @ w[:, c:c+N*W], one GEMM; else X as
+ *                      [1, .., M, K] by the stacked matrices as [N, 1.., K,
+ *                      W] (a broadcast batched product)
  *     a group          the group over all iterations (horizontal.c's)
  * and the write is one group that permutes the stacked result back ([N, ..,
  * W, ..] to [.., N*W, ..]: one kernel; a view where that moves N past dims
@@ -59,15 +65,13 @@
 #include "kernels/kernels_internal.h"
 #include "tssa/shapes.h"
 
-enum { MAX_STEPS = 32, MAX_INDEX_NODES = 32, MAX_TRIPS = 1 << 16 };
+enum { MAX_STEPS = 32, MAX_INDEX_DEPTH = 32, MAX_TRIPS = 1 << 16 };
 
 typedef struct HeadLoop {
     const LowerProgram *p;
     IrNode *loop;
     IrValue *counter;
     int64_t trips;
-    IrNode *index[MAX_INDEX_NODES];     /* the body's int arithmetic of the counter */
-    int nindex;
 } HeadLoop;
 
 static bool static_int(const LowerProgram *p, const IrValue *v, int64_t *out)
@@ -85,33 +89,40 @@ static bool is_index_op(const IrNode *n)
            n->ninputs == 2 && n->noutputs == 1 && n->outputs[0]->type && n->outputs[0]->type->kind == TY_INT;
 }
 
-/* The value of int v in iteration h: a compile-time int, the counter, or
- * the body's index arithmetic of them (depth-bounded); false otherwise or
- * on overflow / division by zero. */
-static bool index_value(const HeadLoop *hl, const IrValue *v, int64_t h, int depth, int64_t *out)
+/* The body's index arithmetic in iteration h, for kernels_decide_scalar:
+ * the counter is h, an index node's value decided from its inputs
+ * (depth-bounded). */
+typedef struct IndexAt {
+    const HeadLoop *hl;
+    int64_t h;
+    int depth;
+} IndexAt;
+
+static bool index_decided(void *ctx, const IrValue *v, int64_t *out)
 {
-    if (v == hl->counter) {
-        *out = h;
+    IndexAt *at = ctx;
+    if (v == at->hl->counter) {
+        *out = at->h;
         return true;
     }
-    if (static_int(hl->p, v, out))
-        return true;
     const IrNode *n = v->def;
-    if (depth > MAX_INDEX_NODES || n->owner != hl->loop->blocks[0] || !is_index_op(n))
+    if (at->depth >= MAX_INDEX_DEPTH || n->owner != at->hl->loop->blocks[0] || !is_index_op(n))
         return false;
-    int64_t a, b;
-    if (!index_value(hl, n->inputs[0], h, depth + 1, &a) || !index_value(hl, n->inputs[1], h, depth + 1, &b))
-        return false;
-    switch (n->op) {
-    case OP_ATEN_MUL: return !__builtin_mul_overflow(a, b, out);
-    case OP_ATEN_ADD: return !__builtin_add_overflow(a, b, out);
-    case OP_ATEN_SUB: return !__builtin_sub_overflow(a, b, out);
-    default:
-        if (b == 0 || (a == INT64_MIN && b == -1))
-            return false;
-        *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));   /* Python's floor division */
-        return true;
-    }
+    ScalarLookup lk = {at->hl->p, index_decided, at};
+    at->depth++;
+    bool ok = kernels_decide_scalar(&lk, n, out);
+    at->depth--;
+    return ok;
+}
+
+/* The value of int v in iteration h: a compile-time int, the counter, or
+ * the body's index arithmetic of them; false otherwise or on overflow /
+ * division by zero. */
+static bool index_value(const HeadLoop *hl, const IrValue *v, int64_t h, int64_t *out)
+{
+    IndexAt at = {hl, h, 0};
+    ScalarLookup lk = {hl->p, index_decided, &at};
+    return kernels_lookup_scalar(&lk, v, out);
 }
 
 /* Whether [start, end) step `step` is c + h*W .. c + (h+1)*W in iteration h
@@ -120,15 +131,15 @@ static bool band_of(const HeadLoop *hl, const IrValue *start, const IrValue *end
                     int64_t size, int64_t *c, int64_t *w)
 {
     int64_t one, s0, e0;
-    if (!static_int(hl->p, step, &one) || one != 1 || !index_value(hl, start, 0, 0, &s0) ||
-        !index_value(hl, end, 0, 0, &e0) || s0 < 0 || e0 <= s0)
+    if (!static_int(hl->p, step, &one) || one != 1 || !index_value(hl, start, 0, &s0) ||
+        !index_value(hl, end, 0, &e0) || s0 < 0 || e0 <= s0)
         return false;
     int64_t width = e0 - s0;
     if (width > size || hl->trips > (size - s0) / width)
         return false;       /* the last band would be clamped */
     for (int64_t h = 1; h < hl->trips; h++) {
         int64_t s, e;
-        if (!index_value(hl, start, h, 0, &s) || !index_value(hl, end, h, 0, &e) || s != s0 + h * width ||
+        if (!index_value(hl, start, h, &s) || !index_value(hl, end, h, &e) || s != s0 + h * width ||
             e != s + width)
             return false;
     }
@@ -172,7 +183,14 @@ static bool is_product(const HeadLoop *hl, const IrNode *n, IrNode *const *steps
     if (n->noutputs != 1)
         return false;
     const IrTensorType *a = n->ninputs >= 2 ? shape_of(n->inputs[0]) : NULL, *b = a ? shape_of(n->inputs[1]) : NULL;
-    if (!a || !b || !is_step_value(steps, nsteps, n->inputs[0]))
+    if (!a || !b)
+        return false;
+    /* a value from outside by a step's matrix (x @ w[:, band], as
+     * sink_sliced_products leaves a head's projection on the cpu backend) */
+    if ((n->op == OP_ATEN_MM || n->op == OP_ATEN_MATMUL) && n->ninputs == 2 &&
+        kernels_outside_loop(n->inputs[0], hl->loop) && is_step_value(steps, nsteps, n->inputs[1]))
+        return b->rank == 2 && a->rank >= 2 && a->rank < KIR_MAX_RANK;
+    if (!is_step_value(steps, nsteps, n->inputs[0]))
         return false;
     if ((n->op == OP_ATEN_BMM || n->op == OP_ATEN_MATMUL) && n->ninputs == 2 &&
         is_step_value(steps, nsteps, n->inputs[1]))
@@ -234,9 +252,6 @@ static int plan_loop(HeadLoop *hl, IrNode **steps)
                 if (user->owner != body || (user->op != OP_ATEN_SLICE && user != write && !is_index_op(user)))
                     return 0;
             }
-            if (hl->nindex == MAX_INDEX_NODES)
-                return 0;
-            hl->index[hl->nindex++] = m;
             continue;
         }
         if (nsteps == MAX_STEPS || !is_step(hl, m, steps, nsteps))
@@ -324,25 +339,39 @@ static IrValue *view_of(LowerProgram *p, IrNode *before, IrValue *x, int rank, c
                     tensor_type(p, shape_of(x)->dtype, rank, sizes), like);
 }
 
-/* The bands of X's dim, all iterations': X[.., c:c+N*W, ..] as [N, .., W,
- * ..] (a view). */
-static IrValue *stacked_slice(LowerProgram *p, const HeadLoop *hl, IrNode *n)
+/* The bands of slice step n (a band of dim of x from outside): where
+ * *dim, *c, *w. */
+static void band_slice_of(const HeadLoop *hl, const IrNode *n, int64_t *dim, int64_t *c, int64_t *w)
 {
-    IrValue *x = n->inputs[0];
+    const IrTensorType *tx = shape_of(n->inputs[0]);
+    static_dim(hl->p, n->inputs[1], tx->rank, dim);
+    band_of(hl, n->inputs[2], n->inputs[3], n->inputs[4], tx->sizes[*dim], c, w);
+}
+
+/* x[.., c:c+N*W, ..] (of dim) before the loop; x itself where that is all
+ * of it. */
+static IrValue *all_bands(LowerProgram *p, const HeadLoop *hl, IrValue *x, int64_t dim, int64_t c, int64_t w,
+                          const IrNode *like)
+{
     const IrTensorType *tx = shape_of(x);
-    int64_t dim, c, w;
-    static_dim(hl->p, n->inputs[1], tx->rank, &dim);
-    band_of(hl, n->inputs[2], n->inputs[3], n->inputs[4], tx->sizes[dim], &c, &w);
     int64_t n_w = hl->trips * w;
-    if (c != 0 || n_w != tx->sizes[dim]) {
-        int64_t sizes[KIR_MAX_RANK];
-        memcpy(sizes, tx->sizes, (size_t)tx->rank * sizeof *sizes);
-        sizes[dim] = n_w;
-        IrValue *in[] = {x, int_constant(p, hl->loop, dim), int_constant(p, hl->loop, c),
-                         int_constant(p, hl->loop, c + n_w), int_constant(p, hl->loop, 1)};
-        x = new_node(p, hl->loop, OP_ATEN_SLICE, in, 5, tensor_type(p, tx->dtype, tx->rank, sizes), n);
-    }
+    if (c == 0 && n_w == tx->sizes[dim])
+        return x;
+    int64_t sizes[KIR_MAX_RANK];
+    memcpy(sizes, tx->sizes, (size_t)tx->rank * sizeof *sizes);
+    sizes[dim] = n_w;
+    IrValue *in[] = {x, int_constant(p, hl->loop, dim), int_constant(p, hl->loop, c),
+                     int_constant(p, hl->loop, c + n_w), int_constant(p, hl->loop, 1)};
+    return new_node(p, hl->loop, OP_ATEN_SLICE, in, 5, tensor_type(p, tx->dtype, tx->rank, sizes), like);
+}
+
+/* x's N bands of width W side by side along dim (all of dim) as [N, .., W,
+ * ..]: a view. */
+static IrValue *bands_stacked(LowerProgram *p, const HeadLoop *hl, IrValue *x, int64_t dim, int64_t w,
+                              const IrNode *like)
+{
     /* [.., N*W, ..] -> [.., N, W, ..] -> [N, .., W, ..] */
+    const IrTensorType *tx = shape_of(x);
     int rank = tx->rank + 1;
     int64_t split[KIR_MAX_RANK], perm[KIR_MAX_RANK];
     for (int d = 0, j = 0; d < tx->rank; d++) {
@@ -357,7 +386,16 @@ static IrValue *stacked_slice(LowerProgram *p, const HeadLoop *hl, IrNode *n)
     for (int d = 0, j = 1; d < rank; d++)
         if (d != dim)
             perm[j++] = d;
-    return permuted(p, hl->loop, view_of(p, hl->loop, x, rank, split, n), perm, n);
+    return permuted(p, hl->loop, view_of(p, hl->loop, x, rank, split, like), perm, like);
+}
+
+/* The bands of X's dim, all iterations': X[.., c:c+N*W, ..] as [N, .., W,
+ * ..] (a view). */
+static IrValue *stacked_slice(LowerProgram *p, const HeadLoop *hl, IrNode *n)
+{
+    int64_t dim, c, w;
+    band_slice_of(hl, n, &dim, &c, &w);
+    return bands_stacked(p, hl, all_bands(p, hl, n->inputs[0], dim, c, w, n), dim, w, n);
 }
 
 /* transpose(a, b) (t: of a matrix, transpose(0, 1)) of the stacked value:
@@ -376,14 +414,48 @@ static IrValue *stacked_transpose(LowerProgram *p, const HeadLoop *hl, IrNode *n
                     kernels_stacked_type(lower_ir_graph(p), n->outputs[0], hl->trips), n);
 }
 
+/* aten::unsqueeze(x, dim) before `before`. */
+static IrValue *unsqueezed(LowerProgram *p, IrNode *before, IrValue *x, int64_t dim, const IrNode *like)
+{
+    const IrTensorType *t = shape_of(x);
+    int64_t sizes[KIR_MAX_RANK];
+    for (int d = 0, j = 0; d <= t->rank; d++)
+        sizes[d] = d == dim ? 1 : t->sizes[j++];
+    return new_node(p, before, OP_ATEN_UNSQUEEZE, (IrValue *[]){x, int_constant(p, before, dim)}, 2,
+                    tensor_type(p, t->dtype, t->rank + 1, sizes), like);
+}
+
 /* bmm / mm of stacked values: matmul (bmm and mm take 3-d and 2-d only);
- * matmul and linear broadcast over the new dim 0. */
+ * matmul and linear broadcast over the new dim 0. X [.., M, K] from outside
+ * by stacked matrices [N, K, W]: X as [1, .., M, K] by [N, 1.., K, W]. */
 static IrValue *stacked_product(LowerProgram *p, const HeadLoop *hl, IrNode *n, const KernelsStacked *st)
 {
     IrValue *in[3];
     for (int k = 0; k < n->ninputs; k++) {
         IrValue *all = kernels_stacked_of(st, n->inputs[k]);
         in[k] = all ? all : n->inputs[k];
+    }
+    int lead = shape_of(n->inputs[0])->rank - 2;
+    const IrNode *band = n->inputs[1]->def;
+    if (in[0] == n->inputs[0] && band->op == OP_ATEN_SLICE && shape_of(band->inputs[0])->rank == 2) {
+        /* X @ W[:, band]: the bands of X @ W[:, c:c+N*W] (one GEMM) */
+        int64_t dim, c, w;
+        band_slice_of(hl, band, &dim, &c, &w);
+        if (dim == 1) {
+            IrValue *cols = all_bands(p, hl, band->inputs[0], 1, c, w, n);
+            const IrTensorType *tx = shape_of(n->inputs[0]);
+            int64_t sizes[KIR_MAX_RANK];
+            memcpy(sizes, tx->sizes, (size_t)tx->rank * sizeof *sizes);
+            sizes[tx->rank - 1] = hl->trips * w;
+            IrValue *product = new_node(p, hl->loop, OP_ATEN_MATMUL, (IrValue *[]){n->inputs[0], cols}, 2,
+                                        tensor_type(p, tx->dtype, tx->rank, sizes), n);
+            return bands_stacked(p, hl, product, tx->rank - 1, w, n);
+        }
+    }
+    if (in[0] == n->inputs[0] && lead > 0) {
+        in[0] = unsqueezed(p, hl->loop, in[0], 0, n);
+        for (int d = 0; d < lead; d++)
+            in[1] = unsqueezed(p, hl->loop, in[1], 1, n);
     }
     OpId op = n->op == OP_ATEN_LINEAR ? OP_ATEN_LINEAR : OP_ATEN_MATMUL;
     return new_node(p, hl->loop, op, in, n->ninputs, kernels_stacked_type(lower_ir_graph(p), n->outputs[0], hl->trips),
@@ -444,6 +516,25 @@ static IrValue *unstacked(LowerProgram *p, const HeadLoop *hl, IrValue *all, boo
     return ir_node_add_output(h, rv->type, NULL);
 }
 
+/* Removes v's node where nothing reads v and it is a view or an int list
+ * (a stacked value a product did not use, as X @ W[:, band] reads W's
+ * columns whole), then its inputs' the same way. */
+static void drop_unread(IrValue *v)
+{
+    IrNode *n = v->def;
+    if (v->nuses != 0 || !n->owner || n == n->owner->param || n->nblocks != 0 || n->noutputs != 1 ||
+        (n->op != OP_ATEN_VIEW && n->op != OP_ATEN_PERMUTE && n->op != OP_ATEN_SLICE && n->op != OP_ATEN_TRANSPOSE &&
+         n->op != OP_ATEN_UNSQUEEZE && n->op != OP_PRIM_LISTCONSTRUCT))
+        return;
+    IrValue *in[8];
+    int nin = n->ninputs < 8 ? n->ninputs : 8;
+    for (int k = 0; k < nin; k++)
+        in[k] = n->inputs[k];
+    ir_node_destroy(n);
+    for (int k = 0; k < nin; k++)
+        drop_unread(in[k]);
+}
+
 static int batch_heads(LowerProgram *p, IrNode *loop)
 {
     const RtValue *trips = loop->op == OP_PRIM_LOOP && loop->ninputs == 3 && loop->noutputs == 1
@@ -480,7 +571,7 @@ static int batch_heads(LowerProgram *p, IrNode *loop)
     const IrNode *last = steps[nsteps - 1];
     bool contiguous = last->op == OP_TSSA_FUSION_GROUP || last->op == OP_ATEN_BMM || last->op == OP_ATEN_MATMUL ||
                       last->op == OP_ATEN_MM || last->op == OP_ATEN_LINEAR;
-    IrValue *result = unstacked(p, &hl, values[nsteps - 1], contiguous, dim, write);
+    IrValue *result = unstacked(p, &hl, values[nsteps - 1], contiguous, dim, loop);
     if (c != 0 || hl.trips * w != td->sizes[dim]) {
         /* the bands do not cover the dim: the rest of %dst stays */
         IrValue *in[] = {dst, result, int_constant(p, loop, dim), int_constant(p, loop, c),
@@ -490,6 +581,8 @@ static int batch_heads(LowerProgram *p, IrNode *loop)
     ir_replace_all_uses(loop->outputs[0], result);
     IrNode *init = dst->def;
     ir_node_destroy(loop);
+    for (int j = nsteps - 1; j >= 0; j--)
+        drop_unread(values[j]);
     if (init && init->owner && init->noutputs == 1 && init->outputs[0]->nuses == 0 && init->nblocks == 0 &&
         (init->op == OP_ATEN_EMPTY || init->op == OP_ATEN_ZEROS || init->op == OP_ATEN_EMPTY_LIKE ||
          init->op == OP_ATEN_ZEROS_LIKE))

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Batched heads (kernels/batch_heads.c) on a corpus case with a loop over
 # heads (expected outputs from PyTorch):
-#   batched: on the cuda backend --emit=fused has no prim::Loop; the fused
+#   batched: on the cuda and cpu backends --emit=fused has no prim::Loop
+#            (on cpu the heads' projections are products by the weights'
+#            columns: sink_sliced_products); the cuda backend's fused
 #            text run by the ref backend gives PyTorch's outputs; run (CPU
 #            shim where there is no GPU) it is LAUNCHES launches and GEMMS
 #            GEMMs per run and gives PyTorch's outputs; with --keep-loops the
@@ -34,6 +36,8 @@ if [ "$mode" = loop ]; then
 fi
 launches="$5" gemms="$6"
 grep -q "prim::Loop" "$out/fused.ir" && fail "a prim::Loop is left"
+"$tssa" --backend=cpu model.ir "${bindings[@]}" --emit=fused >"$out/cpu_fused.ir" 2>&1
+grep -q "prim::Loop" "$out/cpu_fused.ir" && fail "a prim::Loop is left on the cpu backend"
 "$tssa" --backend=ref "$out/fused.ir" "${bindings[@]}" -o "$out/ref" 2>"$out/err" || fail "ref on the fused text: $(cat "$out/err")"
 "$compare" "$out/ref/out0.npy" expected/out0.npy || fail "ref on the fused text differs from PyTorch"
 grep -q "stats: launches_per_run $launches$" "$out/stats" || fail "not $launches launches per run: $(grep launches "$out/stats")"
