@@ -150,14 +150,7 @@ static IrValue *param_for(IrNode *h, IrValue *v)
     return ir_block_add_param(hb, v->type, NULL);
 }
 
-/* The stacked values of the steps so far: stacked[j] for steps[j]. */
-typedef struct Stacked {
-    IrNode **steps;
-    IrValue **values;
-    int n;
-} Stacked;
-
-static IrValue *stacked_of(const Stacked *st, const IrValue *v)
+IrValue *kernels_stacked_of(const KernelsStacked *st, const IrValue *v)
 {
     for (int j = 0; j < st->n; j++)
         if (st->steps[j]->outputs[0] == v)
@@ -165,8 +158,7 @@ static IrValue *stacked_of(const Stacked *st, const IrValue *v)
     return NULL;
 }
 
-/* [trips] + v's shape, as a refined tensor type. */
-static IrType *stacked_type(IrGraph *g, const IrValue *v, int64_t trips)
+IrType *kernels_stacked_type(IrGraph *g, const IrValue *v, int64_t trips)
 {
     const IrTensorType *t = shape_of(v);
     int64_t sizes[KIR_MAX_RANK] = {trips};
@@ -193,8 +185,8 @@ static IrValue *first_rows(LowerProgram *p, IrNode *before, IrValue *x, int64_t 
     return ir_node_add_output(rows, ir_type_tensor_refined(g, tx->dtype, tx->rank, sizes, NULL), NULL);
 }
 
-/* The group over all iterations standing for `group` (one iteration). */
-static IrValue *iterations_group(LowerProgram *p, IrNode *loop, IrNode *group, const Stacked *st, int64_t trips)
+IrValue *kernels_iterations_group(LowerProgram *p, IrNode *loop, IrNode *group, const KernelsStacked *st,
+                                  int64_t trips)
 {
     IrGraph *g = lower_ir_graph(p);
     IrBlock *body = loop->blocks[0], *gb = group->blocks[0];
@@ -210,7 +202,7 @@ static IrValue *iterations_group(LowerProgram *p, IrNode *loop, IrNode *group, c
     IrValue *dim0 = NULL;
     for (int k = 0; k < group->ninputs; k++) {
         IrValue *in = group->inputs[k], *to;
-        IrValue *all = stacked_of(st, in);
+        IrValue *all = kernels_stacked_of(st, in);
         if (in == counter) {
             to = it;
         } else if (!all) {
@@ -233,22 +225,22 @@ static IrValue *iterations_group(LowerProgram *p, IrNode *loop, IrNode *group, c
         ir_move_before(m, hb->ret);
     }
     ir_block_add_return(hb, ir_block_return(gb, 0));
-    return ir_node_add_output(h, stacked_type(g, group->outputs[0], trips), NULL);
+    return ir_node_add_output(h, kernels_stacked_type(g, group->outputs[0], trips), NULL);
 }
 
 /* The product over all iterations: the stacked first operand times the
  * same weights (matmul and linear broadcast over the leading dims). */
-static IrValue *stacked_gemm(LowerProgram *p, IrNode *loop, IrNode *n, const Stacked *st, int64_t trips)
+static IrValue *stacked_gemm(LowerProgram *p, IrNode *loop, IrNode *n, const KernelsStacked *st, int64_t trips)
 {
     IrGraph *g = lower_ir_graph(p);
     IrNode *all = ir_node_new_op(g, n->op == OP_ATEN_MM ? OP_ATEN_MATMUL : n->op);
     ir_insert_before(all, loop);
     all->comment = n->comment;
     all->line = n->line;
-    ir_node_add_input(all, stacked_of(st, n->inputs[0]));
+    ir_node_add_input(all, kernels_stacked_of(st, n->inputs[0]));
     for (int k = 1; k < n->ninputs; k++)
         ir_node_add_input(all, n->inputs[k]);
-    return ir_node_add_output(all, stacked_type(g, n->outputs[0], trips), NULL);
+    return ir_node_add_output(all, kernels_stacked_type(g, n->outputs[0], trips), NULL);
 }
 
 static int horizontal(LowerProgram *p, IrNode *loop)
@@ -262,19 +254,19 @@ static int horizontal(LowerProgram *p, IrNode *loop)
      * stacked by an earlier step, so the steps become top-level nodes in
      * order */
     IrValue *values[MAX_STEPS];
-    Stacked st = {steps, values, 0};
+    KernelsStacked st = {steps, values, 0};
     for (int j = 0; j < nsteps; j++) {
         IrNode *m = steps[j];
         if (m->op == OP_ATEN_SELECT)
             values[j] = first_rows(p, loop, m->inputs[0], trips);
         else if (m->op == OP_TSSA_FUSION_GROUP)
-            values[j] = iterations_group(p, loop, m, &st, trips);
+            values[j] = kernels_iterations_group(p, loop, m, &st, trips);
         else
             values[j] = stacked_gemm(p, loop, m, &st, trips);
         st.n = j + 1;
     }
     IrBlock *body = loop->blocks[0];
-    IrValue *result = stacked_of(&st, ir_block_return(body, 1)->def->inputs[1]);
+    IrValue *result = kernels_stacked_of(&st, ir_block_return(body, 1)->def->inputs[1]);
     ir_replace_all_uses(loop->outputs[0], result);
     IrNode *init = loop->inputs[2]->def;
     ir_node_destroy(loop);

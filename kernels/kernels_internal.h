@@ -78,6 +78,28 @@ IrNode *kernels_top_anchor(IrNode *n);
  * top-level node holding `at`, a compile-time value of p. */
 IrValue *kernels_scalar_constant(LowerProgram *p, IrNode *at, int64_t v, bool as_bool);
 
+/* Loops made operations over all their iterations (horizontal.c,
+ * batch_heads.c): the values so far of a loop body's steps, each stacked
+ * over the iterations along a new dim 0 (values[j] for steps[j]). */
+typedef struct KernelsStacked {
+    IrNode **steps;
+    IrValue **values;
+    int n;
+} KernelsStacked;
+/* The stacked value of step output v, or NULL. */
+IrValue *kernels_stacked_of(const KernelsStacked *st, const IrValue *v);
+/* [trips] + v's shape, as a refined tensor type. */
+IrType *kernels_stacked_type(IrGraph *g, const IrValue *v, int64_t trips);
+/* The group over all `trips` iterations of `loop` standing for `group` (one
+ * iteration, in the loop's body; its inputs the counter, values from outside
+ * and step outputs stacked in st), made before the loop; its block takes
+ * over group's nodes. */
+IrValue *kernels_iterations_group(LowerProgram *p, IrNode *loop, IrNode *group, const KernelsStacked *st,
+                                  int64_t trips);
+/* A prim::ListConstruct of int constants v[0..n) before the top-level node
+ * holding `at`, a compile-time value of p. */
+IrValue *kernels_int_list_constant(LowerProgram *p, IrNode *at, const int64_t *v, int n);
+
 /* One entry of the pass table (kernels/passes.c): a pass that rewrites
  * (its count is not needed), or one that may fail (run: false after a
  * message to err, *status set), and when it runs (wanted NULL: always).

@@ -92,3 +92,22 @@ void kernels_restore_def_order(IrBlock *b)
         for (int k = 0; k < n->nblocks; k++)
             kernels_restore_def_order(n->blocks[k]);
 }
+
+IrValue *kernels_int_list_constant(LowerProgram *p, IrNode *at, const int64_t *v, int n)
+{
+    IrNode *before = kernels_top_anchor(at);
+    IrGraph *g = lower_ir_graph(p);
+    IrNode *list = ir_node_new_op(g, OP_PRIM_LISTCONSTRUCT);
+    RtValue *items[KIR_MAX_RANK];
+    for (int i = 0; i < n; i++) {
+        ir_node_add_input(list, kernels_scalar_constant(p, before, v[i], false));
+        items[i] = rt_int(v[i]);
+    }
+    IrValue *out = ir_node_add_output(list, ir_type_list(g, ir_type_simple(g, TY_INT)), NULL);
+    ir_insert_before(list, before);
+    RtValue *value = rt_list(RT_LIST, n, items);
+    for (int i = 0; i < n; i++)
+        rt_release(items[i]);
+    lower_add_static(p, out, value);
+    return out;
+}

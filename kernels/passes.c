@@ -42,6 +42,10 @@
  *                         --place, several devices or hosts) -> a
  *                         data-parallel loop of groups and products is
  *                         groups over all its iterations (after fuse)
+ *     batch_heads         when horizontal runs -> a loop over heads (each
+ *                         iteration a band h*W of a dim, written into the
+ *                         same band of its result) is batched products,
+ *                         groups over all heads and one write
  *
  * Between passes, with KernelsPassOptions.verify, ir_verify checks the graph
  * (before the first pass too: a graph broken by specialization is not
@@ -94,6 +98,7 @@ static const KernelsPass kernels_passes[] = {
     {"unpack_views",          KERNELS_STAGE_FUSION, NULL, kernels_unpack_views, NULL},
     {"fuse",                  KERNELS_STAGE_FUSION, NULL, kernels_fuse, NULL},
     {"horizontal",            KERNELS_STAGE_FUSION, horizontal_wanted, kernels_horizontal, NULL},
+    {"batch_heads",           KERNELS_STAGE_FUSION, horizontal_wanted, kernels_batch_heads, NULL},
 };
 enum { NPASSES = sizeof kernels_passes / sizeof *kernels_passes };
 

@@ -306,22 +306,6 @@ static IrValue *static_node(LowerProgram *p, IrNode *before, OpId op, IrValue *c
     return out;
 }
 
-static IrValue *int_list_constant(LowerProgram *p, IrNode *before, const int64_t *v, int n)
-{
-    IrGraph *g = lower_ir_graph(p);
-    IrValue *in[KIR_MAX_RANK];
-    RtValue *items[KIR_MAX_RANK];
-    for (int i = 0; i < n; i++) {
-        in[i] = kernels_scalar_constant(p, before, v[i], false);
-        items[i] = rt_int(v[i]);
-    }
-    IrType *elem = ir_type_simple(g, TY_INT);
-    RtValue *list = rt_list(RT_LIST, n, items);
-    for (int i = 0; i < n; i++)
-        rt_release(items[i]);
-    return static_node(p, before, OP_PRIM_LISTCONSTRUCT, in, n, ir_type_list(g, elem), list);
-}
-
 /* aten::empty of refined tensor type t before `at` (an allocation whose
  * elements are unset), with its sizes and dtype as compile-time values. */
 static IrValue *empty_of(LowerProgram *p, IrNode *at, IrType *type)
@@ -330,7 +314,7 @@ static IrValue *empty_of(LowerProgram *p, IrNode *at, IrType *type)
     const IrTensorType *t = &type->tensor;
     IrValue *none = static_node(p, at, OP_PRIM_CONSTANT, NULL, 0, ir_type_simple(g, TY_NONE), rt_none());
     IrValue *dtype = kernels_scalar_constant(p, at, dtype_to_scalar_type((TensorDType)t->dtype), false);
-    IrValue *sizes = int_list_constant(p, at, t->sizes, t->rank);
+    IrValue *sizes = kernels_int_list_constant(p, at, t->sizes, t->rank);
     return static_node(p, at, OP_ATEN_EMPTY, (IrValue *[]){sizes, dtype, none, none, none, none}, 6, type, NULL);
 }
 
@@ -439,7 +423,7 @@ static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
     int64_t flat_sizes[2] = {rows, k}, out_sizes[2] = {rows, cols};
     IrValue *flat = n->inputs[0];
     if (tx->rank != 2) {
-        IrValue *shape = int_list_constant(p, at, flat_sizes, 2);
+        IrValue *shape = kernels_int_list_constant(p, at, flat_sizes, 2);
         flat = static_node(p, at, OP_ATEN_RESHAPE, (IrValue *[]){n->inputs[0], shape}, 2,
                            ir_type_tensor_refined(g, tx->dtype, 2, flat_sizes, NULL), NULL);
     }
@@ -459,7 +443,7 @@ static int slice_product(LowerProgram *p, IrNode *n, int workers, bool exact)
                                                                                       NULL), NULL));
     IrValue *result = all;
     if (ty->rank != 2) {
-        IrValue *shape = int_list_constant(p, at, ty->sizes, ty->rank);
+        IrValue *shape = kernels_int_list_constant(p, at, ty->sizes, ty->rank);
         result = static_node(p, at, OP_ATEN_RESHAPE, (IrValue *[]){all, shape}, 2, n->outputs[0]->type, NULL);
     }
     ir_replace_all_uses(n->outputs[0], result);

@@ -909,9 +909,14 @@ static int gemm_on(CudaBackend *cb, const Tensor *a, const Tensor *b, bool b_tra
         return 0;
     if (batch_b != 1 && batch_b != batch_a)
         return 0;
-    /* B's batch dims must be A's (or absent) for the output shape below */
+    /* B's batch dims must be A's (or absent) for the output shape below;
+     * equal batch counts of broadcast dims ([1, n] by [n, 1]: an n x n
+     * batch) are not pairs of matrices, and run on the host */
     if (batch_b != 1 && b->ndim != a->ndim)
         return 0;
+    for (int d = 0; batch_b != 1 && d < a->ndim - 2; d++)
+        if (a->sizes[d] != b->sizes[d])
+            return 0;
     if (b_transposed)
         tb = !tb;
     /* A batch of rows stacked with no gap is one tall matrix: one GEMM */

@@ -146,6 +146,14 @@ int kernels_fuse(LowerProgram *p);
  * (ir_group_iterations: one kernel each) and products of the stacked rows.
  * After kernels_fuse. Returns the number of loops rewritten. */
 int kernels_horizontal(LowerProgram *p);
+/* Batched heads (kernels/batch_heads.c): a loop whose iteration h works on
+ * the band h*W .. (h+1)*W of a dim of values from outside (a head's columns)
+ * and writes its result into the same band of its result becomes batched
+ * operations over all iterations: stacked views, one batched product per
+ * product of two per-iteration values, groups over all iterations, one
+ * group writing the result. After kernels_fuse, where horizontal runs.
+ * Returns the number of loops rewritten. */
+int kernels_batch_heads(LowerProgram *p);
 /* A top-level data-parallel loop (each iteration writes its own row) of N
  * iterations becomes a loop over c equal slices of them, each slice a loop
  * of N / c iterations, for o->slices workers (kernels/strip_mine.c): what

@@ -208,7 +208,7 @@ static void check_names_and_defaults(void)
     static const char *const in_order[] = {
         "expand_rnn_layers", "split_loop_tuples", "shape_infer", "fold_decided", "decompose_cells",
         "fold_embedding_linear", "sink_sliced_products", "strip_mine", "hoist_input_products", "split_bias", "invert_whole_assigns", "unpack_views", "fuse",
-        "horizontal",
+        "horizontal", "batch_heads",
     };
     int n = (int)(sizeof in_order / sizeof *in_order);
     CHECK(kernels_pass_count() == n);

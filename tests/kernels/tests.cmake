@@ -117,6 +117,22 @@ if(TSSA_CUDA)
                    $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/batch_loop 4 2 1 Body_L14)
   set_tests_properties(kernels.horizontal.long_batch_map kernels.horizontal.batch_loop
                        PROPERTIES LABELS "kernels;cuda")
+  #   kernels.batch_heads.*  a loop over heads (bands h*D of a dim) as
+  #            batched GEMMs, one kernel per group over all heads and one
+  #            write (launches and GEMMs per run on the cuda backend, PyTorch's
+  #            outputs on cuda, cpu and ref); loops it must refuse stay loops
+  function(add_batch_heads_test heads_name)
+    add_test(NAME kernels.batch_heads.${heads_name}
+             COMMAND ${TSSA_TESTS_DIR}/kernels/test_batch_heads.sh $<TARGET_FILE:tssa-stream>
+                     $<TARGET_FILE:npy_compare> ${TSSA_TESTS_DIR}/models/${heads_name} ${ARGN})
+    set_tests_properties(kernels.batch_heads.${heads_name} PROPERTIES LABELS "kernels;cuda")
+  endfunction()
+  add_batch_heads_test(attention_heads batched 5 5)
+  add_batch_heads_test(attention_heads_twelve batched 5 5)
+  add_batch_heads_test(attention_heads_one batched 1 5)
+  add_batch_heads_test(attention_heads_partial batched 3 4)
+  add_batch_heads_test(attention_heads_chained loop)
+  add_batch_heads_test(attention_heads_overlap loop)
   #   kernels.strip_mine  data-parallel loops cut into slices for devices and
   #            ranks on separate hosts: PyTorch's outputs on 1..4 devices,
   #            slices where they pay (not for a prime trip count), at most
