@@ -85,7 +85,7 @@ static const char CACHE_VERSION[] = "tssa-cuda-1";
     X(cuMemcpyHtoDAsync) X(cuMemcpyDtoHAsync) X(cuMemsetD8Async) X(cuGetErrorName) X(cuGetErrorString)     \
     X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWaitEvent) X(cuEventCreate)  \
     X(cuEventDestroy) X(cuEventRecord) X(cuDeviceCanAccessPeer) X(cuCtxEnablePeerAccess)              \
-    X(cuMemcpyPeerAsync) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuDeviceGetPCIBusId)                 \
+    X(cuMemcpyPeerAsync) X(cuMemcpyDtoDAsync) X(cuMemHostAlloc) X(cuMemFreeHost) X(cuDeviceGetPCIBusId)                 \
     X(cuStreamBeginCapture) X(cuStreamEndCapture) X(cuGraphInstantiate) X(cuGraphLaunch)            \
     X(cuGraphExecDestroy) X(cuGraphDestroy)
 
@@ -450,6 +450,13 @@ static bool cuda_copy_peer(Device *d, DevicePtr dst, Device *peer, DevicePtr src
 {
     if (bytes == 0)
         return true;
+    /* Devices sharing one GPU share its primary context: a plain copy, which
+     * a stream capture can record (a peer copy it refuses, even between one
+     * context and itself: CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED on an H200) */
+    if (impl_of(peer)->ctx == impl_of(d)->ctx)
+        return bind(d) && cu_ok(d, p_cuMemcpyDtoDAsync((CUdeviceptr)dst, (CUdeviceptr)src, bytes,
+                                                       stream_of(d)->stream),
+                                "cuMemcpyDtoDAsync", NULL);
     return bind(d) && cu_ok(d, p_cuMemcpyPeerAsync((CUdeviceptr)dst, impl_of(d)->ctx, (CUdeviceptr)src,
                                                    impl_of(peer)->ctx, bytes, stream_of(d)->stream),
                             "cuMemcpyPeerAsync", NULL);
