@@ -103,7 +103,9 @@ int kir_math_calls(const char *template_text);
 void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target);
 /* The CUDA threads output o of k launches: one per element, or one per row
  * of its last dim when it reduces along it (a softmax: the row's max and
- * sum once per row, not once per element). */
+ * sum once per row, not once per element); 0 when o has no kernel of its
+ * own (empty, or an earlier same-shaped elementwise output's kernel
+ * writes it: what the printer prints is what the cuda backend launches). */
 int64_t kir_cuda_threads(const KKernel *k, int o);
 
 #endif

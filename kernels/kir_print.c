@@ -1299,9 +1299,27 @@ static bool cuda_per_row(const KOutput *out)
     return !((reduced_by >> last) & 1);
 }
 
+/* The output whose CUDA kernel writes output o: the first output of o's
+ * shape when o and it are elementwise (no reduction: one thread per
+ * element, and the outputs' shared loads and math computed once), else o.
+ * A kernel per output kept an LSTM's h and c, a box's columns, a loss's
+ * terms as separate launches that each read the same inputs. */
+static int cuda_writer(const KKernel *k, int o)
+{
+    const KOutput *out = &k->outputs[o];
+    if (numel(out) == 0 || has_reduce(out))
+        return o;
+    for (int q = 0; q < o; q++)
+        if (same_shape(&k->outputs[q], out) && !has_reduce(&k->outputs[q]))
+            return q;
+    return o;
+}
+
 int64_t kir_cuda_threads(const KKernel *k, int o)
 {
     const KOutput *out = &k->outputs[o];
+    if (cuda_writer(k, o) != o)
+        return 0;       /* another output's kernel writes it */
     return cuda_per_row(out) ? numel(out) / out->sizes[out->rank - 1] : numel(out);
 }
 
@@ -1429,6 +1447,60 @@ static void print_thread_index(const Printer *pr, TextBuf *t, const KOutput *out
     }
 }
 
+/* The scalars and inputs a kernel body reads, from its arguments (only
+ * those it uses: nvcc warns of the rest). */
+static void print_cuda_reads(TextBuf *t, const KKernel *k, const char *body)
+{
+    if (uses_name(body, "si"))
+        textbuf_puts(t, "    const int64_t *si = a.si;\n");
+    if (uses_name(body, "sf"))
+        textbuf_puts(t, "    const double *sf = a.sf;\n");
+    char name[32];
+    for (int i = 0; i < k->ninputs; i++) {
+        snprintf(name, sizeof name, "in%d", i);
+        if (k->inputs[i].kind == KIN_TENSOR && uses_name(body, name))
+            textbuf_printf(t, "    const %s *__restrict__ in%d = (const %s *)a.in[%d];\n",
+                           kir_ctype(k->inputs[i].dtype), i, kir_ctype(k->inputs[i].dtype), i);
+    }
+}
+
+/* Elementwise outputs of one shape (os[0..nos), cuda_writer) as one CUDA
+ * kernel NAME_out<os[0]>: a thread per element computes every output's
+ * value in one scope, so their common loads and math are done once, and
+ * stores each. */
+static void print_outputs_cuda_together(Printer *pr, TextBuf *t, const int *os, int nos)
+{
+    const KKernel *k = pr->k;
+    const KOutput *first = &k->outputs[os[0]];
+    for (int v = 0; v < KIR_MAX_VARS; v++) {
+        pr->vlo[v] = 0;
+        pr->vhi[v] = v < first->rank ? first->sizes[v] - 1 : -1;
+    }
+    Scope root;
+    scope_init(&root, SCOPE_ROOT, -1, NULL);
+    pr->indent = 1;
+    int *values = xcalloc((size_t)nos, sizeof *values);
+    for (int j = 0; j < nos; j++)
+        values[j] = emit(pr, &root, k->outputs[os[j]].value);
+    const char *body = textbuf_cstr(&root.text);
+    textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n", k->name, os[0], k->name);
+    print_cuda_reads(t, k, body);
+    for (int j = 0; j < nos; j++) {
+        const char *ctype = kir_ctype(k->outputs[os[j]].dtype);
+        textbuf_printf(t, "    %s *out%d = (%s *)a.out[%d];\n", ctype, os[j], ctype, os[j]);
+    }
+    print_thread_index(pr, t, first, false, numel(first), body);
+    textbuf_putn(t, root.text.data, root.text.len);
+    for (int j = 0; j < nos; j++) {
+        textbuf_printf(t, "    out%d[lin] = ", os[j]);
+        temp_name(t, values[j]);
+        textbuf_puts(t, ";\n");
+    }
+    textbuf_printf(t, "}\nTSSA_KERNEL_ENTRY(%s_out%d, %s_args)\n\n", k->name, os[0], k->name);
+    free(values);
+    scope_release(&root);
+}
+
 /* One output as a CUDA kernel: thread = output element, or output row
  * (cuda_per_row: the row's reductions before a loop over its elements).
  * The body is made first, so only what it uses is declared (nvcc warns of
@@ -1469,17 +1541,7 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     }
     const char *body = textbuf_cstr(&root.text);
     textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n", k->name, o, k->name);
-    if (uses_name(body, "si"))
-        textbuf_puts(t, "    const int64_t *si = a.si;\n");
-    if (uses_name(body, "sf"))
-        textbuf_puts(t, "    const double *sf = a.sf;\n");
-    char name[32];
-    for (int i = 0; i < k->ninputs; i++) {
-        snprintf(name, sizeof name, "in%d", i);
-        if (k->inputs[i].kind == KIN_TENSOR && uses_name(body, name))
-            textbuf_printf(t, "    const %s *__restrict__ in%d = (const %s *)a.in[%d];\n",
-                           kir_ctype(k->inputs[i].dtype), i, kir_ctype(k->inputs[i].dtype), i);
-    }
+    print_cuda_reads(t, k, body);
     textbuf_printf(t, "    %s *out%d = (%s *)a.out[%d];\n", ctype, o, ctype, o);
     /* the thread's element (or row: the dims before the last) */
     print_thread_index(pr, t, out, per_row, threads, body);
@@ -1533,15 +1595,28 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
         pr.narrow = cuda_index_32(k);
         textbuf_printf(t, "struct %s_args {\n    const void *in[%d];\n    int64_t si[%d];\n"
                           "    double sf[%d];\n    void *out[%d];\n};\n", k->name, nin, nin, nin, nout);
-        /* a kernel per output: a max keeps its index only when its argmax
+        /* a kernel per output, but elementwise outputs of one shape share
+         * one (cuda_writer); a max keeps its index only when its argmax
          * twin is this kernel's own output */
+        int *together = xcalloc((size_t)k->noutputs + 1, sizeof *together);
         for (int o = 0; o < k->noutputs; o++) {
+            if (cuda_writer(k, o) != o)
+                continue;
+            int n = 0;
+            for (int q = o; q < k->noutputs; q++)
+                if (cuda_writer(k, q) == o)
+                    together[n++] = q;
+            if (n > 1) {
+                print_outputs_cuda_together(&pr, t, together, n);
+                continue;
+            }
             pr.nindexed = 0;
             Seen own = {0};
             collect_indexed(&pr, &own, k->outputs[o].value);
             free(own.items);
             print_output_cuda(&pr, t, o);
         }
+        free(together);
     }
     free(pr.indexed);
 }

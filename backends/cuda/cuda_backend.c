@@ -27,7 +27,9 @@
  *   kernels    the program's CUDA text (kernels_source) plus this file's two
  *              runtime kernels (a bias broadcast for linear) is loaded once;
  *              output o of a group is one launch of NAME_out<o>, one thread
- *              per element, 256 per block.
+ *              per element, 256 per block, unless the printer's kernel of
+ *              another output writes it too (KernelsArg.threads 0: same-
+ *              shaped elementwise outputs share one launch).
  *   GEMM       mm, bmm, linear and matmul of float32/float64 matrices (last
  *              two dims row-major or transposed, batch dims of one stride;
  *              matmul with a vector as a one-row or one-column matrix) go to
@@ -645,14 +647,6 @@ static void host_writes(CudaBackend *cb, const RtValue *v)
 
 /* ---------------------------------------------------------------- launches */
 
-static int64_t numel_of(const KernelsArg *a)
-{
-    int64_t n = 1;
-    for (int d = 0; d < a->rank; d++)
-        n *= a->sizes[d];
-    return n;
-}
-
 static bool launch_elements(CudaBackend *cb, void *fn, const char *name, int64_t n, const void *args,
                             size_t size)
 {
@@ -717,7 +711,7 @@ static int run_group(CudaBackend *cb, const KernelsKernel *k, RtValue **args, Rt
         for (int o = 0; o < m && ok; o++) {
             void *fn = cb->gpus[cb->cur].functions[k->index][o];
             if (!fn)
-                continue;       /* an empty output */
+                continue;       /* an empty output, or another's kernel writes it */
             ok = launch_elements(cb, fn, cb->gpus[cb->cur].function_names[k->index][o],
                                  k->outputs[o].threads, packed, size);
             failed = NULL;      /* the device's message names the kernel */
@@ -1551,7 +1545,7 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
         gpu->function_names[i] = xcalloc((size_t)k->noutputs + 1, sizeof **gpu->function_names);
         first[i] = at;
         for (int o = 0; o < k->noutputs; o++)
-            if (numel_of(&k->outputs[o]) > 0)   /* the printer writes no kernel for it */
+            if (k->outputs[o].threads > 0)      /* else the printer writes no kernel for it */
                 names[at++] = xprintf("%s_out%d", k->name, o);
     }
     bool ok = gpu->dev->ops->load(gpu->dev, source, (const char *const *)names, at, fns);
@@ -1565,7 +1559,7 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
         for (int i = 0; i < nk; i++) {
             const KernelsKernel *k = kernels_kernel_at(kp, i);
             for (int o = 0, j = first[i]; o < k->noutputs; o++)
-                if (numel_of(&k->outputs[o]) > 0) {
+                if (k->outputs[o].threads > 0) {
                     gpu->function_names[i][o] = names[j];
                     gpu->functions[i][o] = fns[j++];
                 }

@@ -186,10 +186,12 @@ typedef struct KernelsArg {
     int rank;
     int64_t sizes[TENSOR_MAX_DIMS];
     int64_t index_limit;
-    int64_t threads;            /* outputs: CUDA threads its kernel launches */
+    int64_t threads;            /* outputs: CUDA threads its kernel launches; 0: no kernel
+                                 * of its own (empty, or another output's kernel writes it) */
 } KernelsArg;
 typedef struct KernelsKernel {
-    const char *name;           /* in CUDA, output o is the __global__ NAME_out<o> */
+    const char *name;           /* in CUDA, output o is written by the __global__ NAME_out<o>
+                                 * (or by an earlier output's: threads 0) */
     const char *where;          /* the group's source location comment, or "" */
     int index;                  /* among the program's kernels: 0 .. kernels_count - 1 */
     int ninputs, noutputs;
