@@ -1342,6 +1342,9 @@ static bool idx_fits_int32(const KIdx *x, const int64_t *vlo, const int64_t *vhi
     }
 }
 
+static bool select_arm_fits_int32(const KExpr *e, int arm, const int64_t *vlo, const int64_t *vhi,
+                                  const int64_t *param_limit);
+
 /* Whether every index expression under e fits (idx_fits_int32), with the
  * ranges of e's output variables in vlo / vhi; a reduction's variable gets
  * its range where the walk meets the reduction. A select's test compares
@@ -1365,10 +1368,58 @@ static bool exprs_fit_int32(Seen *seen, const KExpr *e, int64_t *vlo, int64_t *v
             hi - x->lo > INT32_MAX)
             return false;
     }
+    if (e->kind == KX_SELECT)
+        return select_arm_fits_int32(e, 0, vlo, vhi, param_limit) &&
+               select_arm_fits_int32(e, 1, vlo, vhi, param_limit);
     for (int i = 0; i < e->nargs; i++)
         if (!exprs_fit_int32(seen, e->args[i], vlo, vhi, param_limit))
             return false;
     return true;
+}
+
+/* Whether arm `arm` of select e fits, where it runs: the first only when
+ * all of e's tests hold, so a test lo <= v + c < hi narrows v's range
+ * there (a strided column assign's (i1 - 1) / 2 runs for i1 >= 1 alone);
+ * the second, for one test without a step, where v + c lies beyond one end
+ * of it (a cat's last piece, v - 3, after v == 0, 1, 2). Its own walk: what
+ * it met under narrowed ranges is met again, unnarrowed, elsewhere. */
+static bool select_arm_fits_int32(const KExpr *e, int arm, const int64_t *vlo, const int64_t *vhi,
+                                  const int64_t *param_limit)
+{
+    int64_t lo[KIR_MAX_VARS], hi[KIR_MAX_VARS];
+    memcpy(lo, vlo, sizeof lo);
+    memcpy(hi, vhi, sizeof hi);
+    for (int i = 0; i < e->ntests && (arm == 0 || (e->ntests == 1 && e->tests[0].step <= 1)); i++) {
+        const KTest *test = &e->tests[i];
+        const KIdx *x = test->x, *v = x;
+        int64_t c = 0;
+        if (x->kind == KI_ADD && x->b->kind == KI_CONST) {
+            v = x->a;
+            c = x->b->c;
+        } else if (x->kind == KI_ADD && x->a->kind == KI_CONST) {
+            v = x->b;
+            c = x->a->c;
+        }
+        if (v->kind != KI_VAR || v->var >= KIR_MAX_VARS || hi[v->var] < lo[v->var] ||
+            c < INT32_MIN || c > INT32_MAX || test->lo < INT32_MIN || test->hi > INT32_MAX)
+            continue;
+        int64_t in_lo = test->lo - c, in_hi = test->hi - 1 - c;   /* v's values that pass */
+        int64_t *vl = &lo[v->var], *vh = &hi[v->var];
+        if (arm == 0) {
+            *vl = in_lo > *vl ? in_lo : *vl;
+            *vh = in_hi < *vh ? in_hi : *vh;
+        } else if (in_lo <= *vl) {
+            *vl = in_hi + 1 > *vl ? in_hi + 1 : *vl;
+        } else if (in_hi >= *vh) {
+            *vh = in_lo - 1 < *vh ? in_lo - 1 : *vh;
+        }
+        if (*vh < *vl)
+            return true;        /* the arm never runs */
+    }
+    Seen own = {0};
+    bool fits = exprs_fit_int32(&own, e->args[arm], lo, hi, param_limit);
+    free(own.items);
+    return fits;
 }
 
 /* The one decision of a CUDA kernel's index width: 32 bits when exact,

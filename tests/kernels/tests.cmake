@@ -46,7 +46,9 @@ set_tests_properties(kernels.cuda_source PROPERTIES SKIP_RETURN_CODE 77 LABELS r
 #            (tests/kernels/golden; run_golden.sh --update rewrites them);
 #            index_width_32 / _64 read an expanded view at the largest
 #            offsets that fit int32 (INT32_MAX) and just past it: their
-#            CUDA must be in 32 and in 64 bits (kir_print.c's cuda_index_32);
+#            CUDA must be in 32 and in 64 bits (kir_print.c's cuda_index_32),
+#            and strided_assign's (i1 - 1) / 2, negative only where its
+#            select's test fails, in 32;
 #            box_bounds (mask_crop's clamped box bounds, each reading the
 #            boxes through views of its own) must be one group and one CUDA
 #            kernel writing both outputs
