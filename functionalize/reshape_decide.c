@@ -266,6 +266,7 @@ static void rewrite(Decide *d, IrNode *n, Decision how, const int64_t *shape, in
         if (how == AS_COPY) {
             IrValue *clone_in[2] = {x, tssa_emit_int(d->g, n, 0)};   /* contiguous_format */
             from = replace_with(d, n, OP_ATEN_CLONE, clone_in, 2);
+            from->type = x->type;   /* the copy has x's shape; the view after it n's */
         }
         if (n->op == OP_ATEN_CONTIGUOUS) {
             v = from;

@@ -10,7 +10,9 @@
  *   - into the group of one of its producers (the latest, so chains fuse:
  *     sigmoid -> add -> mul -> slice_rev -> view is one group), or
  *   - into a group that reads one of the same inputs (siblings: the three
- *     slice assigns of a box decoding read the same tensor), or
+ *     slice assigns of a box decoding read the same tensor), also through
+ *     views n takes along (min(b[:, 0], b[:, 2]) and max(b[:, 0], b[:, 2])
+ *     read b), unless n reads a value of that group broadcast, or
  *   - into a new group.
  * A node joins a group only while the group stays one step of the block:
  * no node outside the group that runs before the new member may use a value
@@ -189,6 +191,36 @@ static void consider(Fuser *f, const IrNode *n, int gid, int *groups, int *ngrou
 
 static bool view_for(const Fuser *f, const IrNode *v, const IrNode *n);
 
+/* Whether n reads a value of group gid broadcast (broadcast_read, directly
+ * or through the views it takes along): in gid, that value would be
+ * computed again for every element of n. */
+static bool reads_broadcast_from(const Fuser *f, const IrNode *n, int gid)
+{
+    for (int i = 0; i < n->ninputs; i++) {
+        const IrNode *def = n->inputs[i]->def;
+        if (group_of(f, def) == gid && broadcast_read(n, n->inputs[i]))
+            return true;
+        for (const IrNode *user = n, *v = def; view_for(f, v, user); user = v, v = v->inputs[0]->def)
+            if (group_of(f, v->inputs[0]->def) == gid && broadcast_read(n, v->inputs[0]))
+                return true;
+    }
+    return false;
+}
+
+/* The latest of best and the groups of in's readers that n may join as a
+ * sibling. Through a view (in is what n's views view), not one whose value
+ * n reads broadcast: mask_crop's pixel test reads the four box bounds
+ * through views, and would join their group and compute them per pixel. */
+static int sibling_group(Fuser *f, const IrNode *n, const IrValue *in, bool through_view, int best)
+{
+    for (int u = 0; u < in->nuses; u++) {
+        int gid = group_of(f, in->uses[u].user);
+        if (gid > best && may_join(f, gid, n) && !(through_view && reads_broadcast_from(f, n, gid)))
+            best = gid;
+    }
+    return best;
+}
+
 /* The group n joins: its producers' groups, merged into one (n runs where
  * its last producer group would: each may run there, so all may), else a
  * sibling's. */
@@ -219,11 +251,12 @@ static int choose_group(Fuser *f, const IrNode *n)
         const IrValue *in = n->inputs[i];
         if (!in->type || in->type->kind != TY_TENSOR)
             continue;
-        for (int u = 0; u < in->nuses; u++) {
-            int gid = group_of(f, in->uses[u].user);
-            if (gid > best && may_join(f, gid, n))
-                best = gid;
-        }
+        best = sibling_group(f, n, in, false, best);
+        /* through the waiting views n will take along, to what they view:
+         * min(boxes[:, 0], boxes[:, 2]) and max(boxes[:, 0], boxes[:, 2])
+         * read boxes through views of their own */
+        for (const IrNode *user = n, *v = in->def; view_for(f, v, user); user = v, v = v->inputs[0]->def)
+            best = sibling_group(f, n, v->inputs[0], true, best);
     }
     return best;
 }

@@ -204,7 +204,8 @@ void kir_set_extent(KirBuilder *b, int var, int64_t extent)
         b->extent[var] = extent;
 }
 
-bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t *lo, int64_t *hi)
+bool kidx_bounds_params(const KIdx *x, const int64_t *vlo, const int64_t *vhi, const int64_t *param_limit,
+                        int64_t *lo, int64_t *hi)
 {
     int64_t alo, ahi, blo, bhi;
     switch (x->kind) {
@@ -218,27 +219,32 @@ bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t 
         *hi = vhi[x->var];
         return true;
     case KI_PARAM:
-        return false;
+        if (!param_limit || param_limit[x->var] < 1)
+            return false;
+        *lo = 0;
+        *hi = param_limit[x->var] - 1;
+        return true;
     case KI_ADD:
-        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi) || !kidx_bounds(x->b, vlo, vhi, &blo, &bhi))
+        if (!kidx_bounds_params(x->a, vlo, vhi, param_limit, &alo, &ahi) ||
+            !kidx_bounds_params(x->b, vlo, vhi, param_limit, &blo, &bhi))
             return false;
         *lo = alo + blo;
         *hi = ahi + bhi;
         return true;
     case KI_MUL:
-        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi))
+        if (!kidx_bounds_params(x->a, vlo, vhi, param_limit, &alo, &ahi))
             return false;
         *lo = x->c >= 0 ? alo * x->c : ahi * x->c;
         *hi = x->c >= 0 ? ahi * x->c : alo * x->c;
         return true;
     case KI_DIV:
-        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi) || alo < 0)
+        if (!kidx_bounds_params(x->a, vlo, vhi, param_limit, &alo, &ahi) || alo < 0)
             return false;
         *lo = alo / x->c;
         *hi = ahi / x->c;
         return true;
     case KI_MOD:
-        if (!kidx_bounds(x->a, vlo, vhi, &alo, &ahi) || alo < 0)
+        if (!kidx_bounds_params(x->a, vlo, vhi, param_limit, &alo, &ahi) || alo < 0)
             return false;
         if (ahi < x->c) {
             *lo = alo;
@@ -253,6 +259,11 @@ bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t 
         return true;
     }
     return false;
+}
+
+bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t *lo, int64_t *hi)
+{
+    return kidx_bounds_params(x, vlo, vhi, NULL, lo, hi);
 }
 
 int64_t kidx_stride(const KIdx *x, int var)

@@ -138,6 +138,10 @@ int64_t kidx_stride(const KIdx *x, int var);
 /* The same for given ranges of the variables: var v in [vlo[v], vhi[v]]
  * (vhi[v] < vlo[v]: unknown). */
 bool kidx_bounds(const KIdx *x, const int64_t *vlo, const int64_t *vhi, int64_t *lo, int64_t *hi);
+/* The same where run-time index scalar p lies in [0, param_limit[p]) (an
+ * input's index_limit; below 1: unknown). */
+bool kidx_bounds_params(const KIdx *x, const int64_t *vlo, const int64_t *vhi, const int64_t *param_limit,
+                        int64_t *lo, int64_t *hi);
 
 const KExpr *kx_load(KirBuilder *b, int input, TensorDType dtype, const KIdx *at);
 const KExpr *kx_const(KirBuilder *b, TensorDType dtype, double c);

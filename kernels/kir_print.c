@@ -57,6 +57,8 @@ typedef struct Printer {
      * consecutive outputs of a column reduction (thread j: output j % lanes,
      * part j / lanes of the reduction) */
     int block_lanes;
+    /* CUDA: the thread index and index arithmetic in 32 bits (cuda_index_32) */
+    bool narrow;
 } Printer;
 
 /* The math library's functions that libmvec vectorizes (with powf): a
@@ -182,6 +184,7 @@ static void prelude(TextBuf *t, KirTarget target)
     textbuf_puts(t, "#ifndef __CUDACC_RTC__\n#include <stdint.h>\n#else\n"
                     "typedef signed char int8_t;\ntypedef unsigned char uint8_t;\n"
                     "typedef short int16_t;\ntypedef int int32_t;\ntypedef long long int64_t;\n"
+                    "typedef unsigned int uint32_t;\n"
                     "#define INT8_MIN (-128)\n#define INT8_MAX 127\n#define UINT8_MAX 255\n"
                     "#define INT16_MIN (-32768)\n#define INT16_MAX 32767\n"
                     "#define INT32_MIN (-2147483647 - 1)\n#define INT32_MAX 2147483647\n"
@@ -233,28 +236,57 @@ static void var_name(TextBuf *t, int var)
     textbuf_printf(t, var < KIR_MAX_RANK ? "i%d" : "r%d", var);
 }
 
-static void print_idx(TextBuf *t, const KIdx *x)
+/* narrow: in 32 bits (the CUDA kernel's variables are int32_t, and
+ * cuda_index_32 found every value of x and its parts in range); a / or %
+ * then divides unsigned (its operand is never negative there), which nvcc
+ * turns into a multiply-shift without the signed correction. */
+static void print_idx_unsigned(TextBuf *t, const KIdx *x);
+
+static void print_idx(TextBuf *t, const KIdx *x, bool narrow)
 {
     switch (x->kind) {
     case KI_CONST: textbuf_printf(t, "%lld", (long long)x->c); break;
     case KI_VAR:   var_name(t, x->var); break;
-    case KI_PARAM: textbuf_printf(t, "si[%d]", x->var); break;
+    case KI_PARAM: textbuf_printf(t, narrow ? "(int32_t)si[%d]" : "si[%d]", x->var); break;
     case KI_ADD:
         textbuf_putc(t, '(');
-        print_idx(t, x->a);
+        print_idx(t, x->a, narrow);
         textbuf_puts(t, " + ");
-        print_idx(t, x->b);
+        print_idx(t, x->b, narrow);
         textbuf_putc(t, ')');
         break;
     case KI_MUL:
-        print_idx(t, x->a);
+        print_idx(t, x->a, narrow);
         textbuf_printf(t, " * %lld", (long long)x->c);
         break;
     case KI_DIV: case KI_MOD:
+        if (narrow) {
+            textbuf_puts(t, "(int32_t)(");
+            print_idx_unsigned(t, x);
+            textbuf_putc(t, ')');
+            break;
+        }
         textbuf_putc(t, '(');
-        print_idx(t, x->a);
+        print_idx(t, x->a, narrow);
         textbuf_printf(t, ") %c %lld", x->kind == KI_DIV ? '/' : '%', (long long)x->c);
         break;
+    }
+}
+
+/* A never negative 32-bit index as uint32_t: a chain of / and % by
+ * constants stays unsigned ((uint32_t)i1 / 4u % 4u). */
+static void print_idx_unsigned(TextBuf *t, const KIdx *x)
+{
+    if (x->kind == KI_DIV || x->kind == KI_MOD) {
+        print_idx_unsigned(t, x->a);
+        textbuf_printf(t, " %c %lldu", x->kind == KI_DIV ? '/' : '%', (long long)x->c);
+    } else if (x->kind == KI_VAR) {
+        textbuf_puts(t, "(uint32_t)");
+        var_name(t, x->var);
+    } else {
+        textbuf_puts(t, "(uint32_t)(");
+        print_idx(t, x, true);
+        textbuf_putc(t, ')');
     }
 }
 
@@ -372,20 +404,20 @@ static void print_template(TextBuf *t, const KExpr *e, const int *args)
     }
 }
 
-static void print_test(TextBuf *t, const KTest *x)
+static void print_test(TextBuf *t, const KTest *x, bool narrow)
 {
     textbuf_putc(t, '(');
     if (x->hi - x->lo == 1) {
-        print_idx(t, x->x);
+        print_idx(t, x->x, narrow);
         textbuf_printf(t, " == %lld", (long long)x->lo);
     } else {
-        print_idx(t, x->x);
+        print_idx(t, x->x, narrow);
         textbuf_printf(t, " >= %lld && ", (long long)x->lo);
-        print_idx(t, x->x);
+        print_idx(t, x->x, narrow);
         textbuf_printf(t, " < %lld", (long long)x->hi);
         if (x->step > 1) {
             textbuf_puts(t, " && (");
-            print_idx(t, x->x);
+            print_idx(t, x->x, narrow);
             textbuf_printf(t, " - %lld) %% %lld == 0", (long long)x->lo, (long long)x->step);
         }
     }
@@ -628,7 +660,7 @@ static void emit_select(Printer *pr, Scope *at, const KExpr *e, int result)
     for (int i = 0; i < e->ntests; i++) {
         if (i)
             textbuf_puts(t, " && ");
-        print_test(t, &e->tests[i]);
+        print_test(t, &e->tests[i], pr->narrow);
     }
     textbuf_puts(t, ") {\n");
     for (int arm = 0; arm < 2; arm++) {
@@ -700,7 +732,7 @@ static int emit(Printer *pr, Scope *cur, const KExpr *e)
     switch (e->kind) {
     case KX_LOAD:
         textbuf_printf(t, "in%d[", e->input);
-        print_idx(t, e->at);
+        print_idx(t, e->at, pr->narrow);
         textbuf_putc(t, ']');
         break;
     case KX_CONST:
@@ -711,7 +743,7 @@ static int emit(Printer *pr, Scope *cur, const KExpr *e)
         break;
     case KX_INDEX:
         textbuf_printf(t, "(%s)(", kir_ctype(e->dtype));
-        print_idx(t, e->at);
+        print_idx(t, e->at, pr->narrow);
         textbuf_putc(t, ')');
         break;
     case KX_CAST:
@@ -1403,9 +1435,13 @@ static int pow2_threads(const TopReductions *tr, int least, int most)
     return n;
 }
 
+static int cuda_writer(const KKernel *k, int o);
+
 KirCudaGrid kir_cuda_grid(const KKernel *k, int o)
 {
     const KOutput *out = &k->outputs[o];
+    if (numel(out) == 0 || cuda_writer(k, o) != o)
+        return (KirCudaGrid){.blocks = 0, .lanes = 1, .block_threads = KIR_CUDA_BLOCK};  /* nothing of its own */
     int64_t units = cuda_units(out);
     bool per_row = cuda_per_row(out);
     int column = -1;        /* the output's last dim of size > 1 */
@@ -1623,6 +1659,251 @@ static void print_block_row_loop(TextBuf *t, int var, int64_t size, int n)
                    (long long)size, var, n);
 }
 
+/* The output whose CUDA kernel writes output o: the first output of o's
+ * shape when o and it are elementwise (no reduction: one thread per
+ * element, and the outputs' shared loads and math computed once), else o.
+ * A kernel per output kept an LSTM's h and c, a box's columns, a loss's
+ * terms as separate launches that each read the same inputs. */
+static int cuda_writer(const KKernel *k, int o)
+{
+    const KOutput *out = &k->outputs[o];
+    if (numel(out) == 0 || has_reduce(out))
+        return o;
+    for (int q = 0; q < o; q++)
+        if (same_shape(&k->outputs[q], out) && !has_reduce(&k->outputs[q]))
+            return q;
+    return o;
+}
+
+/* ---------------------------------------------------------------- 32-bit indices */
+
+/* Whether x and every part of it (the values C computes on the way) lie
+ * in int32_t for all variable and parameter values. */
+static bool idx_fits_int32(const KIdx *x, const int64_t *vlo, const int64_t *vhi, const int64_t *param_limit)
+{
+    int64_t lo, hi;
+    if (!kidx_bounds_params(x, vlo, vhi, param_limit, &lo, &hi) || lo < INT32_MIN || hi > INT32_MAX)
+        return false;
+    switch (x->kind) {
+    case KI_ADD:
+        return idx_fits_int32(x->a, vlo, vhi, param_limit) && idx_fits_int32(x->b, vlo, vhi, param_limit);
+    case KI_MUL: case KI_DIV: case KI_MOD:
+        return idx_fits_int32(x->a, vlo, vhi, param_limit);
+    default:
+        return true;
+    }
+}
+
+static bool select_arm_fits_int32(const KExpr *e, int arm, const int64_t *vlo, const int64_t *vhi,
+                                  const int64_t *param_limit);
+
+/* Whether every index expression under e fits (idx_fits_int32), with the
+ * ranges of e's output variables in vlo / vhi; a reduction's variable gets
+ * its range where the walk meets the reduction. A select's test compares
+ * its index with constants and may subtract its lo: those fit too. */
+static bool exprs_fit_int32(Seen *seen, const KExpr *e, int64_t *vlo, int64_t *vhi, const int64_t *param_limit)
+{
+    if (!first_visit(seen, e))
+        return true;
+    if (e->kind == KX_REDUCE) {
+        vlo[e->var] = 0;
+        vhi[e->var] = e->extent - 1;
+    }
+    if ((e->kind == KX_LOAD || e->kind == KX_INDEX) && !idx_fits_int32(e->at, vlo, vhi, param_limit))
+        return false;
+    for (int i = 0; e->kind == KX_SELECT && i < e->ntests; i++) {
+        const KTest *x = &e->tests[i];
+        int64_t lo, hi;
+        if (!idx_fits_int32(x->x, vlo, vhi, param_limit) ||
+            !kidx_bounds_params(x->x, vlo, vhi, param_limit, &lo, &hi) || x->lo < INT32_MIN ||
+            x->lo > INT32_MAX || x->hi < INT32_MIN || x->hi > INT32_MAX || lo - x->lo < INT32_MIN ||
+            hi - x->lo > INT32_MAX)
+            return false;
+    }
+    if (e->kind == KX_SELECT)
+        return select_arm_fits_int32(e, 0, vlo, vhi, param_limit) &&
+               select_arm_fits_int32(e, 1, vlo, vhi, param_limit);
+    for (int i = 0; i < e->nargs; i++)
+        if (!exprs_fit_int32(seen, e->args[i], vlo, vhi, param_limit))
+            return false;
+    return true;
+}
+
+/* Whether arm `arm` of select e fits, where it runs: the first only when
+ * all of e's tests hold, so a test lo <= v + c < hi narrows v's range
+ * there (a strided column assign's (i1 - 1) / 2 runs for i1 >= 1 alone);
+ * the second, for one test without a step, where v + c lies beyond one end
+ * of it (a cat's last piece, v - 3, after v == 0, 1, 2). Its own walk: what
+ * it met under narrowed ranges is met again, unnarrowed, elsewhere. */
+static bool select_arm_fits_int32(const KExpr *e, int arm, const int64_t *vlo, const int64_t *vhi,
+                                  const int64_t *param_limit)
+{
+    int64_t lo[KIR_MAX_VARS], hi[KIR_MAX_VARS];
+    memcpy(lo, vlo, sizeof lo);
+    memcpy(hi, vhi, sizeof hi);
+    for (int i = 0; i < e->ntests && (arm == 0 || (e->ntests == 1 && e->tests[0].step <= 1)); i++) {
+        const KTest *test = &e->tests[i];
+        const KIdx *x = test->x, *v = x;
+        int64_t c = 0;
+        if (x->kind == KI_ADD && x->b->kind == KI_CONST) {
+            v = x->a;
+            c = x->b->c;
+        } else if (x->kind == KI_ADD && x->a->kind == KI_CONST) {
+            v = x->b;
+            c = x->a->c;
+        }
+        if (v->kind != KI_VAR || v->var >= KIR_MAX_VARS || hi[v->var] < lo[v->var] ||
+            c < INT32_MIN || c > INT32_MAX || test->lo < INT32_MIN || test->hi > INT32_MAX)
+            continue;
+        int64_t in_lo = test->lo - c, in_hi = test->hi - 1 - c;   /* v's values that pass */
+        int64_t *vl = &lo[v->var], *vh = &hi[v->var];
+        if (arm == 0) {
+            *vl = in_lo > *vl ? in_lo : *vl;
+            *vh = in_hi < *vh ? in_hi : *vh;
+        } else if (in_lo <= *vl) {
+            *vl = in_hi + 1 > *vl ? in_hi + 1 : *vl;
+        } else if (in_hi >= *vh) {
+            *vh = in_lo - 1 < *vh ? in_lo - 1 : *vh;
+        }
+        if (*vh < *vl)
+            return true;        /* the arm never runs */
+    }
+    Seen own = {0};
+    bool fits = exprs_fit_int32(&own, e->args[arm], lo, hi, param_limit);
+    free(own.items);
+    return fits;
+}
+
+/* The one decision of a CUDA kernel's index width: 32 bits when exact,
+ * else 64. The thread index is exact in uint32_t when every launch's
+ * thread count is at most INT32_MAX (blocks * 256 then stays below 2^32);
+ * a thread's variables i_d = lin / S % N are then below INT32_MAX too. The
+ * index arithmetic of loads, aranges and select tests is exact in int32_t
+ * when every value it computes, including each intermediate sum, product
+ * and quotient, lies in int32_t for all values of the loop variables (the
+ * outputs' extents, the reductions' extents) and of the run-time index
+ * scalars (an index scalar's kernel runs only for values in [0,
+ * index_limit): kernels_args_fit). An input's largest element offset is
+ * such a value (views, broadcasts, strides and negative steps are index
+ * arithmetic here; every input is read contiguous), and an output's is
+ * its element count - 1. A value whose range is unknown (a / or % of a
+ * possibly negative value) keeps the kernel in 64 bits. */
+static bool cuda_index_32(const KKernel *k)
+{
+    int64_t *param_limit = xcalloc((size_t)k->ninputs + 1, sizeof *param_limit);
+    for (int i = 0; i < k->ninputs; i++)
+        param_limit[i] = k->inputs[i].kind == KIN_INT ? k->inputs[i].index_limit : -1;
+    bool fits = true;
+    for (int o = 0; o < k->noutputs && fits; o++) {
+        const KOutput *out = &k->outputs[o];
+        if (numel(out) > INT32_MAX) {
+            fits = false;
+            break;
+        }
+        int64_t vlo[KIR_MAX_VARS], vhi[KIR_MAX_VARS];
+        for (int v = 0; v < KIR_MAX_VARS; v++) {
+            vlo[v] = 0;
+            vhi[v] = v < out->rank ? out->sizes[v] - 1 : -1;
+        }
+        Seen seen = {0};
+        fits = exprs_fit_int32(&seen, out->value, vlo, vhi, param_limit);
+        free(seen.items);
+    }
+    free(param_limit);
+    return fits;
+}
+
+/* The thread's linear index `lin` (an element, or a row: per_row) and the
+ * output variables the body uses, as divisions by constant extents (a
+ * multiply-shift for nvcc); in 32 bits where cuda_index_32 allows. */
+static void print_thread_index(const Printer *pr, TextBuf *t, const KOutput *out, bool per_row,
+                               int64_t threads, const char *body)
+{
+    int last = out->rank - 1;
+    if (pr->narrow)
+        textbuf_printf(t, "    const uint32_t lin = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "    if (lin >= %lldu)\n        return;\n", (long long)threads);
+    else
+        textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
+                          "    if (lin >= %lldLL)\n        return;\n", (long long)threads);
+    int64_t inner = 1;
+    char name[32];
+    for (int d = per_row ? last - 1 : last; d >= 0; d--) {
+        if (out->sizes[d] == 1)
+            continue;
+        snprintf(name, sizeof name, "i%d", d);
+        bool wraps = inner * out->sizes[d] < threads;
+        if (uses_name(body, name) && pr->narrow) {
+            textbuf_printf(t, "    const int32_t i%d = (int32_t)(lin", d);
+            if (inner > 1)
+                textbuf_printf(t, " / %lldu", (long long)inner);
+            if (wraps)
+                textbuf_printf(t, " %% %lldu", (long long)out->sizes[d]);
+            textbuf_puts(t, ");\n");
+        } else if (uses_name(body, name)) {
+            textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
+            if (wraps)
+                textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
+            textbuf_puts(t, ";\n");
+        }
+        inner *= out->sizes[d];
+    }
+}
+
+/* The scalars and inputs a kernel body reads, from its arguments (only
+ * those it uses: nvcc warns of the rest). */
+static void print_cuda_reads(TextBuf *t, const KKernel *k, const char *body)
+{
+    if (uses_name(body, "si"))
+        textbuf_puts(t, "    const int64_t *si = a.si;\n");
+    if (uses_name(body, "sf"))
+        textbuf_puts(t, "    const double *sf = a.sf;\n");
+    char name[32];
+    for (int i = 0; i < k->ninputs; i++) {
+        snprintf(name, sizeof name, "in%d", i);
+        if (k->inputs[i].kind == KIN_TENSOR && uses_name(body, name))
+            textbuf_printf(t, "    const %s *__restrict__ in%d = (const %s *)a.in[%d];\n",
+                           kir_ctype(k->inputs[i].dtype), i, kir_ctype(k->inputs[i].dtype), i);
+    }
+}
+
+/* Elementwise outputs of one shape (os[0..nos), cuda_writer) as one CUDA
+ * kernel NAME_out<os[0]>: a thread per element computes every output's
+ * value in one scope, so their common loads and math are done once, and
+ * stores each. */
+static void print_outputs_cuda_together(Printer *pr, TextBuf *t, const int *os, int nos)
+{
+    const KKernel *k = pr->k;
+    const KOutput *first = &k->outputs[os[0]];
+    for (int v = 0; v < KIR_MAX_VARS; v++) {
+        pr->vlo[v] = 0;
+        pr->vhi[v] = v < first->rank ? first->sizes[v] - 1 : -1;
+    }
+    Scope root;
+    scope_init(&root, SCOPE_ROOT, -1, NULL);
+    pr->indent = 1;
+    int *values = xcalloc((size_t)nos, sizeof *values);
+    for (int j = 0; j < nos; j++)
+        values[j] = emit(pr, &root, k->outputs[os[j]].value);
+    const char *body = textbuf_cstr(&root.text);
+    textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n", k->name, os[0], k->name);
+    print_cuda_reads(t, k, body);
+    for (int j = 0; j < nos; j++) {
+        const char *ctype = kir_ctype(k->outputs[os[j]].dtype);
+        textbuf_printf(t, "    %s *out%d = (%s *)a.out[%d];\n", ctype, os[j], ctype, os[j]);
+    }
+    print_thread_index(pr, t, first, false, numel(first), body);
+    textbuf_putn(t, root.text.data, root.text.len);
+    for (int j = 0; j < nos; j++) {
+        textbuf_printf(t, "    out%d[lin] = ", os[j]);
+        temp_name(t, values[j]);
+        textbuf_puts(t, ";\n");
+    }
+    textbuf_printf(t, "}\nTSSA_KERNEL_ENTRY(%s_out%d, %s_args)\n\n", k->name, os[0], k->name);
+    free(values);
+    scope_release(&root);
+}
+
 /* One output as a CUDA kernel: thread = output element, or output row
  * (cuda_per_row: the row's reductions before a loop over its elements);
  * or block = element or row (kir_cuda_grid: the reductions split across
@@ -1671,38 +1952,32 @@ static void print_output_cuda(Printer *pr, TextBuf *t, int o)
     }
     const char *body = textbuf_cstr(&root.text);
     textbuf_printf(t, "extern \"C\" __global__ void %s_out%d(const %s_args a)\n{\n", k->name, o, k->name);
-    if (uses_name(body, "si"))
-        textbuf_puts(t, "    const int64_t *si = a.si;\n");
-    if (uses_name(body, "sf"))
-        textbuf_puts(t, "    const double *sf = a.sf;\n");
-    char name[32];
-    for (int i = 0; i < k->ninputs; i++) {
-        snprintf(name, sizeof name, "in%d", i);
-        if (k->inputs[i].kind == KIN_TENSOR && uses_name(body, name))
-            textbuf_printf(t, "    const %s *__restrict__ in%d = (const %s *)a.in[%d];\n",
-                           kir_ctype(k->inputs[i].dtype), i, kir_ctype(k->inputs[i].dtype), i);
-    }
+    print_cuda_reads(t, k, body);
     textbuf_printf(t, "    %s *out%d = (%s *)a.out[%d];\n", ctype, o, ctype, o);
-    if (pr->block_threads && pr->block_lanes > 1)
-        print_block_columns(t, pr->block_lanes, threads);
-    else if (pr->block_threads)
-        textbuf_puts(t, "    const int64_t lin = blockIdx.x;     /* the block's unit */\n");
-    else
-        textbuf_printf(t, "    const int64_t lin = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n"
-                          "    if (lin >= %lldLL)\n        return;\n", (long long)threads);
-    /* the thread's element (or row: the dims before the last) */
-    int64_t inner = 1;
-    for (int d = per_row ? last - 1 : last; d >= 0; d--) {
-        if (out->sizes[d] == 1)
-            continue;
-        snprintf(name, sizeof name, "i%d", d);
-        if (uses_name(body, name)) {
-            textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
-            if (inner * out->sizes[d] < threads)
-                textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
-            textbuf_puts(t, ";\n");
+    if (!pr->block_threads) {
+        print_thread_index(pr, t, out, per_row, threads, body);
+    } else {
+        /* a block's unit: 64-bit variables (the index arithmetic is still
+         * 32-bit where cuda_index_32 allows: it depends on value ranges only) */
+        if (pr->block_lanes > 1)
+            print_block_columns(t, pr->block_lanes, threads);
+        else
+            textbuf_puts(t, "    const int64_t lin = blockIdx.x;     /* the block's unit */\n");
+        /* the unit's element (or row: the dims before the last) */
+        int64_t inner = 1;
+        char name[32];
+        for (int d = per_row ? last - 1 : last; d >= 0; d--) {
+            if (out->sizes[d] == 1)
+                continue;
+            snprintf(name, sizeof name, "i%d", d);
+            if (uses_name(body, name)) {
+                textbuf_printf(t, "    const int64_t i%d = lin / %lldLL", d, (long long)inner);
+                if (inner * out->sizes[d] < threads)
+                    textbuf_printf(t, " %% %lldLL", (long long)out->sizes[d]);
+                textbuf_puts(t, ";\n");
+            }
+            inner *= out->sizes[d];
         }
-        inner *= out->sizes[d];
     }
     textbuf_putn(t, root.text.data, root.text.len);
     if (!per_row) {
@@ -1758,17 +2033,31 @@ void kir_print_kernel(TextBuf *t, const KKernel *k, KirTarget target)
     } else {
         /* the arguments, passed by value (kernels_pack_args writes them) */
         int nin = k->ninputs > 0 ? k->ninputs : 1, nout = k->noutputs > 0 ? k->noutputs : 1;
+        pr.narrow = cuda_index_32(k);
         textbuf_printf(t, "struct %s_args {\n    const void *in[%d];\n    int64_t si[%d];\n"
                           "    double sf[%d];\n    void *out[%d];\n};\n", k->name, nin, nin, nin, nout);
-        /* a kernel per output: a max keeps its index only when its argmax
+        /* a kernel per output, but elementwise outputs of one shape share
+         * one (cuda_writer); a max keeps its index only when its argmax
          * twin is this kernel's own output */
+        int *together = xcalloc((size_t)k->noutputs + 1, sizeof *together);
         for (int o = 0; o < k->noutputs; o++) {
+            if (cuda_writer(k, o) != o)
+                continue;
+            int n = 0;
+            for (int q = o; q < k->noutputs; q++)
+                if (cuda_writer(k, q) == o)
+                    together[n++] = q;
+            if (n > 1) {
+                print_outputs_cuda_together(&pr, t, together, n);
+                continue;
+            }
             pr.nindexed = 0;
             Seen own = {0};
             collect_indexed(&pr, &own, k->outputs[o].value);
             free(own.items);
             print_output_cuda(&pr, t, o);
         }
+        free(together);
     }
     free(pr.indexed);
 }

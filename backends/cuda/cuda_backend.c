@@ -26,8 +26,12 @@
  *              and the allocation retried when the device runs out.
  *   kernels    the program's CUDA text (kernels_source) plus this file's two
  *              runtime kernels (a bias broadcast for linear) is loaded once;
- *              output o of a group is one launch of NAME_out<o>, one thread
- *              per element, 256 per block.
+ *              output o of a group is one launch of NAME_out<o> on the grid
+ *              kir_cuda_grid chose (KernelsArg.blocks x block_threads: a
+ *              thread per element or row, or a block per row or output whose
+ *              reductions are long), unless the printer's kernel of another
+ *              output writes it too (blocks 0: same-shaped elementwise
+ *              outputs share one launch).
  *   GEMM       mm, bmm, linear and matmul of float32/float64 matrices (last
  *              two dims row-major or transposed, batch dims of one stride;
  *              matmul with a vector as a one-row or one-column matrix) go to
@@ -728,14 +732,6 @@ static void host_writes(CudaBackend *cb, const RtValue *v)
 }
 
 /* ---------------------------------------------------------------- launches */
-
-static int64_t numel_of(const KernelsArg *a)
-{
-    int64_t n = 1;
-    for (int d = 0; d < a->rank; d++)
-        n *= a->sizes[d];
-    return n;
-}
 
 static bool launch_grid(CudaBackend *cb, void *fn, const char *name, int64_t blocks, int threads,
                         const void *args, size_t size)
@@ -2210,7 +2206,7 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
         gpu->function_names[i] = xcalloc((size_t)k->noutputs + 1, sizeof **gpu->function_names);
         first[i] = at;
         for (int o = 0; o < k->noutputs; o++)
-            if (numel_of(&k->outputs[o]) > 0)   /* the printer writes no kernel for it */
+            if (k->outputs[o].blocks > 0)       /* else the printer writes no kernel for it */
                 names[at++] = xprintf("%s_out%d", k->name, o);
     }
     bool ok = gpu->dev->ops->load(gpu->dev, source, (const char *const *)names, at, fns);
@@ -2224,7 +2220,7 @@ static bool load_kernels(CudaBackend *cb, int g, FILE *err)
         for (int i = 0; i < nk; i++) {
             const KernelsKernel *k = kernels_kernel_at(kp, i);
             for (int o = 0, j = first[i]; o < k->noutputs; o++)
-                if (numel_of(&k->outputs[o]) > 0) {
+                if (k->outputs[o].blocks > 0) {
                     gpu->function_names[i][o] = names[j];
                     gpu->functions[i][o] = fns[j++];
                 }

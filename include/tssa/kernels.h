@@ -195,10 +195,12 @@ typedef struct KernelsArg {
     int64_t sizes[TENSOR_MAX_DIMS];
     int64_t index_limit;
     int64_t blocks;             /* outputs: its CUDA kernel's grid, blocks of */
-    int block_threads;          /* this many threads (kir_cuda_grid decides) */
+    int block_threads;          /* this many threads (kir_cuda_grid decides); blocks 0: no
+                                 * kernel of its own (empty, or another output's writes it) */
 } KernelsArg;
 typedef struct KernelsKernel {
-    const char *name;           /* in CUDA, output o is the __global__ NAME_out<o> */
+    const char *name;           /* in CUDA, output o is written by the __global__ NAME_out<o>
+                                 * (or by an earlier output's: blocks 0) */
     const char *where;          /* the group's source location comment, or "" */
     int index;                  /* among the program's kernels: 0 .. kernels_count - 1 */
     int ninputs, noutputs;

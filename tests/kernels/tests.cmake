@@ -43,7 +43,15 @@ add_test(NAME kernels.cuda_source
 set_tests_properties(kernels.cuda_source PROPERTIES SKIP_RETURN_CODE 77 LABELS release COST 30
                      ENVIRONMENT "ASAN_OPTIONS=detect_leaks=0")
 #   kernels.golden   --emit=c and --emit=cuda of small typed programs
-#            (tests/kernels/golden; run_golden.sh --update rewrites them)
+#            (tests/kernels/golden; run_golden.sh --update rewrites them);
+#            index_width_32 / _64 read an expanded view at the largest
+#            offsets that fit int32 (INT32_MAX) and just past it: their
+#            CUDA must be in 32 and in 64 bits (kir_print.c's cuda_index_32),
+#            and strided_assign's (i1 - 1) / 2, negative only where its
+#            select's test fails, in 32;
+#            box_bounds (mask_crop's clamped box bounds, each reading the
+#            boxes through views of its own) must be one group and one CUDA
+#            kernel writing both outputs
 add_test(NAME kernels.golden
          COMMAND ${TSSA_TESTS_DIR}/kernels/run_golden.sh $<TARGET_FILE:tssa-stream>
                  ${TSSA_TESTS_DIR}/kernels/golden)
