@@ -68,7 +68,8 @@
  *              part of the run could differ from a replay's: the host reads
  *              device data (mirror_to_host: an `if` on a value, .item(), a
  *              data-dependent loop, a host op's input), reads the data of
- *              an input over GRAPH_GUARD_MAX, or the pool must free memory.
+ *              an input over GRAPH_GUARD_MAX, or the pool must free memory,
+ *              or it prints (prim::Print, aten::warn: a replay would not).
  *              An input the host reads that is smaller is guarded instead:
  *              its bytes at the start of the run are kept and a replay
  *              needs the same (else graphs go off and the run is plain).
@@ -1466,6 +1467,9 @@ static int run_node(void *ctx, const IrNode *n, RtValue **args, RtValue **outs, 
     cb->gpus[cb->cur].dev->error[0] = '\0';
     note_source(cb, n);
     cb->op_name = op_info(n->op)->name;
+    /* a replay would not print again: the run goes on plainly */
+    if ((n->op == OP_PRIM_PRINT || n->op == OP_ATEN_WARN) && !graph_interrupt(cb, "the run prints"))
+        return device_failed(cb, "ending the capture");
     NodeSite site = placed_site(cb, n);
     if (site == SITE_HOST || site == SITE_NO_DATA) {
         /* the host's, as planned */

@@ -24,6 +24,10 @@
 #       the reason and source line in --stats; outputs [[2,4,6],[8,10,12]]
 #       (by hand for x = [[0,1,2],[3,4,5]]);
 #   graphs/item.ir  y * y.sum().item(): the same fallback, y * 30 by hand;
+#   graphs/prints.ir  y = 2x; print("rows", y.shape); y + 2: a replay would
+#       not print, so the capture ends at the print and every run is a
+#       plain one that prints (5 lines: the warm-up and 4 timed runs);
+#       outputs as branch.ir's;
 #   greedy_decode_break (tests/models)  a loop that ends on a token's value
 #       (data-dependent trip count): the same fallback, the corpus' outputs.
 #   test_graphs.sh TSSA_STREAM NPY_COMPARE
@@ -108,6 +112,15 @@ for c in branch item; do
   [[ "$(stat "$out/$c.err" graph_replayed_runs)" == "0 of 4 timed" ]] || fail "$c: replayed"
   "$compare" "$here/graphs/expected_$c.npy" "$out/$c/out0.npy" || fail "$c: wrong outputs"
 done
+
+# a print is the host's: every run makes it, so no run is a replay
+run prints "$here/graphs" prints.ir x=x.npy >"$out/prints.stdout"
+grep -q "graphs off: the run prints (prim::Print at prints.py:3:" "$out/prints.err" ||
+  fail "prints: no fallback with the reason: $(stat "$out/prints.err" graphs)"
+[[ "$(stat "$out/prints.err" graph_replayed_runs)" == "0 of 4 timed" ]] || fail "prints: replayed"
+[[ "$(grep -c '^rows \[2, 3\]$' "$out/prints.stdout")" == 5 ]] ||
+  fail "prints: printed $(grep -c . "$out/prints.stdout") lines, expected 5 (the warm-up and 4 timed runs)"
+"$compare" "$here/graphs/expected_branch.npy" "$out/prints/out0.npy" || fail "prints: wrong outputs"
 
 run greedy "$models/greedy_decode_break" model.ir
 grep -q "graphs off: the host read device data during the run" "$out/greedy.err" ||
