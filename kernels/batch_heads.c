@@ -568,9 +568,14 @@ static int batch_heads(LowerProgram *p, IrNode *loop)
     int64_t dim, c, w;
     static_dim(p, write->inputs[2], td->rank, &dim);
     band_of(&hl, write->inputs[3], write->inputs[4], write->inputs[5], td->sizes[dim], &c, &w);
+    /* a product's or group's value is a new tensor, except the bands of X
+     * @ W[:, c:c+N*W] (stacked_product): a permute of that product's, which
+     * is contiguous as [.., N*W] (the write's dim the last) only */
     const IrNode *last = steps[nsteps - 1];
     bool contiguous = last->op == OP_TSSA_FUSION_GROUP || last->op == OP_ATEN_BMM || last->op == OP_ATEN_MATMUL ||
                       last->op == OP_ATEN_MM || last->op == OP_ATEN_LINEAR;
+    if (values[nsteps - 1]->def->op == OP_ATEN_PERMUTE && dim != td->rank - 1)
+        contiguous = false;
     IrValue *result = unstacked(p, &hl, values[nsteps - 1], contiguous, dim, loop);
     if (c != 0 || hl.trips * w != td->sizes[dim]) {
         /* the bands do not cover the dim: the rest of %dst stays */

@@ -139,6 +139,7 @@ if(TSSA_CUDA)
   add_batch_heads_test(attention_heads_twelve batched 5 5)
   add_batch_heads_test(attention_heads_one batched 1 5)
   add_batch_heads_test(attention_heads_partial batched 3 4)
+  add_batch_heads_test(attention_heads_projection_rows batched 1 1)
   add_batch_heads_test(attention_heads_chained loop)
   add_batch_heads_test(attention_heads_overlap loop)
   #   kernels.strip_mine  data-parallel loops cut into slices for devices and
