@@ -968,6 +968,11 @@ static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *
     }
     const KIdx *sub[KIR_MAX_RANK];
     int vars[KIR_MAX_RANK], nv = 0;
+    for (int d = 0; d < in->rank; d++)
+        nv += reduced[d];
+    if (kir_nvars(b) + nv > KIR_MAX_VARS)
+        return fail(bd, "more reduction loops than a kernel has variables");
+    nv = 0;
     for (int d = 0, o = 0; d < in->rank; d++) {
         if (reduced[d]) {
             vars[nv] = kir_new_var(b);
@@ -1033,6 +1038,8 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
                                      SOFTMAX_SUM + (int)dtype);
         const KExpr *sum = reduce_find(bd, &key);
         if (!sum) {
+            if (kir_nvars(b) >= KIR_MAX_VARS)
+                return fail(bd, "more reduction loops than a kernel has variables");
             int var = kir_new_var(b);
             kir_set_extent(b, var, row_extent);
             const KIdx *rsub[KIR_MAX_RANK];
