@@ -552,6 +552,17 @@ static void reshape_index(KirBuilder *b, const KIdx *const *idx, const IrTensorT
     }
 }
 
+/* A compile-time int as a constant of dtype. A KExpr holds its number as a
+ * double: an int constant of an int dtype it does not hold exactly (x +
+ * (2**62 + 1), past 2^53) would be rounded, so the group is interpreted. */
+static const KExpr *int_const(Build *bd, TensorDType dtype, int64_t i)
+{
+    double d = (double)i;
+    if (dtype_is_integral(dtype) && (d >= 9223372036854775808.0 || (int64_t)d != i))
+        return fail(bd, "an integer constant a double does not hold");
+    return kx_const(bd->b, dtype, d);
+}
+
 /* A non-tensor operand: a compile-time number, or a run-time scalar input. */
 static const KExpr *scalar_operand(Build *bd, const IrValue *v, TensorDType dtype)
 {
@@ -560,7 +571,7 @@ static const KExpr *scalar_operand(Build *bd, const IrValue *v, TensorDType dtyp
         if (r->kind == RT_FLOAT)
             return kx_const(bd->b, dtype, r->u.f);
         if (r->kind == RT_INT || r->kind == RT_BOOL)
-            return kx_const(bd->b, dtype, (double)r->u.i);
+            return int_const(bd, dtype, r->u.i);
         return fail(bd, "an operand is neither a number nor a tensor");
     }
     if (v->def != bd->group->blocks[0]->param)
@@ -1146,7 +1157,7 @@ static const KExpr *fill_at(Build *bd, const IrNode *n, const IrTensorType *out)
     const RtValue *r = kir_static(bd->p, bd->group, n->inputs[1]);
     if (!r || (r->kind != RT_INT && r->kind != RT_FLOAT && r->kind != RT_BOOL))
         return fail(bd, "a fill with a run-time value");
-    return kx_const(bd->b, dtype, r->kind == RT_FLOAT ? r->u.f : (double)r->u.i);
+    return r->kind == RT_FLOAT ? kx_const(bd->b, dtype, r->u.f) : int_const(bd, dtype, r->u.i);
 }
 
 /* Output `which` of n at idx. */
