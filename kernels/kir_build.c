@@ -21,6 +21,7 @@
  * Inputs are read as contiguous tensors of their static shape (the runtime
  * makes them so), so a load's offset is affine in the index.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1114,6 +1115,10 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
     const KExpr *e = reduce_dims(bd, n->inputs[0], idx, out->rank, reduced, keep != 0, r, dtype);
     if (!e || n->op != OP_ATEN_MEAN)
         return e;
+    /* the mean of nothing, 0 / 0: the constant NaN (nvcc warns of a
+     * division by a constant 0, which kernels.cuda_source's -Werror refuses) */
+    if (count == 0)
+        return kx_const(b, dtype, NAN);
     const KExpr *args[2] = {e, kx_const(b, dtype, (double)count)};
     return kx_op(b, OP_ATEN_DIV, dtype, dtype, args, 2);
 }
