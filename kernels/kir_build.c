@@ -353,8 +353,11 @@ static bool fusable(const LowerProgram *p, const IrNode *n, int depth)
           !is_full_min_max(n))) &&
         !is_indexed_reduction(n))
         return false;   /* argmax(x) over everything: not a kernel rule */
-    if (is_full_min_max(n)) {
-        /* max() of no elements raises (the reference kernel says so) */
+    if (is_full_min_max(n) || is_indexed_reduction(n) || n->op == OP_ATEN_AMAX || n->op == OP_ATEN_AMIN) {
+        /* max() of no elements raises, and so do max / min / argmax /
+         * amax over an empty dim (the reference kernel says so; a kernel
+         * gave -inf or index 0): none over an input with an empty dim
+         * fuses (over another dim its result is empty: nothing to compute) */
         const IrTensorType *in = known(n->inputs[0]) ? shape_of(n->inputs[0]) : NULL;
         for (int d = 0; in && d < in->rank; d++)
             if (in->sizes[d] == 0)
