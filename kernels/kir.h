@@ -115,7 +115,9 @@ typedef struct KirBuilder KirBuilder;
 KirBuilder *kir_builder_new(void);
 void kir_builder_free(KirBuilder *b);
 Arena *kir_arena(KirBuilder *b);
-/* A fresh loop variable (for a reduction). */
+/* A fresh loop variable (for a reduction): KIR_MAX_RANK, then one more per
+ * call, never reused; the caller stops below KIR_MAX_VARS (the vars bit
+ * sets and the printer's range arrays hold no more). */
 int kir_new_var(KirBuilder *b);
 int kir_nvars(const KirBuilder *b);
 /* The extent of a loop variable while building an output's expression: the

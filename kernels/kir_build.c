@@ -21,6 +21,7 @@
  * Inputs are read as contiguous tensors of their static shape (the runtime
  * makes them so), so a load's offset is affine in the index.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -352,8 +353,11 @@ static bool fusable(const LowerProgram *p, const IrNode *n, int depth)
           !is_full_min_max(n))) &&
         !is_indexed_reduction(n))
         return false;   /* argmax(x) over everything: not a kernel rule */
-    if (is_full_min_max(n)) {
-        /* max() of no elements raises (the reference kernel says so) */
+    if (is_full_min_max(n) || is_indexed_reduction(n) || n->op == OP_ATEN_AMAX || n->op == OP_ATEN_AMIN) {
+        /* max() of no elements raises, and so do max / min / argmax /
+         * amax over an empty dim (the reference kernel says so; a kernel
+         * gave -inf or index 0): none over an input with an empty dim
+         * fuses (over another dim its result is empty: nothing to compute) */
         const IrTensorType *in = known(n->inputs[0]) ? shape_of(n->inputs[0]) : NULL;
         for (int d = 0; in && d < in->rank; d++)
             if (in->sizes[d] == 0)
@@ -552,6 +556,17 @@ static void reshape_index(KirBuilder *b, const KIdx *const *idx, const IrTensorT
     }
 }
 
+/* A compile-time int as a constant of dtype. A KExpr holds its number as a
+ * double: an int constant of an int dtype it does not hold exactly (x +
+ * (2**62 + 1), past 2^53) would be rounded, so the group is interpreted. */
+static const KExpr *int_const(Build *bd, TensorDType dtype, int64_t i)
+{
+    double d = (double)i;
+    if (dtype_is_integral(dtype) && (d >= 9223372036854775808.0 || (int64_t)d != i))
+        return fail(bd, "an integer constant a double does not hold");
+    return kx_const(bd->b, dtype, d);
+}
+
 /* A non-tensor operand: a compile-time number, or a run-time scalar input. */
 static const KExpr *scalar_operand(Build *bd, const IrValue *v, TensorDType dtype)
 {
@@ -560,7 +575,7 @@ static const KExpr *scalar_operand(Build *bd, const IrValue *v, TensorDType dtyp
         if (r->kind == RT_FLOAT)
             return kx_const(bd->b, dtype, r->u.f);
         if (r->kind == RT_INT || r->kind == RT_BOOL)
-            return kx_const(bd->b, dtype, (double)r->u.i);
+            return int_const(bd, dtype, r->u.i);
         return fail(bd, "an operand is neither a number nor a tensor");
     }
     if (v->def != bd->group->blocks[0]->param)
@@ -968,6 +983,11 @@ static const KExpr *reduce_dims(Build *bd, const IrValue *x, const KIdx *const *
     }
     const KIdx *sub[KIR_MAX_RANK];
     int vars[KIR_MAX_RANK], nv = 0;
+    for (int d = 0; d < in->rank; d++)
+        nv += reduced[d];
+    if (kir_nvars(b) + nv > KIR_MAX_VARS)
+        return fail(bd, "more reduction loops than a kernel has variables");
+    nv = 0;
     for (int d = 0, o = 0; d < in->rank; d++) {
         if (reduced[d]) {
             vars[nv] = kir_new_var(b);
@@ -1033,6 +1053,8 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
                                      SOFTMAX_SUM + (int)dtype);
         const KExpr *sum = reduce_find(bd, &key);
         if (!sum) {
+            if (kir_nvars(b) >= KIR_MAX_VARS)
+                return fail(bd, "more reduction loops than a kernel has variables");
             int var = kir_new_var(b);
             kir_set_extent(b, var, row_extent);
             const KIdx *rsub[KIR_MAX_RANK];
@@ -1096,6 +1118,10 @@ static const KExpr *reduction_at(Build *bd, const IrNode *n, int which, const KI
     const KExpr *e = reduce_dims(bd, n->inputs[0], idx, out->rank, reduced, keep != 0, r, dtype);
     if (!e || n->op != OP_ATEN_MEAN)
         return e;
+    /* the mean of nothing, 0 / 0: the constant NaN (nvcc warns of a
+     * division by a constant 0, which kernels.cuda_source's -Werror refuses) */
+    if (count == 0)
+        return kx_const(b, dtype, NAN);
     const KExpr *args[2] = {e, kx_const(b, dtype, (double)count)};
     return kx_op(b, OP_ATEN_DIV, dtype, dtype, args, 2);
 }
@@ -1139,7 +1165,7 @@ static const KExpr *fill_at(Build *bd, const IrNode *n, const IrTensorType *out)
     const RtValue *r = kir_static(bd->p, bd->group, n->inputs[1]);
     if (!r || (r->kind != RT_INT && r->kind != RT_FLOAT && r->kind != RT_BOOL))
         return fail(bd, "a fill with a run-time value");
-    return kx_const(bd->b, dtype, r->kind == RT_FLOAT ? r->u.f : (double)r->u.i);
+    return r->kind == RT_FLOAT ? kx_const(bd->b, dtype, r->u.f) : int_const(bd, dtype, r->u.i);
 }
 
 /* Output `which` of n at idx. */

@@ -307,7 +307,10 @@ static void print_const(TextBuf *t, TensorDType dt, double c)
         textbuf_puts(t, c != 0 ? "1" : "0");
         return;
     }
-    textbuf_printf(t, "(%s)%lldLL", kir_ctype(dt), (long long)c);
+    if (c == -9223372036854775808.0)    /* INT64_MIN: its literal would be unsigned (a warning) */
+        textbuf_printf(t, "(%s)(-9223372036854775807LL - 1)", kir_ctype(dt));
+    else
+        textbuf_printf(t, "(%s)%lldLL", kir_ctype(dt), (long long)c);
 }
 
 /* ---------------------------------------------------------------- scopes */

@@ -501,6 +501,12 @@ R("amax", "nan_rows", "x", "x.amax(1), x.amin(1), x.sum(1)", x=T([[1.0, float("n
 R("softmax", "rows_max", "x", "torch.softmax(x, 1)[:, 1:].max(1)", x=F(6, 21))
 R("amax", "multi_dims", "x", "torch.amax(x, (0, 2))", x=F(2, 3, 2))
 R("amin", "keepdim", "x", "x.amin(0, keepdim=True)", x=F(3, 4))
+# over an empty dim these raise (fused, they gave -inf and index 0); over
+# another dim of an input with an empty dim their results are empty
+E("amax", "empty_dim", "x", "x.amax(1) * 2.0", (1, "non-zero size"), x=F(3, 0))
+E("max", "empty_dim", "x", "x.max(1)[0] + 1.0", (1, "non-zero size"), x=F(3, 0))
+E("argmin", "empty_dim", "x", "torch.argmin(x, 1, keepdim=True) * 2", (1, "non-zero size"), x=F(3, 0))
+R("amax", "empty_rows", "x", "x.amax(1) * 2.0, x.max(1)[1] + 1", x=F(0, 3))
 R("softmax", "last", "x", "torch.softmax(x, -1)", x=F(3, 4))
 R("softmax", "dim0", "x", "x.softmax(0)", x=F(3, 4))
 R("softmax", "large_values", "x", "torch.softmax(x * 100.0, 1)", x=F(2, 5))
