@@ -1529,6 +1529,25 @@ static void print_butterfly(Printer *pr, Scope *at, const KExpr *e, bool indexed
     textbuf_puts(t, "}\n");
 }
 
+/* The accumulator a thread folded reduction e into (emit_reduce's names):
+ * t<acc>, or for a max with its index or an argmax, the value t<acc>_best
+ * and the index t<acc>_at (t<acc> itself for argmax / argmin). */
+typedef struct Accumulator {
+    bool indexed;               /* a value and its index travel together */
+    TensorDType vt;             /* the value's type */
+    char value[40], index[40];
+} Accumulator;
+
+static Accumulator accumulator_of(const Printer *pr, const KExpr *e, int acc)
+{
+    bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
+    Accumulator a = {.indexed = is_index || has_index_twin(pr, e)};
+    a.vt = a.indexed ? e->args[0]->dtype : e->dtype;
+    snprintf(a.value, sizeof a.value, a.indexed ? "t%d_best" : "t%d", acc);
+    snprintf(a.index, sizeof a.index, is_index ? "t%d" : "t%d_at", acc);
+    return a;
+}
+
 /* After the block's threads have each folded their part of reduction e
  * into t<acc> (an index reduction: t<acc>_best and its index), the block
  * combines the parts and every thread gets the result.
@@ -1554,12 +1573,9 @@ static void print_block_combine(Printer *pr, Scope *at, const KExpr *e, int acc)
     }
     TextBuf *t = &at->text;
     int n = pr->block_threads;
-    bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
-    bool indexed = is_index || has_index_twin(pr, e);
-    const char *vtype = kir_ctype(indexed ? e->args[0]->dtype : e->dtype);
-    char value[40], index[40];
-    snprintf(value, sizeof value, indexed ? "t%d_best" : "t%d", acc);
-    snprintf(index, sizeof index, is_index ? "t%d" : "t%d_at", acc);
+    Accumulator a = accumulator_of(pr, e, acc);
+    bool indexed = a.indexed;
+    const char *vtype = kir_ctype(a.vt), *value = a.value, *index = a.index;
     line_start(pr, at);
     textbuf_printf(t, "__shared__ %s t%d_part[%d];\n", vtype, acc, n);
     if (indexed) {
@@ -1609,12 +1625,10 @@ static void print_block_combine_warps(Printer *pr, Scope *at, const KExpr *e, in
 {
     TextBuf *t = &at->text;
     int warps = pr->block_threads / 32;
-    bool is_index = e->reduce == KR_ARGMAX || e->reduce == KR_ARGMIN;
-    bool indexed = is_index || has_index_twin(pr, e);
-    TensorDType vt = indexed ? e->args[0]->dtype : e->dtype;
-    char value[40], index[40];
-    snprintf(value, sizeof value, indexed ? "t%d_best" : "t%d", acc);
-    snprintf(index, sizeof index, is_index ? "t%d" : "t%d_at", acc);
+    Accumulator a = accumulator_of(pr, e, acc);
+    bool indexed = a.indexed;
+    TensorDType vt = a.vt;
+    const char *value = a.value, *index = a.index;
     print_butterfly(pr, at, e, indexed, vt, value, index, 16);
     if (warps == 1)
         return;
